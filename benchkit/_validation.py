@@ -1,0 +1,216 @@
+"""The one place benchkit's errors and argument checks live.
+
+Every user-facing error is a :class:`BenchkitValueError` or :class:`BenchkitTypeError` (subclasses
+of the builtin ``ValueError`` / ``TypeError``, so ``except ValueError`` keeps working) whose message
+names the argument, the bad value and what is allowed. Nothing in the package uses ``assert`` for
+input checking.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "BenchkitError",
+    "BenchkitValueError",
+    "BenchkitTypeError",
+    "BenchkitWarning",
+    "check_choice",
+    "check_int",
+    "check_float",
+    "check_probability",
+    "check_array",
+    "check_columns",
+    "check_seed",
+    "describe",
+]
+
+
+class BenchkitError(Exception):
+    """Base class of all benchkit errors."""
+
+
+class BenchkitValueError(BenchkitError, ValueError):
+    """An argument has the right type but a value that is not allowed."""
+
+
+class BenchkitTypeError(BenchkitError, TypeError):
+    """An argument has a type that is not allowed."""
+
+
+class BenchkitWarning(UserWarning):
+    """A warning from benchkit (pytest turns these into errors in the test suite)."""
+
+
+def describe(value: Any, limit: int = 60) -> str:
+    """A short, quoted representation of ``value`` for error messages."""
+    text = repr(value)
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text
+
+
+def _preview(values: Iterable[Any], limit: int = 5) -> str:
+    values = list(values)
+    shown = ", ".join(describe(v, 40) for v in values[:limit])
+    if len(values) > limit:
+        shown += f", ... ({len(values)} in all)"
+    return shown
+
+
+def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
+    """Return ``value`` if it is one of ``allowed``; otherwise raise naming all choices."""
+    if value not in allowed:
+        raise BenchkitValueError(
+            f"{name}={describe(value)} is not allowed; choose one of {_preview(allowed, 20)}"
+        )
+    return value
+
+
+def check_int(
+    name: str, value: Any, *, min: int | None = None, max: int | None = None
+) -> int:
+    """Return ``value`` as ``int`` if it is an integer (not bool) within [min, max]."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise BenchkitTypeError(f"{name} must be an integer, got {describe(value)}")
+    value = int(value)
+    if min is not None and value < min:
+        raise BenchkitValueError(f"{name}={value} is too small; it must be >= {min}")
+    if max is not None and value > max:
+        raise BenchkitValueError(f"{name}={value} is too large; it must be <= {max}")
+    return value
+
+
+def check_float(
+    name: str,
+    value: Any,
+    *,
+    min: float | None = None,
+    max: float | None = None,
+    min_inclusive: bool = True,
+    max_inclusive: bool = True,
+) -> float:
+    """Return ``value`` as a finite ``float`` within the given bounds."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise BenchkitTypeError(f"{name} must be a real number, got {describe(value)}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise BenchkitValueError(f"{name}={value} must be finite")
+    if min is not None and (value < min or (not min_inclusive and value == min)):
+        op = ">=" if min_inclusive else ">"
+        raise BenchkitValueError(f"{name}={value} is out of range; it must be {op} {min}")
+    if max is not None and (value > max or (not max_inclusive and value == max)):
+        op = "<=" if max_inclusive else "<"
+        raise BenchkitValueError(f"{name}={value} is out of range; it must be {op} {max}")
+    return value
+
+
+def check_probability(name: str, value: Any, *, open_interval: bool = False) -> float:
+    """Return ``value`` as a float in [0, 1] (or (0, 1) with ``open_interval``)."""
+    return check_float(
+        name, value, min=0.0, max=1.0, min_inclusive=not open_interval,
+        max_inclusive=not open_interval,
+    )
+
+
+def check_array(
+    name: str,
+    value: Any,
+    *,
+    ndim: int | Sequence[int] | None = None,
+    dtype: str | None = None,
+    finite: bool = True,
+    min_size: int = 0,
+    shape: Sequence[int | None] | None = None,
+) -> np.ndarray:
+    """Convert ``value`` to a numpy array and check it.
+
+    ``dtype`` is ``"float"`` (converted to float64), ``"int"`` (must hold integers exactly;
+    converted to int64) or ``None`` (kept). ``shape`` entries of ``None`` match any length.
+    """
+    try:
+        arr = np.asarray(value)
+    except Exception as exc:  # pragma: no cover - numpy's message is kept
+        raise BenchkitTypeError(f"{name} could not be converted to an array: {exc}") from exc
+    if arr.dtype == object:
+        raise BenchkitTypeError(
+            f"{name} must be a numeric array; got an object array (ragged rows or mixed types?)"
+        )
+    if ndim is not None:
+        allowed = (ndim,) if isinstance(ndim, int) else tuple(ndim)
+        if arr.ndim not in allowed:
+            raise BenchkitValueError(
+                f"{name} must have {' or '.join(map(str, allowed))} dimension(s); "
+                f"got shape {arr.shape}"
+            )
+    if shape is not None:
+        if arr.ndim != len(shape) or any(
+            s is not None and s != a for s, a in zip(shape, arr.shape)
+        ):
+            want = "(" + ", ".join("any" if s is None else str(s) for s in shape) + ")"
+            raise BenchkitValueError(f"{name} must have shape {want}; got {arr.shape}")
+    if arr.size < min_size:
+        raise BenchkitValueError(f"{name} must have at least {min_size} element(s); got {arr.size}")
+    if dtype == "float":
+        if not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+            raise BenchkitTypeError(f"{name} must be numeric; got dtype {arr.dtype}")
+        arr = arr.astype(np.float64, copy=False)
+    elif dtype == "int":
+        if np.issubdtype(arr.dtype, np.floating):
+            if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+                bad = arr[~np.isfinite(arr) | (arr != np.round(arr))].ravel()[0]
+                raise BenchkitValueError(f"{name} must hold integers; found {describe(bad)}")
+        elif not (np.issubdtype(arr.dtype, np.integer) or arr.dtype == bool):
+            raise BenchkitTypeError(f"{name} must hold integers; got dtype {arr.dtype}")
+        arr = arr.astype(np.int64, copy=False)
+    if finite and np.issubdtype(arr.dtype, np.floating) and arr.size and not np.all(np.isfinite(arr)):
+        where = np.argwhere(~np.isfinite(arr))[0]
+        raise BenchkitValueError(
+            f"{name} must be finite; found {arr[tuple(where)]} at index {tuple(int(i) for i in where)}"
+        )
+    return arr
+
+
+def check_columns(
+    name: str,
+    columns: Iterable[Any],
+    *,
+    required: Sequence[str] = (),
+    allowed: Sequence[str] | None = None,
+) -> None:
+    """Check a table's column names: no duplicates, all ``required`` present, only ``allowed``."""
+    columns = list(columns)
+    seen: set[Any] = set()
+    dups = [c for c in columns if c in seen or seen.add(c)]
+    if dups:
+        raise BenchkitValueError(f"{name} has duplicate column(s) {_preview(sorted(set(map(str, dups))))}")
+    missing = [c for c in required if c not in seen]
+    if missing:
+        raise BenchkitValueError(
+            f"{name} is missing required column(s) {_preview(missing)}; "
+            f"it has {_preview(columns, 12)}"
+        )
+    if allowed is not None:
+        extra = [c for c in columns if c not in allowed]
+        if extra:
+            raise BenchkitValueError(
+                f"{name} has unknown column(s) {_preview(extra)}; allowed: {_preview(allowed, 20)}"
+            )
+
+
+def check_seed(name: str, seed: Any) -> np.random.Generator:
+    """Turn ``seed`` (None, int, SeedSequence or Generator) into a ``numpy.random.Generator``."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None or isinstance(seed, np.random.SeedSequence):
+        return np.random.default_rng(seed)
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
+        if seed < 0:
+            raise BenchkitValueError(f"{name}={seed} must be a non-negative integer")
+        return np.random.default_rng(int(seed))
+    raise BenchkitTypeError(
+        f"{name} must be None, a non-negative int, a numpy SeedSequence or Generator; "
+        f"got {describe(seed)}"
+    )

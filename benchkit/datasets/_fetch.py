@@ -1,0 +1,164 @@
+"""Locating, downloading and verifying the files of public datasets.
+
+A :class:`Source` pins one public repository at one commit and lists its files with their sha256.
+:func:`fetch_file` returns a local path to one of those files, looking in this order:
+
+1. the local mirror: ``$BENCHKIT_DATA_MIRROR/<source.name>/<path>``; when the variable is unset,
+   ``../shared/data`` relative to the current directory or to the repository holding this package,
+   when such a folder exists;
+2. the cache: ``$BENCHKIT_CACHE/<source.name>/<path>`` (default ``~/.cache/benchkit``);
+3. the public URL of the file at the pinned commit, downloaded into the cache.
+
+Every file is checked against its pinned sha256 before use (a mismatch is an error naming the file,
+the expected and the actual hash). The network is touched only in step 3.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from benchkit._validation import BenchkitValueError
+
+__all__ = ["Source", "SourceFile", "fetch_file", "mirror_root", "cache_root", "DatasetIntegrityError"]
+
+_GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
+_HASH_MEMO: dict[tuple[str, int, int], str] = {}
+
+
+class DatasetIntegrityError(BenchkitValueError):
+    """A dataset file does not have its pinned sha256."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file of a source: its path inside the source, its sha256 and size in bytes.
+
+    ``url`` overrides the default raw-GitHub address (for files served elsewhere).
+    """
+
+    path: str
+    sha256: str
+    size: int
+    url: str | None = None
+
+
+@dataclass(frozen=True)
+class Source:
+    """A public repository pinned at a commit, and the files benchkit reads from it."""
+
+    name: str
+    repo: str  # "owner/name" on GitHub
+    commit: str
+    license: str
+    files: tuple[SourceFile, ...] = field(default=())
+    description: str = ""
+
+    @property
+    def repo_url(self) -> str:
+        return f"https://github.com/{self.repo}"
+
+    def file(self, path: str) -> SourceFile:
+        for f in self.files:
+            if f.path == path:
+                return f
+        known = ", ".join(f.path for f in self.files[:8])
+        raise BenchkitValueError(
+            f"path={path!r} is not a pinned file of source {self.name!r}; known files include {known}"
+        )
+
+    def url(self, path: str) -> str:
+        f = self.file(path)
+        return f.url or _GITHUB_RAW.format(repo=self.repo, commit=self.commit, path=f.path)
+
+
+def mirror_root() -> Path | None:
+    """The local mirror folder, or None when there is none.
+
+    ``BENCHKIT_DATA_MIRROR`` wins when set (it must then exist). Otherwise ``../shared/data`` is
+    tried relative to the current directory and to the checkout that holds this package.
+    """
+    env = os.environ.get("BENCHKIT_DATA_MIRROR")
+    if env:
+        root = Path(env).expanduser()
+        if not root.is_dir():
+            raise BenchkitValueError(
+                f"BENCHKIT_DATA_MIRROR={env!r} is not a directory; point it at a copy of the data "
+                "folder (one sub-folder per source) or unset it"
+            )
+        return root
+    candidates = [Path.cwd() / ".." / "shared" / "data", Path(__file__).resolve().parents[3] / "shared" / "data"]
+    for cand in candidates:
+        if cand.is_dir():
+            return cand.resolve()
+    return None
+
+
+def cache_root() -> Path:
+    """The download cache folder (``$BENCHKIT_CACHE`` or ``~/.cache/benchkit``)."""
+    return Path(os.environ.get("BENCHKIT_CACHE", Path.home() / ".cache" / "benchkit")).expanduser()
+
+
+def sha256_of(path: Path) -> str:
+    """sha256 of a file, memoized on (path, size, mtime) for the process."""
+    st = path.stat()
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    if key not in _HASH_MEMO:
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+        _HASH_MEMO[key] = h.hexdigest()
+    return _HASH_MEMO[key]
+
+
+def _verify(path: Path, f: SourceFile, where: str) -> Path:
+    actual = sha256_of(path)
+    if actual != f.sha256:
+        raise DatasetIntegrityError(
+            f"{where} file {str(path)!r} has sha256 {actual}, but the pinned sha256 is {f.sha256}; "
+            "the copy is not the pinned version (delete it from the cache, or fix the mirror)"
+        )
+    return path
+
+
+def fetch_file(source: Source, path: str, *, download: bool = True) -> Path:
+    """Return a verified local path to ``path`` of ``source`` (mirror, then cache, then URL)."""
+    f = source.file(path)
+    root = mirror_root()
+    if root is not None:
+        local = root / source.name / f.path
+        if local.is_file():
+            return _verify(local, f, "mirror")
+    cached = cache_root() / source.name / f.path
+    if cached.is_file():
+        return _verify(cached, f, "cached")
+    if not download:
+        raise BenchkitValueError(
+            f"{source.name}/{f.path} is neither in the mirror ({root}) nor in the cache "
+            f"({cache_root()}), and download=False"
+        )
+    url = source.url(path)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=cached.parent, delete=False) as tmp:
+        tmp_path = Path(tmp.name)
+        try:
+            with urllib.request.urlopen(url, timeout=60) as resp:  # noqa: S310 - pinned https URL
+                shutil.copyfileobj(resp, tmp)
+        except Exception as exc:
+            tmp_path.unlink(missing_ok=True)
+            raise BenchkitValueError(
+                f"could not download {url} for dataset {source.name!r}: {exc}. Set "
+                "BENCHKIT_DATA_MIRROR to a local copy to work offline"
+            ) from exc
+    try:
+        _verify(tmp_path, f, "downloaded")
+    except DatasetIntegrityError:
+        tmp_path.unlink(missing_ok=True)
+        raise
+    tmp_path.replace(cached)
+    return cached
