@@ -1,0 +1,175 @@
+"""Model metadata parsed from model names: family, owner, size, series and variant.
+
+The rules are data (:data:`FAMILY_RULES`, :data:`KNOWN_SIZES`), applied in order, and every parsed
+field can be overridden by passing a ``models`` table to :class:`benchkit.ResponseSet`.
+
+Examples
+--------
+>>> parse_model_name("Qwen1.5-110B")
+ModelName(name='Qwen1.5-110B', family='qwen', owner='alibaba', size=110000000000.0, series='qwen1.5', variant='base')
+>>> parse_model_name("meta_llama-3.1-70b-instruct-turbo").owner
+'meta'
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ModelName", "parse_model_name", "parse_model_names", "FAMILY_RULES", "KNOWN_SIZES"]
+
+#: (regular expression on the normalized name, family, owner). First match wins. The normalized
+#: name is lower case with the organisation prefix ("meta-llama/", HELM's "meta_") removed.
+FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
+    (r"^code-?llama", "codellama", "meta"),
+    (r"llama", "llama", "meta"),
+    (r"^qwen", "qwen", "alibaba"),
+    (r"^yi\b|^yi-", "yi", "01-ai"),
+    (r"^mixtral", "mixtral", "mistral"),
+    (r"^mistral|^mathstral|^codestral", "mistral", "mistral"),
+    (r"^gemini", "gemini", "google"),
+    (r"^gemma", "gemma", "google"),
+    (r"^deepseek-?coder", "deepseek-coder", "deepseek"),
+    (r"^deepseek", "deepseek", "deepseek"),
+    (r"^phi", "phi", "microsoft"),
+    (r"^starcoder", "starcoder", "bigcode"),
+    (r"^falcon", "falcon", "tii"),
+    (r"^internlm", "internlm", "shanghai-ai-lab"),
+    (r"^mpt", "mpt", "mosaicml"),
+    (r"^(gpt|text-davinci|davinci|o1|o3)", "gpt", "openai"),
+    (r"^claude", "claude", "anthropic"),
+    (r"^command|^c4ai", "command", "cohere"),
+    (r"^olmo", "olmo", "allenai"),
+    (r"^jamba", "jamba", "ai21"),
+    (r"^granite", "granite", "ibm"),
+    (r"^wizard", "wizard", "wizardlm"),
+    (r"^(santacoder|codegen)", "codegen", "salesforce"),
+)
+
+#: Organisation prefixes recognised before a "/" or "_" (HELM writes "meta_llama-3.1-...").
+_ORG_PREFIXES = {
+    "meta", "meta-llama", "qwen", "alibaba", "01-ai", "mistralai", "mistral", "google", "deepseek",
+    "deepseek-ai", "microsoft", "bigcode", "tiiuae", "internlm", "mosaicml", "openai", "anthropic",
+    "cohere", "cohereforai", "allenai", "ai21", "ai21labs", "ibm", "ibm-granite", "codellama",
+    "together", "writer", "databricks", "upstage", "nvidia", "snowflake", "zhipu", "thudm", "01ai",
+}
+
+#: Sizes (parameters) of common models whose names do not carry them.
+KNOWN_SIZES: dict[str, float] = {
+    "phi-1": 1.3e9,
+    "phi-1.5": 1.3e9,
+    "phi-1_5": 1.3e9,
+    "phi-2": 2.7e9,
+}
+
+_SIZE = re.compile(r"(?<![a-z0-9.])(?:(\d+)x)?(\d+(?:\.\d+)?)([bm])(?![a-z])")
+_VARIANTS = (("instruct", "instruct"), ("chat", "chat"), ("-it", "instruct"), ("_it", "instruct"))
+
+
+@dataclass(frozen=True)
+class ModelName:
+    """What a model name says: family, owner, parameter count, series and variant.
+
+    ``size`` is the number of parameters (NaN when the name does not say and it is not in
+    :data:`KNOWN_SIZES`); for mixture-of-experts names such as ``8x7B`` it is the nominal
+    product (56e9). ``series`` is the family with its version ("llama-3.1", "qwen1.5"), for finer
+    grouping; ``variant`` is "instruct", "chat" or "base".
+    """
+
+    name: str
+    family: str | None
+    owner: str | None
+    size: float
+    series: str | None
+    variant: str
+
+
+def _normalize(name: str) -> tuple[str, str | None]:
+    low = name.strip().lower()
+    org = None
+    if "/" in low:
+        org, low = low.split("/", 1)
+    else:
+        for sep in ("_",):
+            head, _, tail = low.partition(sep)
+            if tail and head in _ORG_PREFIXES:
+                org, low = head, tail
+                break
+    return low, org
+
+
+def parse_model_name(
+    name: str, *, rules: tuple[tuple[str, str, str], ...] = FAMILY_RULES
+) -> ModelName:
+    """Parse ``name`` into a :class:`ModelName` with the ordered ``rules``.
+
+    Parameters
+    ----------
+    name : str
+        A model identifier as it appears in evaluation data ("Qwen1.5-110B",
+        "meta_llama-3.1-70b-instruct-turbo", "deepseek-ai/deepseek-coder-6.7b-base").
+    rules : tuple of (pattern, family, owner)
+        Regular expressions tried in order on the lower-cased name without its organisation prefix;
+        the first that matches gives family and owner. Prepend your own rules to override.
+
+    Notes
+    -----
+    The owner comes from the rule; an organisation prefix in the name ("meta-llama/...", HELM's
+    "meta_...") is used only when no rule matches. Sizes are read from the first token such as
+    ``7b``, ``1.8B``, ``350m`` or ``8x7b`` that is not part of a longer word.
+    """
+    if not isinstance(name, str) or not name.strip():
+        from benchkit._validation import BenchkitValueError
+
+        raise BenchkitValueError(f"model name must be a non-empty string, got {name!r}")
+    low, org = _normalize(name)
+    family = owner = None
+    for pattern, fam, own in rules:
+        if re.search(pattern, low):
+            family, owner = fam, own
+            break
+    if owner is None and org is not None:
+        owner = org
+    size = float("nan")
+    m = _SIZE.search(low.replace("_", "-"))
+    if m:
+        experts, number, unit = m.groups()
+        size = float(number) * (1e9 if unit == "b" else 1e6) * (int(experts) if experts else 1)
+    else:
+        for key, val in KNOWN_SIZES.items():
+            if low == key or low.startswith(key + "-") or low.startswith(key + "_"):
+                size = val
+                break
+    series = None
+    if family is not None:
+        series = family
+        hit = next(re.finditer(rules[[r[1] for r in rules].index(family)][0], low), None)
+        if hit is not None:
+            vm = re.match(r"[-_ ]?(\d+(?:[._]\d+)?[a-z]?)(?=[-_ ]|$)", low[hit.end():])
+            if vm and not re.fullmatch(r"\d+(?:[._]\d+)?[bm]", vm.group(1)):
+                sep = "" if family == "qwen" else "-"
+                series = f"{family}{sep}{vm.group(1).replace('_', '.')}"
+    variant = "base"
+    for token, var in _VARIANTS:
+        if token in low:
+            variant = var
+            break
+    return ModelName(name=name, family=family, owner=owner, size=size, series=series, variant=variant)
+
+
+def parse_model_names(names, *, rules: tuple[tuple[str, str, str], ...] = FAMILY_RULES) -> pd.DataFrame:
+    """:func:`parse_model_name` for many names: a DataFrame indexed by ``model``."""
+    rows = [parse_model_name(str(n), rules=rules) for n in names]
+    frame = pd.DataFrame(
+        {
+            "family": [r.family for r in rows],
+            "owner": [r.owner for r in rows],
+            "size": np.array([r.size for r in rows], dtype=float),
+            "series": [r.series for r in rows],
+            "variant": [r.variant for r in rows],
+        },
+        index=pd.Index([r.name for r in rows], name="model"),
+    )
+    return frame
