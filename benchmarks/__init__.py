@@ -1,0 +1,1 @@
+"""benchkit's benchmarks: ``python -m benchmarks [filter]`` (see :mod:`benchmarks._runner`)."""
