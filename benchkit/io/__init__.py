@@ -1,0 +1,10 @@
+"""Readers that turn what users have into a :class:`benchkit.ResponseSet`.
+
+* :func:`read_csv`, :func:`read_parquet`, :func:`read_duckdb` -- long, counts or wide tables;
+  DuckDB aggregates large long files to counts without loading their rows into pandas.
+* :meth:`benchkit.ResponseSet.from_long`, ``from_counts``, ``from_wide`` -- in-memory frames.
+* :func:`benchkit.datasets.fetch` -- the public sources, by name.
+"""
+from benchkit.io.tabular import read_csv, read_duckdb, read_parquet
+
+__all__ = ["read_csv", "read_parquet", "read_duckdb"]
