@@ -1,0 +1,14 @@
+"""benchkit's interactive explorers for JupyterLab (anywidget + ipywidgets + Altair).
+
+Each explorer is an anywidget whose state lives in Python traitlets and whose numbers all come from
+benchkit results; its front end is one ES module (plus optional CSS) from the repository's
+``widgets/`` folder, with no CDN imports, read through :func:`benchkit.widgets._assets.asset`.
+Explorers are added here as they are built (trajectories, DIF signatures, probability landscapes,
+ECDF gaps, Benchmark² dashboard); each also has a static ``to_html()`` / chart export.
+
+This sub-package is the only part of benchkit (with :mod:`benchkit.charts`) that uses Jupyter
+libraries; install them with ``pip install 'benchkit[jupyter]'``.
+"""
+from __future__ import annotations
+
+__all__: list[str] = []
