@@ -46,6 +46,8 @@ class BenchkitWarning(UserWarning):
 
 def describe(value: Any, limit: int = 60) -> str:
     """A short, quoted representation of ``value`` for error messages."""
+    if isinstance(value, np.generic):
+        value = value.item()
     text = repr(value)
     if len(text) > limit:
         text = text[: limit - 3] + "..."

@@ -554,7 +554,7 @@ class ResponseSet:
             row = int(np.nonzero(bad)[0][0])
             raise BenchkitValueError(
                 f"responses column 'correct' must be 0/1 or a score in [0, 1]; row {row} "
-                f"({where(row)}) has {corr[row]!r}"
+                f"({where(row)}) has {float(corr[row])!r}"
             )
 
         if "sample" in frame.columns:

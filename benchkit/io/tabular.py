@@ -15,6 +15,7 @@ count matrix without its rows ever reaching pandas; the checks of :meth:`Respons
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from benchkit.response_set import ResponseSet, _check_roster, _metadata_table
 __all__ = ["read_csv", "read_parquet", "read_duckdb"]
 
 _AGG_COLUMNS = ("model", "item", "correct", "sample")
+_PANDAS_INDEX = re.compile(r"__index_level_\d+__")
 _AGG_OPTIONS = {"T", "sample_budget", "drop_incomplete", "parse_names", "name_rules", "name", "meta"}
 
 
@@ -104,7 +106,8 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
 
     Notes
     -----
-    When aggregating, models and items keep the order of their first appearance in the file
+    Columns named ``__index_level_N__`` (a pandas index that ``DataFrame.to_parquet`` stored) are
+    not data and are ignored. When aggregating, models and items keep the order of their first appearance in the file
     (DuckDB's ``file_row_number``), unless ``models=`` / ``items=`` tables give the order.
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
@@ -142,7 +145,8 @@ def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
 
 
 def _read_relation(con, rel, layout, aggregate, index_col, options) -> ResponseSet:
-    columns = [c for c in rel.columns if c != "file_row_number"]
+    # DuckDB's row-number column and pandas' stored index (``__index_level_0__``) are not data
+    columns = [c for c in rel.columns if c != "file_row_number" and not _PANDAS_INDEX.fullmatch(c)]
     has_rownum = "file_row_number" in rel.columns
     if aggregate not in (True, False, "auto"):
         raise BenchkitValueError(f"aggregate={aggregate!r} is not allowed; choose True, False or 'auto'")
