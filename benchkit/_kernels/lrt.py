@@ -1,0 +1,369 @@
+"""Likelihood-ratio statistic D (BSDProbe Eq. 7/16) and its Monte Carlo / exact null (Eq. 19).
+
+Contract
+--------
+Arrays in, arrays out; no validation. Logarithms never run inside the kernels: with
+h(x) = x log x + (1-x) log(1-x) (0 log 0 = 0) and the isotonic fit c~ (block means),
+
+    D = 2T sum_i KL(Bern(c_i) || Bern(c~_i)) = 2T sum_i [h(c_i) - h(c~_i)],
+
+because within a pooled block the mean of c_i equals c~ (so the cross terms collapse). Both h(c_i)
+and h(c~_i) are looked up in tables built by :func:`h_table` with the scalar ``math.log`` on the
+exact rational argument, so two count vectors with the same fitted rational values get bit-identical
+terms, and a monotone row gives exactly D = 0. The per-position terms are summed in index order.
+
+Tail comparisons use integer keys ``rint(D * 1e10)`` (the 10-decimal rounding rho of Eq. 19).
+
+Randomness: the null simulator uses its own xoshiro256** generator, seeded per fixed-size block of
+draws from ``numpy.random.SeedSequence.spawn`` (four uint64 words per block), so the draws do not
+depend on the number of threads or workers. Binomial draws use Walker/Vose alias tables built from
+``scipy.stats.binom.pmf`` (one 53-bit uniform per draw).
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit, prange
+
+from benchkit._kernels.boundary_unrolled import _draw
+from benchkit._kernels.pava import _pava_counts_row, lcm_upto, minmax_counts_lcm
+
+__all__ = [
+    "KEY_SCALE",
+    "h_scalar",
+    "h_table",
+    "block_h_table",
+    "lcm_tables",
+    "lr_statistic_counts",
+    "build_alias",
+    "simulate_generic",
+    "rle_rows",
+    "enumerate_generic",
+    "exact_tail_max",
+    "envelope_counts",
+    "lr_statistic",
+    "block_seeds",
+    "simulate_keys",
+    "distinct_counts",
+    "enumerate_keys",
+]
+
+KEY_SCALE = 1e10  # rho(d) = rint(d * 1e10): ten-decimal rounding as an exact int64 key
+
+
+def h_scalar(num: int, den: int) -> float:
+    """h(num/den) = x log x + (1-x) log(1-x) for x = num/den, evaluated with math.log."""
+    if num < 0 or num > den:
+        raise ValueError("num must lie in [0, den]")
+    out = 0.0
+    if num > 0:
+        x = num / den
+        out += x * math.log(x)
+    if num < den:
+        y = (den - num) / den
+        out += y * math.log(y)
+    return out
+
+
+def h_table(den: int) -> np.ndarray:
+    """``tab[s] = h(s/den)`` for s = 0..den (float64)."""
+    return np.array([h_scalar(s, den) for s in range(den + 1)], dtype=np.float64)
+
+
+def block_h_table(n: int, T: int) -> np.ndarray:
+    """``tab[L, S] = h(S/(T L))`` for block lengths L = 1..n and block sums S = 0..L*T."""
+    tab = np.zeros((n + 1, n * T + 1), dtype=np.float64)
+    for L in range(1, n + 1):
+        for S in range(L * T + 1):
+            tab[L, S] = h_scalar(S, T * L)
+    return tab
+
+
+def lcm_tables(n: int, T: int) -> tuple[int, np.ndarray, np.ndarray]:
+    """(lcm, lcm_div, hl) for the branch-free kernel: hl[F] = h(F/(T*lcm)), lcm_div[L] = lcm//L."""
+    lcm = lcm_upto(n)
+    lcm_div = np.zeros(n + 1, dtype=np.int64)
+    for L in range(1, n + 1):
+        lcm_div[L] = lcm // L
+    return lcm, lcm_div, h_table(T * lcm)
+
+
+@njit(cache=True)
+def _key(d):
+    return np.int64(np.rint(d * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def lr_statistic_counts(k, T, hk, hblock, D, keys, chunk):
+    """D and its key for each row of counts ``k`` (m, n); exact stack PAVA on integers.
+
+    ``hk[s] = h(s/T)``, ``hblock[L, S] = h(S/(T L))``.
+    """
+    m, n = k.shape
+    nchunks = (m + chunk - 1) // chunk
+    for c in prange(nchunks):
+        num = np.empty((1, n), np.int64)
+        den = np.empty((1, n), np.int64)
+        blk = np.empty((1, n), np.int64)
+        bsum = np.empty(n, np.int64)
+        bcnt = np.empty(n, np.int64)
+        bstart = np.empty(n + 1, np.int64)
+        row = np.empty((1, n), np.int64)
+        for r in range(c * chunk, min(m, (c + 1) * chunk)):
+            for i in range(n):
+                row[0, i] = k[r, i]
+            _pava_counts_row(row, num, den, blk, 0, n, bsum, bcnt, bstart)
+            acc = 0.0
+            for i in range(n):
+                acc += hk[k[r, i]] - hblock[den[0, i], num[0, i]]
+            d = 2.0 * T * acc
+            d = 0.0 if d < 0.0 else d
+            D[r] = d
+            keys[r] = _key(d)
+
+
+def build_alias(theta: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
+    """Vose alias tables for Binomial(T, theta_i): (prob (r, n, T+1), alias (r, n, T+1))."""
+    from scipy.stats import binom
+
+    theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
+    r, n = theta.shape
+    K = T + 1
+    prob = np.ones((r, n, K), dtype=np.float64)
+    alias = np.tile(np.arange(K, dtype=np.int64), (r, n, 1))
+    ks = np.arange(K)
+    for a in range(r):
+        for i in range(n):
+            p = binom.pmf(ks, T, theta[a, i])
+            p = p / p.sum()
+            scaled = p * K
+            small = [j for j in range(K) if scaled[j] < 1.0]
+            large = [j for j in range(K) if scaled[j] >= 1.0]
+            while small and large:
+                s = small.pop()
+                g = large.pop()
+                prob[a, i, s] = scaled[s]
+                alias[a, i, s] = g
+                scaled[g] = scaled[g] + scaled[s] - 1.0
+                if scaled[g] < 1.0:
+                    small.append(g)
+                else:
+                    large.append(g)
+            for j in large + small:
+                prob[a, i, j] = 1.0
+                alias[a, i, j] = j
+    return prob, alias
+
+
+@njit(cache=True, parallel=True)
+def simulate_generic(prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div, lcm, out):
+    """Loop-based twin of ``boundary_unrolled.simulate_n{n}`` (same draws, same keys), any n."""
+    r, n, _ = prob.shape
+    K = T + 1
+    Kf = float(K)
+    ntasks = r * nblocks
+    for task in prange(ntasks):
+        a = task // nblocks
+        b = task % nblocks
+        s0 = seeds[task, 0]
+        s1 = seeds[task, 1]
+        s2 = seeds[task, 2]
+        s3 = seeds[task, 3]
+        P = np.empty(n + 1, np.int64)
+        Rb = np.empty(n, np.int64)
+        F = np.empty(n, np.int64)
+        krow = np.empty(n, np.int64)
+        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
+            for i in range(n):
+                kk, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, i, K, Kf)
+                krow[i] = kk
+            minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
+            acc = 0.0
+            for i in range(n):
+                acc += hl[krow[i] * lcm] - hl[F[i]]
+            d = 2.0 * T * acc
+            d = 0.0 if d < 0.0 else d
+            out[a, pos] = np.int64(np.rint(d * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def rle_rows(keys, ukeys, ucounts, nunique):
+    """Sort each row of ``keys`` in place and run-length encode it into (ukeys, ucounts)."""
+    r = keys.shape[0]
+    for a in prange(r):
+        row = keys[a]
+        row.sort()
+        m = row.shape[0]
+        nu = 0
+        i = 0
+        while i < m:
+            j = i
+            while j < m and row[j] == row[i]:
+                j += 1
+            ukeys[a, nu] = row[i]
+            ucounts[a, nu] = j - i
+            nu += 1
+            i = j
+        nunique[a] = nu
+
+
+@njit(cache=True)
+def envelope_counts(atoms, all_keys, all_counts, offsets, env, arg):
+    """Upper envelope over vectors of the tail counts #{D* >= atom} at every atom.
+
+    ``atoms`` sorted ascending (union of all keys); vector ``a`` has sorted keys
+    ``all_keys[offsets[a]:offsets[a+1]]`` with multiplicities ``all_counts``.
+    """
+    U = atoms.shape[0]
+    for u in range(U):
+        env[u] = -1
+        arg[u] = -1
+    nref = offsets.shape[0] - 1
+    for a in range(nref):
+        lo = offsets[a]
+        p = offsets[a + 1] - 1
+        tail = 0
+        for u in range(U - 1, -1, -1):
+            while p >= lo and all_keys[p] >= atoms[u]:
+                tail += all_counts[p]
+                p -= 1
+            if tail > env[u]:
+                env[u] = tail
+                arg[u] = a
+
+
+@njit(cache=True, parallel=True)
+def enumerate_generic(n, T, hl, lcm_div, lcm, keys):
+    """Loop-based twin of ``boundary_unrolled.enumerate_n{n}``."""
+    K = T + 1
+    total = keys.shape[0]
+    chunk = 4096
+    nchunks = (total + chunk - 1) // chunk
+    for c in prange(nchunks):
+        P = np.empty(n + 1, np.int64)
+        Rb = np.empty(n, np.int64)
+        F = np.empty(n, np.int64)
+        krow = np.empty(n, np.int64)
+        for idx in range(c * chunk, min(total, (c + 1) * chunk)):
+            rem = idx
+            for i in range(n - 1, -1, -1):
+                krow[i] = rem % K
+                rem //= K
+            minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
+            acc = 0.0
+            for i in range(n):
+                acc += hl[krow[i] * lcm] - hl[F[i]]
+            d = 2.0 * T * acc
+            d = 0.0 if d < 0.0 else d
+            keys[idx] = np.int64(np.rint(d * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def exact_tail_max(inv_group, ngroups, pmf, n, T, tail_out, arg_out):
+    """Exact sup over vectors theta of P_theta(D >= atom) by full enumeration.
+
+    ``inv_group[idx]`` is the index
+    of vector idx's atom among the ``ngroups`` sorted atoms; ``pmf[a, i, k]`` = Binomial(T,
+    theta_a,i) pmf. For each theta the atom probabilities are accumulated and turned into upper
+    tails; the running maximum over theta is written to ``tail_out`` (ngroups) with its argmax.
+    """
+    nref = pmf.shape[0]
+    K = T + 1
+    total = inv_group.shape[0]
+    mass = np.zeros((nref, ngroups), np.float64)
+    for a in prange(nref):
+        for idx in range(total):
+            rem = idx
+            p = 1.0
+            for i in range(n - 1, -1, -1):
+                kk = rem % K
+                rem //= K
+                p *= pmf[a, i, kk]
+            mass[a, inv_group[idx]] += p
+    for g in range(ngroups):
+        tail_out[g] = -1.0
+        arg_out[g] = -1
+    for a in range(nref):
+        acc = 0.0
+        for g in range(ngroups - 1, -1, -1):
+            acc += mass[a, g]
+            if acc > tail_out[g]:
+                tail_out[g] = acc
+                arg_out[g] = a
+
+
+# ----------------------------------------------------------------------------------------------
+# Python-level dispatch
+# ----------------------------------------------------------------------------------------------
+SIM_BLOCK = 25_000  # draws per independently seeded block (results do not depend on threads)
+
+
+def lr_statistic(k: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
+    """D (Eq. 16) and its rho-key for each row of integer counts ``k`` (m, n) in [0, T]."""
+    k = np.ascontiguousarray(k, dtype=np.int64)
+    m, n = k.shape
+    D = np.empty(m, dtype=np.float64)
+    keys = np.empty(m, dtype=np.int64)
+    if m:
+        hk = h_table(T)
+        hb = block_h_table(n, T)
+        chunk = 2048 if m * n >= 250_000 else max(m, 1)
+        lr_statistic_counts(k, T, hk, hb, D, keys, chunk)
+    return D, keys
+
+
+def block_seeds(seed_sequence: np.random.SeedSequence, nref: int, nblocks: int) -> np.ndarray:
+    """xoshiro256** states (nref*nblocks, 4) uint64: child b of child a of ``seed_sequence``."""
+    out = np.empty((nref * nblocks, 4), dtype=np.uint64)
+    for a, child in enumerate(seed_sequence.spawn(nref)):
+        for b, grand in enumerate(child.spawn(nblocks)):
+            st = grand.generate_state(4, np.uint64)
+            if not st.any():  # xoshiro's one forbidden state
+                st[0] = 1
+            out[a * nblocks + b] = st
+    return out
+
+
+def simulate_keys(theta: np.ndarray, T: int, B: int, seeds: np.ndarray, *,
+                  block_size: int = SIM_BLOCK, unrolled: bool = True) -> np.ndarray:
+    """Keys (nref, B) of D for B simulated count vectors per reference vector (rows of theta)."""
+    from benchkit._kernels import boundary_unrolled as bu
+    from benchkit._kernels.boundary_codegen import NMAX
+
+    theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
+    nref, n = theta.shape
+    nblocks = (B + block_size - 1) // block_size
+    prob, alias = build_alias(theta, T)
+    lcm, lcm_div, hl = lcm_tables(n, T)
+    out = np.empty((nref, B), dtype=np.int64)
+    if unrolled and 2 <= n <= NMAX:
+        bu.SIMULATE[n](prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div, lcm, out)
+    else:
+        simulate_generic(prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div, lcm, out)
+    return out
+
+
+def distinct_counts(keys: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Per row of ``keys`` (sorted in place): distinct keys ascending and their multiplicities."""
+    keys.sort(axis=1)  # numpy's sort is several times faster than numba's here
+    uks, ucs = [], []
+    for row in keys:
+        starts = np.flatnonzero(np.concatenate(([True], row[1:] != row[:-1])))
+        uks.append(row[starts].copy())
+        ucs.append(np.diff(np.append(starts, row.shape[0])).astype(np.int64))
+    return uks, ucs
+
+
+def enumerate_keys(n: int, T: int, *, unrolled: bool = True) -> np.ndarray:
+    """Keys of D for all (T+1)^n count vectors in mixed-radix order (first position slowest)."""
+    from benchkit._kernels import boundary_unrolled as bu
+    from benchkit._kernels.boundary_codegen import NMAX
+
+    lcm, lcm_div, hl = lcm_tables(n, T)
+    keys = np.empty((T + 1) ** n, dtype=np.int64)
+    if unrolled and 2 <= n <= NMAX:
+        bu.ENUMERATE[n](T, hl, lcm_div, lcm, keys)
+    else:
+        enumerate_generic(n, T, hl, lcm_div, lcm, keys)
+    return keys

@@ -1,0 +1,235 @@
+"""Batched equal-weight isotonic regression (PAVA) kernels.
+
+Contract
+--------
+Arrays in, arrays out; no validation, no pandas. Every kernel works on a C-contiguous batch of
+trajectories ``(m, n)`` (one trajectory per row) and writes into caller-allocated outputs.
+
+* :func:`pava_float` -- ``y`` float64 ``(m, n)`` -> ``fit`` float64 ``(m, n)`` (clipped to
+  ``[lo, hi]``) and ``blocks`` int8/int16/int32 ``(m, n)`` (0-based block label per position).
+  Blocks follow :func:`scipy.optimize.isotonic_regression`: adjacent pools are merged while the
+  left mean is ``>=`` the right mean, so the blocks are the maximal runs of equal fitted values.
+* :func:`pava_counts` -- integer counts ``k`` int64 ``(m, n)`` -> fitted block sums/lengths as
+  exact integers: ``num`` int64 ``(m, n)`` and ``den`` int64 ``(m, n)`` with fit = num/(den*T),
+  plus ``blocks``. All comparisons are exact integer cross-multiplications (no floating point), so
+  "Delta = 0" and quantile crossings can be decided exactly.
+* :func:`minmax_counts_lcm` -- the branch-free min-max form of the isotonic fit for short rows,
+  fit_i = max_{j<=i} min_{k>=i} mean(k_j..k_k), evaluated in integer units of 1/(T*lcm(1..n)),
+  in which every block mean is an integer. Used by the likelihood-ratio kernels.
+
+Serial kernels (``*_serial``) are used for small batches (a parallel kernel needs ~8 ms to wake
+its threads after idling); ``*_parallel`` variants split rows with ``prange`` and give identical
+results (each row is independent).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+__all__ = [
+    "pava_float_serial",
+    "pava_float_parallel",
+    "pava_counts_serial",
+    "pava_counts_parallel",
+    "minmax_counts_lcm",
+    "lcm_upto",
+]
+
+
+def lcm_upto(n: int) -> int:
+    """lcm(1, ..., n): every block mean of n counts is a multiple of 1/lcm."""
+    out = 1
+    for i in range(2, n + 1):
+        out = out * i // int(np.gcd(out, i))
+    return out
+
+
+@njit(cache=True, inline="always")
+def _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart):
+    nb = 0
+    for i in range(n):
+        s = y[r, i]
+        c = 1.0
+        st = i
+        # merge while the previous pool's mean >= this pool's mean (scipy's rule)
+        while nb > 0 and bsum[nb - 1] * c >= s * bcnt[nb - 1]:
+            nb -= 1
+            s += bsum[nb]
+            c += bcnt[nb]
+            st = bstart[nb]
+        bsum[nb] = s
+        bcnt[nb] = c
+        bstart[nb] = st
+        nb += 1
+    for b in range(nb):
+        v = bsum[b] / bcnt[b]
+        v = lo if v < lo else v
+        v = hi if v > hi else v
+        end = bstart[b + 1] if b + 1 < nb else n
+        for i in range(bstart[b], end):
+            fit[r, i] = v
+            blocks[r, i] = b
+
+
+@njit(cache=True)
+def pava_float_serial(y, fit, blocks, lo, hi):
+    m, n = y.shape
+    bsum = np.empty(n, np.float64)
+    bcnt = np.empty(n, np.float64)
+    bstart = np.empty(n + 1, np.int64)
+    for r in range(m):
+        _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart)
+
+
+@njit(cache=True, parallel=True)
+def pava_float_parallel(y, fit, blocks, lo, hi, chunk):
+    m, n = y.shape
+    nchunks = (m + chunk - 1) // chunk
+    for c in prange(nchunks):
+        bsum = np.empty(n, np.float64)
+        bcnt = np.empty(n, np.float64)
+        bstart = np.empty(n + 1, np.int64)
+        for r in range(c * chunk, min(m, (c + 1) * chunk)):
+            _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart)
+
+
+@njit(cache=True, inline="always")
+def _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart):
+    nb = 0
+    for i in range(n):
+        s = k[r, i]
+        c = 1
+        st = i
+        while nb > 0 and bsum[nb - 1] * c >= s * bcnt[nb - 1]:
+            nb -= 1
+            s += bsum[nb]
+            c += bcnt[nb]
+            st = bstart[nb]
+        bsum[nb] = s
+        bcnt[nb] = c
+        bstart[nb] = st
+        nb += 1
+    for b in range(nb):
+        end = bstart[b + 1] if b + 1 < nb else n
+        for i in range(bstart[b], end):
+            num[r, i] = bsum[b]
+            den[r, i] = bcnt[b]
+            blocks[r, i] = b
+
+
+@njit(cache=True)
+def pava_counts_serial(k, num, den, blocks):
+    m, n = k.shape
+    bsum = np.empty(n, np.int64)
+    bcnt = np.empty(n, np.int64)
+    bstart = np.empty(n + 1, np.int64)
+    for r in range(m):
+        _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart)
+
+
+@njit(cache=True, parallel=True)
+def pava_counts_parallel(k, num, den, blocks, chunk):
+    m, n = k.shape
+    nchunks = (m + chunk - 1) // chunk
+    for c in prange(nchunks):
+        bsum = np.empty(n, np.int64)
+        bcnt = np.empty(n, np.int64)
+        bstart = np.empty(n + 1, np.int64)
+        for r in range(c * chunk, min(m, (c + 1) * chunk)):
+            _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart)
+
+
+@njit(cache=True, inline="always")
+def minmax_counts_lcm(krow, n, lcm_div, P, R, F):
+    """Isotonic fit of one count row in integer units 1/lcm (fit*T*lcm = F[i]).
+
+    ``lcm_div[L] = lcm // L``; ``P`` (n+1), ``R`` (n) and ``F`` (n) are int64 scratch/outputs.
+    fit_i = max_{j<=i} min_{k>=i} (P[k+1]-P[j]) * lcm/(k-j+1)   (Barlow et al. 1972, Thm 1.4.4)
+    Every quantity is an exact integer, so the min/max are branch-free selects and ties are exact.
+    """
+    P[0] = 0
+    for i in range(n):
+        P[i + 1] = P[i] + krow[i]
+    for i in range(n):
+        F[i] = -1
+    for j in range(n):
+        # suffix minima over k >= i of the window mean (j..k), for i >= j
+        run = (P[n] - P[j]) * lcm_div[n - j]
+        R[n - 1] = run
+        for kk in range(n - 2, j - 1, -1):
+            v = (P[kk + 1] - P[j]) * lcm_div[kk + 1 - j]
+            run = v if v < run else run
+            R[kk] = run
+        for i in range(j, n):
+            F[i] = R[i] if R[i] > F[i] else F[i]
+
+
+# ----------------------------------------------------------------------------------------------
+# Python-level dispatch (allocates outputs, picks the unrolled / serial / parallel kernel)
+# ----------------------------------------------------------------------------------------------
+PARALLEL_MIN_ELEMENTS = 250_000  # below ~1 ms of work one thread beats waking two
+_CHUNK = 2048
+
+
+def _block_dtype(n: int):
+    return np.int8 if n <= 127 else (np.int16 if n <= 32767 else np.int32)
+
+
+def float_tolerance(y: np.ndarray) -> float:
+    """Tie tolerance for block labels of the unrolled float kernel (a few ulp of the data scale)."""
+    scale = float(np.max(np.abs(y))) if y.size else 1.0
+    return 16.0 * y.shape[-1] * np.finfo(np.float64).eps * max(scale, 1.0)
+
+
+def pava_batch(y: np.ndarray, *, lo: float = -np.inf, hi: float = np.inf,
+               parallel: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Equal-weight isotonic fits and block labels of each row of ``y`` (m, n), float64.
+
+    Rows with n <= NMAX use the unrolled branch-free kernel, longer rows the stack PAVA.
+    """
+    from benchkit._kernels import boundary_unrolled as bu
+    from benchkit._kernels.boundary_codegen import NMAX
+
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    m, n = y.shape
+    fit = np.empty((m, n), dtype=np.float64)
+    blocks = np.empty((m, n), dtype=_block_dtype(n))
+    if m == 0 or n == 0:
+        return fit, blocks
+    if parallel is None:
+        parallel = m * n >= PARALLEL_MIN_ELEMENTS
+    if n == 1:
+        fit[:, 0] = np.clip(y[:, 0], lo, hi)
+        blocks[:] = 0
+        return fit, blocks
+    if n <= NMAX:
+        inv = np.zeros(n + 1, dtype=np.float64)
+        inv[1:] = 1.0 / np.arange(1, n + 1)
+        tol = float_tolerance(y)
+        if parallel:
+            bu.PAVA_FLOAT_PAR[n](y, fit, blocks, float(lo), float(hi), inv, tol, _CHUNK)
+        else:
+            bu.PAVA_FLOAT_ROWS[n](y, fit, blocks, float(lo), float(hi), inv, tol, 0, m)
+    elif parallel:
+        pava_float_parallel(y, fit, blocks, float(lo), float(hi), _CHUNK)
+    else:
+        pava_float_serial(y, fit, blocks, float(lo), float(hi))
+    return fit, blocks
+
+
+def pava_counts_batch(k: np.ndarray, *, parallel: bool | None = None):
+    """Exact isotonic fit of integer count rows: (block sum, block length, block label) per cell."""
+    k = np.ascontiguousarray(k, dtype=np.int64)
+    m, n = k.shape
+    num = np.empty((m, n), dtype=np.int64)
+    den = np.empty((m, n), dtype=np.int64)
+    blocks = np.empty((m, n), dtype=np.int64)
+    if m == 0 or n == 0:
+        return num, den, blocks
+    if parallel is None:
+        parallel = m * n >= PARALLEL_MIN_ELEMENTS
+    if parallel:
+        pava_counts_parallel(k, num, den, blocks, _CHUNK)
+    else:
+        pava_counts_serial(k, num, den, blocks)
+    return num, den, blocks
