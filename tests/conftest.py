@@ -1,0 +1,50 @@
+"""Shared pytest set-up: browser-test skipping and JupyterLab/chromium fixtures.
+
+Browser tests carry ``@pytest.mark.browser``; they are skipped, with the reason printed, only when
+Debian's ``/usr/bin/chromium`` is absent (``./dev test`` installs it). The harness itself lives in
+``tests/jupyter_harness.py`` (importable from tests as ``jupyter_harness``).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from jupyter_harness import REPO_ROOT, chromium, chromium_missing_reason, jupyterlab_page, jupyterlab_server  # noqa: E402
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = chromium_missing_reason()
+    if reason is None:
+        return
+    skip = pytest.mark.skip(reason=reason)
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def lab_server():
+    """One JupyterLab server for the session, serving the repository root."""
+    with jupyterlab_server(REPO_ROOT) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def lab_browser():
+    """One headless chromium for the session."""
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture
+def open_notebook(lab_server, lab_browser):
+    """``with open_notebook("notebooks/x.ipynb") as page:`` on the session's server and browser."""
+
+    def _open(path, **options):
+        return jupyterlab_page(path, server=lab_server, browser=lab_browser, **options)
+
+    return _open

@@ -1,0 +1,465 @@
+"""Drive a real JupyterLab in headless Debian chromium from pytest (Playwright, no browser download).
+
+Typical use in a test (mark it ``@pytest.mark.browser``; ``tests/conftest.py`` skips such tests
+when ``/usr/bin/chromium`` is absent)::
+
+    from jupyter_harness import jupyterlab_page, run_all_cells, error_outputs, chart_views
+
+    def test_quickstart():
+        with jupyterlab_page("notebooks/00_quickstart.ipynb") as page:
+            run_all_cells(page)                 # "Run All" through JupyterLab's command registry
+            assert error_outputs(page) == []    # error outputs read from the notebook model
+            chart_views(page).first.wait_for()  # a canvas/svg drawn by vega-embed in an output
+
+``page`` is a plain Playwright :class:`~playwright.sync_api.Page`, so later tests can click, type,
+drag (``page.mouse``) and brush in explorer views, then call :func:`wait_for_idle` to let the
+kernel finish the callbacks those interactions trigger.
+
+What the harness guarantees
+
+- JupyterLab runs as ``python -m jupyterlab --no-browser --ServerApp.ip=127.0.0.1 --port=<free port>
+  --ServerApp.token=<random> --allow-root`` with temporary ``JUPYTER_CONFIG_DIR``,
+  ``JUPYTER_DATA_DIR``, ``JUPYTER_RUNTIME_DIR``, ``JUPYTERLAB_SETTINGS_DIR``,
+  ``JUPYTERLAB_WORKSPACES_DIR`` and ``IPYTHONDIR``, so the user's Jupyter set-up is neither read
+  nor touched. The app is exposed as ``window.jupyterapp`` (``LabApp.expose_app_in_browser``),
+  news and update checks are off, and document autosave is off, so running a committed notebook
+  never rewrites it on disk.
+- The browser is Debian's ``/usr/bin/chromium`` launched by Playwright with
+  ``executable_path`` (:data:`CHROMIUM_ARGS`); Playwright never downloads a browser.
+- Everything has a timeout, and the server (with its kernels), the browser and the temporary
+  folders are always cleaned up, also when the test fails.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+REPO_ROOT = Path(__file__).resolve().parents[1]
+
+#: Seconds allowed for the server to answer, the notebook to open with a ready kernel, and a
+#: "Run All" to finish. Each call takes its own ``timeout`` too.
+SERVER_TIMEOUT = 90.0
+OPEN_TIMEOUT = 90.0
+RUN_TIMEOUT = 180.0
+
+__all__ = [
+    "CHROMIUM", "CHROMIUM_ARGS", "chromium_missing_reason", "JupyterLabServer", "jupyterlab_server",
+    "chromium", "jupyterlab_page", "run_all_cells", "wait_for_idle", "output_elements",
+    "error_outputs", "cell_outputs", "chart_views", "widget_views", "browser_errors",
+]
+
+
+def chromium_missing_reason() -> str | None:
+    """Why browser tests cannot run here (``None`` when ``/usr/bin/chromium`` exists)."""
+    if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
+        return (f"browser test needs Debian chromium at {CHROMIUM} (absent); "
+                "`./dev test` installs it with apt-get install chromium")
+    return None
+
+
+# ----------------------------------------------------------------------------------- server
+
+
+@dataclass(frozen=True)
+class JupyterLabServer:
+    """A running JupyterLab started by :func:`jupyterlab_server`."""
+
+    url: str  # "http://127.0.0.1:<port>/"
+    token: str
+    root_dir: Path
+    runtime_dir: Path
+    log_path: Path
+    process: subprocess.Popen
+
+    def lab_url(self, path: str | Path) -> str:
+        """URL that opens ``path`` (relative to ``root_dir``) in JupyterLab, logged in."""
+        rel = Path(path).resolve().relative_to(self.root_dir) if Path(path).is_absolute() else Path(path)
+        quoted = urllib.parse.quote(rel.as_posix())
+        return f"{self.url}lab/tree/{quoted}?reset&token={self.token}"
+
+    def api(self, method: str, endpoint: str, *, timeout: float = 10.0):
+        """Call the Jupyter server REST API (``endpoint`` like ``"api/sessions"``); JSON or None."""
+        req = urllib.request.Request(f"{self.url}{endpoint}", method=method,
+                                     headers={"Authorization": f"token {self.token}"})
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            body = resp.read()
+        return json.loads(body) if body else None
+
+    def log(self, tail: int = 4000) -> str:
+        """The last ``tail`` characters of the server's combined stdout/stderr."""
+        try:
+            return self.log_path.read_text(errors="replace")[-tail:]
+        except OSError:
+            return "(no server log)"
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _write_json(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1))
+
+
+def _processes_mentioning(text: str) -> list[int]:
+    """PIDs of live processes whose command line contains ``text`` (our kernels' runtime dir)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if text in cmdline:
+            pids.append(int(entry.name))
+    return pids
+
+
+def _kill(pids: list[int], sig: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+@contextlib.contextmanager
+def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERVER_TIMEOUT,
+                      env: dict[str, str] | None = None) -> Iterator[JupyterLabServer]:
+    """Start JupyterLab serving ``root_dir`` on a free localhost port; stop it (and its kernels) on exit.
+
+    Parameters
+    ----------
+    root_dir : path
+        Folder served (notebook paths are relative to it). Default: the repository root.
+    timeout : float
+        Seconds to wait for the server to answer ``/api/status``.
+    env : dict, optional
+        Extra environment variables for the server and its kernels.
+    """
+    root = Path(root_dir).resolve()
+    tmp = Path(tempfile.mkdtemp(prefix="benchkit-jlab-"))
+    dirs = {name: tmp / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython")}
+    for d in dirs.values():
+        d.mkdir()
+    _write_json(dirs["config"] / "jupyter_server_config.json", {
+        "LabApp": {"expose_app_in_browser": True, "news_url": None,
+                   "check_for_updates_class": "jupyterlab.NeverCheckForUpdate"},
+    })
+    # No autosave: running a committed notebook must not rewrite it on disk.
+    _write_json(dirs["settings"] / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings",
+                {"autosave": False})
+    _write_json(dirs["settings"] / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings",
+                {"fetchNews": "false", "checkForUpdates": False})
+    token = secrets.token_hex(24)
+    port = _free_port()
+    full_env = dict(os.environ)
+    full_env.update({
+        "JUPYTER_CONFIG_DIR": str(dirs["config"]),
+        "JUPYTER_DATA_DIR": str(dirs["data"]),
+        "JUPYTER_RUNTIME_DIR": str(dirs["runtime"]),
+        "JUPYTERLAB_SETTINGS_DIR": str(dirs["settings"]),
+        "JUPYTERLAB_WORKSPACES_DIR": str(dirs["workspaces"]),
+        "IPYTHONDIR": str(dirs["ipython"]),
+        "JUPYTER_PLATFORM_DIRS": "1",
+        "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+    })
+    full_env.pop("JUPYTER_TOKEN", None)
+    if env:
+        full_env.update(env)
+    cmd = [
+        sys.executable, "-m", "jupyterlab", "--no-browser",
+        f"--ServerApp.token={token}", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port_retries=0", f"--ServerApp.root_dir={root}", "--allow-root",
+    ]
+    log_path = tmp / "server.log"
+    log = open(log_path, "wb")
+    proc = subprocess.Popen(cmd, cwd=root, env=full_env, stdin=subprocess.DEVNULL, stdout=log,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    server = JupyterLabServer(url=f"http://127.0.0.1:{port}/", token=token, root_dir=root,
+                              runtime_dir=dirs["runtime"], log_path=log_path, process=proc)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with code {proc.returncode}:\n{server.log()}")
+            try:
+                server.api("GET", "api/status", timeout=2.0)
+                break
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"JupyterLab did not answer within {timeout:.0f} s:\n{server.log()}")
+            time.sleep(0.25)
+        yield server
+    finally:
+        _stop_server(server)
+        log.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _stop_server(server: JupyterLabServer) -> None:
+    proc = server.process
+    if proc.poll() is None:
+        with contextlib.suppress(Exception):  # polite: shut kernels down through the API first
+            for kernel in server.api("GET", "api/kernels", timeout=5.0) or []:
+                server.api("DELETE", f"api/kernels/{kernel['id']}", timeout=10.0)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    # Kernels run in their own sessions; any survivor still names our private runtime dir.
+    leftovers = _processes_mentioning(str(server.runtime_dir))
+    _kill(leftovers, signal.SIGTERM)
+    deadline = time.monotonic() + 5
+    while leftovers and time.monotonic() < deadline:
+        time.sleep(0.1)
+        leftovers = [p for p in leftovers if Path(f"/proc/{p}").exists()]
+    _kill(leftovers, signal.SIGKILL)
+
+
+# ---------------------------------------------------------------------------------- browser
+
+
+@contextlib.contextmanager
+def chromium(*, timeout: float = 60.0):
+    """Launch Debian's chromium headless through Playwright; yields a Playwright ``Browser``."""
+    reason = chromium_missing_reason()
+    if reason:
+        raise RuntimeError(reason)
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True,
+                                     timeout=timeout * 1000)
+        try:
+            yield browser
+        finally:
+            with contextlib.suppress(Exception):
+                browser.close()
+
+
+_CONSOLE: dict[int, list[str]] = {}
+
+
+def browser_errors(page) -> list[str]:
+    """Console errors and uncaught page exceptions seen so far on ``page`` (opened by the harness)."""
+    return list(_CONSOLE.get(id(page), []))
+
+
+_READY_JS = """() => {
+  const app = window.jupyterapp;
+  if (!app || !app.shell) return false;
+  const w = app.shell.currentWidget;
+  if (!w || !w.content || !w.sessionContext || !w.context || !w.context.isReady) return false;
+  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!kernel && kernel.connectionStatus === 'connected' && kernel.status === 'idle'
+    && w.content.widgets.length > 0;
+}"""
+
+
+@contextlib.contextmanager
+def jupyterlab_page(notebook: str | Path, *, root_dir: str | Path | None = None,
+                    server: JupyterLabServer | None = None, browser=None,
+                    timeout: float = OPEN_TIMEOUT, viewport: tuple[int, int] = (1400, 1000)):
+    """Open ``notebook`` in JupyterLab in headless chromium; yields a Playwright ``Page``.
+
+    On entry the notebook is open, its kernel connected and idle. Nothing has run yet: call
+    :func:`run_all_cells`. On exit the notebook's kernel is shut down, and the server and browser
+    are stopped when this call started them.
+
+    Parameters
+    ----------
+    notebook : path
+        Absolute, or relative to ``root_dir`` (default: the repository root).
+    root_dir : path, optional
+        Folder the server serves; ignored when ``server`` is given.
+    server : JupyterLabServer, optional
+        Reuse a running server (see :func:`jupyterlab_server`).
+    browser : playwright Browser, optional
+        Reuse a launched browser (see :func:`chromium`).
+    timeout : float
+        Seconds for the notebook to open with a ready kernel; also the page's default timeout for
+        Playwright actions.
+    """
+    with contextlib.ExitStack() as stack:
+        if server is None:
+            server = stack.enter_context(jupyterlab_server(root_dir or REPO_ROOT))
+        path = Path(notebook)
+        if not path.is_absolute():
+            path = server.root_dir / path
+        if not path.is_file():
+            raise FileNotFoundError(f"notebook {path} does not exist")
+        rel = path.resolve().relative_to(server.root_dir)
+        if browser is None:
+            browser = stack.enter_context(chromium())
+        context = browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+        stack.callback(lambda: _suppress(context.close))
+        page = context.new_page()
+        page.set_default_timeout(timeout * 1000)
+        messages = _CONSOLE.setdefault(id(page), [])
+        stack.callback(lambda: _CONSOLE.pop(id(page), None))
+        page.on("console", lambda m: messages.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
+        stack.callback(lambda: _shutdown_sessions(server, rel))
+        page.goto(server.lab_url(rel), timeout=timeout * 1000)
+        try:
+            page.wait_for_function(_READY_JS, timeout=timeout * 1000, polling=250)
+        except Exception as exc:
+            raise TimeoutError(
+                f"notebook {rel} did not open with an idle kernel within {timeout:.0f} s "
+                f"(browser errors: {browser_errors(page)}); server log:\n{server.log()}"
+            ) from exc
+        yield page
+
+
+def _suppress(fn) -> None:
+    with contextlib.suppress(Exception):
+        fn()
+
+
+def _shutdown_sessions(server: JupyterLabServer, rel: Path) -> None:
+    with contextlib.suppress(Exception):
+        for session in server.api("GET", "api/sessions", timeout=5.0) or []:
+            if session.get("path") == rel.as_posix():
+                server.api("DELETE", f"api/sessions/{session['id']}", timeout=10.0)
+
+
+# ---------------------------------------------------------------------------- notebook actions
+
+_RUN_ALL_JS = """() => {
+  const app = window.jupyterapp;
+  window.__benchkitRunAll = {done: false, ok: null, error: null};
+  app.commands.execute('notebook:run-all-cells').then(
+    (ok) => { window.__benchkitRunAll = {done: true, ok: ok !== false, error: null}; },
+    (err) => { window.__benchkitRunAll = {done: true, ok: false, error: String(err)}; });
+  return true;
+}"""
+
+_IDLE_JS = """() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  if (!w || !w.content || !w.sessionContext) return false;
+  const kernel = w.sessionContext.session && w.sessionContext.session.kernel;
+  if (!kernel || kernel.status !== 'idle') return false;
+  for (const cell of w.content.widgets) {
+    const prompt = cell.node.querySelector('.jp-InputPrompt');
+    if (prompt && prompt.textContent.includes('*')) return false;
+  }
+  return true;
+}"""
+
+
+def wait_for_idle(page, *, timeout: float = RUN_TIMEOUT, settle: float = 0.5) -> None:
+    """Wait until the kernel is idle and no cell shows ``[*]``, twice ``settle`` seconds apart.
+
+    Call after interactions (clicks, brushes) whose callbacks run in the kernel.
+    """
+    deadline = time.monotonic() + timeout
+    while True:
+        remaining = max(deadline - time.monotonic(), 0.001)
+        page.wait_for_function(_IDLE_JS, timeout=remaining * 1000, polling=100)
+        page.wait_for_timeout(settle * 1000)
+        if page.evaluate(_IDLE_JS):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"kernel did not become idle within {timeout:.0f} s")
+
+
+def run_all_cells(page, *, timeout: float = RUN_TIMEOUT) -> bool:
+    """Run all cells with JupyterLab's "Run All" command; wait until done and the kernel is idle.
+
+    Returns True when every cell ran, False when execution stopped at an error (inspect
+    :func:`error_outputs`). Raises TimeoutError after ``timeout`` seconds.
+    """
+    start = time.monotonic()
+    page.evaluate(_RUN_ALL_JS)
+    try:
+        page.wait_for_function("() => window.__benchkitRunAll && window.__benchkitRunAll.done",
+                               timeout=timeout * 1000, polling=200)
+    except Exception as exc:
+        raise TimeoutError(f"'Run All' did not finish within {timeout:.0f} s; "
+                           f"browser errors: {browser_errors(page)}") from exc
+    state = page.evaluate("() => window.__benchkitRunAll")
+    if state.get("error"):
+        raise RuntimeError(f"JupyterLab 'Run All' failed: {state['error']}")
+    wait_for_idle(page, timeout=max(timeout - (time.monotonic() - start), 5.0))
+    return bool(state.get("ok"))
+
+
+def output_elements(page, selector: str | None = None):
+    """Playwright ``Locator`` of rendered output areas (``.jp-OutputArea-output``), or of the
+    elements matching CSS ``selector`` inside them."""
+    base = ".jp-OutputArea-output"
+    return page.locator(base if selector is None else f"{base} {selector}")
+
+
+def cell_outputs(page, index: int) -> list[dict]:
+    """The nbformat outputs (JSON) of code/markdown cell ``index`` as the notebook model holds them."""
+    return page.evaluate(
+        """(i) => {
+          const w = window.jupyterapp.shell.currentWidget;
+          const cell = w.content.widgets[i];
+          return cell && cell.model.outputs ? cell.model.outputs.toJSON() : [];
+        }""",
+        index,
+    )
+
+
+def error_outputs(page) -> list[dict]:
+    """Every error output in the open notebook: ``[{"cell": i, "ename": ..., "evalue": ...}]``."""
+    return page.evaluate(
+        """() => {
+          const w = window.jupyterapp.shell.currentWidget;
+          const found = [];
+          w.content.widgets.forEach((cell, i) => {
+            if (!cell.model.outputs) return;
+            for (const out of cell.model.outputs.toJSON()) {
+              if (out.output_type === 'error') found.push({cell: i, ename: out.ename, evalue: out.evalue});
+            }
+          });
+          return found;
+        }"""
+    )
+
+
+def chart_views(page):
+    """``Locator`` of drawn Vega charts in outputs: the ``canvas``/``svg`` vega-embed renders."""
+    return page.locator(".jp-OutputArea-output .vega-embed canvas, .jp-OutputArea-output .vega-embed svg.marks")
+
+
+def widget_views(page):
+    """``Locator`` of widget outputs (``application/vnd.jupyter.widget-view+json``) that rendered a view."""
+    return page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]')
