@@ -1,0 +1,387 @@
+"""Eval-Arena's example-level results on code benchmarks, as count-based response sets.
+
+The source is ``data/*.jsonl`` of Wang et al.'s Eval-Arena (repository ``crux-eval/eval-arena``) at
+commit ``012edd75`` (2024-10-29; later commits no longer hold the data): one JSON row per (model,
+example) ``{"benchmark_id", "model", "example_id", "pass1"[, "hyperparams"]}``, where ``pass1`` is
+the fraction of the model's samples on that example that passed. Only that fraction is published,
+so each benchmark becomes a :class:`benchkit.ResponseSet` built with
+:meth:`~benchkit.ResponseSet.from_counts` from ``n_correct = pass1 * n`` of ``n`` samples, with the
+per-model sample budget ``n`` derived from the data (see :func:`derive_budgets`).
+
+Counts (measured on the pinned files and checked in the tests; models x examples, all cells
+present): CRUXEval-input 37 x 800, CRUXEval-output 37 x 800, HumanEval 49 x 164, HumanEval+ 49 x
+164, humaneval_hf (base models) 29 x 164, LiveCodeBench codegen 58 x 400, MBPP 59 x 378, MBPP+
+59 x 378. Budgets: 10 samples for most CRUXEval and LiveCodeBench models; 1 for EvalPlus and
+humaneval_hf, for ``claude-3-opus-20240229`` on CRUXEval and for the LiveCodeBench entries marked
+``(n=1)``; 3 or 6 for the GPT-4-turbo / GPT-4o entries on CRUXEval (their pass1 values are thirds
+and sixths).
+
+Model names are Eval-Arena's own (``codellama-13b+cot``, ``DSCoder-33b-Ins``,
+``Qwen--Qwen1.5-72B-Chat``): they rarely carry the owner, so ``owner`` (and often ``family`` and
+``size``) are parsed from the name with a few Eval-Arena abbreviations added to
+:data:`benchkit.model_names.FAMILY_RULES` (:data:`NAME_RULES`) and are missing (None / NaN) where
+the name does not say; ``rs.meta["models_without_owner"]`` lists them. Override with your own table
+via ``rs.models`` joins if you know better.
+"""
+from __future__ import annotations
+
+import functools
+import json
+import math
+import re
+from typing import Mapping
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int
+from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.model_names import FAMILY_RULES, parse_model_names
+from benchkit.response_set import ResponseSet
+
+__all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "load", "derive_budgets", "counts_from_pass1"]
+
+_REPO = "crux-eval/eval-arena"
+_COMMIT = "012edd758d9ae7ef3d47a56a462e75ab2c659828"
+
+#: benchmark name (file stem) -> path inside the repository, in upstream file-listing order.
+BENCHMARKS: dict[str, str] = {
+    "cruxeval_input": "data/cruxeval_input.jsonl",
+    "cruxeval_output": "data/cruxeval_output.jsonl",
+    "humaneval": "data/humaneval.jsonl",
+    "humaneval+": "data/humaneval+.jsonl",
+    "humaneval_hf": "data/humaneval_hf.jsonl",
+    "lcb_codegen": "data/lcb_codegen.jsonl",
+    "mbpp": "data/mbpp.jsonl",
+    "mbpp+": "data/mbpp+.jsonl",
+}
+
+# sha256 and size computed from the mirror of the pinned commit (files are byte-for-byte copies).
+_FILES: tuple[tuple[str, str, int], ...] = (
+    ("data/cruxeval_input.jsonl", "deb9ed22e44cff852fc2beb2264c4fd3896616fb2099351f23dae99bfa34182a", 3886235),
+    ("data/cruxeval_output.jsonl", "0f88686ca8e4573a69dbd95f0336de31c9773861d2957caf7b07c23c402122b5", 3945858),
+    ("data/humaneval+.jsonl", "7a9ae8be03275e0be7af814c742c237fd59e4733a38c00163faf0e69f38fa62b", 813134),
+    ("data/humaneval.jsonl", "a65e061e56db75c78a1c7919a2f2b1c89e408f66c85e8b5e2945b99ddecb43c6", 805098),
+    ("data/humaneval_hf.jsonl", "d1d8f48530ca417fb39c7e811723aaa6e89acc03aa52ced452fdd0167fca2802", 447646),
+    ("data/lcb_codegen.jsonl", "0646e979dd8125ee680b39f6433b40f77d963a6216b1774ce06661d956eacb83", 2110564),
+    ("data/mbpp+.jsonl", "192f024c07afbdd894bef09b0ce6fbcdba86d84d4589d693e6f890c35a4c2e38", 1996080),
+    ("data/mbpp.jsonl", "8086a56cec781e5a77e75b09c5c6c4f7567d48aceb5b1abbd24404a9f04e0fdf", 1973778),
+)
+
+SOURCE = Source(
+    name="eval-arena",
+    repo=_REPO,
+    commit=_COMMIT,
+    license=(
+        "MIT per the repository README (no LICENSE file); portions under DS-1000 / google-research "
+        "licenses, none of which are among these files"
+    ),
+    files=tuple(SourceFile(p, s, n) for p, s, n in _FILES),
+    description=(
+        "Example-level pass1 (fraction of passing samples) of 29-59 models on CRUXEval-I/O (800), "
+        "HumanEval(+) (164), MBPP(+) (378), LiveCodeBench codegen (400) and base-model HumanEval"
+    ),
+)
+
+#: Extra (pattern, family, owner) rules for Eval-Arena's abbreviations, tried before
+#: :data:`benchkit.model_names.FAMILY_RULES` on the cleaned, lower-cased name.
+NAME_RULES: tuple[tuple[str, str, str], ...] = (
+    (r"^dscoder", "deepseek-coder", "deepseek"),
+    # CRUXEval's "deepseek-base-6.7b" / "deepseek-instruct-6.7b" are DeepSeek-Coder models
+    (r"^deepseek-(base|instruct)", "deepseek-coder", "deepseek"),
+    (r"^cllama", "codellama", "meta"),
+    (r"^codeqwen", "qwen", "alibaba"),
+    (r"^codegemma", "gemma", "google"),
+    (r"^wcoder", "wizard", "wizardlm"),
+    (r"^oc-ds|^opencodeinterpreter", "opencodeinterpreter", "m-a-p"),
+    (r"^magicoder", "magicoder", "ise-uiuc"),
+    (r"^octocoder", "starcoder", "bigcode"),
+    (r"^stable-?code|^stablelm", "stablelm", "stability"),
+    (r"^codet5", "codet5", "salesforce"),
+    (r"^dbrx", "dbrx", "databricks"),
+    (r"^phind", "phind", "phind"),  # before FAMILY_RULES' "^phi"
+    (r"^codetulu", "tulu", "allenai"),
+    (r"^smaug", "smaug", "abacusai"),
+    (r"^euru[sx]", "eurus", "openbmb"),
+) + FAMILY_RULES
+
+# absolute tolerance on pass1 * n being a whole number (the files store thirds as 0.3333333333)
+_TOL = 1e-6
+
+
+@functools.lru_cache(maxsize=16)
+def _parse(local_path: str) -> pd.DataFrame:
+    """The rows of one JSONL file as a DataFrame (columns as in the file, file order)."""
+    rows = []
+    with open(local_path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BenchkitValueError(f"{local_path}: line {lineno} is not JSON: {exc}") from None
+            for key in ("benchmark_id", "model", "example_id", "pass1"):
+                if key not in rec:
+                    raise BenchkitValueError(f"{local_path}: line {lineno} has no {key!r} field")
+            rows.append((rec["benchmark_id"], rec["model"], rec["example_id"], rec["pass1"],
+                         rec.get("hyperparams")))
+    frame = pd.DataFrame(rows, columns=["benchmark_id", "model", "example_id", "pass1", "hyperparams"])
+    frame["pass1"] = frame["pass1"].astype(np.float64)
+    return frame
+
+
+def _denominator(v: float, max_budget: int) -> int | None:
+    """The smallest n <= max_budget with v * n a whole number (within the tolerance), or None."""
+    for n in range(1, max_budget + 1):
+        if abs(v * n - round(v * n)) <= _TOL:
+            return n
+    return None
+
+
+def derive_budgets(frame: pd.DataFrame, *, max_budget: int = 10,
+                   budgets: Mapping[str, int] | None = None) -> pd.Series:
+    """The sample budget n of each model: the smallest n for which all its pass1 are multiples of 1/n.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Columns ``model``, ``example_id``, ``pass1`` (one row per model and example).
+    max_budget : int, default 10
+        The largest budget considered (Eval-Arena's CRUXEval and LiveCodeBench runs use 10).
+    budgets : mapping of model -> int, optional
+        Budgets given explicitly for some models; their pass1 must then be multiples of 1/n.
+
+    Returns
+    -------
+    pandas.Series
+        int64 budget per model, indexed by model in order of first appearance.
+
+    Raises
+    ------
+    BenchkitValueError
+        When a pass1 is outside [0, 1], or is not a multiple of 1/n for any n <= ``max_budget``
+        (no budget fits), or when the values of one model need a common denominator above
+        ``max_budget``, or do not fit the budget given in ``budgets``. The message names the model,
+        the example and the value; nothing is rounded silently.
+
+    Notes
+    -----
+    A value ``v`` "is a multiple of 1/n" when ``|v n - round(v n)| <= 1e-6`` (the files store
+    thirds as ``0.3333333333``). The derived budget is the least common multiple of the smallest
+    denominators of the model's values. A model whose samples always all passed or all failed
+    gets n = 1: the data cannot tell it from a single-sample run (Eval-Arena runs
+    ``claude-3-opus-20240229`` on CRUXEval, and the LiveCodeBench entries tagged ``(n=1)``, are
+    such cases).
+    """
+    max_budget = check_int("max_budget", max_budget, min=1)
+    budgets = dict(budgets or {})
+    for m, n in budgets.items():
+        check_int(f"budgets[{m!r}]", n, min=1)
+    out: dict[str, int] = {}
+    models = pd.unique(frame["model"])
+    unknown = [m for m in budgets if m not in set(models)]
+    if unknown:
+        raise BenchkitValueError(
+            f"budgets names model(s) not in the data: {', '.join(map(repr, unknown[:5]))}; "
+            f"known models include {', '.join(map(repr, list(models)[:5]))}"
+        )
+    for model, grp in frame.groupby("model", sort=False):
+        values = grp["pass1"].to_numpy(dtype=np.float64)
+        examples = grp["example_id"].to_numpy()
+        bad = ~np.isfinite(values) | (values < 0) | (values > 1)
+        if bad.any():
+            j = int(np.nonzero(bad)[0][0])
+            raise BenchkitValueError(
+                f"pass1 must be in [0, 1]; model {model!r}, example {examples[j]!r} has {values[j]!r}"
+            )
+        if model in budgets:
+            n = int(budgets[model])
+            k = values * n
+            off = np.abs(k - np.round(k)) > _TOL
+            if off.any():
+                j = int(np.nonzero(off)[0][0])
+                raise BenchkitValueError(
+                    f"pass1 of model {model!r} on example {examples[j]!r} is {values[j]!r}, which "
+                    f"is not a multiple of 1/{n} (the budget given for it): pass1 * n = "
+                    f"{k[j]:.6g} is not a whole number"
+                )
+            out[model] = n
+            continue
+        lcm = 1
+        uniq, first = np.unique(values, return_index=True)
+        for v, j in zip(uniq, first):
+            d = _denominator(float(v), max_budget)
+            if d is None:
+                raise BenchkitValueError(
+                    f"pass1 of model {model!r} on example {examples[j]!r} is {float(v)!r}, which is "
+                    f"not a multiple of 1/n for any sample budget n <= max_budget={max_budget}; "
+                    "pass max_budget=... or budgets={model: n} if the model had more samples"
+                )
+            new = lcm * d // math.gcd(lcm, d)
+            if new > max_budget:
+                raise BenchkitValueError(
+                    f"pass1 values of model {model!r} need a sample budget of {new} (example "
+                    f"{examples[j]!r} has {float(v)!r}, a multiple of 1/{d}, while earlier values "
+                    f"need 1/{lcm}), more than max_budget={max_budget}; pass max_budget=... or "
+                    "budgets={model: n}"
+                )
+            lcm = new
+        out[model] = lcm
+    return pd.Series(out, dtype=np.int64, name="budget").rename_axis("model")
+
+
+def counts_from_pass1(frame: pd.DataFrame, *, max_budget: int = 10,
+                      budgets: Mapping[str, int] | None = None) -> pd.DataFrame:
+    """Turn (model, example_id, pass1) rows into (model, item, n_correct, n_samples) counts.
+
+    ``n_samples`` is the model's budget from :func:`derive_budgets` and
+    ``n_correct = round(pass1 * n_samples)``, which :func:`derive_budgets` has checked to be a
+    whole number within 1e-6 for every row (the rounding only removes float noise).
+    """
+    budget = derive_budgets(frame, max_budget=max_budget, budgets=budgets)
+    n = budget.reindex(frame["model"]).to_numpy(dtype=np.int64)
+    k = np.rint(frame["pass1"].to_numpy(dtype=np.float64) * n).astype(np.int64)
+    return pd.DataFrame({"model": frame["model"].to_numpy(dtype=object),
+                         "item": frame["example_id"].to_numpy(dtype=object),
+                         "n_correct": k, "n_samples": n})
+
+
+def _clean_name(name: str) -> str:
+    """The name used for parsing: no ``(n=1)``-style tag, no ``+cot``, ``Org--name`` as ``Org/name``."""
+    clean = re.sub(r"\s*\([^)]*\)\s*$", "", name)
+    clean = re.sub(r"\+cot$", "", clean)
+    return clean.replace("--", "/", 1)
+
+
+def _models_table(frame: pd.DataFrame, budget: pd.Series) -> pd.DataFrame:
+    roster = list(budget.index)
+    clean = [_clean_name(m) for m in roster]
+    parsed = parse_model_names(clean, rules=NAME_RULES)
+    variant = parsed["variant"].to_numpy(dtype=object).copy()
+    for i, c in enumerate(clean):
+        if re.search(r"-ins(\b|$)", c.lower()):
+            variant[i] = "instruct"
+    hyper = frame.groupby("model", sort=False)["hyperparams"].agg(
+        lambda s: ";".join(sorted({str(v) for v in s if v is not None})) or None)
+    return pd.DataFrame({
+        "model": roster,
+        "family": parsed["family"].to_numpy(dtype=object),
+        "owner": parsed["owner"].to_numpy(dtype=object),
+        "size": parsed["size"].to_numpy(dtype=float),
+        "series": parsed["series"].to_numpy(dtype=object),
+        "variant": variant,
+        "prompting": ["cot" if m.endswith("+cot") else "direct" for m in roster],
+        "budget": budget.to_numpy(dtype=np.int64),
+        "hyperparams": hyper.reindex(roster).to_numpy(dtype=object),
+        "parsed_name": clean,
+    })
+
+
+def _load_one(benchmark: str, max_budget: int, budgets, strict: bool) -> ResponseSet:
+    path = BENCHMARKS[benchmark]
+    frame = _parse(str(fetch_file(SOURCE, path)))
+    dup = frame.duplicated(["model", "example_id"])
+    if dup.any():
+        r = frame[dup].iloc[0]
+        raise BenchkitValueError(
+            f"{SOURCE.name}/{path} has more than one row for model {r['model']!r}, example "
+            f"{r['example_id']!r}"
+        )
+    if budgets and not strict:
+        present = set(frame["model"])
+        budgets = {m: n for m, n in budgets.items() if m in present}
+    counts = counts_from_pass1(frame, max_budget=max_budget, budgets=budgets)
+    budget = counts.groupby("model", sort=False)["n_samples"].first()
+    models = _models_table(frame, budget)
+    first = frame.drop_duplicates("example_id")
+    items = pd.DataFrame({
+        "item": first["example_id"].to_numpy(dtype=object),
+        "benchmark": benchmark,
+        "benchmark_id": first["benchmark_id"].to_numpy(dtype=object),
+        "example_id": first["example_id"].to_numpy(dtype=object),
+    })
+    common = budget.nunique() == 1
+    no_owner = [m for m, o in zip(models["model"], models["owner"]) if o is None]
+    meta = {
+        "source": SOURCE.name, "url": f"{SOURCE.repo_url}/blob/{SOURCE.commit}/{path}",
+        "commit": SOURCE.commit, "file": path, "budgets": budget.to_dict(),
+        "models_without_owner": no_owner,
+        "notes": (
+            "n_correct = pass1 * n with n the per-model sample budget derived from the data "
+            "(smallest n making every pass1 a multiple of 1/n); model owners parsed from names "
+            "where the name says"
+        ),
+    }
+    return ResponseSet.from_counts(
+        counts, models=models, items=items,
+        T=int(budget.iloc[0]) if common else None,
+        sample_budget="common" if common else "per_model",
+        parse_names=False, name=f"eval-arena/{benchmark}", meta=meta,
+    )
+
+
+def load(*, benchmark: str | None = None, max_budget: int = 10,
+         budgets: Mapping[str, int] | None = None):
+    """Load Eval-Arena benchmark results as count-based response sets.
+
+    Parameters
+    ----------
+    benchmark : str, optional
+        One of :data:`BENCHMARKS` (``"cruxeval_input"``, ``"cruxeval_output"``, ``"humaneval"``,
+        ``"humaneval+"``, ``"humaneval_hf"``, ``"lcb_codegen"``, ``"mbpp"``, ``"mbpp+"``: the
+        upstream file names). Default: all of them.
+    max_budget : int, default 10
+        The largest per-model sample budget :func:`derive_budgets` may infer.
+    budgets : mapping of model -> int, optional
+        Explicit budgets for some models (applied in every benchmark the model appears in); their
+        pass1 values must be multiples of 1/n.
+
+    Returns
+    -------
+    ResponseSet or dict of str -> ResponseSet
+        With ``benchmark`` given, one :class:`benchkit.ResponseSet` (built by
+        :meth:`~benchkit.ResponseSet.from_counts`, name ``"eval-arena/<benchmark>"``); otherwise a
+        dict benchmark -> ResponseSet in :data:`BENCHMARKS` order. In each:
+
+        - items (index = Eval-Arena's ``example_id``, e.g. ``"CRUXEval-output/17"``,
+          ``"HumanEval/4"``, ``"Mbpp/2"``, ``"1873_A"``; file order): ``benchmark`` (the file
+          stem), ``benchmark_id`` (as in the file: ``humaneval_hf`` rows say ``"humaneval"``),
+          ``example_id``;
+        - models (roster = order of first appearance in the file): ``family``, ``owner``,
+          ``size``, ``series``, ``variant`` parsed from ``parsed_name`` (the name without an
+          ``(n=1)`` tag or ``+cot`` suffix, ``Org--name`` read as ``Org/name``) with
+          :data:`NAME_RULES`; ``prompting`` (``"cot"`` for ``+cot`` entries, else ``"direct"``),
+          ``budget`` (samples per example), ``hyperparams`` (as in the file, e.g. ``"temp0.2"``);
+        - counts: ``K = pass1 * budget`` correct samples of ``N = budget`` per cell; no answer
+          states. ``T`` is the common budget when all models share it (HumanEval, MBPP: 1), else
+          ``sample_budget="per_model"`` and ``rs.budget`` holds each model's (CRUXEval: 10 for
+          most, 1, 3 or 6 for API models; LiveCodeBench: 10, 1 for three entries).
+
+    Notes
+    -----
+    Reproduces Eval-Arena's semantics: its ``pass1`` per (model, example) is the mean of the
+    model's per-sample pass/fail, so ``pass1 * n`` is the number of passing samples and
+    ``rs.scores()`` / ``rs.accuracy()`` give back Eval-Arena's pass1 and per-model accuracy.
+    The budget of each model is inferred as described in :func:`derive_budgets`; a pass1 that is
+    not a multiple of 1/n is an error naming model and example, never rounded. ``meta`` holds the
+    file URL at the pinned commit, the budgets and ``models_without_owner``.
+    """
+    max_budget = check_int("max_budget", max_budget, min=1)
+    if budgets is not None and not isinstance(budgets, Mapping):
+        raise BenchkitTypeError(
+            f"budgets must be a mapping of model name -> sample budget, got {type(budgets).__name__}"
+        )
+    if benchmark is not None:
+        check_choice("benchmark", benchmark, tuple(BENCHMARKS))
+        return _load_one(benchmark, max_budget, budgets, True)
+    if budgets:
+        seen: set[str] = set()
+        for name in BENCHMARKS:
+            seen.update(_parse(str(fetch_file(SOURCE, BENCHMARKS[name])))["model"])
+        unknown = [m for m in budgets if m not in seen]
+        if unknown:
+            raise BenchkitValueError(
+                f"budgets names model(s) in no Eval-Arena benchmark: {', '.join(map(repr, unknown[:5]))}"
+            )
+    return {name: _load_one(name, max_budget, budgets, False) for name in BENCHMARKS}
