@@ -1,0 +1,288 @@
+"""MMLU-Pro: 18 models' chain-of-thought answers to the 12,032 MMLU-Pro test questions.
+
+Source: Wang et al., "MMLU-Pro: A More Robust and Challenging Multi-Task Language Understanding
+Benchmark" (NeurIPS 2024), repository ``TIGER-AI-Lab/MMLU-Pro`` at a pinned commit, Apache-2.0.
+Each ``eval_results/model_outputs_<model>_5shots.zip`` holds one JSON list of records
+``question_id, question, options, answer, answer_index, category, src, cot_content, pred,
+generated_text`` (gemini: ``model_outputs``); ``pred`` is the extracted letter, null when the
+upstream extractor found none.
+
+Measured on the pinned files (checked in the tests): 18 models x 12,032 items; the gemini-1.5
+files hold 12,012 (flash) and 12,020 (pro) records, so 20 and 12 cells are missing; 14 categories.
+"""
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+import random
+import zipfile
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_choice, check_int
+from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+
+__all__ = ["SOURCE", "MODELS", "SCORINGS", "load"]
+
+_REPO = "TIGER-AI-Lab/MMLU-Pro"
+_COMMIT = "f418b116db00b065c2aea046518d8fcf74d39872"
+
+# (path, sha256, size in bytes) of every file the loader reads, computed from the mirror of the
+# pinned commit (unchanged copies at their repository paths).
+_FILES: tuple[tuple[str, str, int], ...] = (
+    ("eval_results/model_outputs_Llama-2-13b-hf_5shots.zip", "248fbe602862506158edc8e74bff78f1c66b889226a1f98750c207843dccebbf", 3175051),
+    ("eval_results/model_outputs_Llama-2-70b-hf_5shots.zip", "1e3e50201339dfc25a4f2a009afecee6bc1d188f51c5fb4bd04b0b2bb683b9ce", 3276558),
+    ("eval_results/model_outputs_Llama-2-7b-hf_5shots.zip", "57c47f6e70da9d5edf44a4803f75550c553feaadd94340dd9fef09afdeb82e09", 3098504),
+    ("eval_results/model_outputs_Meta-Llama-3-70B_5shots.zip", "d38e3397a932d2fd120afe7ce1a91d77c9d47a2edafc0dcf47e088301167a39b", 4187941),
+    ("eval_results/model_outputs_Meta-Llama-3-8B_5shots.zip", "e295f4844082081e8721d9c45bfff17ef1324e92ff0ae05d2c3057e3928a6b0e", 4136315),
+    ("eval_results/model_outputs_Meta-Llama-3_1-70B-Instruct_5shots.zip", "26573565138fcd27358a0945c9f525a7d9a75a756689058a0d5bfcbc64fa55cb", 3745363),
+    ("eval_results/model_outputs_Meta-Llama-3_1-70B_5shots.zip", "adad31c9ca629cd3143d0770fec98ca5763297cb349570eba4cf59a41d704476", 3500970),
+    ("eval_results/model_outputs_Meta-Llama-3_1-8B-Instruct_5shots.zip", "d5e76b2564b5baad90892c3664287a51f562a3be792a130acaec458b8560a1cf", 3937818),
+    ("eval_results/model_outputs_Meta-Llama-3_1-8B_5shots.zip", "ea8fe2417ec5bece1ebbd11d6bef2c9a23b13d56dcf1f7314aa1e492e528908f", 3481454),
+    ("eval_results/model_outputs_Mistral-7B-v0.1_5shots.zip", "d7fc5b95fe29f2e62fdf6ab7aad5da424f16a0ad204713db9f8f1fc7f25bbd72", 3177727),
+    ("eval_results/model_outputs_Mixtral-8x7B-v0.1_5shots.zip", "c31198ca658a59b734f54b9c676fd481465def1e2a66900511cc1c81fc641163", 3289938),
+    ("eval_results/model_outputs_Qwen1.5-110B_5shots.zip", "37a0859dc3bbd2617fd2c612a8d1d28854c097651aceadb7b61f875828905c76", 3335590),
+    ("eval_results/model_outputs_Qwen1.5-72B-Chat_5shots.zip", "a87935dfe3c349c06115a3b82e299dea30929a3b25ababc879394b58cc93c0b9", 4190708),
+    ("eval_results/model_outputs_Qwen1.5-7B-Chat_5shots.zip", "e1819661f16044ee97734d292c9a7e40f38f9be0aae274642f07943ab69a37b5", 4054339),
+    ("eval_results/model_outputs_Yi-34B_5shots.zip", "17e44df39275a324a250fee8b98f96d8cddcdc00e68f171f07996db9012c5f27", 3230333),
+    ("eval_results/model_outputs_Yi-6B_5shots.zip", "2a85c02303f8e9b98ebd689f239c9fa7bf329014ec911c589f2a91fa47bc377d", 3206745),
+    ("eval_results/model_outputs_gemini-1.5-flash-002_5shots.zip", "fed3caed9a9c1bfc7da74e5116f70ffdb9023794d1677eb2f7d48a2a4adec2e7", 3926017),
+    ("eval_results/model_outputs_gemini-1.5-pro-002_5shots.zip", "7d95c116e999dc15012d753e871bbbc8fd4e74b9feb49b992ea55247576af370", 3554333),
+)
+
+SOURCE = Source(
+    name="mmlu-pro",
+    repo=_REPO,
+    commit=_COMMIT,
+    license="Apache-2.0 (LICENSE of the repository; the Hugging Face dataset card says MIT)",
+    files=tuple(SourceFile(p, h, n) for p, h, n in _FILES),
+    description=(
+        "MMLU-Pro CoT 5-shot outputs of 18 models (Llama-2/3/3.1, Yi, Qwen1.5, Mistral, Mixtral, "
+        "Gemini-1.5) on 12,032 ten-option questions; correct = pred == answer"
+    ),
+)
+
+_PREFIX, _SUFFIX = "eval_results/model_outputs_", "_5shots.zip"
+
+#: Model ids, taken from the file names (``model_outputs_<model>_5shots.zip``), in file order.
+MODELS: tuple[str, ...] = tuple(p[len(_PREFIX):-len(_SUFFIX)] for p, _, _ in _FILES)
+
+#: Scoring rules for a null ``pred``: "strict" (incorrect) or "upstream" (the scorer's guess).
+SCORINGS: tuple[str, ...] = ("strict", "upstream")
+
+_LETTERS = "ABCDEFGHIJ"
+_CONTENT = ("question", "options", "answer", "category", "src")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Parsed:
+    """The fields benchkit keeps from one model file (text shared across files)."""
+
+    qid: tuple[str, ...]
+    pred: tuple[str | None, ...]
+    answer: tuple[str, ...]
+    answer_index: tuple[int, ...]
+    content: tuple[tuple, ...]  # (question, options tuple, answer, category, src) per record
+
+
+def _read_zip(local_path: str, rel: str, canon: dict) -> _Parsed:
+    with zipfile.ZipFile(local_path) as zf:
+        members = [n for n in zf.namelist() if n.endswith(".json")]
+        if len(members) != 1:
+            raise BenchkitValueError(f"{rel} should hold one .json file; it holds {zf.namelist()}")
+        records = json.loads(zf.read(members[0]))
+    if not isinstance(records, list):
+        raise BenchkitValueError(f"{rel}: the JSON is a {type(records).__name__}, expected a list")
+    qid, pred, answer, aidx, content = [], [], [], [], []
+    seen = set()
+    for k, r in enumerate(records):
+        q = str(r["question_id"])
+        if q in seen:
+            raise BenchkitValueError(f"{rel}: question_id {q} appears twice (record {k})")
+        seen.add(q)
+        p = r["pred"]
+        if p is not None and not isinstance(p, str):
+            raise BenchkitValueError(f"{rel}: record {k} has pred {p!r}; expected a letter or null")
+        opts = tuple(canon.setdefault(o, o) for o in r["options"])
+        c = (canon.setdefault(r["question"], r["question"]), opts, r["answer"], r["category"], r["src"])
+        qid.append(q)
+        pred.append(p)
+        answer.append(r["answer"])
+        aidx.append(int(r["answer_index"]))
+        content.append(canon.setdefault(c, c))
+    return _Parsed(tuple(qid), tuple(pred), tuple(answer), tuple(aidx), tuple(content))
+
+
+@functools.lru_cache(maxsize=1)
+def _parse_all(local_paths: tuple[str, ...]) -> tuple[_Parsed, ...]:
+    canon: dict = {}
+    return tuple(_read_zip(lp, rel, canon) for lp, (rel, _, _) in zip(local_paths, _FILES))
+
+
+def _upstream_guess(n_options: int, seed: int) -> int:
+    """The upstream scorer's guess for a null pred: ``random.seed(seed); randint(0, n - 1)``.
+
+    ``save_res`` in ``evaluate_from_local.py`` re-seeds Python's :mod:`random` with 12345
+    before every guess, so the guess depends only on the number of options.
+    """
+    return random.Random(seed).randint(0, n_options - 1)
+
+
+def load(*, scoring: str = "strict", seed: int = 12345, models=None):
+    """Load MMLU-Pro as a ResponseSet: 18 models x 12,032 items, one CoT answer per cell.
+
+    Parameters
+    ----------
+    scoring : {"strict", "upstream"}, default "strict"
+        How a record whose ``pred`` is null (no answer extracted) is scored. ``"strict"``: its
+        answer state is :data:`benchkit.NO_ANSWER` and it is incorrect. ``"upstream"``: as the
+        repository's scorer (``save_res`` in ``evaluate_from_local.py``) does, a random guess
+        ``random.seed(seed); x = random.randint(0, len(options) - 1)`` is correct when ``x ==
+        answer_index``; the answer state stays NO_ANSWER.
+    seed : int, default 12345
+        The seed of the upstream guess (12345 upstream); used only with ``scoring="upstream"``.
+    models : sequence of str, optional
+        Model ids to load (see :data:`MODELS`); default all 18.
+
+    Returns
+    -------
+    benchkit.ResponseSet
+        ``name="mmlu-pro"``, one sample per cell, T=1.
+
+        - models: ids from the file names (e.g. ``'Meta-Llama-3_1-70B-Instruct'``,
+          ``'gemini-1.5-pro-002'``), family/owner/size parsed from the names, ``order`` = file
+          order, ``file``, ``n_records``, ``n_null_pred``;
+        - items: ``item`` = ``question_id`` as a string, ``benchmark`` (``'mmlu-pro'``),
+          ``source`` and ``category`` (the 14 MMLU-Pro categories), ``src`` (origin, e.g.
+          ``'ori_mmlu-business_ethics'``, ``'stemez-...'``, ``'theoremQA-...'``), ``text``
+          (question), ``options`` (list of 1-10 str), ``answer_key`` (letter), ``answer_index``,
+          ``n_options``, ``n_versions`` (distinct (question, options, answer, category, src)
+          contents across the model files) and ``revised`` (``n_versions > 1``). Item content is
+          the version most model files share (ties: the earliest file);
+        - responses: ``answer`` = ``pred`` (or NO_ANSWER when null), ``correct`` = ``pred ==
+          answer`` of *that model's file* (the upstream rule), or the guess described above.
+
+        ``rs.meta`` holds provenance and ``missing_cells`` (per model, the question ids absent
+        from its file), ``n_null_pred``, the revised items and notes; ``rs.report`` lists the
+        missing cells (absent in the source: nothing is dropped by benchkit).
+
+    Notes
+    -----
+    Upstream semantics: ``correct = (pred == answer)`` with ``answer`` as stored in each model's
+    file. The files were written at different times and MMLU-Pro was revised in between: 14
+    items differ (question, options or answer) between the Llama-3.1 files and the earlier ones,
+    48 between the gemini files and the earliest; each model is scored against its own file, as
+    upstream, and the item table flags these items (``revised``). One record (question 3983 in
+    the Llama-3.1 and gemini files) has ``answer`` C but ``answer_index`` 1; ``answer`` is used
+    for scoring, ``answer_index`` only by the upstream guess.
+
+    The default differs from the upstream scorer on purpose: a null ``pred`` is a failure to
+    answer, so it counts as incorrect rather than as a coin flip among the options (the upstream
+    guess re-seeds before every call, so it is the same option for every item with the same
+    number of options). ``scoring="upstream"`` reproduces the published accuracies.
+    """
+    from benchkit import NO_ANSWER, ResponseSet
+    from benchkit.response_set import DropEntry, DropReport
+
+    check_choice("scoring", scoring, SCORINGS)
+    seed = check_int("seed", seed)
+    if models is None:
+        chosen = list(MODELS)
+    else:
+        chosen = [models] if isinstance(models, str) else list(models)
+        for m in chosen:
+            check_choice("models", m, MODELS)
+        chosen = [m for m in MODELS if m in chosen]
+    locals_ = tuple(str(fetch_file(SOURCE, p)) for p, _, _ in _FILES)
+    parsed_all = dict(zip(MODELS, _parse_all(locals_)))
+    parsed = {m: parsed_all[m] for m in chosen}
+
+    # items: union of question ids in first-seen order (sorted numerically), majority content
+    versions: dict[str, Counter] = {}
+    first_file: dict[tuple[str, tuple], int] = {}
+    for f_idx, m in enumerate(MODELS):  # all files, so item content does not depend on `models`
+        P = parsed_all[m]
+        for q, c in zip(P.qid, P.content):
+            versions.setdefault(q, Counter())[c] += 1
+            first_file.setdefault((q, c), f_idx)
+    used = sorted({q for m in chosen for q in parsed[m].qid}, key=lambda q: (len(q), q))
+    rows = []
+    for q in used:
+        cnt = versions[q]
+        best = max(cnt.items(), key=lambda kv: (kv[1], -first_file[(q, kv[0])]))[0]
+        question, opts, answer, category, src = best
+        rows.append({
+            "item": q, "benchmark": "mmlu-pro", "source": category, "category": category,
+            "src": src, "text": question, "options": list(opts), "answer_key": answer,
+            "answer_index": _LETTERS.index(answer), "n_options": len(opts),
+            "n_versions": len(cnt), "revised": len(cnt) > 1,
+        })
+    items = pd.DataFrame.from_records(rows)
+
+    # responses
+    model_col, item_col, ans_col, corr_col = [], [], [], []
+    model_rows = []
+    guess_cache: dict[int, int] = {}
+    for m in chosen:
+        P = parsed[m]
+        n_null = 0
+        for q, p, a, ai, c in zip(P.qid, P.pred, P.answer, P.answer_index, P.content):
+            if not p:  # upstream: `if not each["pred"]` (None or "")
+                n_null += 1
+                if scoring == "upstream":
+                    n = len(c[1])
+                    if n not in guess_cache:
+                        guess_cache[n] = _upstream_guess(n, seed)
+                    ok = guess_cache[n] == ai
+                else:
+                    ok = False
+                ans_col.append(NO_ANSWER)
+            else:
+                ok = p == a
+                ans_col.append(p)
+            model_col.append(m)
+            item_col.append(q)
+            corr_col.append(1.0 if ok else 0.0)
+        model_rows.append({"model": m, "order": len(model_rows),
+                           "file": f"{_PREFIX}{m}{_SUFFIX}", "n_records": len(P.qid),
+                           "n_null_pred": n_null})
+    responses = pd.DataFrame({"model": model_col, "item": item_col, "answer": ans_col,
+                              "correct": np.asarray(corr_col, dtype=np.float64)})
+    all_items = set(used)
+    missing = {m: sorted(all_items.difference(parsed[m].qid), key=lambda q: (len(q), q)) for m in chosen}
+    missing = {m: v for m, v in missing.items() if v}
+    revised = items.loc[items["revised"], "item"].tolist()
+    meta = {
+        "source": SOURCE.name,
+        "url": SOURCE.repo_url,
+        "commit": SOURCE.commit,
+        "license": SOURCE.license,
+        "files": [f"{_PREFIX}{m}{_SUFFIX}" for m in chosen],
+        "scoring": scoring,
+        "seed": seed if scoring == "upstream" else None,
+        "n_items": len(items),
+        "n_models": len(chosen),
+        "missing_cells": missing,
+        "n_missing_cells": sum(len(v) for v in missing.values()),
+        "n_null_pred": {r["model"]: r["n_null_pred"] for r in model_rows},
+        "revised_items": revised,
+        "notes": (
+            "correct = (pred == answer) with each model file's own answer (upstream rule). A null "
+            "pred is the answer state NO_ANSWER; scoring='strict' counts it incorrect, "
+            "scoring='upstream' applies the upstream scorer's seeded random guess. Items absent "
+            "from a model's file are missing cells (gemini files hold 12,012 and 12,020 records)."
+        ),
+    }
+    rs = ResponseSet.from_long(responses, models=pd.DataFrame(model_rows), items=items,
+                               name="mmlu-pro", meta=meta)
+    if missing:
+        entries = tuple(
+            DropEntry(f"{m}: no record in the source file (a missing cell; nothing dropped by "
+                      "benchkit)", n_rows=0, n_cells=len(v), examples=tuple(v[:3]))
+            for m, v in missing.items()
+        )
+        rs = dataclasses.replace(rs, report=DropReport(tuple(rs.report.entries) + entries))
+    return rs
