@@ -1,0 +1,517 @@
+"""Landscape cohesion: mean pairwise distance (MPD), its uncertainty, and the paper's MPD tables.
+
+Paper 003, Sec. 3.3 (MPD), Sec. 5 (Tables 1-4), App. A (Tables 7-8), App. D (Tables 11-12),
+App. E (Table 13), App. G (Table 15).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Hashable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchkit._kernels import mpd as _k
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_columns,
+    check_float,
+    check_int,
+    check_seed,
+)
+from benchkit.landscape.points import LandscapePoints
+
+__all__ = [
+    "MPDResult",
+    "GroupedMPDResult",
+    "mpd",
+    "pairwise_distance_sum",
+    "benchmark_table",
+    "variant_table",
+    "model_table",
+    "rank_table",
+    "summary_table",
+]
+
+_SERIAL_BELOW = 2048  # points; below this one thread beats waking the pool (~8 ms)
+_BOOT_CHUNK = 64  # bootstrap replicates per weight chunk (each chunk has its own spawned seed)
+_SAMPLE_CHUNK = 1 << 20  # sampled pairs per chunk (each chunk has its own spawned seed)
+
+
+@dataclass(frozen=True)
+class MPDResult:
+    """Mean pairwise Euclidean distance of one point set.
+
+    Attributes
+    ----------
+    mpd : float
+        Exact MPD (``method="exact"``) or the unbiased sampled-pairs estimate.
+    n_points : int
+    n_pairs : int
+        ``n_points * (n_points - 1) / 2``, the number of unordered pairs of distinct points.
+    method : str
+        ``"exact"`` or ``"sampled"``.
+    se : float
+        Standard error: of the sampled estimate (``method="sampled"``), else the bootstrap standard
+        deviation when a CI was requested, else NaN.
+    ci_low, ci_high : float
+        Confidence interval at ``level`` (bootstrap percentile for exact, normal for sampled);
+        NaN when not requested.
+    level : float
+        Confidence level (NaN when no CI).
+    n_boot : int
+        Bootstrap replicates (0 when none).
+    n_sampled : int
+        Sampled pairs (0 for exact).
+    boot : ndarray or None
+        The bootstrap replicates of MPD.
+    """
+
+    mpd: float
+    n_points: int
+    n_pairs: int
+    method: str
+    se: float = float("nan")
+    ci_low: float = float("nan")
+    ci_high: float = float("nan")
+    level: float = float("nan")
+    n_boot: int = 0
+    n_sampled: int = 0
+    boot: np.ndarray | None = field(default=None, repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One-row table of the fields (without the replicates)."""
+        return pd.DataFrame([{
+            "mpd": self.mpd, "n_points": self.n_points, "n_pairs": self.n_pairs,
+            "method": self.method, "se": self.se, "ci_low": self.ci_low, "ci_high": self.ci_high,
+            "level": self.level, "n_boot": self.n_boot, "n_sampled": self.n_sampled,
+        }])
+
+
+@dataclass(frozen=True)
+class GroupedMPDResult:
+    """MPD per group (e.g. per model, per benchmark, per model x benchmark).
+
+    Attributes
+    ----------
+    by : tuple of str
+        Grouping columns.
+    groups : dict
+        Group key (a tuple, one entry per ``by`` column) -> :class:`MPDResult`.
+    """
+
+    by: tuple[str, ...]
+    groups: dict[tuple, MPDResult]
+
+    def __getitem__(self, key: Hashable) -> MPDResult:
+        if not isinstance(key, tuple):
+            key = (key,)
+        return self.groups[key]
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per group: the ``by`` columns then the :class:`MPDResult` fields."""
+        rows = []
+        for key, res in self.groups.items():
+            row = dict(zip(self.by, key))
+            row.update(res.to_frame().iloc[0].to_dict())
+            rows.append(row)
+        cols = list(self.by) + list(MPDResult(0.0, 0, 0, "exact").to_frame().columns)
+        return pd.DataFrame(rows, columns=cols)
+
+
+# ----------------------------------------------------------------------------- inputs
+def _as_frame_and_coords(points: Any, columns: Sequence[str]) -> tuple[pd.DataFrame | None, np.ndarray]:
+    if isinstance(points, LandscapePoints):
+        frame = points.to_frame()
+        return frame, np.ascontiguousarray(points.xy)
+    if isinstance(points, pd.DataFrame):
+        check_columns("points", points.columns, required=list(columns))
+        coords = points[list(columns)].to_numpy(dtype=np.float64, na_value=np.nan)
+        return points.reset_index(drop=True), _check_coords(coords)
+    try:
+        arr = np.asarray(points, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise BenchkitTypeError(
+            "points must be a LandscapePoints, a DataFrame with columns "
+            f"{list(columns)}, or an (N, dim) numeric array; got {type(points).__name__}"
+        ) from exc
+    if arr.ndim == 1:
+        raise BenchkitValueError(
+            f"points must be an (N, dim) array; got a 1-D array of shape {arr.shape} "
+            "(use points.reshape(-1, 1) for scalars)"
+        )
+    if arr.ndim != 2:
+        raise BenchkitValueError(f"points must be an (N, dim) array; got shape {arr.shape}")
+    return None, _check_coords(arr)
+
+
+def _check_coords(arr: np.ndarray) -> np.ndarray:
+    if arr.ndim != 2 or arr.shape[1] < 1:
+        raise BenchkitValueError(f"points must be an (N, dim) array with dim >= 1; got {arr.shape}")
+    if arr.size and not np.all(np.isfinite(arr)):
+        i, j = map(int, np.argwhere(~np.isfinite(arr))[0])
+        raise BenchkitValueError(f"points[{i}, {j}]={arr[i, j]!r} must be finite")
+    return np.ascontiguousarray(arr, dtype=np.float64)
+
+
+def _root_seq(seed: Any) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
+        return np.random.SeedSequence(int(seed))
+    rng = check_seed("seed", seed)
+    return np.random.SeedSequence(int(rng.integers(0, 2**63 - 1)))
+
+
+# ----------------------------------------------------------------------------- kernels
+def pairwise_distance_sum(coords: Any, *, block: int = 512) -> float:
+    """Exact sum of Euclidean distances over all unordered pairs of rows of ``coords`` (N, dim).
+
+    The numba kernel (:mod:`benchkit._kernels.mpd`) tiles the pairs into ``block x block`` tiles,
+    runs the tiles in parallel and adds the per-tile partial sums in tile order with
+    :func:`math.fsum`, so the result does not depend on the number of threads.
+    """
+    block = check_int("block", block, min=1)
+    P = _check_coords(np.asarray(coords, dtype=np.float64))
+    n, dim = P.shape
+    if n < 2:
+        return 0.0
+    bi, bj = _k.tile_tasks(n, block)
+    if dim == 2:
+        x = np.ascontiguousarray(P[:, 0])
+        y = np.ascontiguousarray(P[:, 1])
+        fn = _k.pair_sums_2d_serial if n < _SERIAL_BELOW else _k.pair_sums_2d
+        parts = fn(x, y, bi, bj, block)
+    else:
+        parts = _k.pair_sums_nd(np.ascontiguousarray(P.T), bi, bj, block)
+    return math.fsum(parts.tolist())
+
+
+def _bootstrap(P: np.ndarray, units: np.ndarray, n_boot: int, root: np.random.SeedSequence,
+               block: int) -> np.ndarray:
+    n = P.shape[0]
+    n_units = int(units.max()) + 1
+    pts = np.ascontiguousarray(P.T)
+    bi, bj = _k.tile_tasks(n, block)
+    n_chunks = -(-n_boot // _BOOT_CHUNK)
+    seqs = root.spawn(n_chunks)
+    out = np.empty(n_boot)
+    for c in range(n_chunks):
+        r0 = c * _BOOT_CHUNK
+        r1 = min(n_boot, r0 + _BOOT_CHUNK)
+        rng = np.random.default_rng(seqs[c])
+        draws = rng.integers(0, n_units, size=(r1 - r0, n_units))
+        counts = np.stack([np.bincount(d, minlength=n_units) for d in draws]).astype(np.float64)
+        w = np.ascontiguousarray(counts[:, units])
+        sums = _k.weighted_pair_sums(pts, w, bi, bj, block)
+        num = np.array([math.fsum(sums[:, r].tolist()) for r in range(r1 - r0)])
+        W = w.sum(axis=1)
+        den = 0.5 * (W * W - (w * w).sum(axis=1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[r0:r1] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+    return out
+
+
+def _sampled(P: np.ndarray, n_pairs: int, root: np.random.SeedSequence) -> tuple[float, float]:
+    n = P.shape[0]
+    n_chunks = -(-n_pairs // _SAMPLE_CHUNK)
+    seqs = root.spawn(n_chunks)
+    cnt = 0
+    mean = 0.0
+    m2 = 0.0
+    for c in range(n_chunks):
+        m = min(_SAMPLE_CHUNK, n_pairs - c * _SAMPLE_CHUNK)
+        rng = np.random.default_rng(seqs[c])
+        i = rng.integers(0, n, size=m)
+        j = (i + 1 + rng.integers(0, n - 1, size=m)) % n  # uniform over j != i
+        d = np.sqrt(((P[i] - P[j]) ** 2).sum(axis=1))
+        cm = float(d.mean())
+        cv = float(((d - cm) ** 2).sum())
+        tot = cnt + m  # Chan et al. parallel combination of means and M2
+        delta = cm - mean
+        mean += delta * m / tot
+        m2 += cv + delta * delta * cnt * m / tot
+        cnt = tot
+    var = m2 / (cnt - 1) if cnt > 1 else float("nan")
+    return mean, math.sqrt(var / cnt)
+
+
+def _mpd_one(P: np.ndarray, units: np.ndarray | None, *, method: str, n_pairs: int,
+             ci: float | None, n_boot: int, root: np.random.SeedSequence, block: int) -> MPDResult:
+    n = P.shape[0]
+    total = n * (n - 1) // 2
+    if n < 2:
+        return MPDResult(float("nan"), n, 0, method)
+    if method == "sampled":
+        est, se = _sampled(P, n_pairs, root)
+        lo = hi = float("nan")
+        level = float("nan")
+        if ci is not None:
+            from scipy.stats import norm
+
+            z = float(norm.ppf(0.5 + ci / 2))
+            lo, hi, level = est - z * se, est + z * se, ci
+        return MPDResult(est, n, total, "sampled", se, lo, hi, level, 0, n_pairs)
+    value = pairwise_distance_sum(P, block=block) / total
+    if ci is None:
+        return MPDResult(value, n, total, "exact")
+    u = np.arange(n) if units is None else units
+    boot = _bootstrap(P, u, n_boot, root, block)
+    good = boot[np.isfinite(boot)]
+    lo, hi = np.quantile(good, [(1 - ci) / 2, (1 + ci) / 2]) if good.size else (np.nan, np.nan)
+    return MPDResult(value, n, total, "exact", float(np.std(good, ddof=1)) if good.size > 1 else
+                     float("nan"), float(lo), float(hi), ci, n_boot, 0, boot)
+
+
+def mpd(
+    points: Any,
+    *,
+    by: str | Sequence[str] | None = None,
+    columns: Sequence[str] = ("p_top1", "h_norm"),
+    method: str = "exact",
+    n_pairs: int = 1_000_000,
+    ci: float | None = None,
+    n_boot: int = 2000,
+    cluster: str | Sequence[Any] | None = None,
+    seed: Any = None,
+    block: int = 512,
+) -> MPDResult | GroupedMPDResult:
+    """Mean pairwise Euclidean distance of landscape points, pooled or per group.
+
+    Parameters
+    ----------
+    points : LandscapePoints, DataFrame or array (N, dim)
+        The points ``z_i = (P_top1, H_norm)``: a :func:`~benchkit.landscape.points` result, a table
+        with ``columns`` (plus grouping columns), or a plain coordinate array (any dimension).
+    by : str or list of str, optional
+        Grouping columns (e.g. ``"model"``, ``"benchmark"``, ``["model", "benchmark"]``); None pools
+        all points (the paper's pooled item x model MPD).
+    columns : pair of str
+        Coordinate columns when ``points`` is a table.
+    method : {"exact", "sampled"}
+        ``"exact"`` sums all ``N(N-1)/2`` distances (numba kernel, any N). ``"sampled"`` averages
+        ``n_pairs`` distances of pairs drawn uniformly with replacement from the distinct pairs: an
+        unbiased estimate with standard error ``sd / sqrt(n_pairs)`` (for very large N).
+    n_pairs : int
+        Number of sampled pairs for ``method="sampled"``.
+    ci : float, optional
+        Confidence level (e.g. 0.95). For ``"exact"`` a bootstrap percentile interval over
+        ``n_boot`` resamples of the points, or of the ``cluster`` units; for ``"sampled"`` a normal
+        interval from the standard error. None (default): no interval.
+    n_boot : int
+        Bootstrap replicates.
+    cluster : str or array (N,), optional
+        Resampling unit of the bootstrap: a column name (e.g. ``"item"``, so that all models' points
+        of an item are resampled together) or one label per point. Default: each point.
+    seed : None, int, SeedSequence or Generator
+        Seed of the bootstrap / sampling. Each group gets its own child of
+        ``SeedSequence(seed).spawn`` (in group order) and each chunk of replicates its own child
+        of that, so results do not depend on the number of threads.
+    block : int
+        Tile size of the kernel.
+
+    Returns
+    -------
+    MPDResult, or GroupedMPDResult when ``by`` is given.
+
+    Notes
+    -----
+    Sec. 3.3: ``MPD = 2 / (N (N - 1)) * sum_{i<j} ||z_i - z_j||_2``, the mean over unordered pairs
+    of distinct points (DESIGN.md). Pooling item x model points includes within- and cross-model
+    pairs, so it differs from the mean of per-model MPDs (Sec. 3.3). The paper lists uncertainty of
+    MPD as future work; the bootstrap here is our addition. A replicate with multiplicities
+    ``w_p`` (of its cluster) is ``sum_{p<q} w_p w_q d_pq / sum_{p<q} w_p w_q``: pairs of two copies
+    of the same point are not pairs of distinct points and are excluded, which keeps the replicate
+    mean close to MPD (including them would shrink it by about ``1/N``). Cost of the bootstrap:
+    ``O(N^2 n_boot)`` multiply-adds (distances are computed once per tile and reused for all
+    replicates of a chunk).
+    """
+    method = check_choice("method", method, ("exact", "sampled"))
+    n_pairs = check_int("n_pairs", n_pairs, min=2)
+    n_boot = check_int("n_boot", n_boot, min=2)
+    block = check_int("block", block, min=1)
+    if ci is not None:
+        ci = check_float("ci", ci, min=0.0, max=1.0, min_inclusive=False, max_inclusive=False)
+    if isinstance(columns, str) or len(columns) < 1:
+        raise BenchkitValueError(f"columns must be a sequence of column names; got {columns!r}")
+    frame, P = _as_frame_and_coords(points, columns)
+    root = _root_seq(seed)
+    units = None
+    if cluster is not None:
+        if isinstance(cluster, str):
+            if frame is None:
+                raise BenchkitValueError(
+                    f"cluster={cluster!r} names a column, but points is an array; pass one label "
+                    "per point instead"
+                )
+            check_columns("points", frame.columns, required=[cluster])
+            labels = frame[cluster].to_numpy()
+        else:
+            labels = np.asarray(cluster)
+            if labels.shape != (P.shape[0],):
+                raise BenchkitValueError(
+                    f"cluster must have one label per point ({P.shape[0]}); got shape {labels.shape}"
+                )
+        units = pd.factorize(labels)[0].astype(np.int64)
+        if (units < 0).any():
+            raise BenchkitValueError("cluster labels must not be missing")
+    opts = dict(method=method, n_pairs=n_pairs, ci=ci, n_boot=n_boot, block=block)
+    if by is None:
+        return _mpd_one(P, units, root=root, **opts)
+    by_cols = (by,) if isinstance(by, str) else tuple(by)
+    if frame is None:
+        raise BenchkitValueError(f"by={by!r} needs a table (DataFrame or LandscapePoints with meta)")
+    check_columns("points", frame.columns, required=list(by_cols))
+    grouped = frame.groupby(list(by_cols), sort=True, dropna=False).indices
+    keys = list(grouped)
+    seqs = root.spawn(len(keys))
+    out: dict[tuple, MPDResult] = {}
+    for key, seq in zip(keys, seqs):
+        idx = np.sort(np.asarray(grouped[key]))
+        k = key if isinstance(key, tuple) else (key,)
+        u = None if units is None else pd.factorize(units[idx])[0].astype(np.int64)
+        out[k] = _mpd_one(np.ascontiguousarray(P[idx]), u, root=seq, **opts)
+    return GroupedMPDResult(by_cols, out)
+
+
+# ----------------------------------------------------------------------------- tables
+def _check_frame(frame: Any, required: Sequence[str]) -> pd.DataFrame:
+    if isinstance(frame, LandscapePoints):
+        frame = frame.to_frame()
+    if not isinstance(frame, pd.DataFrame):
+        raise BenchkitTypeError(
+            f"expected a DataFrame (e.g. LandscapePoints.to_frame()); got {type(frame).__name__}"
+        )
+    check_columns("frame", frame.columns, required=list(required))
+    return frame
+
+
+def _mpd_by(frame: pd.DataFrame, by: list[str], block: int) -> pd.Series:
+    res = mpd(frame, by=by, block=block)
+    t = res.to_frame().set_index(by)["mpd"]
+    return t
+
+
+def benchmark_table(frame: Any, *, benchmark: str = "benchmark", block: int = 512) -> pd.DataFrame:
+    """Table 1 (and Table 15): per benchmark, mean H_norm and pooled MPD over all its points.
+
+    ``frame`` holds one row per (item, model) point with ``benchmark, p_top1, h_norm``; the
+    pooled MPD includes within- and cross-model pairs (Sec. 3.3). Columns: ``items`` (rows),
+    ``mean_h_norm``, ``mpd``.
+    """
+    f = _check_frame(frame, [benchmark, "p_top1", "h_norm"])
+    out = pd.DataFrame({
+        "points": f.groupby(benchmark, sort=True).size(),
+        "mean_h_norm": f.groupby(benchmark, sort=True)["h_norm"].mean(),
+    })
+    out["mpd"] = _mpd_by(f, [benchmark], block)
+    out.index.name = benchmark
+    return out
+
+
+def variant_table(
+    frame: Any,
+    *,
+    variants: Sequence[str] | None = None,
+    baseline: str = "baseline",
+    stat: str = "mpd",
+    variant: str = "variant",
+    benchmark: str = "benchmark",
+    block: int = 512,
+) -> pd.DataFrame:
+    """Tables 2, 3 and 4: a statistic per benchmark and variant, with the change from baseline.
+
+    ``stat`` is ``"mpd"`` (Tables 2, 4: pooled MPD of each benchmark x variant), ``"accuracy"``
+    (Table 3, in percent; needs ``correct``) or ``"mean_h_norm"``. Columns: the baseline, then for
+    each other variant its value and ``"<variant> delta"`` (value - baseline), in ``variants`` order.
+    """
+    check_choice("stat", stat, ("mpd", "accuracy", "mean_h_norm"))
+    need = [variant, benchmark, "p_top1", "h_norm"] + (["correct"] if stat == "accuracy" else [])
+    f = _check_frame(frame, need)
+    present = list(pd.unique(f[variant]))
+    if variants is None:
+        variants = [baseline] + [v for v in present if v != baseline]
+    variants = list(variants)
+    if baseline not in variants:
+        variants = [baseline] + variants
+    missing = [v for v in variants if v not in present]
+    if missing:
+        raise BenchkitValueError(
+            f"variant(s) {missing} not found in column {variant!r}; present: {present}"
+        )
+    f = f[f[variant].isin(variants)]
+    if stat == "mpd":
+        val = _mpd_by(f, [benchmark, variant], block)
+    elif stat == "accuracy":
+        val = f.groupby([benchmark, variant])["correct"].mean() * 100.0
+    else:
+        val = f.groupby([benchmark, variant])["h_norm"].mean()
+    wide = val.unstack(variant)
+    out = pd.DataFrame(index=wide.index)
+    out[baseline] = wide[baseline]
+    for v in variants:
+        if v == baseline:
+            continue
+        out[v] = wide[v]
+        out[f"{v} delta"] = wide[v] - wide[baseline]
+    return out
+
+
+def model_table(
+    frame: Any,
+    *,
+    models: Sequence[str] | None = None,
+    benchmarks: Sequence[str] | None = None,
+    model: str = "model",
+    benchmark: str = "benchmark",
+    orient: str = "model",
+    block: int = 512,
+) -> pd.DataFrame:
+    """Table 7 (``orient="model"``: models x benchmarks) and Tables 11-12 (``orient="benchmark"``:
+    benchmarks x the models of one family): MPD of each model's own points per benchmark."""
+    check_choice("orient", orient, ("model", "benchmark"))
+    f = _check_frame(frame, [model, benchmark, "p_top1", "h_norm"])
+    if models is not None:
+        f = f[f[model].isin(list(models))]
+    if benchmarks is not None:
+        f = f[f[benchmark].isin(list(benchmarks))]
+    wide = _mpd_by(f, [model, benchmark], block).unstack(benchmark)
+    if models is not None:
+        wide = wide.reindex([m for m in models if m in wide.index])
+    if benchmarks is not None:
+        wide = wide[[b for b in benchmarks if b in wide.columns]]
+    return wide if orient == "model" else wide.T
+
+
+def rank_table(frame: Any, *, model: str = "model", benchmark: str = "benchmark",
+               models: Sequence[str] | None = None, block: int = 512) -> pd.DataFrame:
+    """Table 8: per model, the benchmarks ordered by decreasing per-model MPD (ties: name order)."""
+    wide = model_table(frame, model=model, benchmark=benchmark, models=models, block=block)
+    ords = {1: "1st", 2: "2nd", 3: "3rd"}
+    rows = {}
+    for m, r in wide.iterrows():
+        r = r.dropna()
+        order = sorted(r.index, key=lambda b: (-r[b], str(b)))
+        rows[m] = order
+    width = max((len(v) for v in rows.values()), default=0)
+    cols = [ords.get(i, f"{i}th") for i in range(1, width + 1)]
+    return pd.DataFrame([v + [None] * (width - len(v)) for v in rows.values()],
+                        index=pd.Index(list(rows), name=model), columns=cols)
+
+
+def summary_table(frame: Any, *, by: str | Sequence[str] = ("model", "variant"),
+                  block: int = 512) -> pd.DataFrame:
+    """Table 13 layout (and a general summary): per group, points, accuracy (%), mean H_norm,
+    mean P_top1 and MPD. ``accuracy`` is NaN when ``frame`` has no ``correct`` column."""
+    by_cols = [by] if isinstance(by, str) else list(by)
+    f = _check_frame(frame, by_cols + ["p_top1", "h_norm"])
+    g = f.groupby(by_cols, sort=True)
+    out = pd.DataFrame({"n": g.size()})
+    out["accuracy"] = (g["correct"].mean() * 100.0) if "correct" in f.columns else np.nan
+    out["mean_h_norm"] = g["h_norm"].mean()
+    out["mean_p_top1"] = g["p_top1"].mean()
+    out["mpd"] = _mpd_by(f, by_cols, block)
+    return out
