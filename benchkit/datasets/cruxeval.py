@@ -1,0 +1,288 @@
+"""CRUXEval: the 800 problems and Code Llama 7B's 10 sampled answers per problem, with scores.
+
+The source is Gu et al.'s CRUXEval (repository ``facebookresearch/cruxeval``, MIT): the problem
+file ``data/cruxeval.jsonl`` (``code``, ``input``, ``output``, ``id`` = ``sample_<k>``) and the only
+per-sample generations the repository ships, Code Llama 7B at temperature 0.2 with 10 samples per
+problem, for both tasks: CRUXEval-I (predict an input ``f(...)`` such that the assertion holds) and
+CRUXEval-O (predict the output literal). ``samples/evaluation_results/sample_scored_...json``
+holds ``raw_generations`` (10 answer strings per problem) and ``raw_scored_generations`` (10
+booleans, CRUXEval's execution-based judgment) plus ``pass_at_1`` / ``pass_at_5``;
+``samples/model_generations/.../generations.json`` holds the same 10 strings and is checked to be
+identical.
+
+Counts (checked in the tests): 800 problems; 800 x 10 samples per task; pass@1 35.95% (input) and
+34.2125% (output), equal to the files' own ``pass_at_1``. The CRUXEval-O correct counts equal
+Eval-Arena's ``codellama-7b`` ``cruxeval_output`` pass1 * 10 on 800/800 items; item ids are
+Eval-Arena's (``"CRUXEval-output/<k>"``) so the two join directly.
+"""
+from __future__ import annotations
+
+import ast
+import functools
+import json
+
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_choice
+from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.response_set import ResponseSet
+
+__all__ = ["SOURCE", "TASKS", "NORMALIZATIONS", "load", "load_problems", "normalize_answer"]
+
+_REPO = "facebookresearch/cruxeval"
+_COMMIT = "190faf16d175b5847b0af05d937872b1fb395942"
+_MODEL = "codellama-7b"
+
+_PROBLEMS = "data/cruxeval.jsonl"
+_SCORED = "samples/evaluation_results/sample_scored_codellama-7b_temp0.2_{task}.json"
+_GENERATIONS = "samples/model_generations/sample_codellama-7b_temp0.2_{task}/generations.json"
+
+# sha256 and size computed from the mirror of the pinned commit (unchanged copies).
+_FILES: tuple[tuple[str, str, int], ...] = (
+    ("data/cruxeval.jsonl", "8368b81047dc5014e4caf5a2f97604eff7644e0ecd7415e3ceeb184bbc2e0c96", 186873),
+    ("samples/evaluation_results/sample_scored_codellama-7b_temp0.2_input.json",
+     "3103330feeb84fdc7f02d60bf71adac42a7352f40d93c7016229bbc8cc946f22", 444976),
+    ("samples/evaluation_results/sample_scored_codellama-7b_temp0.2_output.json",
+     "2b3095f6e8642c32e8a074abb626c13374a64a4dce4e2b4ab6a9ec72c46d6ae2", 395875),
+    ("samples/model_generations/sample_codellama-7b_temp0.2_input/generations.json",
+     "fdb8f6140996c29663a6bb4319262f42a445d698bb88de173b709af2dbd4ef85", 451050),
+    ("samples/model_generations/sample_codellama-7b_temp0.2_output/generations.json",
+     "e0a70dc1b041212d17b41e28e3184c23662401fead1212b0b6748677f74ee412", 401809),
+)
+
+SOURCE = Source(
+    name="cruxeval",
+    repo=_REPO,
+    commit=_COMMIT,
+    license="MIT (Copyright (c) 2023 Meta)",
+    files=tuple(SourceFile(p, s, n) for p, s, n in _FILES),
+    description=(
+        "The 800 CRUXEval problems and Code Llama 7B's 10 sampled answers (T=0.2) per problem "
+        "with CRUXEval's scores, for input and output prediction"
+    ),
+)
+
+#: Accepted values of ``task``: the upstream file suffixes, or both.
+TASKS: tuple[str, ...] = ("input", "output", "both")
+#: Accepted values of ``normalize`` (see :func:`normalize_answer`).
+NORMALIZATIONS: tuple[str, ...] = ("strip", "literal", "none")
+
+_BENCHMARK = {"input": "CRUXEval-input", "output": "CRUXEval-output"}
+
+
+def _literal(text: str) -> str:
+    return repr(ast.literal_eval(text))
+
+
+def normalize_answer(answer: str, *, normalize: str = "strip") -> str:
+    """The answer state of one sampled answer string.
+
+    Parameters
+    ----------
+    answer : str
+        A raw sampled answer: a literal for CRUXEval-O (``"'abc'"``, ``"[1, 2]"``), a call
+        ``f(...)`` for CRUXEval-I.
+    normalize : {"strip", "literal", "none"}, default "strip"
+        ``"strip"``: surrounding whitespace removed, nothing else (the minimal reduction; on the
+        pinned files no answer has surrounding whitespace, so it equals the raw string).
+        ``"literal"``: additionally, an answer that is a Python literal is rewritten as
+        ``repr(ast.literal_eval(answer))`` and a call ``f(<literals>)`` as ``f(`` + the reprs of
+        its arguments joined by ``", "`` + ``)``, so ``"'sea'"`` and ``'"sea"'`` become one state;
+        anything else (expressions such as ``"'a' + str(1)"``, keyword arguments) is kept
+        stripped. ``"none"``: the raw string.
+
+    Notes
+    -----
+    Only :func:`ast.literal_eval` is used (no code is executed). Both reductions preserve
+    CRUXEval's correctness judgments on the pinned data (every answer state of an item is
+    uniformly correct or incorrect; checked by :func:`load`), as BSDProbe's reduction map
+    requires.
+    """
+    check_choice("normalize", normalize, NORMALIZATIONS)
+    if not isinstance(answer, str):
+        raise BenchkitValueError(f"answer must be a str, got {type(answer).__name__}")
+    if normalize == "none":
+        return answer
+    text = answer.strip()
+    if normalize == "strip":
+        return text
+    try:
+        return _literal(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    try:
+        node = ast.parse(text, mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return text
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        try:
+            args = [repr(ast.literal_eval(a)) for a in node.args]
+        except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+            return text
+        return f"{node.func.id}({', '.join(args)})"
+    return text
+
+
+@functools.lru_cache(maxsize=4)
+def _read_problems(local_path: str) -> tuple[dict, ...]:
+    rows = []
+    with open(local_path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, start=1):
+            if not line.strip():
+                continue
+            rec = json.loads(line)
+            missing = {"code", "input", "output", "id"} - set(rec)
+            if missing:
+                raise BenchkitValueError(f"{local_path}: line {lineno} lacks {sorted(missing)}")
+            rows.append(rec)
+    return tuple(rows)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_json(local_path: str):
+    with open(local_path, encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+def load_problems() -> pd.DataFrame:
+    """The 800 CRUXEval problems, one row per problem in file order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``id`` (``"sample_<k>"``, k = 0..799, the row number), ``k`` (int), ``code``
+        (the Python function ``f``), ``input`` (the argument list as written in the assertion,
+        e.g. ``"[1, 1, 3]"`` or ``"(1, ), (1, 2)"``), ``output`` (the literal ``f`` returns), all
+        strings unchanged from ``data/cruxeval.jsonl``.
+    """
+    rows = _read_problems(str(fetch_file(SOURCE, _PROBLEMS)))
+    frame = pd.DataFrame({
+        "id": [r["id"] for r in rows],
+        "k": range(len(rows)),
+        "code": [r["code"] for r in rows],
+        "input": [r["input"] for r in rows],
+        "output": [r["output"] for r in rows],
+    })
+    bad = frame["id"] != [f"sample_{k}" for k in range(len(frame))]
+    if bad.any():
+        r = frame[bad].iloc[0]
+        raise BenchkitValueError(f"{SOURCE.name}/{_PROBLEMS}: row {r['k']} has id {r['id']!r}, "
+                                 f"expected 'sample_{r['k']}'")
+    return frame
+
+
+def _task_frames(task: str, problems: pd.DataFrame, normalize: str):
+    scored_path = _SCORED.format(task=task)
+    scored = _read_json(str(fetch_file(SOURCE, scored_path)))
+    gens = _read_json(str(fetch_file(SOURCE, _GENERATIONS.format(task=task))))
+    for key in ("raw_generations", "raw_scored_generations"):
+        if key not in scored:
+            raise BenchkitValueError(f"{SOURCE.name}/{scored_path} has no {key!r}")
+    raw, marks = scored["raw_generations"], scored["raw_scored_generations"]
+    if raw != gens:
+        raise BenchkitValueError(
+            f"{SOURCE.name}/{scored_path}: raw_generations differ from "
+            f"{_GENERATIONS.format(task=task)}; the files are not the pinned pair"
+        )
+    prefix = _BENCHMARK[task]
+    rows = []
+    for pid, k in zip(problems["id"], problems["k"]):
+        if pid not in raw or pid not in marks:
+            raise BenchkitValueError(f"{SOURCE.name}/{scored_path} has no samples for {pid!r}")
+        answers, scores = raw[pid], marks[pid]
+        if len(answers) != len(scores):
+            raise BenchkitValueError(
+                f"{SOURCE.name}/{scored_path}: {pid!r} has {len(answers)} answers but "
+                f"{len(scores)} scores"
+            )
+        item = f"{prefix}/{k}"
+        state_correct: dict[str, bool] = {}
+        for s, (a, c) in enumerate(zip(answers, scores)):
+            if not isinstance(c, bool):
+                raise BenchkitValueError(
+                    f"{SOURCE.name}/{scored_path}: score {s} of {pid!r} is {c!r}, not a bool"
+                )
+            state = normalize_answer(a, normalize=normalize)
+            if state_correct.setdefault(state, c) != c:
+                raise BenchkitValueError(
+                    f"normalize={normalize!r} maps a correct and an incorrect answer of {pid!r} "
+                    f"({task}) to the same state {state!r}; use normalize='none'"
+                )
+            rows.append((_MODEL, item, s, float(c), state))
+    extra = set(raw) - set(problems["id"])
+    if extra:
+        raise BenchkitValueError(
+            f"{SOURCE.name}/{scored_path} has samples for unknown problems, e.g. {sorted(extra)[0]!r}"
+        )
+    responses = pd.DataFrame(rows, columns=["model", "item", "sample", "correct", "answer"])
+    items = pd.DataFrame({
+        "item": [f"{prefix}/{k}" for k in problems["k"]],
+        "benchmark": prefix,
+        "task": task,
+        "problem_id": problems["id"].to_numpy(dtype=object),
+        "text": problems["code"].to_numpy(dtype=object),
+        "code": problems["code"].to_numpy(dtype=object),
+        "input": problems["input"].to_numpy(dtype=object),
+        "output": problems["output"].to_numpy(dtype=object),
+        "gold": problems["output" if task == "output" else "input"].to_numpy(dtype=object),
+    })
+    summary = {key: scored[key] for key in ("pass_at_1", "pass_at_5") if key in scored}
+    return responses, items, summary
+
+
+def load(*, task: str = "both", normalize: str = "strip") -> ResponseSet:
+    """Load Code Llama 7B's 10 sampled CRUXEval answers per problem as a ResponseSet.
+
+    Parameters
+    ----------
+    task : {"both", "input", "output"}, default "both"
+        CRUXEval-I (input prediction), CRUXEval-O (output prediction), or both in one set
+        (1,600 items; pick one with ``rs.select(benchmark="CRUXEval-output")``).
+    normalize : {"strip", "literal", "none"}, default "strip"
+        How a sampled answer string becomes its answer state (:func:`normalize_answer`).
+
+    Returns
+    -------
+    ResponseSet
+        One model, ``"codellama-7b"`` (Eval-Arena's name), T = 10 samples per item
+        (``sample`` = position 0..9 in the upstream list; the principal sample is sample 0):
+
+        - ``correct``: CRUXEval's stored score (``raw_scored_generations``, an execution-based
+          check that the assertion holds), as 0/1;
+        - ``answer``: the normalized sampled answer string (never :data:`~benchkit.NO_ANSWER`:
+          every sample has an answer);
+        - items, index ``"CRUXEval-output/<k>"`` / ``"CRUXEval-input/<k>"`` (Eval-Arena's ids;
+          k = row of ``data/cruxeval.jsonl``), columns ``benchmark`` (``"CRUXEval-input"`` /
+          ``"CRUXEval-output"``), ``task``, ``problem_id`` (``"sample_<k>"``), ``text`` and
+          ``code`` (the function), ``input``, ``output``, ``gold`` (the ground truth the task asks
+          for: ``output`` for CRUXEval-O, ``input`` for CRUXEval-I; for CRUXEval-I any input
+          that satisfies the assertion is correct, so ``gold`` is one correct answer, not the
+          key).
+
+        ``meta`` holds the files' ``pass_at_1`` / ``pass_at_5`` per task and the normalization.
+
+    Notes
+    -----
+    Scores are taken as stored, not recomputed (recomputing would execute the sampled code). The
+    answer states preserve correctness: :func:`load` raises if the chosen normalization merges a
+    correct and an incorrect answer of one item. Mean correctness equals the files' pass@1
+    (35.95% input, 34.2125% output).
+    """
+    check_choice("task", task, TASKS)
+    check_choice("normalize", normalize, NORMALIZATIONS)
+    problems = load_problems()
+    tasks = ["input", "output"] if task == "both" else [task]
+    parts = [_task_frames(t, problems, normalize) for t in tasks]
+    responses = pd.concat([p[0] for p in parts], ignore_index=True)
+    items = pd.concat([p[1] for p in parts], ignore_index=True)
+    meta = {
+        "source": SOURCE.name, "url": SOURCE.repo_url, "commit": SOURCE.commit,
+        "files": [_PROBLEMS] + [_SCORED.format(task=t) for t in tasks],
+        "normalize": normalize,
+        "reported": {t: p[2] for t, p in zip(tasks, parts)},
+        "notes": "Code Llama 7B, T=0.2, 10 samples per problem; correct = CRUXEval's stored score",
+    }
+    models = pd.DataFrame({"model": [_MODEL], "family": ["codellama"], "owner": ["meta"],
+                           "size": [7e9], "series": ["codellama"], "variant": ["base"]})
+    return ResponseSet.from_long(responses, models=models, items=items, T=10, parse_names=False,
+                                 name=f"cruxeval/{task}", meta=meta)
