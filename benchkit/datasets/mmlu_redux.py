@@ -329,11 +329,11 @@ def _read_csv(local_path: str) -> tuple[dict, ...]:
 
 
 @functools.lru_cache(maxsize=2)
-def _labels_frame(paths: tuple[str, ...]) -> pd.DataFrame:
+def _labels_frame(local_paths: tuple[str, ...]) -> pd.DataFrame:
+    """The labels table, memoized on the verified local paths (see :func:`_labels`)."""
     records = []
-    for subject, rel in zip(_mmlu.SUBJECTS, paths):
-        local = fetch_file(SOURCE, rel)
-        encoding, delimiter, rows = _read_raw_labels(str(local))
+    for subject, rel, local in zip(_mmlu.SUBJECTS, _label_paths(), local_paths):
+        encoding, delimiter, rows = _read_raw_labels(local)
         need = {"question", "choices", "answer", "error_type", "source", "correct_answer",
                 "potential_reason"}
         missing = need.difference(rows[0].keys()) if rows else need
@@ -378,15 +378,15 @@ def _mmlu_lookup_cached(mirror_key: str):
     for pos, (s, q, opts) in enumerate(zip(items["source"], items["text"], items["options"])):
         full.setdefault((s, _ws(q), tuple(_ws(o) for o in opts)), []).append(pos)
         qonly.setdefault((s, _ws(q)), []).append(pos)
-    return items, items["answer_key"].to_numpy(dtype=object), full, qonly
+    return items, items["answer_key"].to_numpy(dtype=object), full, qonly, {}
 
 
 def _mmlu_lookup():
     """MMLU test items, answer keys and text lookups (memoized on the verified file paths)."""
     # fetch (and so verify) every file each time; memoize on where they were found
     paths = tuple(str(fetch_file(_mmlu.SOURCE, f"data_mmlu/test/{s}_test.csv")) for s in _mmlu.SUBJECTS)
-    items, keys, full, qonly = _mmlu_lookup_cached("|".join(paths))
-    return items.copy(), keys, full, qonly
+    items, keys, full, qonly, ascii_by_subject = _mmlu_lookup_cached("|".join(paths))
+    return items.copy(), keys, full, qonly, ascii_by_subject
 
 
 class _MmluMatcher:
@@ -400,18 +400,21 @@ class _MmluMatcher:
     """
 
     def __init__(self):
-        self.items, self.keys, self.full, self.qonly = _mmlu_lookup()
+        self.items, self.keys, self.full, self.qonly, self._ascii = _mmlu_lookup()
         self.taken = np.zeros(len(self.items), dtype=bool)
-        self._ascii: dict[tuple, list[int]] | None = None
 
-    def _ascii_index(self) -> dict[tuple, list[int]]:
-        if self._ascii is None:
-            self._ascii = {}
-            for pos, (s, q, opts) in enumerate(zip(self.items["source"], self.items["text"],
-                                                   self.items["options"])):
-                key = (s, _align_key(q), tuple(_align_key(o) for o in opts))
-                self._ascii.setdefault(key, []).append(pos)
-        return self._ascii
+    def _ascii_index(self, subject: str) -> dict[tuple, list[int]]:
+        """Level-3 keys of one subject, built on first use (memoized with the lookup)."""
+        if subject not in self._ascii:
+            index: dict[tuple, list[int]] = {}
+            positions = np.nonzero(self.items["source"].to_numpy(dtype=object) == subject)[0]
+            texts = self.items["text"].to_numpy(dtype=object)
+            options = self.items["options"].to_numpy(dtype=object)
+            for pos in positions:
+                key = (_align_key(texts[pos]), tuple(_align_key(o) for o in options[pos]))
+                index.setdefault(key, []).append(int(pos))
+            self._ascii[subject] = index
+        return self._ascii[subject]
 
     def match(self, subject: str, question: str, options) -> tuple[int | None, str]:
         """(row position or None, how it matched or why it failed)."""
@@ -421,7 +424,8 @@ class _MmluMatcher:
             if qc is not None and len(qc) == 1:
                 cand, how = qc, "question text only (options differ)"
         if cand is None:
-            ac = self._ascii_index().get((subject, _align_key(question), tuple(_align_key(o) for o in options)))
+            ac = self._ascii_index(subject).get((_align_key(question),
+                                                 tuple(_align_key(o) for o in options)))
             if ac is not None:
                 cand, how = ac, "ASCII letters and digits of text and options"
         if cand is None:
@@ -464,7 +468,9 @@ def _label_paths() -> tuple[str, ...]:
 
 
 def _labels() -> pd.DataFrame:
-    return _labels_frame(_label_paths()).copy()
+    # fetch (and so verify the sha256 of) every file on every call; parse once per location
+    local_paths = tuple(str(fetch_file(SOURCE, rel)) for rel in _label_paths())
+    return _labels_frame(local_paths).copy()
 
 
 # ------------------------------------------------------------------------------------ HELM
