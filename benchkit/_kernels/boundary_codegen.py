@@ -43,7 +43,7 @@ def _rotl(x, k):
 
 
 @njit(cache=True, inline="always")
-def _draw(s0, s1, s2, s3, prob, alias, a, i, K, Kf):
+def _draw(s0, s1, s2, s3, prob, alias, i, K, Kf):
     res = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -52,10 +52,10 @@ def _draw(s0, s1, s2, s3, prob, alias, a, i, K, Kf):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    x = float(res >> np.uint64(11)) * (1.0 / 9007199254740992.0) * Kf
-    j = int(x)
+    x = float(np.int64(res >> np.uint64(11))) * (1.0 / 9007199254740992.0) * Kf
+    j = np.int64(x)
     j = K - 1 if j > K - 1 else j
-    k = j if (x - j) < prob[a, i, j] else alias[a, i, j]
+    k = j if (x - j) < prob[i, j] else alias[i, j]
     return k, s0, s1, s2, s3
 
 '''
@@ -133,25 +133,31 @@ def _render_n(n: int) -> str:
         "        dd = 2.0 * T * acc",
         "        dd = 0.0 if dd < 0.0 else dd",
     ]
-    out.append("@njit(cache=True, parallel=True)")
-    out.append(f"def simulate_n{n}(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):")
+    out.append("@njit(cache=True)")
+    out.append(f"def _sim_task_n{n}(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):")
     out.append("    K = T + 1")
     out.append("    Kf = float(K)")
+    out.append("    s0 = seeds[task, 0]")
+    out.append("    s1 = seeds[task, 1]")
+    out.append("    s2 = seeds[task, 2]")
+    out.append("    s3 = seeds[task, 3]")
+    out.append("    for pos in range(start, stop):")
+    for i in range(n):
+        out.append(f"        k{i}, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, {i}, K, Kf)")
+    out.append(f"        {fs} = _fit_int_n{n}({ks}, d)")
+    out += acc
+    out += tail
+    out.append("        orow[pos] = np.int64(np.rint(dd * 1e10))")
+    out.append("")
+    out.append("")
+    out.append("@njit(cache=True, parallel=True)")
+    out.append(f"def simulate_n{n}(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):")
     out.append("    ntasks = prob.shape[0] * nblocks")
     out.append("    for task in prange(ntasks):")
     out.append("        a = task // nblocks")
     out.append("        b = task % nblocks")
-    out.append("        s0 = seeds[task, 0]")
-    out.append("        s1 = seeds[task, 1]")
-    out.append("        s2 = seeds[task, 2]")
-    out.append("        s3 = seeds[task, 3]")
-    out.append("        for pos in range(b * block_size, min(B, (b + 1) * block_size)):")
-    for i in range(n):
-        out.append(f"            k{i}, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, {i}, K, Kf)")
-    out.append(f"            {fs} = _fit_int_n{n}({ks}, d)")
-    out += ["    " + line for line in acc]
-    out += ["    " + line for line in tail]
-    out.append("            out[a, pos] = np.int64(np.rint(dd * 1e10))")
+    out.append(f"        _sim_task_n{n}(prob[a], alias[a], T, seeds, task, b * block_size,"
+               " min(B, (b + 1) * block_size), hl, d, lcm, out[a])")
     out.append("")
     out.append("")
     out.append("@njit(cache=True, parallel=True)")

@@ -23,7 +23,7 @@ def _rotl(x, k):
 
 
 @njit(cache=True, inline="always")
-def _draw(s0, s1, s2, s3, prob, alias, a, i, K, Kf):
+def _draw(s0, s1, s2, s3, prob, alias, i, K, Kf):
     res = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
     s2 ^= s0
@@ -32,10 +32,10 @@ def _draw(s0, s1, s2, s3, prob, alias, a, i, K, Kf):
     s0 ^= s3
     s2 ^= t
     s3 = _rotl(s3, 45)
-    x = float(res >> np.uint64(11)) * (1.0 / 9007199254740992.0) * Kf
-    j = int(x)
+    x = float(np.int64(res >> np.uint64(11))) * (1.0 / 9007199254740992.0) * Kf
+    j = np.int64(x)
     j = K - 1 if j > K - 1 else j
-    k = j if (x - j) < prob[a, i, j] else alias[a, i, j]
+    k = j if (x - j) < prob[i, j] else alias[i, j]
     return k, s0, s1, s2, s3
 
 
@@ -91,27 +91,32 @@ def pava_float_par_n2(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n2(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n2(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n2(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        f0, f1 = _fit_int_n2(k0, k1, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n2(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            f0, f1 = _fit_int_n2(k0, k1, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n2(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -207,29 +212,34 @@ def pava_float_par_n3(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n3(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n3(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n3(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        f0, f1, f2 = _fit_int_n3(k0, k1, k2, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n3(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            f0, f1, f2 = _fit_int_n3(k0, k1, k2, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n3(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -352,31 +362,36 @@ def pava_float_par_n4(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n4(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n4(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n4(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        f0, f1, f2, f3 = _fit_int_n4(k0, k1, k2, k3, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n4(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            f0, f1, f2, f3 = _fit_int_n4(k0, k1, k2, k3, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n4(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -530,33 +545,38 @@ def pava_float_par_n5(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n5(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n5(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n5(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 4, K, Kf)
+        f0, f1, f2, f3, f4 = _fit_int_n5(k0, k1, k2, k3, k4, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        acc = acc + (hl[k4 * lcm] - hl[f4])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n5(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 4, K, Kf)
-            f0, f1, f2, f3, f4 = _fit_int_n5(k0, k1, k2, k3, k4, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            acc = acc + (hl[k4 * lcm] - hl[f4])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n5(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -745,35 +765,40 @@ def pava_float_par_n6(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n6(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n6(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n6(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 4, K, Kf)
+        k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 5, K, Kf)
+        f0, f1, f2, f3, f4, f5 = _fit_int_n6(k0, k1, k2, k3, k4, k5, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        acc = acc + (hl[k4 * lcm] - hl[f4])
+        acc = acc + (hl[k5 * lcm] - hl[f5])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n6(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 4, K, Kf)
-            k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 5, K, Kf)
-            f0, f1, f2, f3, f4, f5 = _fit_int_n6(k0, k1, k2, k3, k4, k5, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            acc = acc + (hl[k4 * lcm] - hl[f4])
-            acc = acc + (hl[k5 * lcm] - hl[f5])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n6(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -1001,37 +1026,42 @@ def pava_float_par_n7(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n7(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n7(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n7(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 4, K, Kf)
+        k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 5, K, Kf)
+        k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 6, K, Kf)
+        f0, f1, f2, f3, f4, f5, f6 = _fit_int_n7(k0, k1, k2, k3, k4, k5, k6, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        acc = acc + (hl[k4 * lcm] - hl[f4])
+        acc = acc + (hl[k5 * lcm] - hl[f5])
+        acc = acc + (hl[k6 * lcm] - hl[f6])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n7(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 4, K, Kf)
-            k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 5, K, Kf)
-            k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 6, K, Kf)
-            f0, f1, f2, f3, f4, f5, f6 = _fit_int_n7(k0, k1, k2, k3, k4, k5, k6, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            acc = acc + (hl[k4 * lcm] - hl[f4])
-            acc = acc + (hl[k5 * lcm] - hl[f5])
-            acc = acc + (hl[k6 * lcm] - hl[f6])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n7(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -1302,39 +1332,44 @@ def pava_float_par_n8(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n8(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n8(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n8(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 4, K, Kf)
+        k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 5, K, Kf)
+        k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 6, K, Kf)
+        k7, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 7, K, Kf)
+        f0, f1, f2, f3, f4, f5, f6, f7 = _fit_int_n8(k0, k1, k2, k3, k4, k5, k6, k7, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        acc = acc + (hl[k4 * lcm] - hl[f4])
+        acc = acc + (hl[k5 * lcm] - hl[f5])
+        acc = acc + (hl[k6 * lcm] - hl[f6])
+        acc = acc + (hl[k7 * lcm] - hl[f7])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n8(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 4, K, Kf)
-            k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 5, K, Kf)
-            k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 6, K, Kf)
-            k7, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 7, K, Kf)
-            f0, f1, f2, f3, f4, f5, f6, f7 = _fit_int_n8(k0, k1, k2, k3, k4, k5, k6, k7, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            acc = acc + (hl[k4 * lcm] - hl[f4])
-            acc = acc + (hl[k5 * lcm] - hl[f5])
-            acc = acc + (hl[k6 * lcm] - hl[f6])
-            acc = acc + (hl[k7 * lcm] - hl[f7])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n8(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -1652,41 +1687,46 @@ def pava_float_par_n9(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n9(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n9(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n9(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 4, K, Kf)
+        k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 5, K, Kf)
+        k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 6, K, Kf)
+        k7, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 7, K, Kf)
+        k8, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 8, K, Kf)
+        f0, f1, f2, f3, f4, f5, f6, f7, f8 = _fit_int_n9(k0, k1, k2, k3, k4, k5, k6, k7, k8, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        acc = acc + (hl[k4 * lcm] - hl[f4])
+        acc = acc + (hl[k5 * lcm] - hl[f5])
+        acc = acc + (hl[k6 * lcm] - hl[f6])
+        acc = acc + (hl[k7 * lcm] - hl[f7])
+        acc = acc + (hl[k8 * lcm] - hl[f8])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n9(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 4, K, Kf)
-            k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 5, K, Kf)
-            k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 6, K, Kf)
-            k7, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 7, K, Kf)
-            k8, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 8, K, Kf)
-            f0, f1, f2, f3, f4, f5, f6, f7, f8 = _fit_int_n9(k0, k1, k2, k3, k4, k5, k6, k7, k8, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            acc = acc + (hl[k4 * lcm] - hl[f4])
-            acc = acc + (hl[k5 * lcm] - hl[f5])
-            acc = acc + (hl[k6 * lcm] - hl[f6])
-            acc = acc + (hl[k7 * lcm] - hl[f7])
-            acc = acc + (hl[k8 * lcm] - hl[f8])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n9(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)
@@ -2055,43 +2095,48 @@ def pava_float_par_n10(y, fit, blocks, lo, hi, inv, tol, chunk):
         pava_float_rows_n10(y, fit, blocks, lo, hi, inv, tol, c * chunk, min(m, (c + 1) * chunk))
 
 
-@njit(cache=True, parallel=True)
-def simulate_n10(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
+@njit(cache=True)
+def _sim_task_n10(pa, aa, T, seeds, task, start, stop, hl, d, lcm, orow):
     K = T + 1
     Kf = float(K)
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    for pos in range(start, stop):
+        k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
+        k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
+        k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 2, K, Kf)
+        k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 3, K, Kf)
+        k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 4, K, Kf)
+        k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 5, K, Kf)
+        k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 6, K, Kf)
+        k7, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 7, K, Kf)
+        k8, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 8, K, Kf)
+        k9, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 9, K, Kf)
+        f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 = _fit_int_n10(k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, d)
+        acc = hl[k0 * lcm] - hl[f0]
+        acc = acc + (hl[k1 * lcm] - hl[f1])
+        acc = acc + (hl[k2 * lcm] - hl[f2])
+        acc = acc + (hl[k3 * lcm] - hl[f3])
+        acc = acc + (hl[k4 * lcm] - hl[f4])
+        acc = acc + (hl[k5 * lcm] - hl[f5])
+        acc = acc + (hl[k6 * lcm] - hl[f6])
+        acc = acc + (hl[k7 * lcm] - hl[f7])
+        acc = acc + (hl[k8 * lcm] - hl[f8])
+        acc = acc + (hl[k9 * lcm] - hl[f9])
+        dd = 2.0 * T * acc
+        dd = 0.0 if dd < 0.0 else dd
+        orow[pos] = np.int64(np.rint(dd * 1e10))
+
+
+@njit(cache=True, parallel=True)
+def simulate_n10(prob, alias, T, seeds, nblocks, block_size, B, hl, d, lcm, out):
     ntasks = prob.shape[0] * nblocks
     for task in prange(ntasks):
         a = task // nblocks
         b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 0, K, Kf)
-            k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 1, K, Kf)
-            k2, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 2, K, Kf)
-            k3, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 3, K, Kf)
-            k4, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 4, K, Kf)
-            k5, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 5, K, Kf)
-            k6, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 6, K, Kf)
-            k7, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 7, K, Kf)
-            k8, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 8, K, Kf)
-            k9, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, 9, K, Kf)
-            f0, f1, f2, f3, f4, f5, f6, f7, f8, f9 = _fit_int_n10(k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, d)
-            acc = hl[k0 * lcm] - hl[f0]
-            acc = acc + (hl[k1 * lcm] - hl[f1])
-            acc = acc + (hl[k2 * lcm] - hl[f2])
-            acc = acc + (hl[k3 * lcm] - hl[f3])
-            acc = acc + (hl[k4 * lcm] - hl[f4])
-            acc = acc + (hl[k5 * lcm] - hl[f5])
-            acc = acc + (hl[k6 * lcm] - hl[f6])
-            acc = acc + (hl[k7 * lcm] - hl[f7])
-            acc = acc + (hl[k8 * lcm] - hl[f8])
-            acc = acc + (hl[k9 * lcm] - hl[f9])
-            dd = 2.0 * T * acc
-            dd = 0.0 if dd < 0.0 else dd
-            out[a, pos] = np.int64(np.rint(dd * 1e10))
+        _sim_task_n10(prob[a], alias[a], T, seeds, task, b * block_size, min(B, (b + 1) * block_size), hl, d, lcm, out[a])
 
 
 @njit(cache=True, parallel=True)

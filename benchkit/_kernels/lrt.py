@@ -174,9 +174,11 @@ def simulate_generic(prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div,
         Rb = np.empty(n, np.int64)
         F = np.empty(n, np.int64)
         krow = np.empty(n, np.int64)
+        pa = prob[a]
+        aa = alias[a]
         for pos in range(b * block_size, min(B, (b + 1) * block_size)):
             for i in range(n):
-                kk, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, prob, alias, a, i, K, Kf)
+                kk, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, i, K, Kf)
                 krow[i] = kk
             minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
             acc = 0.0

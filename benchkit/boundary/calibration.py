@@ -1,0 +1,384 @@
+"""Frozen calibration tables for the order-consistency score o (BSDProbe App. D.3, Eq. 17-19).
+
+A :class:`CalibrationTable` stores, for one (n, T), the upper envelope over a finite reference
+family of the null tail of D, at every attainable value of D seen in the simulation (or, in the
+exact mode, at every attainable value). Looking up a score is a binary search: no simulation.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import (
+    BenchkitValueError,
+    check_array,
+    check_choice,
+    check_int,
+    describe,
+)
+
+__all__ = [
+    "TABLE_VERSION",
+    "SHIPPED_N",
+    "SHIPPED_T",
+    "CalibrationTable",
+    "reference_family",
+    "build_table",
+    "exact_table",
+    "get_table",
+    "table_path",
+]
+
+TABLE_VERSION = 1
+SHIPPED_N = tuple(range(3, 9))
+SHIPPED_T = (5, 10, 15, 20, 25, 50)
+DEFAULT_B = 200_000
+DEFAULT_SEED = 42
+_FLAT_LEVELS = (0.02,) + tuple(round(0.05 * j, 2) for j in range(1, 20)) + (0.98,)
+_PAIR_LEVELS = (0.02, 0.15, 0.30, 0.45, 0.55, 0.70, 0.85, 0.98)
+_DATA = Path(__file__).with_name("data")
+
+
+def reference_family(n: int) -> np.ndarray:
+    """The documented monotone reference family Theta_ref for n models (App. D.3).
+
+    Returns an array (21 + 28 (n + 1), n); for n = 6 that is the paper's 217 vectors.
+
+    Notes
+    -----
+    The paper names the family's kinds (flat, linearly increasing, piecewise-constant) and its size
+    for n = 6 (217), not its members; benchkit's reading is:
+
+    * 21 flat vectors at 0.02, 0.05, 0.10, ..., 0.95, 0.98;
+    * for each of the 28 pairs lo < hi from the levels (0.02, 0.15, 0.30, 0.45, 0.55, 0.70, 0.85,
+      0.98): the linear ramp lo + (hi - lo) s_i; the n - 1 single steps (lo before position j,
+      hi from j on, j = 1..n-1); and one two-step lo / (lo+hi)/2 / hi with changes at the thirds
+      of the axis (i < n/3, i < 2n/3).
+    """
+    n = check_int("n", n, min=2)
+    s = np.arange(n) / (n - 1)
+    rows = [np.full(n, p) for p in _FLAT_LEVELS]
+    idx = np.arange(n)
+    for a, lo in enumerate(_PAIR_LEVELS):
+        for hi in _PAIR_LEVELS[a + 1:]:
+            rows.append(lo + (hi - lo) * s)
+            for j in range(1, n):
+                rows.append(np.where(idx < j, lo, hi).astype(np.float64))
+            rows.append(np.where(idx < n / 3, lo, np.where(idx < 2 * n / 3, (lo + hi) / 2, hi)))
+    return np.array(rows, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class CalibrationTable:
+    """Calibration of the order-consistency score for one (n, T).
+
+    Attributes
+    ----------
+    n, T : int
+        Number of models on the axis and responses per model.
+    method : {"monte-carlo", "exact"}
+    B : int
+        Simulations per reference vector (0 in the exact mode).
+    seed : int or None
+        Root seed of the simulation (``SeedSequence(seed)``; child a of it seeds vector a, whose
+        children seed its blocks of ``block_size`` draws).
+    block_size : int
+    reference : ndarray (r, n)
+        The reference vectors theta.
+    atoms : ndarray of int64
+        Sorted keys rho(D) = rint(1e10 D) of the null statistics at which the tail function
+        changes (atoms whose tail equals the next atom's are dropped; lookups are unaffected).
+    tail : ndarray
+        Monte Carlo: max over theta of #{b : rho(D*_theta^(b)) >= atom} (int64). Exact: max over
+        theta of P_theta(D >= atom) (float64).
+    argmax : ndarray of int32
+        Index of the reference vector attaining the maximum at each atom.
+    version : int
+        Table format / family version (``TABLE_VERSION``).
+    """
+
+    n: int
+    T: int
+    method: str
+    B: int
+    seed: int | None
+    block_size: int
+    reference: np.ndarray = field(repr=False)
+    atoms: np.ndarray = field(repr=False)
+    tail: np.ndarray = field(repr=False)
+    argmax: np.ndarray = field(repr=False)
+    version: int = TABLE_VERSION
+
+    # -- lookup -----------------------------------------------------------------------------
+    def score_keys(self, keys: np.ndarray) -> np.ndarray:
+        """Scores for integer keys rho(D) (see :meth:`score`)."""
+        keys = np.asarray(keys, dtype=np.int64)
+        idx = np.searchsorted(self.atoms, keys, side="left")
+        inside = idx < self.atoms.shape[0]
+        safe = np.minimum(idx, self.atoms.shape[0] - 1)
+        if self.method == "exact":
+            return np.where(inside, self.tail[safe], 0.0).astype(np.float64)
+        count = np.where(inside, self.tail[safe], 0)
+        return (1.0 + count) / (self.B + 1.0)
+
+    def score(self, D: np.ndarray) -> np.ndarray:
+        """Order-consistency scores o for statistics D (Eq. 19; exact mode: Eq. 17 over the family).
+
+        Monte Carlo: max_theta (1 + #{rho(D*) >= rho(D)}) / (B + 1), so the minimum is 1/(B+1) and
+        D = 0 gives 1. Exact: max_theta P_theta(D* >= D).
+        """
+        D = np.asarray(D, dtype=np.float64)
+        return self.score_keys(np.rint(D * 1e10).astype(np.int64))
+
+    @property
+    def min_score(self) -> float:
+        return 1.0 / (self.B + 1.0) if self.method == "monte-carlo" else 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per atom: D, score o at that D, and the maximizing reference vector."""
+        return pd.DataFrame(
+            {
+                "D": self.atoms / 1e10,
+                "key": self.atoms,
+                "o": self.score_keys(self.atoms),
+                "argmax_reference": self.argmax,
+            }
+        )
+
+    def reference_frame(self) -> pd.DataFrame:
+        """The reference vectors, one row each (columns theta_1..theta_n)."""
+        return pd.DataFrame(self.reference, columns=[f"theta_{i + 1}" for i in range(self.n)])
+
+    # -- persistence ------------------------------------------------------------------------
+    def metadata(self) -> dict:
+        return {
+            "n": self.n, "T": self.T, "method": self.method, "B": self.B, "seed": self.seed,
+            "block_size": self.block_size, "version": self.version,
+            "rounding": "rint(D * 1e10)", "family": "benchkit.boundary.reference_family"
+            if self.reference.shape[0] == reference_family(self.n).shape[0]
+            and np.array_equal(self.reference, reference_family(self.n)) else "custom",
+        }
+
+    def save(self, path: str | os.PathLike) -> Path:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atoms = self.atoms
+        deltas = np.diff(atoms, prepend=np.int64(0))
+        tail = self.tail.astype(np.int64) if self.method == "monte-carlo" else self.tail
+        tmp = path.with_name(path.name + f".tmp{os.getpid()}.npz")
+        np.savez_compressed(
+            tmp, meta=np.array(json.dumps(self.metadata())), reference=self.reference,
+            atom_deltas=deltas, tail=tail, argmax=self.argmax.astype(np.int16),
+        )
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> CalibrationTable:
+        with np.load(Path(path), allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            atoms = np.cumsum(z["atom_deltas"]).astype(np.int64)
+            return cls(
+                n=meta["n"], T=meta["T"], method=meta["method"], B=meta["B"], seed=meta["seed"],
+                block_size=meta["block_size"], reference=z["reference"], atoms=atoms,
+                tail=z["tail"], argmax=z["argmax"].astype(np.int32), version=meta["version"],
+            )
+
+
+def _breakpoints(atoms, tail, arg):
+    """Keep only atoms where the (non-increasing) tail drops at the next atom; lookups unchanged.
+
+    A query between two kept atoms finds the next kept atom, whose tail equals that of every
+    dropped atom before it.
+    """
+    keep = np.ones(atoms.shape[0], dtype=bool)
+    if atoms.shape[0] > 1:
+        keep[:-1] = tail[:-1] != tail[1:]
+    return atoms[keep], tail[keep], arg[keep]
+
+
+def _check_reference(reference, n: int | None) -> np.ndarray:
+    ref = check_array("reference", reference, ndim=2, dtype="float", min_size=1)
+    if n is not None and ref.shape[1] != n:
+        raise BenchkitValueError(f"reference must have n={n} columns; got shape {ref.shape}")
+    if np.any(ref < 0) or np.any(ref > 1):
+        raise BenchkitValueError("reference vectors must lie in [0, 1]")
+    if np.any(np.diff(ref, axis=1) < 0):
+        bad = int(np.flatnonzero(np.any(np.diff(ref, axis=1) < 0, axis=1))[0])
+        raise BenchkitValueError(
+            f"reference vectors must be non-decreasing (the monotone null M_n); row {bad} is "
+            f"{describe(ref[bad].tolist())}"
+        )
+    return ref
+
+
+def _simulate_chunk(theta, T, B, seeds, block_size, threads):
+    from benchkit._kernels import lrt
+
+    if threads is not None:
+        import numba
+
+        numba.set_num_threads(threads)
+    keys = lrt.simulate_keys(theta, T, B, seeds, block_size=block_size)
+    return lrt.distinct_counts(keys)
+
+
+def build_table(n: int, T: int, *, B: int = DEFAULT_B, seed: int = DEFAULT_SEED,
+                reference=None, n_jobs: int | None = None, block_size: int = 25_000,
+                chunk: int = 16) -> CalibrationTable:
+    """Simulate a Monte Carlo calibration table (App. D.3, Eq. 19).
+
+    Parameters
+    ----------
+    n, T : int
+        Models on the axis and responses per model.
+    B : int, default 200,000
+        Simulated count vectors per reference vector (the paper's B).
+    seed : int, default 42
+        Root seed (the paper's seed). Draws are seeded per (vector, block) through
+        ``numpy.random.SeedSequence(seed).spawn``, so the table does not depend on ``n_jobs``,
+        ``chunk`` or the number of numba threads.
+    reference : array (r, n), optional
+        Monotone reference vectors; default :func:`reference_family` (217 vectors for n = 6).
+    n_jobs : int, optional
+        ``None``: one process, numba threads. Otherwise vectors are split into chunks run by
+        ``joblib.Parallel(n_jobs=n_jobs)`` (each worker single-threaded); honours
+        ``joblib.parallel_config`` (e.g. a Dask backend).
+    block_size, chunk : int
+        Draws per seeded block; reference vectors per task.
+
+    Returns
+    -------
+    CalibrationTable
+    """
+    from benchkit._kernels import lrt
+
+    n = check_int("n", n, min=2)
+    T = check_int("T", T, min=1)
+    B = check_int("B", B, min=1)
+    seed = check_int("seed", seed, min=0)
+    block_size = check_int("block_size", block_size, min=1)
+    chunk = check_int("chunk", chunk, min=1)
+    ref = reference_family(n) if reference is None else _check_reference(reference, n)
+    nref = ref.shape[0]
+    nblocks = (B + block_size - 1) // block_size
+    seeds = lrt.block_seeds(np.random.SeedSequence(seed), nref, nblocks)
+    parts = [(s, min(nref, s + chunk)) for s in range(0, nref, chunk)]
+    args = [(ref[a:b], T, B, seeds[a * nblocks:b * nblocks], block_size) for a, b in parts]
+    if n_jobs is None or n_jobs == 1:
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(limits=1, user_api="blas"):
+            results = [_simulate_chunk(*x, None) for x in args]
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=n_jobs)(delayed(_simulate_chunk)(*x, 1) for x in args)
+    ukeys = [u for r in results for u in r[0]]
+    ucounts = [c for r in results for c in r[1]]
+    atoms = np.unique(np.concatenate(ukeys))
+    offsets = np.zeros(nref + 1, dtype=np.int64)
+    offsets[1:] = np.cumsum([u.shape[0] for u in ukeys])
+    env = np.empty(atoms.shape[0], dtype=np.int64)
+    arg = np.empty(atoms.shape[0], dtype=np.int64)
+    lrt.envelope_counts(atoms, np.concatenate(ukeys), np.concatenate(ucounts), offsets, env, arg)
+    atoms, env, arg = _breakpoints(atoms, env, arg)
+    return CalibrationTable(n=n, T=T, method="monte-carlo", B=B, seed=seed,
+                            block_size=block_size, reference=ref, atoms=atoms, tail=env,
+                            argmax=arg.astype(np.int32))
+
+
+def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
+                max_vectors: int = 500_000) -> CalibrationTable:
+    """Exact calibration by enumerating all (T+1)^n count vectors (beyond the paper).
+
+    The score at d is max over theta of P_theta(D* >= d), computed exactly (up to float64
+    summation) for theta in the reference family plus ``flat_levels`` flat vectors on an even grid
+    of [0, 1]. No Monte Carlo error and no add-one correction; only the finite family remains an
+    approximation of the sup over M_n (Eq. 17).
+
+    Raises if (T+1)^n exceeds ``max_vectors``.
+    """
+    from scipy.stats import binom
+
+    from benchkit._kernels import lrt
+
+    n = check_int("n", n, min=2)
+    T = check_int("T", T, min=1)
+    flat_levels = check_int("flat_levels", flat_levels, min=0)
+    max_vectors = check_int("max_vectors", max_vectors, min=1)
+    total = (T + 1) ** n
+    if total > max_vectors:
+        raise BenchkitValueError(
+            f"exact calibration enumerates (T+1)^n = {total:,} count vectors for n={n}, T={T}, "
+            f"more than max_vectors={max_vectors:,}; use the Monte Carlo table or raise max_vectors"
+        )
+    fam = reference_family(n) if reference is None else _check_reference(reference, n)
+    flats = np.repeat(np.linspace(0.0, 1.0, flat_levels)[:, None], n, axis=1)
+    ref = np.vstack([fam, flats]) if flat_levels else fam
+    keys = lrt.enumerate_keys(n, T)
+    atoms, inv = np.unique(keys, return_inverse=True)
+    ks = np.arange(T + 1)
+    pmf = binom.pmf(ks[None, None, :], T, ref[:, :, None])
+    tail = np.empty(atoms.shape[0], dtype=np.float64)
+    arg = np.empty(atoms.shape[0], dtype=np.int64)
+    lrt.exact_tail_max(inv.astype(np.int64).ravel(), atoms.shape[0], pmf, n, T, tail, arg)
+    atoms, tail, arg = _breakpoints(atoms, tail, arg)
+    return CalibrationTable(n=n, T=T, method="exact", B=0, seed=None, block_size=0,
+                            reference=ref, atoms=atoms, tail=np.minimum(tail, 1.0),
+                            argmax=arg.astype(np.int32))
+
+
+def table_path(n: int, T: int, B: int = DEFAULT_B, seed: int = DEFAULT_SEED) -> str:
+    return f"lrt_n{n}_T{T}_B{B}_seed{seed}_v{TABLE_VERSION}.npz"
+
+
+def _cache_dir() -> Path:
+    from benchkit.datasets._fetch import cache_root
+
+    return cache_root() / "boundary"
+
+
+_MEMO: dict = {}
+
+
+def get_table(n: int, T: int, *, method: str = "monte-carlo", B: int = DEFAULT_B,
+              seed: int = DEFAULT_SEED, n_jobs: int | None = None,
+              cache: bool = True) -> CalibrationTable:
+    """The calibration table for (n, T): shipped, cached, or built (and cached) on demand.
+
+    Shipped tables (package data) cover n = 3..8 and T in {5, 10, 15, 20, 25, 50} with the
+    default family, B = 200,000 and seed 42. Other settings are simulated once with
+    :func:`build_table` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
+    ``method="exact"`` calls :func:`exact_table` (memoised in the process only).
+    """
+    method = check_choice("method", method, ("monte-carlo", "exact"))
+    n = check_int("n", n, min=2)
+    T = check_int("T", T, min=1)
+    key = (method, n, T, B, seed)
+    if key in _MEMO:
+        return _MEMO[key]
+    if method == "exact":
+        table = exact_table(n, T)
+    else:
+        name = table_path(n, T, B, seed)
+        shipped = _DATA / name
+        cached = _cache_dir() / name
+        if shipped.is_file():
+            table = CalibrationTable.load(shipped)
+        elif cache and cached.is_file():
+            table = CalibrationTable.load(cached)
+        else:
+            table = build_table(n, T, B=B, seed=seed, n_jobs=n_jobs)
+            if cache:
+                try:
+                    table.save(cached)
+                except OSError:  # pragma: no cover - read-only home
+                    pass
+    _MEMO[key] = table
+    return table
