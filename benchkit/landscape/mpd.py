@@ -153,7 +153,7 @@ def _check_coords(arr: np.ndarray) -> np.ndarray:
         raise BenchkitValueError(f"points must be an (N, dim) array with dim >= 1; got {arr.shape}")
     if arr.size and not np.all(np.isfinite(arr)):
         i, j = map(int, np.argwhere(~np.isfinite(arr))[0])
-        raise BenchkitValueError(f"points[{i}, {j}]={arr[i, j]!r} must be finite")
+        raise BenchkitValueError(f"points[{i}, {j}]={float(arr[i, j])!r} must be finite")
     return np.ascontiguousarray(arr, dtype=np.float64)
 
 

@@ -248,13 +248,13 @@ def points(
         if np.isinf(arr[mask]).any() or (arr[mask] < 0).any():
             i, j = map(int, np.argwhere(mask & (~np.isfinite(arr) | (arr < 0)))[0])
             raise BenchkitValueError(
-                f"probs[{i}, {j}]={arr[i, j]!r} must be a finite probability >= 0"
+                f"probs[{i}, {j}]={float(arr[i, j])!r} must be a finite probability >= 0"
             )
         p = np.where(mask, arr, 0.0)
         out_vals = np.where(~mask & np.isfinite(arr), arr, 0.0)
         if (out_vals < 0).any():
             i, j = map(int, np.argwhere(out_vals < 0)[0])
-            raise BenchkitValueError(f"probs[{i}, {j}]={arr[i, j]!r} must be >= 0")
+            raise BenchkitValueError(f"probs[{i}, {j}]={float(arr[i, j])!r} must be >= 0")
         outside_mass = out_vals.sum(axis=1)
         tot = p.sum(axis=1)
         if (tot <= 0).any():
@@ -265,7 +265,7 @@ def points(
             if off.any():
                 i = int(np.flatnonzero(off)[0])
                 raise BenchkitValueError(
-                    f"row {i} sums to {tot[i]!r} over the offered options; pass renormalize=True "
+                    f"row {i} sums to {float(tot[i])!r} over the offered options; pass renormalize=True "
                     f"or probabilities summing to 1 within atol={atol}"
                 )
         p = p / tot[:, None]
