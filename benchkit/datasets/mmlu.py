@@ -259,7 +259,7 @@ def _parse_csv(local_path: str, n_options: int) -> tuple[tuple[str, tuple[str, .
     with open(local_path, encoding="utf-8", newline="") as fh:
         text = fh.read()
     rows = []
-    allowed = _LETTERS[:n_options]
+    allowed = tuple(_LETTERS[:n_options])  # a tuple: "" would be a substring of a str
     for i, rec in enumerate(csv.reader(io.StringIO(text, newline=""))):
         if len(rec) != n_options + 2:
             raise BenchkitValueError(

@@ -104,8 +104,14 @@ def _read_zip(local_path: str, rel: str, canon: dict) -> _Parsed:
             raise BenchkitValueError(f"{rel}: question_id {q} appears twice (record {k})")
         seen.add(q)
         p = r["pred"]
-        if p is not None and not isinstance(p, str):
+        if not (isinstance(p, str) or p is None):
             raise BenchkitValueError(f"{rel}: record {k} has pred {p!r}; expected a letter or null")
+        a = r["answer"]
+        if not isinstance(a, str) or len(a) != 1 or a not in _LETTERS[: len(r["options"])]:
+            raise BenchkitValueError(
+                f"{rel}: record {k} (question {q}) has answer {r['answer']!r}, not a letter among "
+                f"its {len(r['options'])} options"
+            )
         opts = tuple(canon.setdefault(o, o) for o in r["options"])
         c = (canon.setdefault(r["question"], r["question"]), opts, r["answer"], r["category"], r["src"])
         qid.append(q)

@@ -225,6 +225,7 @@ CORRUPTIONS: dict[str, str] = {
 
 _HELM_RAW_MODELS = ("meta_llama-3-70b", "openai_gpt-4-0613")
 _LETTERS = "ABCD"
+_LETTER_SET = frozenset(_LETTERS)  # not `in _LETTERS`: "" is a substring of every string
 _ALL_CSV = "outputs/multi_expert_helm/all.csv"
 _EM_CSV = "outputs/multi_expert_helm/mmlu-redux-2-em_concat_all_subjects_EM_per_error.csv"
 
@@ -481,7 +482,7 @@ def _chosen(raw: str) -> str:
     from benchkit import NO_ANSWER
 
     s = raw.strip()
-    return s if s in _LETTERS else NO_ANSWER
+    return s if s in _LETTER_SET else NO_ANSWER
 
 
 def _non_letters(values: dict[str, list[str]]) -> dict[str, dict[str, int]]:
@@ -490,7 +491,7 @@ def _non_letters(values: dict[str, list[str]]) -> dict[str, dict[str, int]]:
         counts: dict[str, int] = {}
         for v in vals:
             s = v.strip()
-            if s not in _LETTERS:
+            if s not in _LETTER_SET:
                 counts[s] = counts.get(s, 0) + 1
         out[model] = dict(sorted(counts.items(), key=lambda kv: -kv[1]))
     return out
