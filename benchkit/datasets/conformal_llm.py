@@ -1,0 +1,157 @@
+"""LLaMA-13B option probabilities on 16 MMLU subjects under 10 prompts (ConformalLLM).
+
+The source is Kumar et al.'s "Conformal Prediction with Large Language Models for Multi-Choice
+Question Answering" (repository ``bhaweshiitk/ConformalLLM``, MIT) at commit ``5419c301``:
+``llm_probs_gpt.zip`` holds, for each of 16 MMLU subjects, ``<subject>_scores.npy`` (float64,
+shape (10, N, 4): the softmax over A-D of the original LLaMA-13B, 1-shot, under each of 10 prompt
+variants) and ``<subject>_targets.npy`` (int64, shape (N,): the gold option index 0-3).
+
+Counts (checked in the tests): 16 subjects, 2,886 items x 10 prompts = 28,860 responses. The
+items were drawn from lukaemon/mmlu train+validation+test after a length filter, so row order is
+not plain MMLU test order and no question text is included.
+"""
+from __future__ import annotations
+
+import functools
+import io
+import zipfile
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_choice
+from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.response_set import ResponseSet
+
+__all__ = ["SOURCE", "SUBJECTS", "load", "read_arrays"]
+
+_REPO = "bhaweshiitk/ConformalLLM"
+_COMMIT = "5419c301b7aeb5c76684e0de0e401ac0258ea0ff"
+_ZIP = "llm_probs_gpt.zip"
+_MODEL = "llama-13b"
+_LETTERS = "ABCD"
+
+SOURCE = Source(
+    name="conformal-llm",
+    repo=_REPO,
+    commit=_COMMIT,
+    license="MIT (Copyright (c) 2023 Bhawesh Kumar and Charlie Lu)",
+    files=(
+        # sha256 and size computed from the mirror (an unchanged copy)
+        SourceFile(_ZIP, "83f2898e50d3cb99aef35b0e0f21f86c3328ecf2cb3678a5274ef5f743b13f9b", 869694),
+    ),
+    description=(
+        "LLaMA-13B softmax over A-D with gold index on 2,886 items of 16 MMLU subjects under 10 "
+        "prompt variants"
+    ),
+)
+
+#: The 16 subjects, alphabetical (the archive's own order is arbitrary).
+SUBJECTS: tuple[str, ...] = (
+    "anatomy", "business_ethics", "clinical_knowledge", "college_chemistry",
+    "college_computer_science", "college_medicine", "computer_security", "formal_logic",
+    "high_school_biology", "high_school_computer_science", "machine_learning", "management",
+    "marketing", "professional_accounting", "professional_medicine", "public_relations",
+)
+
+
+@functools.lru_cache(maxsize=2)
+def _read_zip(local_path: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    out = {}
+    with zipfile.ZipFile(local_path) as zf:
+        names = set(zf.namelist())
+        for subject in SUBJECTS:
+            arrays = []
+            for kind in ("scores", "targets"):
+                member = f"llm_probs_gpt/{subject}_{kind}.npy"
+                if member not in names:
+                    raise BenchkitValueError(f"{SOURCE.name}/{_ZIP} has no member {member!r}")
+                arrays.append(np.load(io.BytesIO(zf.read(member)), allow_pickle=False))
+            scores, targets = arrays
+            if scores.ndim != 3 or scores.shape[0] != 10 or scores.shape[2] != 4:
+                raise BenchkitValueError(
+                    f"{subject}_scores.npy has shape {scores.shape}; expected (10, N, 4)"
+                )
+            if targets.shape != (scores.shape[1],):
+                raise BenchkitValueError(
+                    f"{subject}_targets.npy has shape {targets.shape}; expected ({scores.shape[1]},)"
+                )
+            if not np.issubdtype(targets.dtype, np.integer) or targets.min() < 0 or targets.max() > 3:
+                raise BenchkitValueError(f"{subject}_targets.npy must hold option indices 0-3")
+            scores.setflags(write=False)
+            targets.setflags(write=False)
+            out[subject] = (scores, targets)
+    return out
+
+
+def read_arrays() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """The raw arrays: subject -> (scores float64 (10, N, 4), targets int64 (N,)), read-only."""
+    return dict(_read_zip(str(fetch_file(SOURCE, _ZIP))))
+
+
+def load(*, subjects=None) -> ResponseSet:
+    """Load LLaMA-13B's option probabilities as a ResponseSet with 10 prompt variants.
+
+    Parameters
+    ----------
+    subjects : str or sequence of str, optional
+        MMLU subjects to keep (:data:`SUBJECTS`); default all 16.
+
+    Returns
+    -------
+    ResponseSet
+        One model, ``"llama-13b"``; one response per (item, prompt variant) with
+
+        - ``variant``: the prompt id ``"prompt_0"`` .. ``"prompt_9"`` (axis 0 of the scores);
+        - ``option_probs``: the stored softmax over A-D (4 floats, unchanged);
+        - ``answer``: the argmax letter (``"A"``..``"D"``; ties, which do not occur in the
+          pinned data, go to the first letter);
+        - ``correct``: 1 when the argmax equals the gold index, else 0;
+        - items, index ``"<subject>/<row>"`` (row = position in the subject's arrays), columns
+          ``benchmark`` (``"mmlu"``), ``source`` (the subject), ``answer_key`` (the gold letter),
+          ``answer_index`` (0-3), ``row``.
+
+        Use ``rs.select(variant="prompt_3")`` for one prompt's dense views.
+
+    Notes
+    -----
+    Files are read with ``numpy.load(..., allow_pickle=False)``. The accuracy per subject and
+    prompt is what the repository's ``conformal_llm_scores.py`` reports for its "gpt4-based
+    1-shot" prompts (argmax of the softmax vs the target).
+    """
+    if subjects is None:
+        chosen = list(SUBJECTS)
+    else:
+        chosen = [subjects] if isinstance(subjects, str) else list(subjects)
+        for s in chosen:
+            check_choice("subjects", s, SUBJECTS)
+        chosen = [s for s in SUBJECTS if s in chosen]
+    arrays = read_arrays()
+    item_frames, resp = [], []
+    for subject in chosen:
+        scores, targets = arrays[subject]
+        n = len(targets)
+        ids = np.array([f"{subject}/{r}" for r in range(n)], dtype=object)
+        item_frames.append(pd.DataFrame({
+            "item": ids, "benchmark": "mmlu", "source": subject,
+            "answer_key": [_LETTERS[t] for t in targets], "answer_index": targets.astype(np.int64),
+            "row": np.arange(n),
+        }))
+        for v in range(scores.shape[0]):
+            pv = scores[v]
+            arg = np.argmax(pv, axis=1)
+            resp.append(pd.DataFrame({
+                "model": _MODEL, "item": ids, "variant": f"prompt_{v}",
+                "correct": (arg == targets).astype(np.float64),
+                "answer": np.array(list(_LETTERS), dtype=object)[arg],
+                "option_probs": list(pv),
+            }))
+    items = pd.concat(item_frames, ignore_index=True)
+    responses = pd.concat(resp, ignore_index=True)
+    models = pd.DataFrame({"model": [_MODEL], "family": ["llama"], "owner": ["meta"],
+                           "size": [13e9], "series": ["llama-1"], "variant": ["base"]})
+    meta = {"source": SOURCE.name, "url": f"{SOURCE.repo_url}/blob/{SOURCE.commit}/{_ZIP}",
+            "commit": SOURCE.commit,
+            "notes": "original LLaMA-13B, 1-shot; 10 prompt variants; softmax over A-D as stored"}
+    return ResponseSet.from_long(responses, models=models, items=items, T=1, parse_names=False,
+                                 name="conformal-llm", meta=meta)

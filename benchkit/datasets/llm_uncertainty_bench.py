@@ -1,0 +1,225 @@
+"""Option-letter logits of 16 base LLMs on MMLU, HellaSwag and CosmosQA (LLM-Uncertainty-Bench).
+
+The source is Ye et al.'s "Benchmarking LLMs via Uncertainty Quantification" (repository
+``smartyfh/LLM-Uncertainty-Bench``, MIT) at commit ``5d189dcc``: for each of 16 base models,
+10,000 items per dataset, the last-token logits of the six option letters A-F (the item's four
+options plus the two the prompts add, "I don't know" and "None of the above"). MMLU is run
+under three prompt templates (``base``, ``shared``, ``task``), HellaSwag and CosmosQA under one
+(``base``).
+
+This is not a response set: the answer files (``data/*_10k.json``) are not part of the source, so
+there is no answer key and no correctness. :func:`load` returns a documented long table of logits
+and :func:`option_probs` the softmax over an explicit set of offered options, ready for the
+probability-landscape metrics (top-1 probability, residual entropy, mean pairwise distance).
+
+The file read, ``option_logits_base.parquet``, is a conversion made for the mirror (its SOURCE.md):
+the repository's ``outputs_base/*.pkl`` files (each a list of 10,000 dicts ``{"id",
+"logits_options": float32[6]}``) were read with a restricted unpickler that allows only numpy
+array reconstruction and written unchanged to one parquet table, with ``source_file`` naming the
+original pickle. There is no public URL for the parquet, so without a mirror (or a cached copy)
+:func:`load` fails with an error saying so; benchkit does not unpickle the originals itself.
+
+Counts (checked in the tests): 800,000 rows = 16 models x 5 (dataset, template) x 10,000 items;
+the in-context demonstrations (item ids 1, 3, 5, 7, 9) are dropped by default: 400 rows, leaving
+799,600 (16 x 5 x 9,995).
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_choice, check_columns
+from benchkit.datasets._fetch import DatasetIntegrityError, Source, SourceFile, fetch_file
+
+__all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
+           "load", "option_probs"]
+
+_REPO = "smartyfh/LLM-Uncertainty-Bench"
+_COMMIT = "5d189dcc54dbde7f6a327e7139142aa41ff7c42c"
+_PARQUET = "option_logits_base.parquet"
+
+SOURCE = Source(
+    name="llm-uncertainty-bench",
+    repo=_REPO,
+    commit=_COMMIT,
+    license="MIT",
+    files=(
+        # sha256 and size of the mirror's converted file (no upstream path: see the module notes)
+        SourceFile(_PARQUET, "e8344b0a40d397f8ed4b7fa247ba54236da9facc4bea81195e174e3be2223fac",
+                   11970110),
+    ),
+    description=(
+        "Last-token logits of option letters A-F for 16 base models x 10,000 items on MMLU (3 "
+        "prompt templates), HellaSwag and CosmosQA; converted to parquet from outputs_base/*.pkl"
+    ),
+)
+
+#: The 16 models, as named in the upstream file names (parquet order).
+MODELS: tuple[str, ...] = (
+    "Llama-2-13b-hf", "Llama-2-70b-hf", "Llama-2-7b-hf", "Mistral-7B-v0.1", "Qwen-14B", "Qwen-1_8B",
+    "Qwen-72B", "Qwen-7B", "Yi-34B", "Yi-6B", "deepseek-llm-67b-base", "deepseek-llm-7b-base",
+    "falcon-40b", "falcon-7b", "internlm-7b", "mpt-7b",
+)
+DATASETS: tuple[str, ...] = ("mmlu", "hellaswag", "cosmosqa")
+PROMPT_TEMPLATES: tuple[str, ...] = ("base", "shared", "task")
+#: Item ids used as in-context demonstrations in the prompts (drop them before analysis).
+DEMONSTRATION_IDS: tuple[int, ...] = (1, 3, 5, 7, 9)
+#: Accepted values of ``options`` in :func:`option_probs`.
+OPTION_SETS: dict[str, tuple[str, ...]] = {"ABCDEF": tuple("ABCDEF"), "ABCD": tuple("ABCD")}
+_LOGITS = tuple(f"logit_{c}" for c in "ABCDEF")
+_COLUMNS = ("source_file", "model", "dataset", "prompt_template", "item_id") + _LOGITS
+
+
+def _local_parquet():
+    try:
+        return fetch_file(SOURCE, _PARQUET, download=False)
+    except DatasetIntegrityError:
+        raise
+    except BenchkitValueError as exc:
+        raise BenchkitValueError(
+            f"{SOURCE.name}/{_PARQUET} is not available locally ({exc}). It is a conversion of "
+            f"{_REPO}@{_COMMIT[:8]}'s outputs_base/*.pkl made for the benchkit data mirror and has "
+            "no public URL, so it cannot be downloaded: set BENCHKIT_DATA_MIRROR to a copy of the "
+            "mirror (a folder holding llm-uncertainty-bench/option_logits_base.parquet)"
+        ) from None
+
+
+@functools.lru_cache(maxsize=2)
+def _read(local_path: str) -> pd.DataFrame:
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(local_path)
+    check_columns(f"{SOURCE.name}/{_PARQUET}", table.column_names, required=_COLUMNS)
+    frame = table.select(list(_COLUMNS)).to_pandas()
+    for c in ("source_file", "model", "dataset", "prompt_template"):
+        frame[c] = frame[c].astype(object)
+    frame["item_id"] = frame["item_id"].astype(np.int64)
+    return frame
+
+
+def load(*, drop_demonstrations: bool = True, datasets=None, models=None) -> pd.DataFrame:
+    """The long table of option logits, one row per (model, dataset, prompt template, item).
+
+    Parameters
+    ----------
+    drop_demonstrations : bool, default True
+        Drop the rows of the in-context demonstration items (:data:`DEMONSTRATION_IDS`: ids 1, 3,
+        5, 7, 9 of every dataset), as the source says to; their number is in
+        ``frame.attrs["n_demonstration_rows_dropped"]`` (400 for the full table). False keeps
+        them.
+    datasets, models : str or sequence of str, optional
+        Keep only these datasets (:data:`DATASETS`) / models (:data:`MODELS`); default all.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model`` (upstream name, e.g. ``"Qwen-1_8B"``), ``dataset`` (``"mmlu"``,
+        ``"hellaswag"``, ``"cosmosqa"``), ``prompt_template`` (``"base"``, ``"shared"``,
+        ``"task"``; only MMLU has the last two), ``item`` (str, ``"<dataset>/<item_id>"``: the same
+        item under every template and model), ``item_id`` (int, 0..9999, the upstream ``id``),
+        ``logit_A`` .. ``logit_F`` (float32, the raw last-token logits of the option letters:
+        A-D the item's options, E and F the two added options), ``source_file`` (the original
+        pickle, e.g. ``"outputs_base/Qwen-7B_mmlu_10k_base_icl1.pkl"``). Rows in file order.
+        ``frame.attrs`` records the drop count and the source commit.
+
+    Notes
+    -----
+    Values are exactly those of the pickles (float32). There is no answer key: accuracy and the
+    paper's conformal set sizes cannot be computed from this table alone.
+    """
+    if not isinstance(drop_demonstrations, bool):
+        raise BenchkitValueError(
+            f"drop_demonstrations must be True or False, got {drop_demonstrations!r}"
+        )
+    frame = _read(str(_local_parquet()))
+    mask = np.ones(len(frame), dtype=bool)
+    for name, values, allowed in (("datasets", datasets, DATASETS), ("models", models, MODELS)):
+        if values is None:
+            continue
+        values = [values] if isinstance(values, str) else list(values)
+        for v in values:
+            check_choice(name, v, allowed)
+        mask &= frame["dataset" if name == "datasets" else "model"].isin(values).to_numpy()
+    demo = frame["item_id"].isin(DEMONSTRATION_IDS).to_numpy() & mask
+    n_demo = int(demo.sum())
+    if drop_demonstrations:
+        mask &= ~demo
+    out = frame.loc[mask, ["model", "dataset", "prompt_template", "item_id", *_LOGITS,
+                           "source_file"]].reset_index(drop=True)
+    out.insert(3, "item", out["dataset"] + "/" + out["item_id"].astype(str))
+    out.attrs = {
+        "source": SOURCE.name, "commit": SOURCE.commit,
+        "n_demonstration_rows": n_demo,
+        "n_demonstration_rows_dropped": n_demo if drop_demonstrations else 0,
+    }
+    return out
+
+
+def option_probs(frame: pd.DataFrame | None = None, *, options: str, dataset: str = "mmlu",
+                 prompt_template: str = "base"):
+    """Option probabilities as an array (models x items x options), softmax over chosen options.
+
+    Parameters
+    ----------
+    frame : DataFrame, optional
+        A table from :func:`load` (default: ``load()``, demonstrations dropped).
+    options : {"ABCDEF", "ABCD"}
+        Required, no default: which options count as offered. ``"ABCDEF"``: all six letters the
+        prompts offer (the item's four plus "I don't know" and "None of the above"), softmax over
+        the six logits. ``"ABCD"``: the four real options only, softmax over their four logits
+        (equivalently, the six-way probabilities of A-D renormalized to sum to 1).
+    dataset : str, default "mmlu"
+    prompt_template : str, default "base"
+        The (dataset, template) slice; every model must have the same items in it.
+
+    Returns
+    -------
+    probs : numpy.ndarray, float64, shape (n_models, n_items, k)
+        ``k`` = 6 or 4, options in letter order.
+    models : list of str
+        Row labels (models in :data:`MODELS` order, those present).
+    items : list of str
+        Column labels (``"<dataset>/<item_id>"``, ascending ``item_id``).
+
+    Notes
+    -----
+    The softmax is computed stably in float64 (``exp(z - max z)`` normalized). The paper turns
+    logits into probabilities with a softmax over the offered options; which options are offered
+    is the caller's explicit choice here.
+    """
+    check_choice("options", options, tuple(OPTION_SETS))
+    check_choice("dataset", dataset, DATASETS)
+    check_choice("prompt_template", prompt_template, PROMPT_TEMPLATES)
+    if frame is None:
+        frame = load(datasets=dataset)
+    check_columns("frame", frame.columns, required=("model", "dataset", "prompt_template",
+                                                    "item_id", *_LOGITS))
+    part = frame[(frame["dataset"] == dataset) & (frame["prompt_template"] == prompt_template)]
+    if len(part) == 0:
+        raise BenchkitValueError(
+            f"frame has no rows for dataset={dataset!r}, prompt_template={prompt_template!r}"
+            + ("; only MMLU has the 'shared' and 'task' templates" if dataset != "mmlu" else "")
+        )
+    models = [m for m in MODELS if m in set(part["model"])]
+    models += sorted(set(part["model"]) - set(models))
+    items = np.sort(part["item_id"].unique())
+    counts = part.groupby("model")["item_id"].nunique()
+    short = counts[counts != len(items)]
+    if len(short):
+        raise BenchkitValueError(
+            f"model {short.index[0]!r} has {int(short.iloc[0])} items in ({dataset}, "
+            f"{prompt_template}), others have {len(items)}; select a complete slice"
+        )
+    if part.duplicated(["model", "item_id"]).any():
+        raise BenchkitValueError(f"frame has repeated (model, item_id) rows in ({dataset}, {prompt_template})")
+    cols = [f"logit_{c}" for c in OPTION_SETS[options]]
+    m_idx = pd.Index(models).get_indexer(part["model"])
+    i_idx = np.searchsorted(items, part["item_id"].to_numpy())
+    z = np.full((len(models), len(items), len(cols)), np.nan)
+    z[m_idx, i_idx] = part[cols].to_numpy(dtype=np.float64)
+    z -= z.max(axis=2, keepdims=True)
+    p = np.exp(z)
+    p /= p.sum(axis=2, keepdims=True)
+    return p, models, [f"{dataset}/{i}" for i in items]
