@@ -5,19 +5,21 @@ Every generator draws a realistic :class:`benchkit.ResponseSet` from a documente
 parameters, model abilities, which items were planted as flawed and how) and the arguments used.
 Detectors can then be checked against what was planted.
 
-========================= ===============================================================================
-generator                 what it imitates (paper it serves)
-========================= ===============================================================================
-:func:`mirt_2pl`          hundreds of models from named families / owners / sizes answering a benchmark
-                          with a multidimensional structure; miskeyed, non-monotone and family- or
-                          owner-biased (DIF) items (family-DIF, empirical measure, Benchmark²)
-:func:`repeated_sampling` T repeated responses with answer states along an ordered size ladder, items
-                          with logistic correctness trajectories, non-monotone and flat items (BSDProbe)
-:func:`mcq_probabilities` option probabilities of k-option multiple-choice items, miskeyed and
-                          ambiguous items (probability landscapes)
-:func:`binary_matrix`     a lean 2PL binary items x models matrix at any scale (14,000 x 5,000)
-:func:`write_long_parquet` streams the same responses as a long Parquet file, chunk by chunk
-========================= ===============================================================================
+:func:`mirt_2pl`
+    Hundreds of models from named families / owners / sizes answering a benchmark with a
+    multidimensional structure; miskeyed, non-monotone and family- or owner-biased (DIF) items
+    (family-DIF, empirical measure, Benchmark²).
+:func:`repeated_sampling`
+    T repeated responses with answer states along an ordered size ladder; logistic correctness
+    trajectories with a boundary position and width per item; non-monotone and flat items
+    (BSDProbe).
+:func:`mcq_probabilities`
+    Option probabilities of k-option multiple-choice items; miskeyed and ambiguous items
+    (probability landscapes).
+:func:`binary_matrix`
+    A lean 2PL binary items x models matrix at any scale (14,000 x 5,000 in ~1.5 s, 70 MB).
+:func:`write_long_parquet`
+    The same responses streamed to a long Parquet file, chunk by chunk.
 
 Reproducibility: each generator turns ``seed`` into one root :class:`numpy.random.SeedSequence`
 and spawns children for the item parameters, the model parameters, the flaw assignment and one
@@ -909,7 +911,7 @@ def repeated_sampling(
     position and width (Eq. 4, :math:`x = Q_{0.50}`, :math:`w = Q_{0.75} - Q_{0.25}`), which the
     empirical profile recovers up to the discreteness of a short ladder. ``truth.items`` records
     :math:`x_q` and :math:`w_q`. Trajectories are non-decreasing (the null of BSDProbe's
-    order-consistency test, Eq. 7).
+    order-consistency test, the set M_n before Eq. 7).
 
     Planted flaws (disjoint random items):
 
