@@ -302,7 +302,7 @@ def _load_one(benchmark: str, max_budget: int, budgets, strict: bool) -> Respons
         "example_id": first["example_id"].to_numpy(dtype=object),
     })
     common = budget.nunique() == 1
-    no_owner = [m for m, o in zip(models["model"], models["owner"]) if o is None]
+    no_owner = [m for m, o in zip(models["model"], models["owner"]) if pd.isna(o)]
     meta = {
         "source": SOURCE.name, "url": f"{SOURCE.repo_url}/blob/{SOURCE.commit}/{path}",
         "commit": SOURCE.commit, "file": path, "budgets": budget.to_dict(),
