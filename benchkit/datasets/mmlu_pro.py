@@ -17,7 +17,6 @@ import functools
 import json
 import random
 import zipfile
-from collections import Counter
 
 import numpy as np
 import pandas as pd
@@ -112,20 +111,45 @@ def _read_zip(local_path: str, rel: str, canon: dict) -> _Parsed:
                 f"{rel}: record {k} (question {q}) has answer {r['answer']!r}, not a letter among "
                 f"its {len(r['options'])} options"
             )
-        opts = tuple(canon.setdefault(o, o) for o in r["options"])
-        c = (canon.setdefault(r["question"], r["question"]), opts, r["answer"], r["category"], r["src"])
+        c = (r["question"], tuple(r["options"]), a, r["category"], r["src"])
         qid.append(q)
         pred.append(p)
-        answer.append(r["answer"])
+        answer.append(a)
         aidx.append(int(r["answer_index"]))
-        content.append(canon.setdefault(c, c))
+        content.append(canon.setdefault(c, c))  # one shared copy per distinct item version
     return _Parsed(tuple(qid), tuple(pred), tuple(answer), tuple(aidx), tuple(content))
 
 
+@dataclasses.dataclass(frozen=True)
+class _All:
+    files: dict  # model -> _Parsed
+    items: pd.DataFrame  # the item table over all files (see load)
+
+
 @functools.lru_cache(maxsize=1)
-def _parse_all(local_paths: tuple[str, ...]) -> tuple[_Parsed, ...]:
+def _parse_all(local_paths: tuple[str, ...]) -> _All:
+    """Every file parsed, and the item table, memoized on the verified local paths."""
     canon: dict = {}
-    return tuple(_read_zip(lp, rel, canon) for lp, (rel, _, _) in zip(local_paths, _FILES))
+    files = {m: _read_zip(lp, rel, canon) for m, lp, (rel, _, _) in zip(MODELS, local_paths, _FILES)}
+    # item content: the version most files share (ties: the earliest file); all files are used,
+    # so the table does not depend on which models are loaded
+    versions: dict[str, dict] = {}
+    for P in files.values():
+        for q, c in zip(P.qid, P.content):
+            cnt = versions.setdefault(q, {})
+            cnt[c] = cnt.get(c, 0) + 1  # dicts keep first-seen (earliest file) order
+    rows = []
+    for q in sorted(versions, key=lambda q: (len(q), q)):
+        cnt = versions[q]
+        best = max(cnt, key=cnt.__getitem__)  # first maximum = earliest file among ties
+        question, opts, answer, category, src = best
+        rows.append({
+            "item": q, "benchmark": "mmlu-pro", "source": category, "category": category,
+            "src": src, "text": question, "options": list(opts), "answer_key": answer,
+            "answer_index": _LETTERS.index(answer), "n_options": len(opts),
+            "n_versions": len(cnt), "revised": len(cnt) > 1,
+        })
+    return _All(files, pd.DataFrame.from_records(rows))
 
 
 def _upstream_guess(n_options: int, seed: int) -> int:
@@ -203,30 +227,11 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
             check_choice("models", m, MODELS)
         chosen = [m for m in MODELS if m in chosen]
     locals_ = tuple(str(fetch_file(SOURCE, p)) for p, _, _ in _FILES)
-    parsed_all = dict(zip(MODELS, _parse_all(locals_)))
-    parsed = {m: parsed_all[m] for m in chosen}
-
-    # items: union of question ids in first-seen order (sorted numerically), majority content
-    versions: dict[str, Counter] = {}
-    first_file: dict[tuple[str, tuple], int] = {}
-    for f_idx, m in enumerate(MODELS):  # all files, so item content does not depend on `models`
-        P = parsed_all[m]
-        for q, c in zip(P.qid, P.content):
-            versions.setdefault(q, Counter())[c] += 1
-            first_file.setdefault((q, c), f_idx)
-    used = sorted({q for m in chosen for q in parsed[m].qid}, key=lambda q: (len(q), q))
-    rows = []
-    for q in used:
-        cnt = versions[q]
-        best = max(cnt.items(), key=lambda kv: (kv[1], -first_file[(q, kv[0])]))[0]
-        question, opts, answer, category, src = best
-        rows.append({
-            "item": q, "benchmark": "mmlu-pro", "source": category, "category": category,
-            "src": src, "text": question, "options": list(opts), "answer_key": answer,
-            "answer_index": _LETTERS.index(answer), "n_options": len(opts),
-            "n_versions": len(cnt), "revised": len(cnt) > 1,
-        })
-    items = pd.DataFrame.from_records(rows)
+    parsed_all = _parse_all(locals_)
+    parsed = {m: parsed_all.files[m] for m in chosen}
+    used = {q for m in chosen for q in parsed[m].qid}
+    items = parsed_all.items
+    items = items[items["item"].isin(used)].reset_index(drop=True)
 
     # responses
     model_col, item_col, ans_col, corr_col = [], [], [], []
@@ -257,8 +262,7 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
                            "n_null_pred": n_null})
     responses = pd.DataFrame({"model": model_col, "item": item_col, "answer": ans_col,
                               "correct": np.asarray(corr_col, dtype=np.float64)})
-    all_items = set(used)
-    missing = {m: sorted(all_items.difference(parsed[m].qid), key=lambda q: (len(q), q)) for m in chosen}
+    missing = {m: sorted(used.difference(parsed[m].qid), key=lambda q: (len(q), q)) for m in chosen}
     missing = {m: v for m, v in missing.items() if v}
     revised = items.loc[items["revised"], "item"].tolist()
     meta = {
