@@ -4,8 +4,10 @@
   ``P_top1``, normalized residual entropy ``H_norm``, predicted option and correctness (Sec. 3.1-3.2).
 * :func:`mpd` -- exact mean pairwise distance by a numba kernel, per group, with a bootstrap CI or a
   sampled-pairs estimate for very large N (Sec. 3.3); the paper's MPD tables as DataFrames.
+* :mod:`benchkit.landscape.perturb` -- perturbation builders (mask, No-Answer, score bias,
+  positional bias, noise injection with guards, 5->4 standardization) and App. F prompts.
 """
-from benchkit.landscape.points import LETTERS, LandscapePoints, points
+from benchkit.landscape import perturb
 from benchkit.landscape.mpd import (
     GroupedMPDResult,
     MPDResult,
@@ -17,6 +19,8 @@ from benchkit.landscape.mpd import (
     summary_table,
     variant_table,
 )
+from benchkit.landscape.perturb import PerturbationSet, render
+from benchkit.landscape.points import LETTERS, LandscapePoints, points
 
 __all__ = [
     "LETTERS",
@@ -31,4 +35,7 @@ __all__ = [
     "model_table",
     "rank_table",
     "summary_table",
+    "perturb",
+    "PerturbationSet",
+    "render",
 ]
