@@ -1,0 +1,297 @@
+"""Item-level BSDProbe profiles from correct-response counts (Sec. 3.2, App. A-D)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_array,
+    check_int,
+    check_probability,
+    describe,
+)
+from benchkit.boundary.calibration import CalibrationTable, get_table
+
+__all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_table"]
+
+
+@lru_cache(maxsize=64)
+def gamma_table(T: int) -> np.ndarray:
+    """``G[k1, kn] = P(theta_n > theta_1 | k1, kn)`` with Beta(1, 1) priors (Eq. 5/13/14).
+
+    Closed form for integer Beta parameters (theta_1 ~ Beta(a1, b1), theta_n ~ Beta(an, bn)):
+    P = sum_{i=0}^{an-1} B(a1+i, b1+bn) / ((bn+i) B(1+i, bn) B(a1, b1)).
+    """
+    from scipy.special import betaln
+
+    k = np.arange(T + 1)
+    a1 = (k + 1)[:, None, None].astype(np.float64)
+    b1 = (T - k + 1)[:, None, None].astype(np.float64)
+    an = (k + 1)[None, :, None].astype(np.float64)
+    bn = (T - k + 1)[None, :, None].astype(np.float64)
+    i = np.arange(T + 1)[None, None, :].astype(np.float64)
+    logt = betaln(a1 + i, b1 + bn) - np.log(bn + i) - betaln(1 + i, bn) - betaln(a1, b1)
+    terms = np.where(i < an, np.exp(logt), 0.0)
+    out = terms.sum(axis=2)
+    out.setflags(write=False)
+    return out
+
+
+def endpoint_gamma(k1, kn, T: int) -> np.ndarray:
+    """Posterior confidence gamma (Eq. 14) for endpoint counts k1, kn out of T."""
+    T = check_int("T", T, min=1)
+    k1 = check_array("k1", k1, dtype="int")
+    kn = check_array("kn", kn, dtype="int")
+    for name, arr in (("k1", k1), ("kn", kn)):
+        if arr.size and (arr.min() < 0 or arr.max() > T):
+            raise BenchkitValueError(f"{name} must lie in [0, T={T}]")
+    return gamma_table(T)[k1, kn]
+
+
+@dataclass(frozen=True)
+class ProfileResult:
+    """BSDProbe profiles phi(q) = (x, w, v, o) with everything they are built from.
+
+    Arrays have one entry per item (rows of ``counts``); ``fit``, ``blocks``, ``c`` and ``entropy``
+    are (items, n). ``flat`` marks Delta = 0 items, whose ``x`` is the App. B position and ``w`` = 1.
+    """
+
+    counts: np.ndarray = field(repr=False)
+    T: int
+    c: np.ndarray = field(repr=False)
+    entropy: np.ndarray = field(repr=False)
+    entropy_source: str
+    fit: np.ndarray = field(repr=False)
+    blocks: np.ndarray = field(repr=False)
+    delta: np.ndarray = field(repr=False)
+    flat: np.ndarray = field(repr=False)
+    q25: np.ndarray = field(repr=False)
+    q50: np.ndarray = field(repr=False)
+    q75: np.ndarray = field(repr=False)
+    x: np.ndarray = field(repr=False)
+    w: np.ndarray = field(repr=False)
+    a: np.ndarray = field(repr=False)
+    gamma: np.ndarray = field(repr=False)
+    high_start: np.ndarray = field(repr=False)
+    e_hi: np.ndarray = field(repr=False)
+    v: np.ndarray = field(repr=False)
+    D: np.ndarray = field(repr=False)
+    o: np.ndarray = field(repr=False)
+    flagged: np.ndarray = field(repr=False)
+    alpha_o: float
+    calibration: CalibrationTable = field(repr=False)
+    positioning: dict = field(repr=False)
+    items: np.ndarray | None = field(default=None, repr=False)
+    groups: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n(self) -> int:
+        return int(self.counts.shape[1])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per item: delta, x, w, gamma, v, D, o, flagged and the intermediate quantities."""
+        df = pd.DataFrame(
+            {
+                "delta": self.delta, "x": self.x, "w": self.w, "gamma": self.gamma,
+                "v": self.v, "D": self.D, "o": self.o, "flagged": self.flagged,
+                "flat": self.flat, "q25": self.q25, "q50": self.q50, "q75": self.q75,
+                "a": self.a, "e_hi": self.e_hi, "high_start": self.high_start,
+                "n_blocks": self.blocks.max(axis=1) + 1 if self.blocks.size else [],
+            }
+        )
+        if self.groups is not None:
+            df.insert(0, "group", self.groups)
+        if self.items is not None:
+            df.index = pd.Index(self.items, name="item")
+        return df
+
+
+def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
+    """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis."""
+    from benchkit._kernels.lrt import h_table
+
+    h = h_table(T)  # h(k/T) = k/T log(k/T) + (1-k/T) log(1-k/T)
+    tot = counts.sum(axis=1)
+    n = counts.shape[1]
+    two_states = (tot > 0) & (tot < n * T)
+    e = -h[counts] / np.log(2.0)
+    e[~two_states] = 0.0
+    return np.clip(e, 0.0, 1.0)
+
+
+def _positions(a_num, q50, flat, n, T, groups):
+    """App. B: x = h_{B,F}(a) for Delta = 0 items (medians by total count, Eq. 11-12)."""
+    x = np.full(a_num.shape[0], np.nan)
+    info = {}
+    labels = [None] if groups is None else list(dict.fromkeys(groups.tolist()))
+    for g in labels:
+        sel = np.ones(a_num.shape[0], bool) if g is None else (groups == g)
+        ref = sel & ~flat
+        totals = a_num[ref]
+        if totals.size:
+            ut, inv = np.unique(totals, return_inverse=True)
+            b = np.array([np.median(q50[ref][inv == j]) for j in range(ut.size)])
+            u = ut / (n * T)
+        else:
+            u = np.array([], dtype=np.float64)
+            b = np.array([], dtype=np.float64)
+        uu = np.concatenate(([0.0], u, [1.0]))
+        bb = np.concatenate(([1.0], b, [0.0]))
+        target = sel & flat
+        x[target] = np.interp(a_num[target] / (n * T), uu, bb)
+        info[g] = (uu, bb)
+    return x, info
+
+
+def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items=None,
+             groups=None) -> ProfileResult:
+    """BSDProbe item profiles from correct-response counts along an ordered model axis.
+
+    Parameters
+    ----------
+    counts : array (items, n) of int
+        k_{i,q}: correct responses of model i (axis order, weakest first) on item q, in [0, T].
+    T : int
+        Responses per model-item pair (common budget).
+    entropy : array (items, n), optional
+        Normalized answer-state entropies e_{i,q} (Eq. 2) in [0, 1]. Default: computed from the
+        counts on the two states {correct, incorrect} (``entropy_source="binary"``).
+    alpha_o : float, default 0.05
+        Screening level: items with o <= alpha_o are flagged.
+    calibration : "auto", "exact" or CalibrationTable, default "auto"
+        "auto": the shipped / cached Monte Carlo table for (n, T) (B = 200,000, seed 42, 217
+        reference vectors for n = 6), built and cached on demand otherwise. "exact": enumeration
+        of all (T+1)^n count vectors (small settings only).
+    items : sequence, optional
+        Item labels (index of ``to_frame()``).
+    groups : sequence, optional
+        Benchmark label per item; App. B positioning uses reference items of the same group.
+
+    Returns
+    -------
+    ProfileResult
+
+    Notes
+    -----
+    * Fit (Eq. 10, App. A): exact PAVA on the integer counts; fitted values are block sums over
+      (T x block length). Delta = c~_n - c~_1 (Sec. 3.2) is decided from those integers.
+    * Q_alpha (Eq. 4): first normalized position s = (i-1)/(n-1) where the linear interpolant of
+      the fit reaches c~_1 + alpha Delta (>=), found by exact rational comparisons; x = Q_0.5,
+      w = Q_0.75 - Q_0.25.
+    * gamma (Eq. 5, 13-14): exact closed form for integer Beta parameters, for every item.
+    * H = {i : s_i >= Q_0.75} and v = Delta gamma (1 - mean_{i in H} e_i) (Eq. 6); v = 0 when
+      Delta = 0.
+    * Delta = 0 (App. B, Eq. 11-12): reference items (Delta > 0, same group) are grouped by their
+      total correct count; b_j is the median Q_0.5 of each group, with endpoints (0, 1) and (1, 0)
+      and linear interpolation in a = mean correctness; w = 1.
+    * D (Eq. 7/16) from the integer fit with tabulated x log x terms; o (Eq. 19) is a lookup in the
+      calibration table with rho(d) = rint(1e10 d): o = max_theta (1 + #{rho(D*) >= rho(D)})/(B+1).
+    """
+    from benchkit._kernels.lrt import lr_statistic
+    from benchkit._kernels.pava import pava_counts_batch
+
+    T = check_int("T", T, min=1)
+    k = check_array("counts", counts, ndim=2, dtype="int")
+    m, n = k.shape
+    if n < 2:
+        raise BenchkitValueError(f"counts must have at least 2 models (columns); got shape {k.shape}")
+    if k.size and (k.min() < 0 or k.max() > T):
+        bad = k[(k < 0) | (k > T)].ravel()[0]
+        raise BenchkitValueError(f"counts must lie in [0, T={T}]; found {bad}")
+    alpha_o = check_probability("alpha_o", alpha_o)
+    if entropy is None:
+        e = _binary_entropy(k, T)
+        source = "binary"
+    else:
+        e = check_array("entropy", entropy, ndim=2, dtype="float", shape=(m, n))
+        if e.size and (e.min() < -1e-12 or e.max() > 1 + 1e-12):
+            raise BenchkitValueError(
+                f"entropy must be normalized to [0, 1]; found values in [{e.min()}, {e.max()}]"
+            )
+        e = np.clip(e, 0.0, 1.0)
+        source = "given"
+    if isinstance(calibration, CalibrationTable):
+        if (calibration.n, calibration.T) != (n, T):
+            raise BenchkitValueError(
+                f"calibration table is for n={calibration.n}, T={calibration.T}; counts need "
+                f"n={n}, T={T}"
+            )
+        table = calibration
+    elif isinstance(calibration, str):
+        if calibration == "auto":
+            table = get_table(n, T)
+        elif calibration == "exact":
+            table = get_table(n, T, method="exact")
+        else:
+            raise BenchkitValueError(
+                f"calibration={describe(calibration)} is not allowed; choose 'auto', 'exact' or a "
+                "CalibrationTable"
+            )
+    else:
+        raise BenchkitTypeError(
+            f"calibration must be 'auto', 'exact' or a CalibrationTable; got {describe(calibration)}"
+        )
+    if items is not None:
+        items = np.asarray(items)
+        if items.shape != (m,):
+            raise BenchkitValueError(f"items must have one label per row ({m}); got shape {items.shape}")
+    if groups is not None:
+        groups = np.asarray(groups)
+        if groups.shape != (m,):
+            raise BenchkitValueError(f"groups must have one label per row ({m}); got shape {groups.shape}")
+
+    num, den, blocks = pava_counts_batch(k)
+    fit = num / (den * float(T))
+    c = k / float(T)
+    N1, L1 = num[:, 0], den[:, 0]
+    Nn, Ln = num[:, -1], den[:, -1]
+    flat = Nn * L1 == N1 * Ln
+    delta = np.where(flat, 0.0, fit[:, -1] - fit[:, 0])
+    rows = np.arange(m)
+
+    def crossing(aq: int):
+        # fit_i >= c1 + (aq/4) Delta  <=>  4 N_i L1 Ln - (4-aq) N1 L_i Ln - aq Nn L_i L1 >= 0
+        cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
+            - aq * (Nn * L1)[:, None] * den >= 0
+        i_star = np.argmax(cond, axis=1)
+        i_star = np.where(flat, 1, np.maximum(i_star, 1))
+        Np, Lp = num[rows, i_star - 1], den[rows, i_star - 1]
+        Nc, Lc = num[rows, i_star], den[rows, i_star]
+        LN = (4 - aq) * N1 * Ln + aq * Nn * L1
+        LD = 4 * L1 * Ln
+        t_num = (LN * Lp - Np * LD) * Lc
+        t_den = (Nc * Lp - Np * Lc) * LD
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = t_num / t_den
+        q = (i_star - 1 + t) / (n - 1)
+        return np.where(flat, np.nan, q), np.where(flat, -1, i_star)
+
+    q25, _ = crossing(1)
+    q50, _ = crossing(2)
+    q75, i75 = crossing(3)
+    a_num = k.sum(axis=1)
+    a = a_num / float(n * T)
+    x_flat, info = _positions(a_num, q50, flat, n, T, groups)
+    x = np.where(flat, x_flat, q50)
+    w = np.where(flat, 1.0, q75 - q25)
+    gamma = gamma_table(T)[k[:, 0], k[:, -1]]
+    cols = np.arange(n)[None, :]
+    hmask = cols >= i75[:, None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        e_hi = (e * hmask).sum(axis=1) / hmask.sum(axis=1)
+    e_hi = np.where(flat, np.nan, e_hi)
+    v = np.where(flat, 0.0, delta * gamma * (1.0 - np.nan_to_num(e_hi)))
+    D, keys = lr_statistic(k, T)
+    o = table.score_keys(keys)
+    flagged = o <= alpha_o
+    return ProfileResult(
+        counts=k, T=T, c=c, entropy=e, entropy_source=source, fit=fit, blocks=blocks,
+        delta=delta, flat=flat, q25=q25, q50=q50, q75=q75, x=x, w=w, a=a, gamma=gamma,
+        high_start=i75, e_hi=e_hi, v=v, D=D, o=o, flagged=flagged, alpha_o=alpha_o,
+        calibration=table, positioning=info, items=items, groups=groups,
+    )
