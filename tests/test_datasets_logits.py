@@ -136,8 +136,14 @@ def test_option_probs(logits, raw_table):
         lub.option_probs(logits, options="ABC")
     with pytest.raises(BenchkitValueError, match="only MMLU has"):
         lub.option_probs(logits, options="ABCD", dataset="hellaswag", prompt_template="shared")
-    p4, models, items = lub.option_probs(logits, options="ABCD")
-    p6, models6, items6 = lub.option_probs(logits, options="ABCDEF")
+    r4 = lub.option_probs(logits, options="ABCD")
+    r6 = lub.option_probs(logits, options="ABCDEF")
+    p4, models, items = r4.probs, list(r4.models), list(r4.items)
+    p6, models6, items6 = r6.probs, list(r6.models), list(r6.items)
+    assert r4.options == tuple("ABCD") and r6.options == tuple("ABCDEF")
+    tf = r4.to_frame()
+    assert len(tf) == 16 * 9_995 and list(tf.columns) == ["model", "item", "p_A", "p_B", "p_C", "p_D"]
+    assert tf["p_C"].iloc[9_995 + 2] == p4[1, 2, 2]
     assert p4.shape == (16, 9_995, 4) and p6.shape == (16, 9_995, 6)
     assert models == models6 == list(lub.MODELS) and items == items6
     assert items[:3] == ["mmlu/0", "mmlu/2", "mmlu/4"]
@@ -153,8 +159,8 @@ def test_option_probs(logits, raw_table):
     j = models.index("falcon-7b")
     np.testing.assert_allclose(p6[j], softmax(z, axis=1), rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(p4[j], softmax(z[:, :4], axis=1), rtol=1e-12, atol=1e-15)
-    hs, _, hitems = lub.option_probs(logits, options="ABCD", dataset="hellaswag")
-    assert hs.shape == (16, 9_995, 4) and hitems[0] == "hellaswag/0"
+    hs = lub.option_probs(logits, options="ABCD", dataset="hellaswag")
+    assert hs.probs.shape == (16, 9_995, 4) and hs.items[0] == "hellaswag/0"
 
 
 def test_fetch_dispatch_for_logits():

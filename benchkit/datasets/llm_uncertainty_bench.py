@@ -26,6 +26,7 @@ the in-context demonstrations (item ids 1, 3, 5, 7, 9) are dropped by default: 4
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -34,7 +35,7 @@ from benchkit._validation import BenchkitValueError, check_choice, check_columns
 from benchkit.datasets._fetch import DatasetIntegrityError, Source, SourceFile, fetch_file
 
 __all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
-           "load", "option_probs"]
+           "OptionProbs", "load", "option_probs"]
 
 _REPO = "smartyfh/LLM-Uncertainty-Bench"
 _COMMIT = "5d189dcc54dbde7f6a327e7139142aa41ff7c42c"
@@ -70,6 +71,34 @@ DEMONSTRATION_IDS: tuple[int, ...] = (1, 3, 5, 7, 9)
 OPTION_SETS: dict[str, tuple[str, ...]] = {"ABCDEF": tuple("ABCDEF"), "ABCD": tuple("ABCD")}
 _LOGITS = tuple(f"logit_{c}" for c in "ABCDEF")
 _COLUMNS = ("source_file", "model", "dataset", "prompt_template", "item_id") + _LOGITS
+
+
+@dataclass(frozen=True)
+class OptionProbs:
+    """Option probabilities of one (dataset, prompt template) slice.
+
+    ``probs`` is float64 (n_models, n_items, k); ``models`` and ``items`` label its first two
+    axes, ``options`` its last (letters).
+    """
+
+    probs: np.ndarray
+    models: tuple[str, ...]
+    items: tuple[str, ...]
+    options: tuple[str, ...]
+    dataset: str
+    prompt_template: str
+
+    def to_frame(self) -> pd.DataFrame:
+        """Long form: one row per (model, item) with a ``p_<letter>`` column per option."""
+        n_m, n_i, k = self.probs.shape
+        frame = pd.DataFrame({
+            "model": np.repeat(np.array(self.models, dtype=object), n_i),
+            "item": np.tile(np.array(self.items, dtype=object), n_m),
+        })
+        flat = self.probs.reshape(n_m * n_i, k)
+        for j, letter in enumerate(self.options):
+            frame[f"p_{letter}"] = flat[:, j]
+        return frame
 
 
 def _local_parquet():
@@ -176,12 +205,11 @@ def option_probs(frame: pd.DataFrame | None = None, *, options: str, dataset: st
 
     Returns
     -------
-    probs : numpy.ndarray, float64, shape (n_models, n_items, k)
-        ``k`` = 6 or 4, options in letter order.
-    models : list of str
-        Row labels (models in :data:`MODELS` order, those present).
-    items : list of str
-        Column labels (``"<dataset>/<item_id>"``, ascending ``item_id``).
+    OptionProbs
+        ``probs``: float64 array (n_models, n_items, k), ``k`` = 6 or 4, options in letter
+        order; ``models``: models in :data:`MODELS` order (those present); ``items``:
+        ``"<dataset>/<item_id>"`` in ascending ``item_id``; ``options``, ``dataset``,
+        ``prompt_template``; ``to_frame()`` gives the long form.
 
     Notes
     -----
@@ -222,4 +250,5 @@ def option_probs(frame: pd.DataFrame | None = None, *, options: str, dataset: st
     z -= z.max(axis=2, keepdims=True)
     p = np.exp(z)
     p /= p.sum(axis=2, keepdims=True)
-    return p, models, [f"{dataset}/{i}" for i in items]
+    return OptionProbs(probs=p, models=tuple(models), items=tuple(f"{dataset}/{i}" for i in items),
+                       options=OPTION_SETS[options], dataset=dataset, prompt_template=prompt_template)
