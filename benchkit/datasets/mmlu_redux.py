@@ -552,7 +552,7 @@ def _helm_labelled():
 
 def _helm_full():
     from benchkit import ResponseSet
-    from benchkit.response_set import DropEntry, DropReport  # noqa: F401
+    from benchkit.response_set import DropEntry, DropReport
 
     matcher = _MmluMatcher()
     items = matcher.items
@@ -775,8 +775,11 @@ def load(*, part: str = "helm-labelled"):
             annotator's spelling), ``correct_answer`` (the annotator's suggested answer, free
             text, often empty), ``annotation_source`` (the raw ``source`` column: a URL or note),
             ``potential_reason``, ``file``, ``file_encoding``, ``file_delimiter``, and
-            ``mmlu_item`` (the id of the same question in :func:`benchkit.datasets.mmlu.load`,
-            matched by subject, whitespace-normalized question and options; None if unmatched).
+            ``mmlu_item`` (the id of the same question in :func:`benchkit.datasets.mmlu.load`:
+            same subject and whitespace-normalized question and options, else a unique
+            question-text match, else the same ASCII letters and digits; None if unmatched) with
+            ``mmlu_match`` (how it matched, or why not). Measured: 5,692 exact, 5 by ASCII
+            characters (U+FFFD or mis-decoded quotes in the annotator files), 3 unmatched.
         ``"helm-labelled"`` -> :class:`benchkit.ResponseSet`, 5,700 items x 14 models
             (:data:`HELM_LABELLED_MODELS`, one sample each): ``answer`` = the model's output
             letter, ``correct`` = answer == answer key; items are the ``"labels"`` table (so they
