@@ -12,7 +12,6 @@ import functools
 import hashlib
 import json
 import shutil
-from collections import defaultdict
 
 import numpy as np
 import pandas as pd
