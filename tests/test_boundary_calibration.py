@@ -1,0 +1,82 @@
+"""Calibration tables: Eq. 19 semantics, reproducibility, exact vs Monte Carlo, false-flag rate."""
+import numpy as np
+import pytest
+
+from benchkit._kernels import lrt
+from benchkit.boundary import CalibrationTable, build_table, exact_table, get_table, reference_family
+
+
+def test_family_size_matches_paper():
+    assert reference_family(6).shape == (217, 6)  # App. D.3: 217 vectors for n = 6
+    fam = reference_family(5)
+    assert np.all(np.diff(fam, axis=1) >= 0) and fam.min() > 0 and fam.max() < 1
+
+
+def test_score_semantics_against_direct_eq19():
+    theta = reference_family(3)[[0, 10, 40]]
+    B = 3000
+    tab = build_table(3, 5, B=B, seed=5, reference=theta, block_size=700)
+    seeds = lrt.block_seeds(np.random.SeedSequence(5), 3, (B + 699) // 700)
+    keys = lrt.simulate_keys(theta, 5, B, seeds, block_size=700)
+    for d in [0.0, 0.3, 1.0, 2.5, 4.0, 7.0, 50.0]:
+        kq = np.int64(np.rint(d * 1e10))
+        direct = max((1 + (keys[a] >= kq).sum()) / (B + 1) for a in range(3))  # Eq. 19
+        assert tab.score(np.array([d]))[0] == pytest.approx(direct, abs=1e-15)
+    assert tab.score(np.array([0.0]))[0] == 1.0
+    assert tab.score(np.array([1e6]))[0] == pytest.approx(1 / (B + 1))
+
+
+def test_same_table_for_any_worker_count(tmp_path):
+    a = build_table(4, 5, B=2000, seed=3, block_size=300)
+    b = build_table(4, 5, B=2000, seed=3, block_size=300, n_jobs=2, chunk=7)
+    np.testing.assert_array_equal(a.atoms, b.atoms)
+    np.testing.assert_array_equal(a.tail, b.tail)
+    a.save(tmp_path / "t.npz")
+    c = CalibrationTable.load(tmp_path / "t.npz")
+    np.testing.assert_array_equal(c.atoms, a.atoms) and np.testing.assert_array_equal(c.tail, a.tail)
+
+
+def test_exact_vs_monte_carlo():
+    # n = 3, T = 5: exact P over the same family vs MC scores; they differ only by MC error.
+    fam = reference_family(3)
+    ex = exact_table(3, 5, reference=fam, flat_levels=0)
+    mc = build_table(3, 5, B=20000, seed=11, reference=fam)
+    d = ex.atoms / 1e10
+    diff = np.abs(ex.score(d) - mc.score(d))
+    # max over 133 vectors of binomial errors: sd <= 0.5/sqrt(B) = 0.0035; allow ~5 sd
+    assert diff.max() < 0.018, diff.max()
+    assert ex.score(np.array([0.0]))[0] == pytest.approx(1.0)
+
+
+def test_shipped_table_lookup():
+    tab = get_table(6, 20)
+    assert tab.B == 200_000 and tab.seed == 42 and tab.reference.shape == (217, 6)
+    assert tab.min_score == pytest.approx(1 / 200_001)
+    assert tab.score(np.array([0.0]))[0] == 1.0
+
+
+def test_false_flag_rate_under_monotone_profiles():
+    # Monotone truths (flat at several levels, increasing, step); rate of o <= 0.05 must be
+    # <= 0.05 within MC error. 6,000 items per profile: sd of a 5% rate is 0.0028.
+    tab = get_table(6, 20)
+    rng = np.random.default_rng(2024)
+    truths = {
+        "flat0.1": [0.1] * 6, "flat0.5": [0.5] * 6, "flat0.8": [0.8] * 6,
+        "increasing": np.linspace(0.2, 0.8, 6), "step": [0.3, 0.3, 0.3, 0.7, 0.7, 0.7],
+    }
+    from benchkit.boundary import profiles
+
+    for name, th in truths.items():
+        k = rng.binomial(20, np.asarray(th)[None, :], size=(6000, 6))
+        rate = profiles(k, 20, calibration=tab).flagged.mean()
+        print(name, rate)
+        assert rate <= 0.05 + 3 * 0.0028, (name, rate)
+
+
+def test_errors():
+    with pytest.raises(ValueError, match="must be non-decreasing"):
+        build_table(3, 5, B=10, reference=[[0.5, 0.2, 0.9]])
+    with pytest.raises(ValueError, match="more than max_vectors"):
+        exact_table(6, 20)
+    with pytest.raises(ValueError, match="method='mcmc' is not allowed"):
+        get_table(6, 20, method="mcmc")
