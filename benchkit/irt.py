@@ -1023,7 +1023,7 @@ def response_diagnostics(Y: Any, *, items: Sequence[Any] | None = None,
         p_j = np.nansum(arr, 0) / n_j
     inv_i, pairs_i = _inversions(arr, np.nan_to_num(p_j, nan=-1.0))
     # models: an inversion is failing an easier item (higher p) and solving a harder one.
-    inv_j, pairs_j = _inversions(arr.T, -np.nan_to_num(p_i, nan=2.0))
+    inv_j, pairs_j = _inversions(arr.T, np.nan_to_num(p_i, nan=-1.0))
     with np.errstate(invalid="ignore", divide="ignore"):
         it = pd.DataFrame({"n_obs": n_i, "p_correct": p_i, "information": p_i * (1 - p_i),
                            "inversion_rate": np.where(pairs_i > 0, inv_i / pairs_i, np.nan),
