@@ -400,7 +400,12 @@ def top_gaps(z: Any, k: int = 5) -> TopGaps:
     zz = _unit("z", z)
     k = check_int("k", k, min=1)
     knots, widths, idx = _all_gaps(zz)
-    order = np.lexsort((np.arange(widths.size), -widths))[:k]
+    if k < widths.size:  # O(n) selection, then exact tie order (leftmost first) among candidates
+        v = np.partition(widths, widths.size - k)[widths.size - k]
+        cand = np.flatnonzero(widths >= v)
+    else:
+        cand = np.arange(widths.size)
+    order = cand[np.lexsort((cand, -widths[cand]))][:k]
     return TopGaps(tuple(_gap(knots, widths, idx, int(j), r + 1) for r, j in enumerate(order)),
                    n_items=zz.size)
 
