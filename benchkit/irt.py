@@ -38,6 +38,7 @@ from threadpoolctl import threadpool_limits
 
 from benchkit._validation import (
     BenchkitValueError,
+    BenchkitWarning,
     check_array,
     check_choice,
     check_float,
@@ -266,8 +267,12 @@ def _mml1_collapsed(s, n_g, r, c_r, n_quad, prec, ability_sd, tol, max_iter):
                 break
             lam *= 0.5
         p, f, g = p_new, f_new, g_new
-        if np.max(np.abs(g)) < tol or np.max(np.abs(lam * step)) < 1e-12:
-            converged = np.max(np.abs(g)) < max(tol, 1e-6)
+        # converged: gradient below tol, or a full Newton step below 1e-9 logits (gradients of
+        # large matrices are sums over many cells and stall at rounding level ~1e-16 |f|)
+        if np.max(np.abs(g)) < tol or (lam == 1.0 and np.max(np.abs(step)) < 1e-9):
+            converged = True
+            break
+        if lam < 1e-10 or np.max(np.abs(lam * step)) < 1e-12:
             break
     res = optimize.OptimizeResult(x=p, fun=f, jac=g, nit=it, success=converged)
     b, ls = unpack(res.x)
@@ -591,6 +596,11 @@ def fit_1pl(
     MML uses L-BFGS on the exact marginal likelihood (four matrix products per evaluation) and
     JML alternating Newton steps over the full matrix.
 
+    *Limitation.* MML uses fixed (non-adaptive) Gauss-Hermite nodes. When each model answers
+    thousands of items its posterior is far narrower than the node spacing and the quadrature
+    degrades (a BenchkitWarning is raised above 20 x ``n_quadrature`` items per model); JML is then
+    the estimator of choice (its bias shrinks with the number of items per model).
+
     *Standard errors.* MML on complete matrices: square roots of the diagonal of the inverse
     observed information over all item difficulties and :math:`\log\sigma` (computed at item
     level through the Woodbury identity, since the information is diagonal minus rank
@@ -672,6 +682,16 @@ def fit_1pl(
                       int(it), bool(conv), bool(complete and collapse), items, models, opts)
 
     # MML
+    n_per_model = int((~np.isnan(sub)).sum(0).max())
+    if n_per_model > 20 * n_quadrature:
+        import warnings
+
+        warnings.warn(
+            f"MML with {n_quadrature} fixed Gauss-Hermite nodes is inaccurate when a model answers "
+            f"{n_per_model} items (its posterior is much narrower than the node spacing; the "
+            "ability SD and the marginal likelihood are biased, difficulties less so); use "
+            "method='jml', which is consistent when every model answers many items",
+            BenchkitWarning, stacklevel=2)
     if complete and collapse:
         s, inv_i, n_g, r, inv_j, c_r = _collapse(sub)
         with threadpool_limits(1, "blas"):  # small dense algebra: threads only add wake-ups
