@@ -21,7 +21,7 @@ What the harness guarantees
   --ServerApp.token=<random> --allow-root`` with temporary ``JUPYTER_CONFIG_DIR``,
   ``JUPYTER_DATA_DIR``, ``JUPYTER_RUNTIME_DIR``, ``JUPYTERLAB_SETTINGS_DIR``,
   ``JUPYTERLAB_WORKSPACES_DIR`` and ``IPYTHONDIR``, so the user's Jupyter set-up is neither read
-  nor touched. The app is exposed as ``window.jupyterapp`` (``LabApp.expose_app_in_browser``),
+  nor touched; checkpoints are kept there too. The app is exposed as ``window.jupyterapp`` (``LabApp.expose_app_in_browser``),
   news and update checks are off, and document autosave is off, so running a committed notebook
   never rewrites it on disk.
 - The browser is Debian's ``/usr/bin/chromium`` launched by Playwright with
@@ -64,9 +64,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 #: Seconds allowed for the server to answer, the notebook to open with a ready kernel, and a
 #: "Run All" to finish. Each call takes its own ``timeout`` too.
-SERVER_TIMEOUT = 90.0
-OPEN_TIMEOUT = 90.0
-RUN_TIMEOUT = 180.0
+SERVER_TIMEOUT = 120.0
+OPEN_TIMEOUT = 180.0
+RUN_TIMEOUT = 300.0
 
 __all__ = [
     "CHROMIUM", "CHROMIUM_ARGS", "chromium_missing_reason", "JupyterLabServer", "jupyterlab_server",
@@ -167,12 +167,15 @@ def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERV
     """
     root = Path(root_dir).resolve()
     tmp = Path(tempfile.mkdtemp(prefix="benchkit-jlab-"))
-    dirs = {name: tmp / name for name in ("config", "data", "runtime", "settings", "workspaces", "ipython")}
+    dirs = {name: tmp / name
+            for name in ("config", "data", "runtime", "settings", "workspaces", "ipython", "checkpoints")}
     for d in dirs.values():
         d.mkdir()
     _write_json(dirs["config"] / "jupyter_server_config.json", {
         "LabApp": {"expose_app_in_browser": True, "news_url": None,
                    "check_for_updates_class": "jupyterlab.NeverCheckForUpdate"},
+        # Checkpoints go to the temporary folder, not .ipynb_checkpoints/ next to the notebook.
+        "FileCheckpoints": {"root_dir": str(dirs["checkpoints"])},
     })
     # No autosave: running a committed notebook must not rewrite it on disk.
     _write_json(dirs["settings"] / "@jupyterlab" / "docmanager-extension" / "plugin.jupyterlab-settings",
@@ -461,5 +464,11 @@ def chart_views(page):
 
 
 def widget_views(page):
-    """``Locator`` of widget outputs (``application/vnd.jupyter.widget-view+json``) that rendered a view."""
-    return page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.widget-view+json"]')
+    """``Locator`` of the view elements of rendered widget outputs.
+
+    A ``application/vnd.jupyter.widget-view+json`` output is rendered by ipywidgets'
+    ``WidgetRenderer``, a Lumino panel (``.jp-OutputArea-output.lm-Panel``, no ``data-mime-type``)
+    holding the widget's view element; for an anywidget such as ``alt.JupyterChart`` that element is
+    the ``el`` its ESM ``render`` draws into (``.vega-embed`` for charts).
+    """
+    return page.locator(".jp-OutputArea-output.lm-Panel > .lm-Widget")

@@ -1,0 +1,43 @@
+"""The quickstart notebook runs in a real JupyterLab and draws its charts (headless chromium)."""
+from __future__ import annotations
+
+import hashlib
+
+import nbformat
+import pytest
+
+from jupyter_harness import (REPO_ROOT, browser_errors, chart_views, error_outputs, output_elements,
+                             run_all_cells, widget_views)
+
+NOTEBOOK = REPO_ROOT / "notebooks" / "00_quickstart.ipynb"
+
+
+@pytest.mark.browser
+def test_quickstart_runs_and_renders_charts(open_notebook):
+    before = hashlib.sha256(NOTEBOOK.read_bytes()).hexdigest()
+    saved = nbformat.read(NOTEBOOK, as_version=4)
+    n_charts = sum("charts.accuracy_chart(" in c.source or "charts.difficulty_histogram(" in c.source
+                   for c in saved.cells if c.cell_type == "code")
+    assert n_charts >= 2, "the quickstart should show an accuracy chart and a difficulty histogram"
+
+    with open_notebook(NOTEBOOK.relative_to(REPO_ROOT)) as page:
+        completed = run_all_cells(page)
+        errors = error_outputs(page)
+        assert errors == [], f"error outputs: {errors}"
+        assert completed, "Run All stopped before the last cell"
+        # Every chart cell must have drawn a Vega view: an SVG/canvas inside .vega-embed (the
+        # JupyterChart widget's view element), not the text/plain fallback of an unrendered chart.
+        views = chart_views(page)
+        views.nth(n_charts - 1).wait_for(state="visible", timeout=120_000)
+        assert views.count() == n_charts
+        assert widget_views(page).count() >= n_charts
+        # ... and the views hold drawn bars (Vega's SVG renderer: one path per bar in g.mark-rect).
+        assert output_elements(page, ".vega-embed svg.marks g.mark-rect path").count() >= 2 * n_charts
+        # No fallback text of an unrendered Altair chart, and no JavaScript errors from the views.
+        assert output_elements(page).filter(has_text="renderer has not been properly enabled").count() == 0
+        assert output_elements(page).filter(has_text="Error loading script").count() == 0
+        js_errors = [e for e in browser_errors(page) if "pageerror" in e or "vega" in e.lower()]
+        assert js_errors == []
+    # Running in the browser must not rewrite the committed notebook.
+    assert hashlib.sha256(NOTEBOOK.read_bytes()).hexdigest() == before
+    assert not (NOTEBOOK.parent / ".ipynb_checkpoints").exists()
