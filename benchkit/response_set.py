@@ -370,58 +370,66 @@ def _stack_probs(column: str, values: pd.Series, is_log: bool, where) -> np.ndar
 
 
 def _budget(
-    n_per_cell: np.ndarray,
-    cell_model: np.ndarray,
-    cell_item: np.ndarray,
+    N: np.ndarray,
     models: pd.Index,
     items: pd.Index,
     T: int | None,
     sample_budget: str,
     drop_incomplete: bool,
-) -> tuple[int | np.ndarray, np.ndarray]:
-    """Decide the sample budget; return (T, keep-mask over cells)."""
-    n_models = len(models)
+) -> tuple[int | np.ndarray, np.ndarray | None]:
+    """Decide the sample budget from dense sample counts ``N`` (rows x models).
+
+    Row r belongs to item ``items[r % len(items)]`` (variants are stacked as row blocks). Returns
+    (T, mask of observed cells with fewer samples than the budget, or None when there is none).
+    Missing cells (N == 0) are not incomplete: they are missing.
+    """
+    n_items = len(items)
     if sample_budget == "common":
-        if T is None:
-            T_val = int(n_per_cell.max())
-        else:
-            T_val = T
-        target = np.full(n_per_cell.shape, T_val, dtype=np.int64)
+        T_val = int(N.max()) if T is None else T
+        target = T_val
     else:
         if T is not None:
             raise BenchkitValueError(
                 "T cannot be given with sample_budget='per_model'; the per-model budget is the "
                 "largest number of samples each model has for an item"
             )
-        per_model = np.zeros(n_models, dtype=np.int64)
-        np.maximum.at(per_model, cell_model, n_per_cell)
-        T_val = per_model
-        target = per_model[cell_model]
-    over = n_per_cell > target
+        T_val = N.max(axis=0).astype(np.int64)
+        target = T_val[None, :]
+    over = N > target
     if over.any():
-        c = int(np.nonzero(over)[0][0])
+        r, j = (int(v[0]) for v in np.nonzero(over))
+        tj = T_val if np.ndim(T_val) == 0 else int(T_val[j])
         raise BenchkitValueError(
-            f"model {models[cell_model[c]]!r} has {int(n_per_cell[c])} samples for item "
-            f"{items[cell_item[c]]!r}, more than the sample budget T={int(target[c])}; pass a larger "
-            "T or check for repeated rows"
+            f"model {models[j]!r} has {int(N[r, j])} samples for item {items[r % n_items]!r}, more "
+            f"than the sample budget T={tj}; pass a larger T or check for repeated rows"
         )
-    short = n_per_cell < target
-    if short.any() and not drop_incomplete:
-        c = int(np.nonzero(short)[0][0])
+    short = (N > 0) & (N < target)
+    if not short.any():
+        return T_val, None
+    if not drop_incomplete:
+        r, j = (int(v[0]) for v in np.nonzero(short))
+        tj = T_val if np.ndim(T_val) == 0 else int(T_val[j])
+        n_short = int(short.sum())
         if sample_budget == "common":
             lead = "sample budget differs across models: " if T is None else ""
             raise BenchkitValueError(
-                f"{lead}{models[cell_model[c]]!r} has {int(n_per_cell[c])} samples for item "
-                f"{items[cell_item[c]]!r}, others have {int(target[c])}; pass T=..., "
-                f"drop_incomplete=True (drops such cells, {int(short.sum())} in all) or "
-                "sample_budget='per_model'"
+                f"{lead}{models[j]!r} has {int(N[r, j])} samples for item {items[r % n_items]!r}, "
+                f"others have {tj}; pass T=..., drop_incomplete=True (drops such cells, {n_short} "
+                "in all) or sample_budget='per_model'"
             )
         raise BenchkitValueError(
-            f"{models[cell_model[c]]!r} has {int(n_per_cell[c])} samples for item "
-            f"{items[cell_item[c]]!r} but {int(target[c])} for others; pass drop_incomplete=True "
-            f"(drops such cells, {int(short.sum())} in all)"
+            f"{models[j]!r} has {int(N[r, j])} samples for item {items[r % n_items]!r} but {tj} for "
+            f"others; pass drop_incomplete=True (drops such cells, {n_short} in all)"
         )
-    return T_val, ~short
+    return T_val, short
+
+
+def _incomplete_entry(N: np.ndarray, short: np.ndarray, models: pd.Index, items: pd.Index) -> DropEntry:
+    rows, cols = np.nonzero(short)
+    ex = tuple(f"{models[j]!r} on {items[r % len(items)]!r}: {int(N[r, j])} samples"
+               for r, j in zip(rows[:3], cols[:3]))
+    return DropEntry("incomplete cell (fewer samples than the budget)", int(N[short].sum()),
+                     int(len(rows)), ex)
 
 
 def _where_fn(frame: pd.DataFrame):
@@ -459,7 +467,7 @@ class ResponseSet:
     models: pd.DataFrame
     items: pd.DataFrame
     _K: np.ndarray = field(repr=False)
-    _S: np.ndarray = field(repr=False)  # sum of correctness (== K for 0/1 data)
+    _S: np.ndarray | None = field(repr=False)  # sum of fractional scores; None when K holds them
     _N: np.ndarray = field(repr=False)
     _T: int | np.ndarray = field(repr=False)
     _long: pd.DataFrame | None = field(repr=False)
@@ -610,24 +618,13 @@ class ResponseSet:
         # per-cell sample counts and the budget
         n_cells_total = n_var * n_items * n_models
         n_per_cell_full = np.bincount(cell, minlength=n_cells_total)
-        present = np.nonzero(n_per_cell_full)[0]
-        cm = present % n_models
-        ci = (present // n_models) % n_items
-        T_val, keep_cells = _budget(n_per_cell_full[present], cm, ci, m_order, i_order, T,
-                                    sample_budget, drop_incomplete)
+        N2 = n_per_cell_full.reshape(n_var * n_items, n_models)
+        T_val, short = _budget(N2, m_order, i_order, T, sample_budget, drop_incomplete)
         entries: list[DropEntry] = []
         keep_rows = np.ones(len(frame), dtype=bool)
-        if not keep_cells.all():
-            drop_mask_full = np.zeros(n_cells_total, dtype=bool)
-            drop_mask_full[present[~keep_cells]] = True
-            keep_rows = ~drop_mask_full[cell]
-            dropped = present[~keep_cells]
-            ex = tuple(
-                f"{m_order[c % n_models]!r} on {i_order[(c // n_models) % n_items]!r}: "
-                f"{int(n_per_cell_full[c])} samples" for c in dropped[:3]
-            )
-            entries.append(DropEntry("incomplete cell (fewer samples than the budget)",
-                                     int((~keep_rows).sum()), int(len(dropped)), ex))
+        if short is not None:
+            entries.append(_incomplete_entry(N2, short, m_order, i_order))
+            keep_rows = ~short.ravel()[cell]
 
         # answers
         answer = None
@@ -714,6 +711,8 @@ class ResponseSet:
                             minlength=n_items * n_models).reshape(n_items, n_models)
             is_binary = bool(np.all((long["correct"].to_numpy() == 0) | (long["correct"].to_numpy() == 1)))
             K = np.rint(S).astype(np.int64) if is_binary else None
+            if is_binary:
+                S = None
         return cls(models=models_frame, items=items_frame, _K=K, _S=S, _N=N, _T=T_val,
                    _long=long, _P=P, name=name, meta=dict(meta or {}), report=report)
 
@@ -781,12 +780,11 @@ class ResponseSet:
         i_codes, _ = _factorize(item_ids, i_order)
         return cls._from_code_counts(m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta,
                                      T, sample_budget, drop_incomplete, parse_names, name_rules,
-                                     name, meta, where)
+                                     name, meta)
 
     @classmethod
     def _from_code_counts(cls, m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta, T,
-                          sample_budget, drop_incomplete, parse_names, name_rules, name, meta,
-                          where=None):
+                          sample_budget, drop_incomplete, parse_names, name_rules, name, meta):
         n_models, n_items = len(m_order), len(i_order)
         flat = i_codes * n_models + m_codes
         seen = np.bincount(flat, minlength=n_items * n_models)
@@ -796,24 +794,29 @@ class ResponseSet:
                 f"counts has more than one row for model {m_order[c % n_models]!r}, item "
                 f"{i_order[c // n_models]!r}; give one row per (model, item)"
             )
-        T_val, keep = _budget(n, m_codes, i_codes, m_order, i_order, T, sample_budget,
-                              drop_incomplete)
-        entries = []
-        if not keep.all():
-            ex = tuple(f"{m_order[m_codes[r]]!r} on {i_order[i_codes[r]]!r}: {int(n[r])} samples"
-                       for r in np.nonzero(~keep)[0][:3])
-            entries.append(DropEntry("incomplete cell (fewer samples than the budget)",
-                                     int(n[~keep].sum()), int((~keep).sum()), ex))
+        del seen
         K = np.zeros(n_items * n_models, dtype=np.int64)
         N = np.zeros(n_items * n_models, dtype=np.int64)
-        K[flat[keep]] = k[keep]
-        N[flat[keep]] = n[keep]
-        K = K.reshape(n_items, n_models)
-        N = N.reshape(n_items, n_models)
+        K[flat] = k
+        N[flat] = n
+        return cls._from_dense_counts(K.reshape(n_items, n_models), N.reshape(n_items, n_models),
+                                      m_order, i_order, model_meta, item_meta, T, sample_budget,
+                                      drop_incomplete, parse_names, name_rules, name, meta)
+
+    @classmethod
+    def _from_dense_counts(cls, K, N, m_order, i_order, model_meta, item_meta, T, sample_budget,
+                           drop_incomplete, parse_names, name_rules, name, meta):
+        """Build from dense int64 K and N (items x models, modified in place when dropping)."""
+        T_val, short = _budget(N, m_order, i_order, T, sample_budget, drop_incomplete)
+        entries = []
+        if short is not None:
+            entries.append(_incomplete_entry(N, short, m_order, i_order))
+            K[short] = 0
+            N[short] = 0
         models_frame = _model_table(model_meta, m_order, parse_names, name_rules)
         items_frame = _item_table(item_meta, i_order)
         _check_answer_keys(items_frame, None)
-        return cls(models=models_frame, items=items_frame, _K=K, _S=K.astype(np.float64), _N=N,
+        return cls(models=models_frame, items=items_frame, _K=K, _S=None, _N=N,
                    _T=T_val, _long=None, _P=None, name=name, meta=dict(meta or {}),
                    report=DropReport(tuple(entries)))
 
@@ -997,8 +1000,9 @@ class ResponseSet:
     def scores(self) -> np.ndarray:
         """Mean correctness over samples, items x models (float64); NaN for missing cells."""
         self._require_single_variant("scores()")
+        total = self._K if self._S is None else self._S
         with np.errstate(invalid="ignore", divide="ignore"):
-            out = self._S / self._N
+            out = total / self._N
         out[self._N == 0] = np.nan
         return out
 
@@ -1125,7 +1129,7 @@ class ResponseSet:
             N = self._N[np.ix_(ii, mi)]
             T = self._T if not np.ndim(self._T) else np.asarray(self._T)[mi]
             return ResponseSet(models=self.models.loc[m_index], items=self.items.loc[i_index],
-                               _K=K, _S=K.astype(np.float64), _N=N, _T=T, _long=None, _P=None,
+                               _K=K, _S=None, _N=N, _T=T, _long=None, _P=None,
                                name=self.name, meta=dict(self.meta), report=self.report)
         long = self._long
         keep = long["model"].isin(m_index).to_numpy() & long["item"].isin(i_index).to_numpy()

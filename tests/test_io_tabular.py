@@ -26,10 +26,11 @@ def frame():
     })
 
 
-def test_parquet_aggregated_equals_from_long(tmp_path, frame):
+@pytest.mark.parametrize("engine", ["auto", "duckdb", "pyarrow"])
+def test_parquet_aggregated_equals_from_long(tmp_path, frame, engine):
     path = tmp_path / "long.parquet"
     frame.to_parquet(path)
-    agg = read_parquet(path)  # auto: only model, item, correct -> aggregated in DuckDB
+    agg = read_parquet(path, engine=engine)  # only model, item, correct -> aggregated
     assert not agg.has_samples
     ref = ResponseSet.from_long(frame)
     np.testing.assert_array_equal(agg.counts().K, ref.counts().K)
@@ -41,34 +42,41 @@ def test_parquet_aggregated_equals_from_long(tmp_path, frame):
     assert full.has_samples and np.array_equal(full.counts().K, ref.counts().K)
 
 
-def test_parquet_with_samples_aggregated(tmp_path, frame):
+@pytest.mark.parametrize("engine", ["duckdb", "pyarrow"])
+def test_parquet_with_samples_aggregated(tmp_path, frame, engine):
     df = pd.concat([frame.assign(sample=0), frame.assign(sample=1, correct=1)])
     path = tmp_path / "s.parquet"
     df.to_parquet(path)
-    rs = read_parquet(path, aggregate=True)
+    with pytest.raises(BenchkitValueError, match="model 'model-4', item 'item-3' repeats sample 0"):
+        pd.concat([df, df.iloc[[3]]]).to_parquet(tmp_path / "d.parquet")
+        read_parquet(tmp_path / "d.parquet", aggregate=True, engine=engine)
+    rs = read_parquet(path, aggregate=True, engine=engine)
     assert rs.T == 2
     np.testing.assert_array_equal(rs.counts().K, ResponseSet.from_long(df).counts().K)
 
 
-def test_parquet_errors(tmp_path, frame):
+@pytest.mark.parametrize("engine", ["duckdb", "pyarrow"])
+def test_parquet_errors(tmp_path, frame, engine):
     bad = frame.copy()
     bad.loc[3, "correct"] = 2
     bad.to_parquet(tmp_path / "bad.parquet")
     with pytest.raises(BenchkitValueError, match=r"aggregate=True needs 0/1 correctness; model 'model-4', item 'item-3' has 2"):
-        read_parquet(tmp_path / "bad.parquet")
+        read_parquet(tmp_path / "bad.parquet", engine=engine)
     dup = pd.concat([frame, frame.iloc[[5]]])
     dup.to_parquet(tmp_path / "dup.parquet")
     with pytest.raises(BenchkitValueError, match=r"duplicate rows .* item 'item-5' has 2 rows"):
-        read_parquet(tmp_path / "dup.parquet")
+        read_parquet(tmp_path / "dup.parquet", engine=engine)
     nulls = frame.astype({"model": object})
     nulls.loc[0, "model"] = None
     nulls.to_parquet(tmp_path / "null.parquet")
     with pytest.raises(BenchkitValueError, match=r"column 'model' has 1 missing value"):
-        read_parquet(tmp_path / "null.parquet")
+        read_parquet(tmp_path / "null.parquet", engine=engine)
     with pytest.raises(BenchkitValueError, match="does not exist"):
         read_parquet(tmp_path / "nope.parquet")
     with pytest.raises(BenchkitTypeError, match=r"unexpected option\(s\) \['bogus'\]"):
-        read_parquet(_write(tmp_path, frame), bogus=1)
+        read_parquet(_write(tmp_path, frame), bogus=1, engine=engine)
+    with pytest.raises(BenchkitValueError, match="engine='arrow' is not allowed"):
+        read_parquet(_write(tmp_path, frame), engine="arrow")
     with pytest.raises(BenchkitValueError, match="aggregate='yes' is not allowed"):
         read_parquet(_write(tmp_path, frame), aggregate="yes")
 

@@ -87,7 +87,8 @@ def _connect(connection):
 
 
 def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
-                 index_col: str | None = None, connection=None, **options) -> ResponseSet:
+                 index_col: str | None = None, connection=None, engine: str = "auto",
+                 **options) -> ResponseSet:
     """Read a Parquet file (or a glob of files) into a ResponseSet through DuckDB.
 
     Parameters
@@ -101,6 +102,13 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
         cell, so nothing is lost). With a ``sample`` column aggregation drops the principal
         sample, so :meth:`ResponseSet.binary` then needs ``T == 1``.
     connection : duckdb connection, optional
+    engine : {"auto", "duckdb", "pyarrow"}
+        Who reads the file when aggregating. "duckdb" handles globs, remote paths and hive
+        partitions; "pyarrow" streams one local file's row groups keeping Parquet's dictionary
+        encoding (no string hashing). "auto" uses pyarrow for one local file when aggregating and
+        DuckDB otherwise. Measured on 70M rows (14,000 x 5,000, 2 cores): pyarrow 10.5 s and
+        2.5 GiB peak, DuckDB 18.4 s and 2.7 GiB, pandas ``read_parquet`` + ``pivot_table`` 83 s
+        and 9.5 GiB.
     **options
         Passed to the ResponseSet constructor.
 
@@ -110,16 +118,46 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
     not data and are ignored. When aggregating, models and items keep the order of their first
     appearance (DuckDB preserves insertion order) unless ``models=`` / ``items=`` give it. The
     rows stream from DuckDB as Arrow batches and are reduced to counts with one ``bincount``:
-    a 70M-row file needs about 1.2 GB beyond the count matrices.
+    a 70M-row file needs about 1.2 GB beyond the two count matrices.
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
     if not isinstance(path, (str, os.PathLike)):
         raise BenchkitTypeError(f"path must be a path (str or os.PathLike), got {type(path).__name__}")
     if not any(ch in str(path) for ch in "*?[") :
         _path("path", path)
+    engine = check_choice("engine", engine, ("auto", "duckdb", "pyarrow"))
+    if engine == "auto":
+        is_glob = any(ch in str(path) for ch in "*?[")
+        engine = "pyarrow" if (layout == "long" and aggregate is not False and not is_glob) else "duckdb"
+        if engine == "pyarrow" and aggregate == "auto":
+            import pyarrow.parquet as pq
+
+            names = [c for c in pq.read_schema(path).names if not _PANDAS_INDEX.fullmatch(c)]
+            if not set(names) <= {"model", "item", "correct"}:
+                engine = "duckdb"
+    if engine == "pyarrow":
+        return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
     con = _connect(connection)
     rel = con.read_parquet(str(path))
     return _read_relation(con, rel, layout, aggregate, index_col, options)
+
+
+def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet:
+    import pyarrow.parquet as pq
+
+    if layout != "long" or aggregate is False:
+        raise BenchkitValueError("engine='pyarrow' reads layout='long' with aggregation; use engine='duckdb'")
+    pf = pq.ParquetFile(path, read_dictionary=["model", "item"])
+    columns = [c for c in pf.schema_arrow.names if not _PANDAS_INDEX.fullmatch(c)]
+    check_columns("responses", columns, required=("model", "item", "correct"))
+    extra = [c for c in columns if c not in _AGG_COLUMNS]
+    if extra:
+        raise BenchkitValueError(
+            f"aggregating keeps only model, item, correct and sample, but the file also has {extra}; "
+            "use engine='duckdb', aggregate=False to keep them"
+        )
+    wanted = ["model", "item", "correct"] + (["sample"] if "sample" in columns else [])
+    return _aggregate_batches(pf.iter_batches(batch_size=1 << 20, columns=wanted), wanted, options)
 
 
 def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
@@ -183,28 +221,33 @@ def _codes(column, index: dict) -> np.ndarray:
 
 
 def _aggregate(con, rel, columns, options, batch_rows: int = 1 << 20) -> ResponseSet:
-    """Stream (model, item, correct[, sample]) from DuckDB as Arrow batches into counts.
-
-    DuckDB scans and decodes (in insertion order, so roster order is first appearance); each
-    batch's ids are dictionary-encoded by Arrow and mapped to codes through a lookup table, so no
-    per-row Python work happens and no pandas frame of the rows is built. Counts come from one
-    ``bincount`` over cell codes. Memory: ~9 bytes per row (+8 with a sample column).
-    """
+    """Stream (model, item, correct[, sample]) from DuckDB as Arrow batches into counts."""
     check_columns("responses", columns, required=("model", "item", "correct"))
+    wanted = ["model", "item", "correct"] + (["sample"] if "sample" in columns else [])
+    batches = rel.select(*[f'"{c}"' for c in wanted]).to_arrow_reader(batch_rows)
+    return _aggregate_batches(batches, wanted, options)
+
+
+def _aggregate_batches(batches, wanted, options) -> ResponseSet:
+    """Reduce Arrow record batches of (model, item, correct[, sample]) to a count ResponseSet.
+
+    Each batch's ids are dictionary-encoded by Arrow (or arrive so from Parquet) and mapped to
+    codes through a lookup table, so no per-row Python work happens and no pandas frame of the
+    rows is built; counts come from one ``bincount`` over cell codes. Roster order is first
+    appearance. Memory: ~9 bytes per row (+8 with a sample column) beyond the count matrices.
+    """
     unknown = set(options) - _AGG_OPTIONS - {"models", "items"}
     if unknown:
         raise BenchkitTypeError(
             f"unexpected option(s) {sorted(unknown)} for an aggregated read; allowed: "
             f"{sorted(_AGG_OPTIONS | {'models', 'items'})}"
         )
-    has_sample = "sample" in columns
-    wanted = ["model", "item", "correct"] + (["sample"] if has_sample else [])
-    reader = rel.select(*[f'"{c}"' for c in wanted]).to_arrow_reader(batch_rows)
+    has_sample = "sample" in wanted
     m_index: dict[str, int] = {}
     i_index: dict[str, int] = {}
     mcs, ics, ys, ss = [], [], [], []
     n_rows = 0
-    for batch in reader:
+    for batch in batches:
         for pos, col in enumerate(wanted):
             nulls = batch.column(pos).null_count
             if nulls:
@@ -239,45 +282,54 @@ def _aggregate(con, rel, columns, options, batch_rows: int = 1 << 20) -> Respons
     item_meta = _metadata_table("items", options.get("items"), "item")
     m_order = _check_roster("models", "model", model_meta, m_seen) if model_meta is not None else m_seen
     i_order = _check_roster("items", "item", item_meta, i_seen) if item_meta is not None else i_seen
-    # codes in first-appearance order -> codes in roster order
+    # codes in first-appearance order -> codes in roster order; dense counts batch by batch
     m_map = m_order.get_indexer(m_seen).astype(np.int64)
     i_map = i_order.get_indexer(i_seen).astype(np.int64)
-    n_models = len(m_order)
-    cell = i_map[np.concatenate(ics)] * n_models + m_map[np.concatenate(mcs)]
-    del ics, mcs
+    n_models, n_cells = len(m_order), len(i_order) * len(m_order)
+    cell = np.empty(n_rows, dtype=np.int64)
+    pos = 0
+    for mc, ic in zip(mcs, ics):
+        np.add(i_map[ic] * n_models, m_map[mc], out=cell[pos:pos + len(mc)])
+        pos += len(mc)
+    del mcs, ics
     y = np.concatenate(ys)
-    n_cells = len(i_order) * n_models
-    n = np.bincount(cell, minlength=n_cells)
-    k = np.bincount(cell[y == 1], minlength=n_cells)
+    del ys
+    N = np.bincount(cell, minlength=n_cells)
+    K = np.bincount(cell[y == 1], minlength=n_cells)
+    del y
     if has_sample:
         sample = np.concatenate(ss)
+        del ss
         if (sample < 0).any():
             raise BenchkitValueError(
                 f"responses column 'sample' must be >= 0; found {int(sample.min())}"
             )
-        key = np.sort(cell * (int(sample.max()) + 1) + sample)
-        dup_at = np.nonzero(key[1:] == key[:-1])[0]
+        span = int(sample.max()) + 1
+        cell *= span
+        cell += sample
+        del sample
+        cell.sort()
+        dup_at = np.nonzero(cell[1:] == cell[:-1])[0]
         if len(dup_at):
-            c = int(key[dup_at[0]] // (int(sample.max()) + 1))
+            c, smp = divmod(int(cell[dup_at[0]]), span)
             raise BenchkitValueError(
                 f"responses has duplicate rows for (model, item, sample): model "
-                f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} repeats sample "
-                f"{int(key[dup_at[0]] % (int(sample.max()) + 1))}"
+                f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} repeats sample {smp}"
             )
-    elif (n > 1).any():
-        c = int(np.nonzero(n > 1)[0][0])
+    elif N.max() > 1:
+        c = int(np.argmax(N > 1))
         raise BenchkitValueError(
             f"responses has duplicate rows for (model, item, sample): model "
-            f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} has {int(n[c])} rows; add a "
+            f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} has {int(N[c])} rows; add a "
             "'sample' column for repeated samples"
         )
-    observed = np.nonzero(n)[0]
+    del cell
     T = options.get("T")
     if T is not None:
         T = check_int("T", T, min=1)
-    return ResponseSet._from_code_counts(
-        observed % n_models, observed // n_models, k[observed], n[observed], m_order, i_order,
-        model_meta, item_meta, T,
+    shape = (len(i_order), n_models)
+    return ResponseSet._from_dense_counts(
+        K.reshape(shape), N.reshape(shape), m_order, i_order, model_meta, item_meta, T,
         check_choice("sample_budget", options.get("sample_budget", "common"), ("common", "per_model")),
         options.get("drop_incomplete", False), options.get("parse_names", True),
         options.get("name_rules", FAMILY_RULES), options.get("name"), options.get("meta"),
