@@ -653,20 +653,30 @@ def fit_1pl(
             s, inv_i, n_g, r, inv_j, c_r = _collapse(sub_m)
             with threadpool_limits(1, "blas"):  # small dense algebra: threads only add wake-ups
                 t_g, b_g, it, conv = _jml_collapsed(s, n_g, r, c_r, prec_t, prec_b, tol, max_iter)
+            # standard errors and log likelihood on the groups too (no pass over the full matrix)
+            eta = t_g[:, None] - b_g[None, :]
+            Pg = special.expit(eta)
+            Vg = Pg * (1 - Pg)
+            info_b = ((c_r @ Vg) + prec_b)[inv_i]
+            info_t = ((Vg @ n_g) + prec_t)[inv_j]
+            ll = float(c_r @ (r * t_g) - n_g @ (s * b_g) - c_r @ _softplus(eta) @ n_g)
             t, b = t_g[inv_j], b_g[inv_i]
+            shift = t.mean()
+            t = t - shift
+            b = b - shift
         else:
             t, b, it, conv = _jml_general(sub_m, prec_t, prec_b, tol, max_iter)
-        shift = t.mean()
-        t = t - shift
-        b = b - shift
-        Msub = ~np.isnan(sub_m)
-        P = special.expit(t[None, :] - b[:, None]) * Msub
-        info_b = (P * (1 - P)).sum(1) + prec_b
-        info_t = (P * (1 - P)).sum(0) + prec_t
-        Y0 = np.nan_to_num(sub_m)
-        with np.errstate(divide="ignore"):
-            ll = float(np.sum(Msub * (Y0 * np.log(np.where(Msub, P, 1.0))
-                                      + (1 - Y0) * np.log(np.where(Msub, 1 - P, 1.0)))))
+            shift = t.mean()
+            t = t - shift
+            b = b - shift
+            Msub = ~np.isnan(sub_m)
+            P = special.expit(t[None, :] - b[:, None]) * Msub
+            info_b = (P * (1 - P)).sum(1) + prec_b
+            info_t = (P * (1 - P)).sum(0) + prec_t
+            Y0 = np.nan_to_num(sub_m)
+            with np.errstate(divide="ignore"):
+                ll = float(np.sum(Msub * (Y0 * np.log(np.where(Msub, P, 1.0))
+                                          + (1 - Y0) * np.log(np.where(Msub, 1 - P, 1.0)))))
         b_full[keep] = b
         se_full[keep] = 1.0 / np.sqrt(info_b)
         ability = np.full(n_models, np.nan)
