@@ -74,6 +74,11 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     return _from_frame(frame, layout, index_col, options)
 
 
+def _check_aggregate(aggregate) -> None:
+    if aggregate not in (True, False, "auto") or isinstance(aggregate, int) and not isinstance(aggregate, bool):
+        raise BenchkitValueError(f"aggregate={aggregate!r} is not allowed; choose True, False or 'auto'")
+
+
 def _connect(connection):
     import duckdb
 
@@ -125,6 +130,7 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
         raise BenchkitTypeError(f"path must be a path (str or os.PathLike), got {type(path).__name__}")
     if not any(ch in str(path) for ch in "*?[") :
         _path("path", path)
+    _check_aggregate(aggregate)
     engine = check_choice("engine", engine, ("auto", "duckdb", "pyarrow"))
     if engine == "auto":
         is_glob = any(ch in str(path) for ch in "*?[")
@@ -170,6 +176,7 @@ def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
     Other options as in :func:`read_parquet`.
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
+    _check_aggregate(aggregate)
     if not isinstance(query_or_table, str) or not query_or_table.strip():
         raise BenchkitTypeError("query_or_table must be a non-empty string (a table name or a SELECT)")
     con = _connect(connection)
@@ -187,8 +194,6 @@ def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
 def _read_relation(con, rel, layout, aggregate, index_col, options) -> ResponseSet:
     # DuckDB's row-number column and pandas' stored index (``__index_level_0__``) are not data
     columns = [c for c in rel.columns if not _PANDAS_INDEX.fullmatch(c)]
-    if aggregate not in (True, False, "auto"):
-        raise BenchkitValueError(f"aggregate={aggregate!r} is not allowed; choose True, False or 'auto'")
     if layout != "long":
         if aggregate is True:
             raise BenchkitValueError("aggregate=True applies to layout='long' only")
