@@ -6,7 +6,8 @@ Run on demand (not part of the test suite)::
 
 Writes the file with :func:`benchkit.simulate.write_long_parquet`, then loads it in a fresh
 subprocess (so peak memory is the loader's alone) with :func:`benchkit.io.read_parquet`, and prints
-write time, load time, count-matrix time and the loader's peak resident memory. The alternative a
+write time, load time, count-matrix time and the loader's peak resident memory, for both
+aggregation engines (pyarrow and DuckDB). The alternative a
 user would write, ``pandas.read_parquet(...).pivot_table(...)``, is timed too when
 ``--with-pandas`` is given (it needs far more memory).
 """
@@ -24,9 +25,9 @@ _CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 mode = sys.argv[2]
-if mode == "benchkit":
+if mode.startswith("benchkit"):
     from benchkit.io import read_parquet
-    rs = read_parquet(sys.argv[1])
+    rs = read_parquet(sys.argv[1], engine=mode.split("-")[1])
     t1 = time.perf_counter()
     cm = rs.counts()
     t2 = time.perf_counter()
@@ -59,7 +60,7 @@ def main(argv=None) -> int:
         write_s = time.perf_counter() - t
         rows = args.items * args.models
         print(f"wrote {rows:,} rows ({path.stat().st_size / 2**20:.0f} MiB) in {write_s:.1f} s")
-        modes = ["benchkit"] + (["pandas"] if args.with_pandas else [])
+        modes = ["benchkit-pyarrow", "benchkit-duckdb"] + (["pandas"] if args.with_pandas else [])
         results = {}
         for mode in modes:
             out = subprocess.run([sys.executable, "-c", _CHILD, str(path), mode], capture_output=True,
@@ -69,13 +70,16 @@ def main(argv=None) -> int:
                 continue
             results[mode] = json.loads(out.stdout.strip().splitlines()[-1])
             r = results[mode]
-            print(f"{mode:9s} load {r['load_s']:7.1f} s  counts {r['counts_s']:6.2f} s  "
+            print(f"{mode:16s} load {r['load_s']:7.1f} s  counts {r['counts_s']:6.2f} s  "
                   f"peak RSS {r['peak_gib']:5.2f} GiB  shape {r['shape']}  sum {r['total']:,}")
-        if len(results) == 2:
-            a, b = results["benchkit"], results["pandas"]
-            ratio = (b["load_s"] + b["counts_s"]) / (a["load_s"] + a["counts_s"])
-            print(f"ratio pandas/benchkit (load + counts): {ratio:.1f}x; "
-                  f"memory {b['peak_gib'] / a['peak_gib']:.1f}x")
+        if "pandas" in results:
+            b = results["pandas"]
+            for mode in modes[:2]:
+                if mode in results:
+                    a = results[mode]
+                    ratio = (b["load_s"] + b["counts_s"]) / (a["load_s"] + a["counts_s"])
+                    print(f"ratio pandas/{mode} (load + counts): {ratio:.1f}x; "
+                          f"memory {b['peak_gib'] / a['peak_gib']:.1f}x")
     return 0
 
 
