@@ -251,6 +251,19 @@ def _check_roster(name: str, key: str, table: pd.DataFrame, seen: pd.Index) -> p
     return pd.Index(table.index, dtype=object, name=key)
 
 
+def _rosters(models, items, m_seen: pd.Index, i_seen: pd.Index):
+    """Validate the metadata tables and fix the roster order of models and items.
+
+    Returns (model_meta, item_meta, model order, item order); without a table the order is the
+    ids' first appearance (``m_seen`` / ``i_seen``).
+    """
+    model_meta = _metadata_table("models", models, "model")
+    item_meta = _metadata_table("items", items, "item")
+    m_order = m_seen if model_meta is None else _check_roster("models", "model", model_meta, m_seen)
+    i_order = i_seen if item_meta is None else _check_roster("items", "item", item_meta, i_seen)
+    return model_meta, item_meta, m_order, i_order
+
+
 def _model_table(models: pd.DataFrame | None, roster: pd.Index, parse_names: bool,
                  rules) -> pd.DataFrame:
     frame = pd.DataFrame(index=pd.Index(roster, name="model"))
@@ -587,12 +600,9 @@ class ResponseSet:
         else:
             v_codes, v_index = np.zeros(len(frame), dtype=np.int64), pd.Index(["default"])
 
-        model_meta = _metadata_table("models", models, "model")
-        item_meta = _metadata_table("items", items, "item")
-        m_seen = pd.Index(pd.unique(model_ids), dtype=object)
-        i_seen = pd.Index(pd.unique(item_ids), dtype=object)
-        m_order = _check_roster("models", "model", model_meta, m_seen) if model_meta is not None else m_seen
-        i_order = _check_roster("items", "item", item_meta, i_seen) if item_meta is not None else i_seen
+        model_meta, item_meta, m_order, i_order = _rosters(
+            models, items, pd.Index(pd.unique(model_ids), dtype=object),
+            pd.Index(pd.unique(item_ids), dtype=object))
         m_codes, _ = _factorize(model_ids, m_order)
         i_codes, _ = _factorize(item_ids, i_order)
         n_models, n_items, n_var = len(m_order), len(i_order), len(v_index)
@@ -770,12 +780,9 @@ class ResponseSet:
                 f"counts column 'n_correct' must be between 0 and n_samples; row {row} "
                 f"({where(row)}) has n_correct={k[row]}, n_samples={n[row]}"
             )
-        model_meta = _metadata_table("models", models, "model")
-        item_meta = _metadata_table("items", items, "item")
-        m_seen = pd.Index(pd.unique(model_ids), dtype=object)
-        i_seen = pd.Index(pd.unique(item_ids), dtype=object)
-        m_order = _check_roster("models", "model", model_meta, m_seen) if model_meta is not None else m_seen
-        i_order = _check_roster("items", "item", item_meta, i_seen) if item_meta is not None else i_seen
+        model_meta, item_meta, m_order, i_order = _rosters(
+            models, items, pd.Index(pd.unique(model_ids), dtype=object),
+            pd.Index(pd.unique(item_ids), dtype=object))
         m_codes, _ = _factorize(model_ids, m_order)
         i_codes, _ = _factorize(item_ids, i_order)
         return cls._from_code_counts(m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta,

@@ -24,7 +24,7 @@ import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_columns, check_int
 from benchkit.model_names import FAMILY_RULES
-from benchkit.response_set import ResponseSet, _check_roster, _metadata_table
+from benchkit.response_set import ResponseSet, _rosters
 
 __all__ = ["read_csv", "read_parquet", "read_duckdb"]
 
@@ -283,10 +283,8 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
         raise BenchkitValueError("responses is empty: it needs at least one row")
     m_seen = pd.Index(list(m_index), dtype=object)
     i_seen = pd.Index(list(i_index), dtype=object)
-    model_meta = _metadata_table("models", options.get("models"), "model")
-    item_meta = _metadata_table("items", options.get("items"), "item")
-    m_order = _check_roster("models", "model", model_meta, m_seen) if model_meta is not None else m_seen
-    i_order = _check_roster("items", "item", item_meta, i_seen) if item_meta is not None else i_seen
+    model_meta, item_meta, m_order, i_order = _rosters(options.get("models"), options.get("items"),
+                                                       m_seen, i_seen)
     # codes in first-appearance order -> codes in roster order; dense counts batch by batch
     m_map = m_order.get_indexer(m_seen).astype(np.int64)
     i_map = i_order.get_indexer(i_seen).astype(np.int64)
