@@ -1,0 +1,735 @@
+r"""BSDProbe measurement utility (Sec. 4.4, App. J): profile-guided subsets, NDR and tau_b.
+
+:func:`select_bsdprobe`
+    Order screening (drop items with o <= alpha_o), then boundary-position stratification with
+    sampling weights (1 - w) v.
+:func:`ndr`
+    The normalized discrimination ratio of Eq. 9 on a reference axis.
+:func:`subset_utility`
+    The experiment: repeated subset sampling for BSDProbe and the baselines Random, Anchor Points
+    and tinyBenchmarks (from :mod:`benchkit.subsets`) on one candidate pool and matched sizes,
+    scored by NDR and Kendall tau_b against the full benchmark on one reference axis.
+:func:`measurement_utility`
+    The same from a :class:`benchkit.ResponseSet` with named selection and reference axes.
+:func:`utility_table`
+    The layout of Tables 2/3 (and 11-14): benchmarks x methods, mean +- sd.
+
+Readings of the paper (also in the docstrings):
+
+* Two roles of axes (App. J): the *selection axis* gives the profiles that guide BSDProbe; the
+  *reference axis* (n_a models) is where every method's subset is scored. In the main experiment
+  (Table 2/3) the same models play both roles; no models are held out. Baselines "select subsets
+  according to their own criteria" from the responses of the reference models (our default
+  ``train = reference``; pass other models' responses to hold models out).
+* Score^(a)_i(A) is principal-answer accuracy of reference model i on item set A. With count data
+  only (no principal sample) the kit uses mean correctness k/T, its expectation.
+* The adjacent-model gaps of Eq. 9 follow the reference axis order as given (weakest first); the
+  denominator uses |gaps| on the full scoreable set Q^(a) because a prescribed order need not be
+  the accuracy order (the paper's cross-model MCQ order puts DeepSeek-R1-Distill-Qwen-14B after
+  GLM-4-9B although it scores lower on GPQA, Table 5/6). NDR is NaN when the denominator is 0.
+* Subset scores are plain accuracies on the selected items for every method (Eq. 9 literally);
+  ``estimator="method"`` scores each method by its own estimator instead (cluster weights for
+  Anchor Points, p-IRT for tinyBenchmarks).
+* The paper does not state the number of repetitions or strata: defaults are 20 repetitions and
+  n - 1 equal-width strata of x (one per adjacent pair of selection-axis models), with equal
+  allocation over strata.
+"""
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_array,
+    check_choice,
+    check_int,
+    check_seed,
+    describe,
+)
+from benchkit.boundary.profiles import ProfileResult
+from benchkit.subsets import (
+    Subset,
+    estimate_accuracy,
+    kendall_tau_b,
+    select_anchor_points,
+    select_random,
+    select_tinybenchmarks,
+)
+
+__all__ = [
+    "select_bsdprobe",
+    "ndr",
+    "SubsetUtilityResult",
+    "subset_utility",
+    "measurement_utility",
+    "utility_table",
+    "BASELINES",
+]
+
+#: Baseline keys accepted by :func:`subset_utility` and their display labels (paper's names).
+BASELINES: dict[str, str] = {
+    "random": "Random",
+    "tinybenchmarks": "TinyBenchmarks",
+    "anchor_points": "Anchor Points",
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# NDR (Eq. 9)
+# ----------------------------------------------------------------------------------------------
+def ndr(subset_scores, full_scores) -> np.ndarray | float:
+    r"""Normalized discrimination ratio (Eq. 9).
+
+    Parameters
+    ----------
+    subset_scores : array_like (..., n_a)
+        :math:`\mathrm{Score}^{(a)}_i(\mathcal S)` of the reference-axis models in axis order
+        (weakest first), batched over leading axes.
+    full_scores : array_like (n_a,)
+        :math:`\mathrm{Score}^{(a)}_i(\mathcal Q^{(a)})` on the full scoreable item set.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\sum_i [\Delta_i(\mathcal S)]_+ / \sum_i |\Delta_i(\mathcal Q)|` with
+        :math:`\Delta_i = \mathrm{Score}_{i+1} - \mathrm{Score}_i`; NaN when the denominator is 0
+        (the paper defines NDR "with a positive denominator").
+    """
+    S = check_array("subset_scores", subset_scores, dtype="float")
+    F = check_array("full_scores", full_scores, ndim=1, dtype="float")
+    if S.ndim == 0 or S.shape[-1] != F.size:
+        raise BenchkitValueError(
+            f"subset_scores must end in the {F.size} reference models of full_scores; got shape "
+            f"{S.shape}"
+        )
+    if F.size < 2:
+        raise BenchkitValueError(f"NDR needs at least 2 reference models; got {F.size}")
+    den = np.abs(np.diff(F)).sum()
+    num = np.maximum(np.diff(S, axis=-1), 0.0).sum(-1)
+    out = num / den if den > 0 else np.full(num.shape, np.nan)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# ----------------------------------------------------------------------------------------------
+# BSDProbe selection
+# ----------------------------------------------------------------------------------------------
+def _allocate(size: int, caps: np.ndarray, mass: np.ndarray, allocation: str) -> np.ndarray:
+    """Items per stratum: equal (or proportional to ``mass``) shares, capped, excess refilled."""
+    S = caps.size
+    alloc = np.zeros(S, dtype=np.int64)
+    remaining = min(size, int(caps.sum()))
+    open_ = caps > 0
+    while remaining > 0 and open_.any():
+        idx = np.flatnonzero(open_)
+        if allocation == "equal":
+            share = np.ones(idx.size)
+        else:
+            share = mass[idx]
+            if share.sum() <= 0:
+                share = np.ones(idx.size)
+        raw = remaining * share / share.sum()
+        base = np.floor(raw).astype(np.int64)
+        # largest remainders (ties: larger mass, then lower stratum) get the leftover units
+        left = remaining - int(base.sum())
+        order = np.lexsort((idx, -mass[idx], -(raw - base)))
+        base[order[:left]] += 1
+        room = caps[idx] - alloc[idx]
+        give = np.minimum(base, room)
+        alloc[idx] += give
+        remaining -= int(give.sum())
+        open_ = caps > alloc
+    return alloc
+
+
+def select_bsdprobe(profile: ProfileResult, size: int, *, seed: Any = None, pool=None,
+                    screen: bool = True, n_strata: int | None = None,
+                    allocation: str = "equal") -> Subset:
+    r"""Profile-guided subset (Sec. 4.4): order screening, then x-stratified weighted sampling.
+
+    Parameters
+    ----------
+    profile : ProfileResult
+        Profiles on the selection axis (:func:`benchkit.boundary.profiles`), one row per item.
+    size : int
+        Subset size.
+    seed : None, int, SeedSequence or Generator
+    pool : array_like of bool or int, optional
+        Candidate pool (mask or row indices); default all rows. ``Subset.indices`` are rows of the
+        profile, not positions in the pool.
+    screen : bool, default True
+        Order screening: drop items with o <= alpha_o (``profile.flagged``) from the pool.
+    n_strata : int, optional
+        Equal-width strata of the boundary position x on [0, 1]; default n - 1, one per interval
+        between adjacent selection-axis models.
+    allocation : {"equal", "proportional"}
+        Items per stratum: equal shares (default), or proportional to the stratum's total weight.
+
+    Returns
+    -------
+    Subset
+        Uniform estimator weights 1/size; ``groups`` the stratum of each item;
+        ``info["allocation"]`` items per stratum, ``info["n_screened"]`` items dropped by the
+        screen, ``info["n_filled"]`` items drawn with zero weight (see Notes).
+
+    Notes
+    -----
+    Within stratum s, ``alloc_s`` items are drawn without replacement with probabilities
+    proportional to :math:`(1 - w_q) v_q` (successive sampling, ``Generator.choice``). Only items
+    with positive weight can be stratum-sampled, so Delta = 0 items (v = 0, their x is App. B's
+    assigned position) are never chosen this way. A stratum with fewer positive-weight items than
+    its share gives the excess to the other strata. If the screened pool has fewer positive-weight
+    items than ``size``, all of them are taken and the rest is drawn uniformly from the screened
+    zero-weight items (``n_filled``); fewer screened items than ``size`` is an error.
+    """
+    if not isinstance(profile, ProfileResult):
+        raise BenchkitTypeError(f"profile must be a ProfileResult; got {describe(profile)}")
+    m = profile.x.size
+    size = check_int("size", size, min=1)
+    rng = check_seed("seed", seed)
+    check_choice("allocation", allocation, ("equal", "proportional"))
+    n_strata = profile.n - 1 if n_strata is None else check_int("n_strata", n_strata, min=1)
+    cand = _pool_mask(pool, m)
+    n_cand = int(cand.sum())
+    flagged = profile.flagged & cand if screen else np.zeros(m, bool)
+    elig = cand & ~flagged
+    n_elig = int(elig.sum())
+    if n_elig < size:
+        raise BenchkitValueError(
+            f"size={size} exceeds the {n_elig} items left after order screening "
+            f"({int(flagged.sum())} of {n_cand} candidates flagged with o <= "
+            f"{profile.alpha_o})"
+        )
+    wt = np.nan_to_num((1.0 - profile.w) * profile.v, nan=0.0)
+    wt = np.where(elig, np.maximum(wt, 0.0), 0.0)
+    x = np.nan_to_num(profile.x, nan=0.0)
+    stratum = np.minimum((np.clip(x, 0.0, 1.0) * n_strata).astype(np.int64), n_strata - 1)
+    pos = wt > 0
+    caps = np.bincount(stratum[pos], minlength=n_strata)
+    mass = np.bincount(stratum[pos], weights=wt[pos], minlength=n_strata)
+    alloc = _allocate(size, caps, mass, allocation)
+    chosen, groups = [], []
+    for s in range(n_strata):
+        if alloc[s] == 0:
+            continue
+        idx = np.flatnonzero(pos & (stratum == s))
+        p = wt[idx] / wt[idx].sum()
+        pick = rng.choice(idx, size=int(alloc[s]), replace=False, p=p)
+        chosen.append(pick)
+        groups.append(np.full(pick.size, s))
+    n_filled = size - int(alloc.sum())
+    if n_filled > 0:
+        zero = np.flatnonzero(elig & ~pos)
+        pick = rng.choice(zero, size=n_filled, replace=False)
+        chosen.append(pick)
+        groups.append(np.full(pick.size, -1))
+    idx = np.concatenate(chosen).astype(np.int64)
+    return Subset(idx, np.full(size, 1.0 / size), "bsdprobe", n_cand,
+                  np.concatenate(groups).astype(np.int64),
+                  {"allocation": alloc, "n_screened": int(flagged.sum()), "n_filled": n_filled,
+                   "n_strata": n_strata, "strata_capacity": caps})
+
+
+def _pool_mask(pool, m: int) -> np.ndarray:
+    if pool is None:
+        return np.ones(m, bool)
+    arr = np.asarray(pool)
+    if arr.dtype == bool:
+        if arr.shape != (m,):
+            raise BenchkitValueError(f"pool mask must have one entry per item ({m}); got {arr.shape}")
+        return arr.copy()
+    idx = check_array("pool", arr, ndim=1, dtype="int")
+    if idx.size and (idx.min() < 0 or idx.max() >= m):
+        raise BenchkitValueError(f"pool indices must lie in [0, {m}); got {idx.min()}..{idx.max()}")
+    mask = np.zeros(m, bool)
+    mask[idx] = True
+    return mask
+
+
+# ----------------------------------------------------------------------------------------------
+# the experiment
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class SubsetUtilityResult:
+    """Repeated subset sampling scored on a reference axis (Tables 2/3, 11-14 for one benchmark).
+
+    Attributes
+    ----------
+    methods : tuple of str
+        Display labels (``"Random"``, ``"TinyBenchmarks"``, ``"Anchor Points"``,
+        ``"BSDProbe(<axis>)"``) in column order.
+    sizes : tuple of int
+    ndr, tau_b : ndarray (n_methods, n_sizes, n_repeats)
+        NDR (Eq. 9) and Kendall tau_b of the subset's model scores against the full benchmark's.
+    scores : ndarray (n_methods, n_sizes, n_repeats, n_a)
+        The reference models' subset scores.
+    full_scores : ndarray (n_a,)
+        Scores on the full scoreable set Q^(a).
+    selections : tuple of tuple of ndarray
+        ``selections[method][size]`` -> (n_repeats, size) int64 rows (of the candidate matrix).
+    reference_models : pandas.Index
+    pool : ndarray of bool
+        The candidate pool (rows complete on the reference axis, the training data and the pool
+        argument).
+    estimator : str
+    name : str or None
+        Benchmark label (row name in :func:`utility_table`).
+    """
+
+    methods: tuple
+    sizes: tuple
+    ndr: np.ndarray = field(repr=False)
+    tau_b: np.ndarray = field(repr=False)
+    scores: np.ndarray = field(repr=False)
+    full_scores: np.ndarray = field(repr=False)
+    selections: tuple = field(repr=False)
+    reference_models: pd.Index = field(repr=False)
+    pool: np.ndarray = field(repr=False)
+    items: pd.Index | None = field(repr=False)
+    estimator: str
+    n_repeats: int
+    seed_entropy: Any = field(repr=False)
+    name: str | None = None
+
+    def to_frame(self) -> pd.DataFrame:
+        """Long table: one row per (method, size, repeat) with ``ndr`` and ``tau_b``."""
+        M, S, R = self.ndr.shape
+        mi, si, ri = np.meshgrid(np.arange(M), np.arange(S), np.arange(R), indexing="ij")
+        return pd.DataFrame({
+            "method": np.asarray(self.methods, dtype=object)[mi.ravel()],
+            "size": np.asarray(self.sizes)[si.ravel()],
+            "repeat": ri.ravel(),
+            "ndr": self.ndr.ravel(),
+            "tau_b": self.tau_b.ravel(),
+        })
+
+    def summary(self, *, ddof: int = 1) -> pd.DataFrame:
+        """Per (method, size): mean and sd of NDR and tau_b over repetitions (NaN-aware), and
+        ``tau_b_undefined``, the repetitions whose subset scores were all tied."""
+        rows = []
+        for a, mth in enumerate(self.methods):
+            for b, sz in enumerate(self.sizes):
+                n_ = self.ndr[a, b]
+                t_ = self.tau_b[a, b]
+                rows.append({
+                    "method": mth, "size": sz,
+                    "ndr_mean": _nanmean(n_), "ndr_sd": _nansd(n_, ddof),
+                    "tau_b_mean": _nanmean(t_), "tau_b_sd": _nansd(t_, ddof),
+                    "tau_b_undefined": int(np.isnan(t_).sum()),
+                })
+        return pd.DataFrame(rows)
+
+
+def _nanmean(a):
+    a = a[np.isfinite(a)]
+    return float(a.mean()) if a.size else float("nan")
+
+
+def _nansd(a, ddof):
+    a = a[np.isfinite(a)]
+    return float(a.std(ddof=ddof)) if a.size > ddof else (0.0 if a.size == 1 else float("nan"))
+
+
+def _task_seed(entropy, label: str, size: int, rep: int) -> np.random.SeedSequence:
+    # keyed children: a method's subsets do not depend on the other methods, sizes run or workers
+    return np.random.SeedSequence(entropy, spawn_key=(zlib.crc32(label.encode()), size, rep))
+
+
+def _run_block(tasks, ctx):
+    out = []
+    for (a, label, kind, size, rep) in tasks:
+        ss = _task_seed(ctx["entropy"], label, size, rep)
+        pool_rows = ctx["pool_rows"]
+        if kind == "random":
+            sub = select_random(pool_rows.size, size, seed=ss)
+        elif kind == "anchor_points":
+            sub = select_anchor_points(ctx["train"], size, metric=ctx["anchor_metric"], seed=ss)
+        elif kind == "tinybenchmarks":
+            sub = select_tinybenchmarks(size=size, fit=ctx["fit"], seed=ss)
+        else:  # bsdprobe: profile rows are rows of the full matrix
+            sub = select_bsdprobe(ctx["profiles"][label], size, seed=ss, pool=ctx["pool"],
+                                  **ctx["bsd_options"])
+            sub = Subset(ctx["pool_pos"][sub.indices], sub.weights, sub.method, sub.n_pool,
+                         sub.groups, sub.info)
+        Y = ctx["ref_pool"][sub.indices]
+        est = "subset"
+        if ctx["estimator"] == "method":
+            est = {"anchor_points": "weighted", "tinybenchmarks": "pirt"}.get(kind, "subset")
+        sc = estimate_accuracy(Y, sub, estimator=est)
+        out.append((a, size, rep, pool_rows[sub.indices], sc))
+    return out
+
+
+def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
+                   full_scores=None, sizes: Sequence[int] = (100,),
+                   methods: Sequence[str] = ("random", "tinybenchmarks", "anchor_points"),
+                   n_repeats: int = 20, seed: Any = 42, n_jobs: int = 1, pool=None,
+                   estimator: str = "subset", anchor_metric: str = "correlation",
+                   irt: str = "2pl", bsd_options: Mapping[str, Any] | None = None,
+                   items=None, models=None, name: str | None = None) -> SubsetUtilityResult:
+    r"""Measurement utility of subset selection (Sec. 4.4, Tables 2/3; App. J, Tables 11-14).
+
+    Parameters
+    ----------
+    reference : array_like (n_items, n_a)
+        Scores of the reference-axis models (columns in axis order, weakest first) per item:
+        principal-answer correctness 0/1 (or mean correctness k/T), NaN where not scoreable.
+    profiles : ProfileResult or mapping of label -> ProfileResult, optional
+        Selection-axis profiles (rows aligned with ``reference``), one BSDProbe column each,
+        labelled ``"BSDProbe(<label>)"`` (a single result: ``"BSDProbe"``).
+    train : array_like (n_items, m), optional
+        Source-model confidences for the baselines (Anchor Points clusters them; tinyBenchmarks
+        fits its IRT model to ``train_binary``). Default: ``reference``.
+    train_binary : array_like (n_items, m), optional
+        0/1 responses for tinyBenchmarks' IRT fit; default ``train`` if it is 0/1, else
+        ``train >= 0.5`` (tinyBenchmarks binarizes non-binary scores).
+    full_scores : array_like (n_a,), optional
+        Scores on the full scoreable set Q^(a); default: column means of ``reference`` over its
+        complete rows.
+    sizes : sequence of int, default (100,)
+        Subset sizes (the paper uses 100-item subsets).
+    methods : sequence of str
+        Baselines among :data:`BASELINES` (``"random"``, ``"tinybenchmarks"``,
+        ``"anchor_points"``).
+    n_repeats : int, default 20
+        Repetitions of subset sampling per method and size (the paper reports mean +- sd over
+        repeated sampling without giving the number).
+    seed : int, SeedSequence or None, default 42
+        Root seed (the paper's experiments use 42). Repetition r of method m at size k uses the
+        child ``SeedSequence(root.entropy, spawn_key=(crc32(m), k, r))``, so results do not depend
+        on ``n_jobs`` or on which other methods or sizes are run.
+    n_jobs : int, default 1
+        joblib workers over repetition blocks.
+    pool : array_like of bool or int, optional
+        Restrict the candidate pool further (same rows for every method).
+    estimator : {"subset", "method"}
+        ``"subset"`` (default, Eq. 9): every method is scored by plain accuracy on its subset;
+        ``"method"``: Anchor Points by its cluster-weighted estimate and tinyBenchmarks by p-IRT.
+    anchor_metric : {"correlation", "euclidean"}
+        Anchor Points' item distance.
+    irt : {"2pl", "1pl"}
+        tinyBenchmarks' IRT model (fitted once, on the pool).
+    bsd_options : mapping, optional
+        Keyword options of :func:`select_bsdprobe` (``screen``, ``n_strata``, ``allocation``).
+    items, models : sequence, optional
+        Row and reference-column labels.
+    name : str, optional
+        Benchmark label for :func:`utility_table`.
+
+    Returns
+    -------
+    SubsetUtilityResult
+
+    Notes
+    -----
+    *Candidate pool.* All methods draw from the same pool: rows complete on ``reference`` and
+    ``train`` (and in ``pool``). BSDProbe's order screening removes flagged items inside it.
+    *Scores.* NDR (Eq. 9) and Kendall tau_b (scipy semantics: NaN when the subset's scores are all
+    tied; the summaries average the defined values and count the others) compare the reference
+    models' subset scores with their scores on Q^(a), the full scoreable set.
+    *Baselines.* Random: uniform. Anchor Points: k-medoids of the confidence patterns
+    (:func:`benchkit.subsets.select_anchor_points`). TinyBenchmarks: k-means on 2PL item
+    parameters (:func:`benchkit.subsets.select_tinybenchmarks`). PSN-IRT and the Bayesian
+    baseline of the paper are not reimplemented.
+    """
+    R = check_array("reference", reference, ndim=2, dtype="float", finite=False)
+    n_items, n_a = R.shape
+    if n_a < 2:
+        raise BenchkitValueError(f"reference needs at least 2 models (columns); got {n_a}")
+    vals = R[np.isfinite(R)]
+    if vals.size and (vals.min() < 0 or vals.max() > 1):
+        raise BenchkitValueError("reference scores must lie in [0, 1] (NaN = not scoreable)")
+    check_choice("estimator", estimator, ("subset", "method"))
+    check_choice("anchor_metric", anchor_metric, ("correlation", "euclidean"))
+    check_choice("irt", irt, ("2pl", "1pl"))
+    n_repeats = check_int("n_repeats", n_repeats, min=1)
+    n_jobs = check_int("n_jobs", n_jobs, min=-1)
+    if isinstance(sizes, (int, np.integer)):
+        sizes = (sizes,)
+    sizes = tuple(check_int("sizes", s, min=1) for s in sizes)
+    if not sizes:
+        raise BenchkitValueError("sizes must hold at least one subset size")
+    methods = tuple(methods)
+    for mth in methods:
+        check_choice("methods", mth, tuple(BASELINES))
+    prof_map: dict[str, ProfileResult] = {}
+    if isinstance(profiles, ProfileResult):
+        prof_map = {"BSDProbe": profiles}
+    elif profiles is not None:
+        if not isinstance(profiles, Mapping):
+            raise BenchkitTypeError(
+                f"profiles must be a ProfileResult or a mapping label -> ProfileResult; got "
+                f"{describe(profiles)}"
+            )
+        for lab, p in profiles.items():
+            if not isinstance(p, ProfileResult):
+                raise BenchkitTypeError(f"profiles[{lab!r}] must be a ProfileResult; got {describe(p)}")
+            prof_map[f"BSDProbe({lab})"] = p
+    for lab, p in prof_map.items():
+        if p.x.size != n_items:
+            raise BenchkitValueError(
+                f"{lab}: profiles have {p.x.size} rows but reference has {n_items} items"
+            )
+    if not methods and not prof_map:
+        raise BenchkitValueError("nothing to compare: give methods and/or profiles")
+    Tr = R if train is None else check_array("train", train, ndim=2, dtype="float", finite=False)
+    if Tr.shape[0] != n_items:
+        raise BenchkitValueError(f"train has {Tr.shape[0]} rows but reference has {n_items}")
+    complete_ref = np.isfinite(R).all(1)
+    cand = complete_ref & np.isfinite(Tr).all(1) & _pool_mask(pool, n_items)
+    pool_rows = np.flatnonzero(cand)
+    if pool_rows.size < max(sizes):
+        raise BenchkitValueError(
+            f"the candidate pool has {pool_rows.size} complete items, fewer than size={max(sizes)}"
+        )
+    if full_scores is None:
+        F = R[complete_ref].mean(0)
+    else:
+        F = check_array("full_scores", full_scores, ndim=1, dtype="float", shape=(n_a,))
+    fit = None
+    if "tinybenchmarks" in methods:
+        if train_binary is None:
+            TB = Tr[pool_rows]
+            if np.any((TB != 0) & (TB != 1)):
+                TB = (TB >= 0.5).astype(float)
+        else:
+            TB = check_array("train_binary", train_binary, ndim=2, dtype="float", finite=False)
+            if TB.shape[0] != n_items:
+                raise BenchkitValueError(f"train_binary has {TB.shape[0]} rows, reference {n_items}")
+            TB = TB[pool_rows]
+            if np.isnan(TB).any() or np.any((TB != 0) & (TB != 1)):
+                raise BenchkitValueError("train_binary must hold 0/1 on the candidate pool")
+        from benchkit.subsets import _irt_fit
+
+        fit = _irt_fit(TB, irt)
+    root = seed if isinstance(seed, np.random.SeedSequence) else None
+    if root is None:
+        if seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)):
+            check_seed("seed", seed)
+            root = np.random.SeedSequence(None if seed is None else int(seed))
+        else:
+            raise BenchkitTypeError(f"seed must be None, a non-negative int or a SeedSequence; "
+                                    f"got {describe(seed)}")
+    pool_pos = np.full(n_items, -1, dtype=np.int64)
+    pool_pos[pool_rows] = np.arange(pool_rows.size)
+    ctx = {
+        "entropy": root.entropy, "pool_rows": pool_rows, "pool": cand, "pool_pos": pool_pos,
+        "train": Tr[pool_rows], "anchor_metric": anchor_metric, "fit": fit,
+        "profiles": prof_map, "bsd_options": dict(bsd_options or {}), "ref_pool": R[pool_rows],
+        "estimator": estimator,
+    }
+    labels = [BASELINES[m] for m in methods] + list(prof_map)
+    kinds = list(methods) + ["bsdprobe"] * len(prof_map)
+    tasks = [(a, lab, kind, sz, r) for a, (lab, kind) in enumerate(zip(labels, kinds))
+             for sz in sizes for r in range(n_repeats)]
+    if n_jobs == 1:
+        results = _run_block(tasks, ctx)
+    else:
+        from joblib import Parallel, delayed
+
+        n_blocks = min(len(tasks), 4 * (n_jobs if n_jobs > 0 else 8))
+        blocks = [tasks[i::n_blocks] for i in range(n_blocks)]
+        parts = Parallel(n_jobs=n_jobs)(delayed(_run_block)(b, ctx) for b in blocks)
+        results = [r for p in parts for r in p]
+    M, S = len(labels), len(sizes)
+    scores = np.full((M, S, n_repeats, n_a), np.nan)
+    sel = [[np.zeros((n_repeats, sz), dtype=np.int64) for sz in sizes] for _ in range(M)]
+    spos = {sz: b for b, sz in enumerate(sizes)}
+    for a, sz, r, rows, sc in results:
+        b = spos[sz]
+        scores[a, b, r] = sc
+        sel[a][b][r] = rows
+    return SubsetUtilityResult(
+        methods=tuple(labels), sizes=sizes, ndr=ndr(scores, F), tau_b=kendall_tau_b(scores, F),
+        scores=scores, full_scores=F, selections=tuple(tuple(s) for s in sel),
+        reference_models=pd.Index(models if models is not None else range(n_a)), pool=cand,
+        items=None if items is None else pd.Index(items), estimator=estimator,
+        n_repeats=n_repeats, seed_entropy=root.entropy, name=name,
+    )
+
+
+# ----------------------------------------------------------------------------------------------
+# ResponseSet level
+# ----------------------------------------------------------------------------------------------
+def _empirical_order(acc: np.ndarray) -> np.ndarray:
+    """App. F: ascending accuracy, ties in roster order (stable sort)."""
+    return np.argsort(acc, kind="stable")
+
+
+def measurement_utility(rs, *, reference_axis: Sequence[str],
+                        selection_axes: Mapping[str, Sequence[str]] | None = None,
+                        baseline_models: Sequence[str] | None = None, order: str = "empirical",
+                        score: str = "auto", alpha_o: float = 0.05, calibration="auto",
+                        entropy: Mapping[str, Any] | None = None, name: str | None = None,
+                        **options) -> SubsetUtilityResult:
+    r"""Measurement utility (Sec. 4.4, App. J) from a ResponseSet with named model axes.
+
+    Parameters
+    ----------
+    rs : ResponseSet
+    reference_axis : sequence of str
+        Models of the reference axis.
+    selection_axes : mapping of label -> sequence of str, optional
+        Selection axes for BSDProbe columns ``"BSDProbe(<label>)"``; default
+        ``{"reference": reference_axis}`` (the paper's main setting: the same axis selects and
+        evaluates).
+    baseline_models : sequence of str, optional
+        Models whose responses the baselines fit (default: the reference axis).
+    order : {"empirical", "given"}
+        ``"empirical"`` (App. F): each axis ordered by accuracy on its complete items, ties in the
+        given order; ``"given"``: as listed (weakest first).
+    score : {"auto", "principal", "mean"}
+        Reference score: principal-answer correctness (``rs.binary()``) or mean correctness over
+        samples (``rs.scores()``); ``"auto"``: principal when the set has sample-level rows or a
+        budget of 1, else mean.
+    alpha_o, calibration
+        Passed to :func:`benchkit.boundary.profiles`.
+    entropy : mapping of label -> array (items, n), optional
+        Normalized answer-state entropies per selection axis (rows = ``rs`` items, columns in the
+        axis's *given* order); default: the binary entropy of the counts.
+    name : str, optional
+        Row label; default ``rs.name``.
+    **options
+        :func:`subset_utility` keywords (``sizes``, ``methods``, ``n_repeats``, ``seed``,
+        ``n_jobs``, ``estimator``, ...).
+
+    Returns
+    -------
+    SubsetUtilityResult
+
+    Notes
+    -----
+    Selection-axis profiles use each axis's correct counts with a common budget T; items
+    incomplete on any selection axis are left out of the candidate pool (they keep their place in
+    Q^(a) when complete on the reference axis). The baselines' confidences are mean correctness
+    k/T of ``baseline_models``; their IRT data are principal answers where available.
+    """
+    from benchkit.boundary.profiles import profiles as _profiles
+
+    check_choice("order", order, ("empirical", "given"))
+    check_choice("score", score, ("auto", "principal", "mean"))
+    if score == "auto":
+        budgets = np.asarray(rs.budget)
+        score = "principal" if (rs.has_samples or np.all(budgets == 1)) else "mean"
+    full = rs.binary() if score == "principal" else rs.scores()
+    model_pos = {m: j for j, m in enumerate(rs.model_ids)}
+
+    def cols(label, models):
+        models = list(models)
+        if len(models) < 2:
+            raise BenchkitValueError(f"{label} needs at least 2 models; got {len(models)}")
+        miss = [m for m in models if m not in model_pos]
+        if miss:
+            raise BenchkitValueError(f"{label}: unknown model(s) {miss[:5]}")
+        return np.array([model_pos[m] for m in models], dtype=np.int64)
+
+    ref_cols = cols("reference_axis", reference_axis)
+    R = full[:, ref_cols]
+    if order == "empirical":
+        ok = np.isfinite(R).all(1)
+        perm = _empirical_order(R[ok].mean(0))
+        ref_cols, R = ref_cols[perm], R[:, perm]
+    base_cols = ref_cols if baseline_models is None else cols("baseline_models", baseline_models)
+    train = rs.scores()[:, base_cols]
+    train_binary = None
+    if score == "principal" or np.all(np.asarray(rs.budget)[base_cols] == 1):
+        train_binary = rs.binary()[:, base_cols]
+    sel = {"reference": list(reference_axis)} if selection_axes is None else dict(selection_axes)
+    cm = rs.counts()
+    pool = np.ones(rs.n_items, bool)
+    prof = {}
+    raw = {}
+    for lab, models in sel.items():
+        c = cols(f"selection_axes[{lab!r}]", models)
+        K, N = cm.K[:, c], cm.N[:, c]
+        budgets = np.asarray(rs.budget)[c]
+        if np.unique(budgets).size != 1:
+            raise BenchkitValueError(
+                f"selection axis {lab!r} mixes sample budgets {sorted(set(budgets.tolist()))}; "
+                "BSDProbe profiles need a common T"
+            )
+        T = int(budgets[0])
+        comp = (N == T).all(1)
+        perm = np.arange(c.size)
+        if order == "empirical":
+            perm = _empirical_order((full[:, c][comp]).mean(0))
+        raw[lab] = (K[:, perm], comp, T, perm)
+        pool &= comp
+    for lab, (K, comp, T, perm) in raw.items():
+        e = None
+        if entropy is not None and lab in entropy:
+            e_all = check_array(f"entropy[{lab!r}]", entropy[lab], ndim=2, dtype="float",
+                                finite=False)[:, perm]
+            e = np.nan_to_num(e_all)
+        Kp = np.where(pool[:, None], K, 0)
+        prof[lab] = _profiles(Kp, T, entropy=e, alpha_o=alpha_o, calibration=calibration,
+                              items=np.asarray(rs.item_ids))
+    # rows outside the pool got dummy all-zero counts; the pool argument keeps them out
+    return subset_utility(R, profiles=prof, train=train, train_binary=train_binary,
+                          full_scores=R[np.isfinite(R).all(1)].mean(0), pool=pool,
+                          items=rs.item_ids, models=rs.model_ids[ref_cols],
+                          name=rs.name if name is None else name, **options)
+
+
+# ----------------------------------------------------------------------------------------------
+# Table 2/3 layout
+# ----------------------------------------------------------------------------------------------
+def utility_table(results, *, metric: str = "ndr", size: int | None = None,
+                  formatted: bool = False, ddof: int = 1) -> pd.DataFrame:
+    r"""Tables 2/3 (11-14) layout: one row per benchmark, one column per method, mean +- sd.
+
+    Parameters
+    ----------
+    results : SubsetUtilityResult, sequence or mapping of row label -> SubsetUtilityResult
+    metric : {"ndr", "tau_b"}
+    size : int, optional
+        Subset size to show (default: the first size of each result).
+    formatted : bool
+        False (default): numeric columns ``(method, "mean")`` and ``(method, "sd")``. True: cells
+        ``"2.04 ± 0.06"`` (NDR with 2 decimals, tau_b with 3, as in the paper).
+    ddof : int
+        Degrees of freedom of the sd (default 1, the sample sd).
+    """
+    check_choice("metric", metric, ("ndr", "tau_b"))
+    if isinstance(results, SubsetUtilityResult):
+        results = {results.name or "benchmark": results}
+    elif not isinstance(results, Mapping):
+        results = {(r.name or f"benchmark {i}"): r for i, r in enumerate(results)}
+    rows, index = [], []
+    methods: list[str] = []
+    for lab, res in results.items():
+        if not isinstance(res, SubsetUtilityResult):
+            raise BenchkitTypeError(f"results[{lab!r}] must be a SubsetUtilityResult; got "
+                                    f"{describe(res)}")
+        sz = res.sizes[0] if size is None else size
+        if sz not in res.sizes:
+            raise BenchkitValueError(f"size={sz} was not run for {lab!r}; sizes {res.sizes}")
+        b = res.sizes.index(sz)
+        vals = getattr(res, metric)
+        row = {}
+        for a, mth in enumerate(res.methods):
+            if mth not in methods:
+                methods.append(mth)
+            row[(mth, "mean")] = _nanmean(vals[a, b])
+            row[(mth, "sd")] = _nansd(vals[a, b], ddof)
+        rows.append(row)
+        index.append(lab)
+    cols = pd.MultiIndex.from_tuples([(m, s) for m in methods for s in ("mean", "sd")],
+                                     names=["method", "stat"])
+    df = pd.DataFrame(rows, index=pd.Index(index, name="benchmark")).reindex(columns=cols)
+    if not formatted:
+        return df
+    dec = 2 if metric == "ndr" else 3
+    out = pd.DataFrame(index=df.index)
+    for m in methods:
+        mean, sd = df[(m, "mean")], df[(m, "sd")]
+        out[m] = [f"{u:.{dec}f} ± {s:.{dec}f}" if np.isfinite(u) else "nan"
+                  for u, s in zip(mean, sd)]
+    out.columns.name = "method"
+    return out

@@ -1,0 +1,596 @@
+r"""Item-subset selection for efficient evaluation: the generic selectors and ranking agreement.
+
+Shared by the papers' subset experiments (BSDProbe's measurement utility, Sec. 4.4 / App. J, builds
+on it in :mod:`benchkit.boundary.subsets`). Input everywhere is an items x models matrix.
+
+=================================== ===========================================================
+:func:`select_random`               uniform sampling without replacement (the Random baseline)
+:func:`select_anchor_points`        Anchor Points (Vivek et al., 2024): k-medoids clustering of
+                                    the items' model-confidence patterns, medoids weighted by
+                                    cluster size
+:func:`select_tinybenchmarks`       tinyBenchmarks (Polo et al., 2024), IRT strategy: k-means
+                                    on the IRT item parameters, the item nearest each centroid,
+                                    weighted by cluster size
+:func:`estimate_accuracy`           accuracy of models from a subset: plain subset mean, the
+                                    subset's weights, or tinyBenchmarks' p-IRT estimator
+:func:`kendall_tau_b`               Kendall's tau-b, batched (scipy.stats.kendalltau semantics)
+:func:`kmeans`, :func:`kmedoids`    the clustering both baselines use (numpy, seeded)
+=================================== ===========================================================
+
+Every selector takes ``seed`` (int, SeedSequence or Generator) and returns a frozen
+:class:`Subset` with the selected rows, their estimator weights and method details.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_array,
+    check_choice,
+    check_int,
+    check_seed,
+    describe,
+)
+
+__all__ = [
+    "Subset",
+    "KMeansResult",
+    "KMedoidsResult",
+    "kendall_tau_b",
+    "kmeans",
+    "kmedoids",
+    "select_random",
+    "select_anchor_points",
+    "select_tinybenchmarks",
+    "estimate_accuracy",
+    "irt_abilities",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# results
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Subset:
+    """A selected item subset.
+
+    Attributes
+    ----------
+    indices : ndarray of int64
+        Selected rows of the candidate matrix, in selection order.
+    weights : ndarray of float64
+        The method's estimator weight of each selected item (sums to 1): 1/k for Random and
+        BSDProbe, the cluster share for Anchor Points and tinyBenchmarks.
+    method : str
+    n_pool : int
+        Size of the candidate pool the subset was drawn from.
+    groups : ndarray of int64
+        Per selected item: its cluster (Anchor Points, tinyBenchmarks), stratum (BSDProbe) or -1.
+    info : dict
+        Method details (e.g. cluster labels of the whole pool, stratum allocation, the IRT fit).
+    """
+
+    indices: np.ndarray
+    weights: np.ndarray
+    method: str
+    n_pool: int
+    groups: np.ndarray = field(repr=False)
+    info: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def size(self) -> int:
+        return int(self.indices.size)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per selected item: ``index`` (row in the pool), ``weight``, ``group``."""
+        return pd.DataFrame({"index": self.indices, "weight": self.weights,
+                             "group": self.groups})
+
+
+@dataclass(frozen=True)
+class KMeansResult:
+    """Lloyd's k-means: ``centers`` (k, d), ``labels`` (n,), ``inertia``, ``n_iter``, ``converged``."""
+
+    centers: np.ndarray
+    labels: np.ndarray
+    inertia: float
+    n_iter: int
+    converged: bool
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per cluster: its size and center coordinates."""
+        df = pd.DataFrame(self.centers, columns=[f"c{j}" for j in range(self.centers.shape[1])])
+        df.insert(0, "size", np.bincount(self.labels, minlength=self.centers.shape[0]))
+        return df
+
+
+@dataclass(frozen=True)
+class KMedoidsResult:
+    """Alternating k-medoids: ``medoids`` (k,) row indices, ``labels`` (n,), total ``cost``."""
+
+    medoids: np.ndarray
+    labels: np.ndarray
+    cost: float
+    n_iter: int
+    converged: bool
+    metric: str
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per cluster: medoid row and cluster size."""
+        return pd.DataFrame({"medoid": self.medoids,
+                             "size": np.bincount(self.labels, minlength=self.medoids.size)})
+
+
+# ----------------------------------------------------------------------------------------------
+# Kendall tau-b
+# ----------------------------------------------------------------------------------------------
+def kendall_tau_b(x, y) -> np.ndarray | float:
+    r"""Kendall's :math:`\tau_b` between rankings, batched over leading axes.
+
+    Parameters
+    ----------
+    x, y : array_like (..., n)
+        Scores of the same n objects (e.g. models on a subset and on the full benchmark);
+        broadcast against each other.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\tau_b = (n_c - n_d) / \sqrt{(n_0 - n_1)(n_0 - n_2)}` with :math:`n_0 = n(n-1)/2`
+        and :math:`n_1, n_2` the pairs tied in x, y; NaN when x or y is constant (as
+        ``scipy.stats.kendalltau``, the oracle in the tests).
+    """
+    xa = check_array("x", x, ndim=None, dtype="float")
+    ya = check_array("y", y, ndim=None, dtype="float")
+    if xa.ndim == 0 or ya.ndim == 0:
+        raise BenchkitValueError("x and y must have at least one axis (the ranked objects)")
+    if xa.shape[-1] != ya.shape[-1]:
+        raise BenchkitValueError(
+            f"x and y must rank the same number of objects; got {xa.shape[-1]} and {ya.shape[-1]}"
+        )
+    n = xa.shape[-1]
+    if n < 2:
+        raise BenchkitValueError(f"Kendall tau needs at least 2 objects; got {n}")
+    i, j = np.triu_indices(n, 1)
+    sx = np.sign(xa[..., i] - xa[..., j])
+    sy = np.sign(ya[..., i] - ya[..., j])
+    s = (sx * sy).sum(-1)
+    n0 = i.size
+    tx = n0 - (sx == 0).sum(-1)
+    ty = n0 - (sy == 0).sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = s / np.sqrt(tx.astype(float) * ty)
+    tau = np.where((tx == 0) | (ty == 0), np.nan, np.clip(tau, -1.0, 1.0))
+    return float(tau) if tau.ndim == 0 else tau
+
+
+# ----------------------------------------------------------------------------------------------
+# clustering
+# ----------------------------------------------------------------------------------------------
+def _sqdist(X: np.ndarray, C: np.ndarray) -> np.ndarray:
+    d = (X * X).sum(1)[:, None] - 2.0 * X @ C.T + (C * C).sum(1)[None, :]
+    return np.maximum(d, 0.0)
+
+
+def _lloyd(X: np.ndarray, centers: np.ndarray, max_iter: int, tol: float):
+    """Lloyd iterations from given centers; empty clusters keep their center."""
+    C = centers.copy()
+    labels = np.zeros(X.shape[0], dtype=np.int64)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        labels = np.argmin(_sqdist(X, C), axis=1)
+        k = C.shape[0]
+        sums = np.zeros_like(C)
+        np.add.at(sums, labels, X)
+        cnt = np.bincount(labels, minlength=k)
+        newC = C.copy()
+        nz = cnt > 0
+        newC[nz] = sums[nz] / cnt[nz, None]
+        shift = float(np.max(np.abs(newC - C))) if C.size else 0.0
+        C = newC
+        if shift <= tol:
+            converged = True
+            break
+    labels = np.argmin(_sqdist(X, C), axis=1)
+    inertia = float(np.take_along_axis(_sqdist(X, C), labels[:, None], 1).sum())
+    return C, labels, inertia, it, converged
+
+
+def _plusplus(rng: np.random.Generator, dist_to: Any, n: int, k: int) -> np.ndarray:
+    """k-means++ seeding: first uniform, then proportional to the squared distance to the chosen.
+
+    ``dist_to(i)`` returns the (n,) distances of all points to point i. When every remaining point
+    sits on a chosen one (fewer distinct points than k), the next is uniform among unchosen rows.
+    """
+    chosen = np.empty(k, dtype=np.int64)
+    chosen[0] = rng.integers(n)
+    best = dist_to(chosen[0]) ** 2
+    taken = np.zeros(n, bool)
+    taken[chosen[0]] = True
+    for c in range(1, k):
+        p = np.where(taken, 0.0, best)
+        tot = p.sum()
+        if tot > 0:
+            nxt = int(rng.choice(n, p=p / tot))
+        else:
+            free = np.flatnonzero(~taken)
+            nxt = int(free[rng.integers(free.size)])
+        chosen[c] = nxt
+        taken[nxt] = True
+        best = np.minimum(best, dist_to(nxt) ** 2)
+    return chosen
+
+
+def kmeans(X, k: int, *, seed: Any = None, max_iter: int = 300, tol: float = 1e-10) -> KMeansResult:
+    r"""Lloyd's k-means with k-means++ seeding (Arthur & Vassilvitskii, 2007).
+
+    Parameters
+    ----------
+    X : array_like (n, d)
+    k : int
+        Number of clusters, 1 <= k <= n.
+    seed : None, int, SeedSequence or Generator
+        Seeding randomness.
+    max_iter, tol : int, float
+        Iteration cap; stop when no center moves by more than ``tol``.
+
+    Returns
+    -------
+    KMeansResult
+
+    Notes
+    -----
+    Ties in the assignment go to the lowest-numbered center; a cluster that empties keeps its
+    center (as ``scipy.cluster.vq.kmeans2(..., missing="warn")``, the oracle in the tests).
+    """
+    Xa = check_array("X", X, ndim=2, dtype="float")
+    n = Xa.shape[0]
+    k = check_int("k", k, min=1, max=max(n, 1))
+    max_iter = check_int("max_iter", max_iter, min=1)
+    rng = check_seed("seed", seed)
+    sq = (Xa * Xa).sum(1)
+
+    def dist_to(i):
+        return np.sqrt(np.maximum(sq - 2.0 * Xa @ Xa[i] + sq[i], 0.0))
+
+    init = _plusplus(rng, dist_to, n, k)
+    C, labels, inertia, it, conv = _lloyd(Xa, Xa[init], max_iter, tol)
+    return KMeansResult(C, labels.astype(np.int64), inertia, it, conv)
+
+
+class _CorrelationDistance:
+    """d(i, j) = 1 - r_ij over models; r = 0 where an item's pattern is constant; d(i, i) = 0."""
+
+    name = "correlation"
+
+    def __init__(self, X):
+        Z = X - X.mean(1, keepdims=True)
+        nrm = np.sqrt((Z * Z).sum(1))
+        self.Z = np.divide(Z, nrm[:, None], out=np.zeros_like(Z), where=nrm[:, None] > 0)
+        self.n = X.shape[0]
+
+    def to(self, idx):  # (n, len(idx))
+        D = 1.0 - self.Z @ self.Z[idx].T
+        D[idx, np.arange(len(idx))] = 0.0
+        return np.maximum(D, 0.0)
+
+    def within_sums(self, members):  # sum_j d(i, j) over members, for each member i
+        Zm = self.Z[members]
+        self_term = 1.0 - (Zm * Zm).sum(1)  # what the linear formula counts for j = i
+        return members.size - Zm @ Zm.sum(0) - self_term
+
+
+class _EuclideanDistance:
+    name = "euclidean"
+
+    def __init__(self, X):
+        self.X = X
+        self.sq = (X * X).sum(1)
+        self.n = X.shape[0]
+
+    def to(self, idx):
+        C = self.X[idx]
+        d = self.sq[:, None] - 2.0 * self.X @ C.T + self.sq[idx][None, :]
+        return np.sqrt(np.maximum(d, 0.0))
+
+    def within_sums(self, members, chunk=2048):
+        out = np.empty(members.size)
+        for s in range(0, members.size, chunk):
+            blk = members[s:s + chunk]
+            out[s:s + chunk] = self.to(blk)[members].sum(0)
+        return out
+
+
+def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
+             max_iter: int = 100) -> KMedoidsResult:
+    r"""k-medoids by alternating assignment and medoid update (Park & Jun, 2009).
+
+    Parameters
+    ----------
+    X : array_like (n, d)
+        One row per object (an item's confidence pattern over d models).
+    k : int
+        Number of medoids, 1 <= k <= n.
+    metric : {"correlation", "euclidean"}
+        ``"correlation"`` (default): :math:`d(i, j) = 1 - r_{ij}`, the Pearson correlation of the
+        two rows (an item with a constant row has r = 0 to every other item, the convention of
+        the Anchor Points reimplementations, which zero undefined correlations).
+    seed : None, int, SeedSequence or Generator
+        k-means++-style seeding (probability proportional to the squared distance).
+    max_iter : int
+
+    Returns
+    -------
+    KMedoidsResult
+
+    Notes
+    -----
+    Memory is O(n k): distances to the medoids are computed on the fly, and within-cluster
+    distance sums for the correlation metric in O(n d) by
+    :math:`\sum_{j\in G} (1 - z_i\cdot z_j) = |G| - z_i\cdot\sum_{j\in G} z_j` on standardized
+    rows. The result is a fixed point: every object sits with its nearest medoid (ties to the
+    lowest-numbered), and every medoid minimizes the distance sum of its cluster (ties to the
+    current medoid, then the lowest row). The tests check both properties by brute force.
+    """
+    Xa = check_array("X", X, ndim=2, dtype="float")
+    n = Xa.shape[0]
+    k = check_int("k", k, min=1, max=max(n, 1))
+    check_choice("metric", metric, ("correlation", "euclidean"))
+    max_iter = check_int("max_iter", max_iter, min=1)
+    rng = check_seed("seed", seed)
+    dist = _CorrelationDistance(Xa) if metric == "correlation" else _EuclideanDistance(Xa)
+    med = _plusplus(rng, lambda i: dist.to(np.array([i]))[:, 0], n, k)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        D = dist.to(med)
+        labels = np.argmin(D, axis=1)
+        labels[med] = np.arange(k)  # a medoid belongs to its own cluster
+        new = med.copy()
+        for c in range(k):
+            members = np.flatnonzero(labels == c)
+            sums = dist.within_sums(members)
+            cur = np.flatnonzero(members == med[c])[0]
+            best = int(np.argmin(sums))
+            if sums[best] < sums[cur] - 1e-12 * max(1.0, abs(sums[cur])):
+                new[c] = members[best]
+        if np.array_equal(new, med):
+            converged = True
+            break
+        med = new
+    D = dist.to(med)
+    labels = np.argmin(D, axis=1)
+    labels[med] = np.arange(k)
+    cost = float(D[np.arange(n), labels].sum())
+    return KMedoidsResult(med.astype(np.int64), labels.astype(np.int64), cost, it, converged,
+                          dist.name)
+
+
+# ----------------------------------------------------------------------------------------------
+# selectors
+# ----------------------------------------------------------------------------------------------
+def _check_size(size, n_pool: int) -> int:
+    size = check_int("size", size, min=1)
+    if size > n_pool:
+        raise BenchkitValueError(f"size={size} exceeds the candidate pool of {n_pool} items")
+    return size
+
+
+def _pool_matrix(name: str, X) -> np.ndarray:
+    arr = check_array(name, X, ndim=2, dtype="float", finite=False)
+    if np.isnan(arr).any():
+        i, j = (int(v) for v in np.argwhere(np.isnan(arr))[0])
+        raise BenchkitValueError(
+            f"{name} must be complete on the candidate pool (no NaN); found NaN at row {i}, "
+            f"column {j}: restrict the pool to complete items first"
+        )
+    return arr
+
+
+def select_random(n_pool: int, size: int, *, seed: Any = None) -> Subset:
+    """The Random baseline: ``size`` of ``n_pool`` rows uniformly without replacement."""
+    n_pool = check_int("n_pool", n_pool, min=1)
+    size = _check_size(size, n_pool)
+    rng = check_seed("seed", seed)
+    idx = rng.choice(n_pool, size=size, replace=False).astype(np.int64)
+    return Subset(idx, np.full(size, 1.0 / size), "random", n_pool, np.full(size, -1, np.int64))
+
+
+def _representatives(dist_to_center: np.ndarray, labels: np.ndarray, k: int):
+    """Per cluster the nearest not-yet-taken row (greedy in cluster order), cluster shares."""
+    n = labels.size
+    taken = np.zeros(n, bool)
+    reps = np.empty(k, dtype=np.int64)
+    for c in range(k):
+        d = np.where(taken, np.inf, dist_to_center[:, c])
+        reps[c] = int(np.argmin(d))
+        taken[reps[c]] = True
+    weights = np.bincount(labels, minlength=k) / float(n)
+    return reps, weights
+
+
+def select_anchor_points(confidence, size: int, *, metric: str = "correlation", seed: Any = None,
+                         max_iter: int = 100) -> Subset:
+    r"""Anchor Points (Vivek et al., 2024): k-medoids on the items' model-confidence patterns.
+
+    Parameters
+    ----------
+    confidence : array_like (n_pool, n_models)
+        Each source model's confidence in the correct answer per item (probability of the gold
+        option, or the correctness mass k/T of repeated samples, or 0/1 correctness).
+    size : int
+        Number of anchor items (= medoids).
+    metric : {"correlation", "euclidean"}
+        Distance between items' patterns (default ``1 - r``, Anchor Points' correlation
+        clustering).
+    seed, max_iter
+        As in :func:`kmedoids`.
+
+    Returns
+    -------
+    Subset
+        The medoids with weights = cluster size / n_pool (the Anchor Points estimate of a model's
+        score is the weighted mean of its anchor scores); ``info["labels"]`` the cluster of every
+        pool item, ``info["clustering"]`` the :class:`KMedoidsResult`.
+
+    Notes
+    -----
+    BSDProbe (Sec. 2, 4.4) describes the baseline as selecting "representative items from
+    model-confidence patterns"; the original clusters items by the correlation of source models'
+    confidences and predicts scores from the medoids weighted by their cluster sizes.
+    """
+    C = _pool_matrix("confidence", confidence)
+    size = _check_size(size, C.shape[0])
+    if C.shape[1] < 2:
+        raise BenchkitValueError(
+            f"confidence needs at least 2 models (columns) to compare items; got {C.shape[1]}"
+        )
+    res = kmedoids(C, size, metric=metric, seed=seed, max_iter=max_iter)
+    w = np.bincount(res.labels, minlength=size) / float(C.shape[0])
+    return Subset(res.medoids.copy(), w, "anchor_points", C.shape[0],
+                  np.arange(size, dtype=np.int64), {"labels": res.labels, "clustering": res})
+
+
+def _irt_fit(Y, irt: str):
+    from benchkit import irt as _irt
+
+    if irt == "2pl":
+        return _irt.fit_2pl(Y)
+    return _irt.fit_1pl(Y)
+
+
+def _embedding(fit) -> np.ndarray:
+    b = np.asarray(fit.difficulty, float)
+    if not np.all(np.isfinite(b)):
+        raise BenchkitValueError("the IRT fit has non-finite difficulties; fit with an item prior")
+    if fit.model == "2pl":
+        return np.column_stack([np.asarray(fit.discrimination, float), b])
+    return b[:, None]
+
+
+def select_tinybenchmarks(Y=None, size: int = 100, *, fit=None, irt: str = "2pl",
+                          seed: Any = None, max_iter: int = 300) -> Subset:
+    r"""tinyBenchmarks-style selection (Polo et al., 2024, "IRT" anchor strategy).
+
+    Parameters
+    ----------
+    Y : array_like (n_pool, n_models), optional
+        0/1 responses of the source models (needed unless ``fit`` is given).
+    size : int
+        Number of anchor items (= k-means clusters).
+    fit : IRTFit, optional
+        A :func:`benchkit.irt.fit_2pl` / ``fit_1pl`` fit on the pool (reuse it across repetitions;
+        the fit is deterministic, only the clustering is random).
+    irt : {"2pl", "1pl"}
+        Model fitted when ``fit`` is None (default 2PL, the unidimensional case of the original's
+        multidimensional IRT).
+    seed, max_iter
+        k-means++ seeding and Lloyd iteration cap.
+
+    Returns
+    -------
+    Subset
+        Per cluster the item nearest its centroid, weighted by cluster share; ``info["fit"]`` the
+        IRT fit (for :func:`estimate_accuracy` with ``estimator="pirt"``), ``info["labels"]``.
+
+    Notes
+    -----
+    Item embeddings are the IRT parameters :math:`(a_i, b_i)` (2PL) or :math:`b_i` (1PL). When the
+    pool has fewer distinct embeddings than ``size``, several centroids coincide; each cluster
+    still takes a distinct item (the nearest one not yet taken), and empty clusters get weight 0.
+    """
+    irt = check_choice("irt", irt, ("2pl", "1pl"))
+    if fit is None:
+        if Y is None:
+            raise BenchkitValueError("pass Y (0/1 responses) or a precomputed IRT fit")
+        Ya = _pool_matrix("Y", Y)
+        if np.any((Ya != 0) & (Ya != 1)):
+            raise BenchkitValueError("Y must hold 0/1 responses; binarize scores first")
+        fit = _irt_fit(Ya, irt)
+    elif not hasattr(fit, "difficulty") or not hasattr(fit, "discrimination"):
+        raise BenchkitTypeError(f"fit must be an IRTFit from benchkit.irt; got {describe(fit)}")
+    E = _embedding(fit)
+    size = _check_size(size, E.shape[0])
+    km = kmeans(E, size, seed=seed, max_iter=max_iter)
+    d = np.sqrt(_sqdist(E, km.centers))
+    reps, w = _representatives(d, km.labels, size)
+    return Subset(reps, w, "tinybenchmarks", E.shape[0], np.arange(size, dtype=np.int64),
+                  {"labels": km.labels, "clustering": km, "fit": fit})
+
+
+# ----------------------------------------------------------------------------------------------
+# estimation
+# ----------------------------------------------------------------------------------------------
+def irt_abilities(Y_sub, a, b, *, prior_sd: float = 1.0, tol: float = 1e-10,
+                  max_iter: int = 100) -> np.ndarray:
+    r"""MAP abilities of models from their responses on items with known 2PL parameters.
+
+    Maximizes :math:`\sum_i [y_i \log \sigma(a_i(\theta - b_i)) + (1 - y_i)\log(1 - \sigma(\cdot))]
+    - \theta^2 / (2\,\mathrm{sd}^2)` per model (column of ``Y_sub``, fractional y allowed) by
+    safeguarded Newton steps; the objective is strictly concave.
+    """
+    Y = check_array("Y_sub", Y_sub, ndim=2, dtype="float")
+    a = np.asarray(a, float)
+    b = np.asarray(b, float)
+    prec = 1.0 / float(prior_sd) ** 2
+    t = np.zeros(Y.shape[1])
+    for _ in range(max_iter):
+        P = special.expit(a[:, None] * (t[None, :] - b[:, None]))
+        g = (a[:, None] * (Y - P)).sum(0) - prec * t
+        h = (a[:, None] ** 2 * P * (1 - P)).sum(0) + prec
+        step = np.clip(g / h, -1.0, 1.0)
+        t = t + step
+        if np.max(np.abs(step)) < tol:
+            break
+    return t
+
+
+def estimate_accuracy(scores_subset, subset: Subset, *, estimator: str = "subset",
+                      n_pool: int | None = None) -> np.ndarray:
+    r"""Models' benchmark accuracy estimated from their scores on a subset.
+
+    Parameters
+    ----------
+    scores_subset : array_like (size, n_models)
+        Scores of the evaluated models on ``subset.indices`` (in that order).
+    subset : Subset
+    estimator : {"subset", "weighted", "pirt"}
+        ``"subset"``: the plain accuracy on the subset (what BSDProbe's Eq. 9 scores);
+        ``"weighted"``: :math:`\sum_i w_i y_i` with the subset's weights (Anchor Points /
+        tinyBenchmarks' anchor estimate); ``"pirt"``: tinyBenchmarks' p-IRT estimate
+        :math:`\hat Z = N^{-1}[\sum_{i\in S} y_i + \sum_{i\notin S} P_i(\hat\theta)]` with
+        :math:`\hat\theta` from :func:`irt_abilities` on the subset (needs ``subset.info["fit"]``).
+
+    Returns
+    -------
+    ndarray (n_models,)
+    """
+    Y = check_array("scores_subset", scores_subset, ndim=2, dtype="float")
+    if Y.shape[0] != subset.size:
+        raise BenchkitValueError(
+            f"scores_subset has {Y.shape[0]} rows but the subset has {subset.size} items"
+        )
+    check_choice("estimator", estimator, ("subset", "weighted", "pirt"))
+    if estimator == "subset":
+        return Y.mean(0)
+    if estimator == "weighted":
+        return subset.weights @ Y
+    fit = subset.info.get("fit")
+    if fit is None:
+        raise BenchkitValueError("estimator='pirt' needs a subset from select_tinybenchmarks")
+    a = np.asarray(fit.discrimination, float)
+    b = np.asarray(fit.difficulty, float)
+    sd = float(fit.ability_sd) if np.isfinite(fit.ability_sd) and fit.ability_sd > 0 else 1.0
+    theta = irt_abilities(Y, a[subset.indices], b[subset.indices], prior_sd=sd)
+    rest = np.ones(a.size, bool)
+    rest[subset.indices] = False
+    P = special.expit(a[rest, None] * (theta[None, :] - b[rest, None]))
+    return (Y.sum(0) + P.sum(0)) / float(a.size)
