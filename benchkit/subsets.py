@@ -293,13 +293,16 @@ class _EuclideanDistance:
 
     def __init__(self, X):
         self.X = X
-        self.sq = (X * X).sum(1)
         self.n = X.shape[0]
 
-    def to(self, idx):
-        C = self.X[idx]
-        d = self.sq[:, None] - 2.0 * self.X @ C.T + self.sq[idx][None, :]
-        return np.sqrt(np.maximum(d, 0.0))
+    def to(self, idx, chunk=64):
+        # direct differences (no |x|^2 - 2xy + |y|^2 cancellation): exact zeros on the diagonal
+        idx = np.asarray(idx)
+        out = np.empty((self.n, idx.size))
+        for s in range(0, idx.size, chunk):
+            C = self.X[idx[s:s + chunk]]
+            out[:, s:s + chunk] = np.sqrt(((self.X[:, None, :] - C[None]) ** 2).sum(-1))
+        return out
 
     def within_sums(self, members, chunk=2048):
         out = np.empty(members.size)
