@@ -1,0 +1,566 @@
+r"""Paper 002's pipeline on ResponseSets: 1PL difficulties per benchmark -> the empirical measure.
+
+:mod:`benchkit.measure` works on arrays of difficulties. This module is the ResponseSet-level
+convenience on top of it (DESIGN, layer 3): it fits a 1PL per benchmark, normalizes the
+difficulties, and collects DDM, the gaps and Table 1 for many benchmarks in one frozen result that
+the explorer (:class:`benchkit.widgets.ECDFGapExplorer`) and the charts
+(:mod:`benchkit.charts_measure`) read.
+
+============================== ===============================================================
+:func:`measure_benchmarks`     ResponseSet(s) -> :class:`BenchmarkMeasures` (Table 1 + per-item)
+:func:`fit_difficulties`       the 1PL fit used for one ResponseSet (binary or sampled counts)
+:func:`fit_1pl_counts`         penalized joint ML of the binomial 1PL for k/T correct counts
+============================== ===============================================================
+
+Example
+-------
+>>> from benchkit import datasets
+>>> from benchkit.measure_pipeline import measure_benchmarks
+>>> res = measure_benchmarks({"humaneval": datasets.fetch("eval-arena", benchmark="humaneval"),
+...                           "math-l5": datasets.fetch("zeroeval", benchmark="math-l5")})
+>>> res.to_frame()                      # doctest: +SKIP
+>>> res["humaneval"].gap_targets().to_frame()   # doctest: +SKIP
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from benchkit import measure as _measure
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    describe,
+)
+
+__all__ = [
+    "fit_1pl_counts",
+    "fit_difficulties",
+    "BenchmarkMeasure",
+    "BenchmarkMeasures",
+    "measure_benchmarks",
+]
+
+
+# ----------------------------------------------------------------------------------------------
+# binomial 1PL (k of T samples correct)
+# ----------------------------------------------------------------------------------------------
+def _prec(name: str, sd: Any) -> float:
+    if sd is None:
+        return 0.0
+    sd = check_float(name, sd, min=0.0, min_inclusive=False)
+    return 1.0 / sd**2
+
+
+def _softplus(x: np.ndarray) -> np.ndarray:
+    return np.logaddexp(0.0, x)
+
+
+def _binomial_objective(t, b, K, N, prec_t, prec_b):
+    eta = t[None, :] - b[:, None]
+    return float(np.sum(K * eta - N * _softplus(eta)) - 0.5 * prec_t * t @ t - 0.5 * prec_b * b @ b)
+
+
+def fit_1pl_counts(
+    K: Any,
+    N: Any,
+    *,
+    item_prior_sd: float | None = 3.0,
+    ability_prior_sd: float | None = 3.0,
+    tol: float = 1e-8,
+    max_iter: int = 200,
+    items: Sequence[Any] | None = None,
+    models: Sequence[Any] | None = None,
+):
+    r"""Binomial 1PL by penalized joint maximum likelihood, for repeated samples per cell.
+
+    :math:`K_{ij} \sim \mathrm{Bin}(N_{ij}, \sigma(\theta_j - b_i))`: model ``j`` answered item
+    ``i`` correctly in :math:`K_{ij}` of :math:`N_{ij}` independent samples (``N = 0`` = missing).
+
+    Parameters
+    ----------
+    K, N : array_like (n_items, n_models), integer-valued
+        Correct counts and samples, ``0 <= K <= N`` (e.g. ``rs.counts().K`` / ``.N``).
+    item_prior_sd, ability_prior_sd : float or None
+        SDs of the Gaussian penalties on :math:`b` and :math:`\theta` (default 3 and 3, the
+        defaults of :func:`benchkit.irt.fit_1pl` with ``method="jml"``). None: no penalty; items
+        (models) with all or no samples correct then get :math:`\mp\infty` (:math:`\pm\infty`)
+        and are left out of the fit.
+    tol, max_iter : float, int
+        Stop when the largest Newton step is below ``tol``; at most ``max_iter`` steps.
+    items, models : sequence, optional
+        Labels (default positions).
+
+    Returns
+    -------
+    benchkit.irt.IRTFit
+        ``model="1pl"``, ``method="jml"``, ``options["likelihood"] = "binomial"``; difficulty
+        SEs are :math:`1/\sqrt{\sum_j N_{ij}P_{ij}(1-P_{ij}) + \tau^{-2}}` as in ``fit_1pl``.
+        Items with no observed sample have NaN difficulty.
+
+    Notes
+    -----
+    Paper 002, Figure 2 step 1 collects "empirical success rates ... with k rollouts per item" and
+    step 3 fits :math:`P(Y_{ij}=1)=\sigma(\theta_j-b_i)`; with every rollout a Bernoulli draw of
+    that model, the likelihood of a cell is binomial. With ``N`` all 0/1 this is exactly
+    ``benchkit.irt.fit_1pl(Y, method="jml")`` (same objective, same identification: abilities
+    shifted to mean 0 after the fit). Newton's method on all parameters at once, with the
+    difficulty block eliminated by its Schur complement (the Hessian is diagonal in the
+    difficulties), so each step costs O(n_items x n_models + n_models^3); the penalized objective
+    is strictly concave, and a step-halving line search keeps every step ascending.
+    """
+    from benchkit.irt import IRTFit
+
+    K = check_array("K", K, ndim=2, dtype="float")
+    N = check_array("N", N, ndim=2, dtype="float", shape=K.shape)
+    if np.any(N < 0) or np.any(K < 0) or np.any(K > N):
+        i, j = (int(v) for v in np.argwhere((N < 0) | (K < 0) | (K > N))[0])
+        raise BenchkitValueError(
+            f"counts must satisfy 0 <= K <= N; found K={describe(K[i, j])}, N={describe(N[i, j])} at "
+            f"item {i}, model {j}"
+        )
+    if np.any(K != np.round(K)) or np.any(N != np.round(N)):
+        raise BenchkitValueError("K and N must hold whole numbers of samples")
+    prec_b = _prec("item_prior_sd", item_prior_sd)
+    prec_t = _prec("ability_prior_sd", ability_prior_sd)
+    tol = check_float("tol", tol, min=0.0, min_inclusive=False)
+    max_iter = check_int("max_iter", max_iter, min=1)
+    n_items, n_models = K.shape
+    items = pd.Index([str(i) for i in range(n_items)] if items is None else list(items))
+    models = pd.Index([str(j) for j in range(n_models)] if models is None else list(models))
+    if len(items) != n_items or len(models) != n_models:
+        raise BenchkitValueError(
+            f"items/models labels ({len(items)}, {len(models)}) do not match K's shape {K.shape}"
+        )
+    s_i, n_i = K.sum(1), N.sum(1)
+    r_j, n_j = K.sum(0), N.sum(0)
+    empty_i = n_i == 0
+    ext_i = ~empty_i & ((s_i == 0) | (s_i == n_i)) if prec_b == 0 else np.zeros(n_items, bool)
+    keep_i = ~empty_i & ~ext_i
+    ext_j = (n_j > 0) & ((r_j == 0) | (r_j == n_j)) if prec_t == 0 else np.zeros(n_models, bool)
+    keep_j = (n_j > 0) & ~ext_j
+    if keep_i.sum() < 1 or keep_j.sum() < 1:
+        raise BenchkitValueError(
+            "nothing to fit: no item (or no model) has both correct and wrong samples; pass "
+            "item_prior_sd / ability_prior_sd to keep such items finite"
+        )
+    Ks, Ns = K[np.ix_(keep_i, keep_j)], N[np.ix_(keep_i, keep_j)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = special.logit(np.clip(Ks.sum(0) / np.maximum(Ns.sum(0), 1), 0.02, 0.98))
+        b = special.logit(np.clip(1 - Ks.sum(1) / np.maximum(Ns.sum(1), 1), 0.02, 0.98))
+    f = _binomial_objective(t, b, Ks, Ns, prec_t, prec_b)
+    converged, it = False, 0
+    for it in range(1, max_iter + 1):
+        P = special.expit(t[None, :] - b[:, None])
+        R = Ks - Ns * P
+        V = Ns * P * (1 - P)
+        gt = R.sum(0) - prec_t * t
+        gb = -R.sum(1) - prec_b * b
+        ht = V.sum(0) + prec_t
+        hb = np.maximum(V.sum(1) + prec_b, 1e-300)
+        # negative Hessian [[diag ht, -V^T], [-V, diag hb]]; eliminate the difficulty block
+        Vh = V / hb[:, None]
+        S = np.diag(ht) - V.T @ Vh
+        rhs = gt + Vh.T @ gb
+        try:
+            dt = np.linalg.solve(S, rhs)
+        except np.linalg.LinAlgError:  # no penalty at all: the common shift is free
+            dt = np.linalg.lstsq(S, rhs, rcond=None)[0]
+        db = (gb + V @ dt) / hb
+        lam = 1.0
+        while True:
+            t_new, b_new = t + lam * dt, b + lam * db
+            f_new = _binomial_objective(t_new, b_new, Ks, Ns, prec_t, prec_b)
+            if f_new >= f - 1e-12 * abs(f) or lam < 1e-8:
+                break
+            lam *= 0.5
+        step = lam * max(np.max(np.abs(dt)), np.max(np.abs(db)))
+        t, b, f = t_new, b_new, f_new
+        if step < tol:
+            converged = True
+            break
+    P = special.expit(t[None, :] - b[:, None])
+    V = Ns * P * (1 - P)
+    info_b, info_t = V.sum(1) + prec_b, V.sum(0) + prec_t
+    eta = t[None, :] - b[:, None]
+    ll = float(np.sum(Ks * eta - Ns * _softplus(eta)))  # without the binomial coefficients
+    shift = t.mean()
+    t, b = t - shift, b - shift
+    b_full = np.full(n_items, np.nan)
+    se_full = np.full(n_items, np.nan)
+    b_full[keep_i] = b
+    se_full[keep_i] = 1.0 / np.sqrt(info_b)
+    b_full[ext_i & (s_i == n_i)] = -np.inf
+    b_full[ext_i & (s_i == 0)] = np.inf
+    se_full[ext_i] = np.inf
+    ability = np.full(n_models, np.nan)
+    ability_se = np.full(n_models, np.nan)
+    ability[keep_j] = t
+    ability_se[keep_j] = 1.0 / np.sqrt(info_t)
+    ability[ext_j] = np.where(r_j[ext_j] > 0, np.inf, -np.inf)
+    ability_se[ext_j] = np.inf
+    opts = dict(method="jml", likelihood="binomial", item_prior_sd=item_prior_sd,
+                ability_prior_sd=ability_prior_sd)
+    return IRTFit(b_full, se_full, np.ones(n_items), np.zeros(n_items), ability, ability_se,
+                  float(np.std(t, ddof=1)) if t.size > 1 else float("nan"), "1pl", "jml", ll,
+                  int(it), bool(converged), False, items, models, opts)
+
+
+def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
+    cm = rs.counts()
+    return cm.K, cm.N
+
+
+def _fit_counts(K, N, *, method, item_prior_sd, ability_prior_sd, items, models):
+    from benchkit.irt import fit_1pl
+
+    if N.max(initial=0) <= 1:  # one sample per cell: the ordinary (Bernoulli) 1PL
+        Y = np.where(N == 1, K, np.nan).astype(float)
+        kw = dict(method=method, item_prior_sd=item_prior_sd, items=items, models=models)
+        if method == "jml":
+            kw["ability_prior_sd"] = ability_prior_sd
+        return fit_1pl(Y, **kw)
+    if method != "jml":
+        raise BenchkitValueError(
+            f"method={method!r} needs one sample per cell; this set has up to {int(N.max())} "
+            "samples per cell, fitted by the binomial 1PL: use method='jml'"
+        )
+    return fit_1pl_counts(K, N, item_prior_sd=item_prior_sd, ability_prior_sd=ability_prior_sd,
+                          items=items, models=models)
+
+
+def fit_difficulties(
+    rs: Any,
+    *,
+    method: str = "jml",
+    item_prior_sd: float | None = 3.0,
+    ability_prior_sd: float | None = 3.0,
+):
+    """The 1PL fit :func:`measure_benchmarks` uses for one ResponseSet.
+
+    Parameters
+    ----------
+    rs : ResponseSet
+        0/1 correctness (any number of samples per cell; budgets may differ per model).
+    method : {"jml", "mml"}
+        ``"jml"`` (default): penalized joint ML — :func:`benchkit.irt.fit_1pl` for one sample per
+        cell, :func:`fit_1pl_counts` (binomial) for several. ``"mml"``: marginal ML through
+        ``fit_1pl``; only for one sample per cell.
+    item_prior_sd, ability_prior_sd : float or None
+        Gaussian penalties (see :func:`benchkit.irt.fit_1pl`; ``ability_prior_sd`` is JML only).
+
+    Returns
+    -------
+    benchkit.irt.IRTFit
+
+    Notes
+    -----
+    JML is the default because it is consistent when each model answers many items (MMLU: 14,014
+    per model), where MML's fixed quadrature degrades (see ``fit_1pl``), and because its penalized
+    optimum is the posterior mode of the paper's Bayesian 1PL with Normal(0, 3^2) priors.
+    """
+    check_choice("method", method, ("jml", "mml"))
+    K, N = _counts_of(rs)
+    return _fit_counts(K, N, method=method, item_prior_sd=item_prior_sd,
+                       ability_prior_sd=ability_prior_sd, items=rs.item_ids, models=rs.model_ids)
+
+
+# ----------------------------------------------------------------------------------------------
+# results
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BenchmarkMeasure:
+    """One benchmark as an empirical measure: per-item difficulties and its Table 1 row.
+
+    Attributes
+    ----------
+    name : str
+    items : pandas.Index
+        Ids of the items on the axis (those with a finite fitted difficulty), in input order.
+    difficulty, z : ndarray (n,)
+        1PL difficulties (logit scale) and normalized difficulties in [0, 1].
+    text : ndarray of object (n,) or None
+        Item text where the data carry it (``None`` entries where an item has none).
+    summary : benchkit.measure.MeasureSummary
+        DDM, Max Gap and top-k gaps of ``z``.
+    fit : benchkit.irt.IRTFit or None
+        The 1PL fit (None when difficulties were given directly).
+    n_models : int
+    dropped : pandas.Index
+        Items left off the axis (no observed response, or infinite difficulty without a prior).
+    normalize : str
+    """
+
+    name: str
+    items: pd.Index = field(repr=False)
+    difficulty: np.ndarray = field(repr=False)
+    z: np.ndarray = field(repr=False)
+    text: np.ndarray | None = field(repr=False)
+    summary: _measure.MeasureSummary = field(repr=False)
+    fit: Any = field(repr=False)
+    n_models: int
+    dropped: pd.Index = field(repr=False)
+    normalize: str
+
+    @property
+    def n_items(self) -> int:
+        return int(self.z.size)
+
+    @property
+    def ddm(self) -> float:
+        return self.summary.ddm
+
+    @property
+    def max_gap(self) -> float:
+        return self.summary.max_gap
+
+    @property
+    def top_sum(self) -> float:
+        return self.summary.top_sum
+
+    @property
+    def top_gaps(self) -> _measure.TopGaps:
+        return self.summary.top_gaps
+
+    def to_frame(self) -> pd.DataFrame:
+        """Item table indexed by item: ``difficulty``, ``z`` and ``text`` (if any)."""
+        df = pd.DataFrame({"difficulty": self.difficulty, "z": self.z}, index=self.items)
+        df.index.name = "item"
+        if self.text is not None:
+            df["text"] = self.text
+        return df
+
+    def gap_targets(self, *, k: int | None = None, n_neighbors: int = 3) -> _measure.GapTargets:
+        """:func:`benchkit.measure.gap_targets` on this benchmark, with item ids (and ``text``)."""
+        kk = len(self.summary.top_gaps) if k is None else k
+        gt = _measure.gap_targets(self.z, k=kk, n_neighbors=n_neighbors, items=list(self.items))
+        if self.text is not None and len(gt.neighbors):
+            nb = gt.neighbors.copy()
+            nb["text"] = self.text[nb["index"].to_numpy(dtype=np.int64)]
+            gt = _measure.GapTargets(gaps=gt.gaps, neighbors=nb)
+        return gt
+
+    def what_if(self, added: Any, *, k: int | None = None, target: Any = "uniform") -> _measure.WhatIf:
+        """:func:`benchkit.measure.what_if`: the metrics after adding items at ``added`` (in [0, 1])."""
+        kk = len(self.summary.top_gaps) if k is None else k
+        return _measure.what_if(self.z, added, k=kk, target=target)
+
+    def detection_power(self, widths: Any, **options: Any) -> _measure.DetectionPower:
+        """:func:`benchkit.measure.detection_power` on this benchmark (options passed through)."""
+        return _measure.detection_power(self.z, widths, **options)
+
+
+@dataclass(frozen=True)
+class BenchmarkMeasures:
+    """Many benchmarks as empirical measures over difficulty (input of the ECDF explorer).
+
+    ``table`` is the paper's Table 1 (:class:`benchkit.measure.MeasureTable`); ``benchmarks`` the
+    per-benchmark :class:`BenchmarkMeasure` in the same order. Index by name: ``res["mbpp"]``.
+    """
+
+    benchmarks: tuple[BenchmarkMeasure, ...]
+    table: _measure.MeasureTable = field(repr=False)
+    k: int
+    target: str
+    options: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def names(self) -> list[str]:
+        return [b.name for b in self.benchmarks]
+
+    def __len__(self) -> int:
+        return len(self.benchmarks)
+
+    def __iter__(self):
+        return iter(self.benchmarks)
+
+    def __getitem__(self, name: str) -> BenchmarkMeasure:
+        for b in self.benchmarks:
+            if b.name == name:
+                return b
+        raise BenchkitValueError(f"no benchmark named {describe(name)}; have {self.names}")
+
+    def to_frame(self) -> pd.DataFrame:
+        """Table 1: ``Benchmark, DDM, Max Gap, Top-k Sum, #``, the highlight flags and ``models``."""
+        df = self.table.to_frame()
+        df["models"] = [b.n_models for b in self.benchmarks]
+        return df
+
+    def counts(self) -> dict[str, int]:
+        """Highlighted benchmarks per metric (the paper's "10/25 have DDM >= 0.10")."""
+        return self.table.counts()
+
+
+# ----------------------------------------------------------------------------------------------
+# the pipeline
+# ----------------------------------------------------------------------------------------------
+def _is_response_set(x: Any) -> bool:
+    from benchkit.response_set import ResponseSet
+
+    return isinstance(x, ResponseSet)
+
+
+def _text_lookup(texts: Any):
+    if texts is None:
+        return None
+    if isinstance(texts, pd.Series):
+        return texts.to_dict()
+    if isinstance(texts, Mapping):
+        return dict(texts)
+    raise BenchkitTypeError(f"texts must be a mapping item -> text or a Series, got {describe(texts)}")
+
+
+def _one(name, b, items, text, fit, n_models, *, normalize, k, target):
+    b = np.asarray(b, dtype=float)
+    ok = np.isfinite(b)
+    dropped = items[~ok]
+    if ok.sum() < 1:
+        raise BenchkitValueError(f"benchmark {name!r}: no item has a finite difficulty")
+    bb = b[ok]
+    z = _measure.normalize_difficulty(bb, method=normalize)
+    summ = _measure.summarize(z, k=k, target=target, name=name)
+    txt = None if text is None else np.asarray(text, dtype=object)[ok]
+    return BenchmarkMeasure(name=name, items=items[ok], difficulty=bb, z=z, text=txt, summary=summ,
+                            fit=fit, n_models=int(n_models), dropped=dropped, normalize=normalize)
+
+
+def measure_benchmarks(
+    data: Any,
+    *,
+    by: str | None = None,
+    method: str = "jml",
+    normalize: str = "minmax",
+    k: int = 5,
+    target: str = "uniform",
+    thresholds: Sequence[float] = _measure.TABLE1_THRESHOLDS,
+    texts: Any = None,
+    item_prior_sd: float | None = 3.0,
+    ability_prior_sd: float | None = 3.0,
+    min_items: int = 2,
+) -> BenchmarkMeasures:
+    r"""Fit 1PL difficulties per benchmark and compute the paper's Table 1 and per-item measures.
+
+    Parameters
+    ----------
+    data : ResponseSet, or mapping name -> ResponseSet / IRTFit / array of difficulties
+        One benchmark per entry (a single ResponseSet is one benchmark named ``rs.name``, or split
+        with ``by``). Arrays and fits skip the IRT step (their items are numbered ``"0"``...).
+    by : str, optional
+        Split every ResponseSet by this items column (e.g. ``"source"`` for MMLU-Pro's 14
+        categories, or ``"benchmark"``); benchmark names become ``"<name>/<value>"``. Each part is
+        fitted on its own, as the paper fits each benchmark separately.
+    method : {"jml", "mml"}
+        The 1PL estimator (see :func:`fit_difficulties`; default ``"jml"``).
+    normalize : {"minmax", "logistic"}
+        :func:`benchkit.measure.normalize_difficulty` per benchmark (default min-max).
+    k : int
+        Top-k gaps (default 5).
+    target : {"uniform", "lebesgue"}
+        DDM reference (default the same-size uniform at (i-0.5)/n, the paper's Table 1).
+    thresholds : (float, float, float)
+        Table 1 highlights (default 0.10, 0.10, 0.30).
+    texts : mapping or Series item id -> str, optional
+        Item text to show in the explorer where the ResponseSet's items have no ``text`` column
+        (e.g. CRUXEval code for Eval-Arena's CRUXEval items). Looked up by item id.
+    item_prior_sd, ability_prior_sd : float or None
+        The fit's Gaussian penalties (default 3, as ``benchkit.irt.fit_1pl``).
+    min_items : int
+        Parts of a ``by`` split with fewer items are left out (default 2).
+
+    Returns
+    -------
+    BenchmarkMeasures
+
+    Notes
+    -----
+    Paper 002, Figure 2: (1) the response matrix (``rs.counts()``: several rollouts per item are
+    kept as counts), (3) a 1PL per benchmark — ``benchkit.irt.fit_1pl`` for one sample per cell,
+    the binomial :func:`fit_1pl_counts` for k/T counts (Eval-Arena's LiveCodeBench and CRUXEval,
+    10 samples for most models) — and (4) DDM and the gaps over the min-max normalized
+    difficulties. The paper fits a Bayesian 1PL by MCMC; the default penalized JML is the
+    posterior mode under Normal(0, 3^2) priors, not the posterior mean. Items answered correctly by
+    every model (or by none) stay finite through the item prior and sit at the ends of the axis
+    (ties: zero-width gaps). Items with no observed response are left out and listed in
+    ``dropped``.
+    """
+    check_choice("method", method, ("jml", "mml"))
+    check_choice("normalize", normalize, ("minmax", "logistic"))
+    check_choice("target", target, ("uniform", "lebesgue"))
+    k = check_int("k", k, min=1)
+    min_items = check_int("min_items", min_items, min=1)
+    lookup = _text_lookup(texts)
+    if _is_response_set(data):
+        entries = {data.name or "benchmark": data}
+    elif isinstance(data, Mapping) and len(data) > 0:
+        entries = dict(data)
+    else:
+        raise BenchkitTypeError(
+            "data must be a ResponseSet or a non-empty mapping name -> ResponseSet / difficulties; "
+            f"got {describe(data)}"
+        )
+    out: list[BenchmarkMeasure] = []
+    for name, value in entries.items():
+        name = str(name)
+        if _is_response_set(value):
+            rs = value
+            K, N = _counts_of(rs)
+            item_ids = pd.Index([str(i) for i in rs.item_ids])
+            text_all = None
+            if "text" in rs.items.columns:
+                text_all = np.array([None if (v is None or (isinstance(v, float) and np.isnan(v)))
+                                     else str(v) for v in rs.items["text"].tolist()], dtype=object)
+            if lookup is not None:
+                extra = np.array([lookup.get(i) for i in item_ids], dtype=object)
+                text_all = extra if text_all is None else np.where(extra != None, extra, text_all)  # noqa: E711
+            if by is not None:
+                if by not in rs.items.columns:
+                    raise BenchkitValueError(
+                        f"by={by!r} is not an items column of {name!r}; have "
+                        f"{list(rs.items.columns)}"
+                    )
+                col = rs.items[by].astype(object).to_numpy()
+                groups = [(f"{name}/{g}", np.flatnonzero(col == g)) for g in pd.unique(col)
+                          if g is not None and not (isinstance(g, float) and np.isnan(g))]
+            else:
+                groups = [(name, np.arange(len(item_ids)))]
+            for gname, idx in groups:
+                if idx.size < min_items:
+                    continue
+                Kg, Ng = K[idx], N[idx]
+                fit = _fit_counts(Kg, Ng, method=method, item_prior_sd=item_prior_sd,
+                                  ability_prior_sd=ability_prior_sd, items=item_ids[idx],
+                                  models=rs.model_ids)
+                used = int(((Ng > 0).sum(0) > 0).sum())
+                out.append(_one(gname, fit.difficulty, item_ids[idx],
+                                None if text_all is None else text_all[idx], fit, used,
+                                normalize=normalize, k=k, target=target))
+        else:
+            fit = value if (hasattr(value, "difficulty") and not isinstance(value, np.ndarray)) else None
+            b = check_array(f"data[{name!r}]", fit.difficulty if fit is not None else value, ndim=1,
+                            dtype="float", finite=False, min_size=1)
+            ids = pd.Index([str(i) for i in (fit.items if fit is not None else range(b.size))])
+            text = None
+            if lookup is not None:
+                text = np.array([lookup.get(i) for i in ids], dtype=object)
+            out.append(_one(name, b, ids, text, fit, fit.n_models if fit is not None else 0,
+                            normalize=normalize, k=k, target=target))
+    if not out:
+        raise BenchkitValueError(f"no benchmark has at least min_items={min_items} items")
+    names = [b.name for b in out]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise BenchkitValueError(f"benchmark names must be unique; repeated: {dup}")
+    table = _measure.measure_table({b.name: b.z for b in out}, normalize=None, k=k, target=target,
+                                   thresholds=thresholds)
+    opts = dict(by=by, method=method, normalize=normalize, item_prior_sd=item_prior_sd,
+                ability_prior_sd=ability_prior_sd)
+    return BenchmarkMeasures(benchmarks=tuple(out), table=table, k=k, target=target, options=opts)
