@@ -267,14 +267,18 @@ def kmeans(X, k: int, *, seed: Any = None, max_iter: int = 300, tol: float = 1e-
 
 
 class _CorrelationDistance:
-    """d(i, j) = 1 - r_ij over models; r = 0 where an item's pattern is constant; d(i, i) = 0."""
+    """d(i, j) = 1 - r_ij over models, for constant rows r = 0 to varying rows and r = 1 to constant
+    rows; d(i, i) = 0. Rows are standardized to unit vectors with one extra coordinate that is 1
+    exactly for constant rows, so r_ij = z_i . z_j throughout."""
 
     name = "correlation"
 
     def __init__(self, X):
         Z = X - X.mean(1, keepdims=True)
         nrm = np.sqrt((Z * Z).sum(1))
-        self.Z = np.divide(Z, nrm[:, None], out=np.zeros_like(Z), where=nrm[:, None] > 0)
+        const = nrm <= 1e-12 * np.maximum(1.0, np.abs(X).max(1))
+        Z = np.divide(Z, nrm[:, None], out=np.zeros_like(Z), where=~const[:, None])
+        self.Z = np.column_stack([Z, const.astype(float)])
         self.n = X.shape[0]
 
     def to(self, idx):  # (n, len(idx))
@@ -324,8 +328,11 @@ def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
         Number of medoids, 1 <= k <= n.
     metric : {"correlation", "euclidean"}
         ``"correlation"`` (default): :math:`d(i, j) = 1 - r_{ij}`, the Pearson correlation of the
-        two rows (an item with a constant row has r = 0 to every other item, the convention of
-        the Anchor Points reimplementations, which zero undefined correlations).
+        two rows. Correlation is undefined for a constant row (every model equally right, common
+        with 0/1 or k/T confidences): it is set to 0 against varying rows (as the Anchor Points
+        reimplementations zero undefined correlations) and to 1 against other constant rows, so
+        that items carrying no ranking information form their own cluster(s) instead of all
+        joining the first medoid by a tie.
     seed : None, int, SeedSequence or Generator
         k-means++-style seeding (probability proportional to the squared distance).
     max_iter : int

@@ -127,10 +127,12 @@ def test_kmeans_fixed_point_and_reproducible():
 
 
 def _corr_matrix(X):
-    # oracle: numpy corrcoef with the reimplementations' convention (undefined r -> 0), d_ii = 0
+    # oracle: numpy corrcoef; undefined r (a constant row) -> 0, but 1 between two constant rows
     with np.errstate(invalid="ignore", divide="ignore"):
         r = np.corrcoef(X)
+    const = X.std(1) == 0
     r = np.nan_to_num(r, nan=0.0)
+    r[np.ix_(const, const)] = 1.0
     D = 1.0 - r
     np.fill_diagonal(D, 0.0)
     return D
@@ -392,7 +394,7 @@ def test_bsdprobe_beats_random_on_simulated_ladder():
         bsd = summ.loc[("BSDProbe(reference)", size)]
         rnd = summ.loc[("Random", size)]
         assert bsd["ndr_mean"] > rnd["ndr_mean"] + 0.2
-        assert bsd["tau_b_mean"] > rnd["tau_b_mean"] + 0.03
+        assert bsd["tau_b_mean"] > rnd["tau_b_mean"] + 0.025  # observed: +0.12 (15), +0.056 (30)
     # the truth: the ladder's generating accuracies increase, and the full benchmark agrees
     assert np.all(np.diff(s.truth.models["p_mean"].to_numpy()) > 0)
 
