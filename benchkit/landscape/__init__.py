@@ -6,8 +6,12 @@
   sampled-pairs estimate for very large N (Sec. 3.3); the paper's MPD tables as DataFrames.
 * :mod:`benchkit.landscape.perturb` -- perturbation builders (mask, No-Answer, score bias,
   positional bias, noise injection with guards, 5->4 standardization) and App. F prompts.
+* :mod:`benchkit.landscape.validate` -- noise-injection failure flags, the Table 5 taxonomy as a
+  labelling table, cross-model Spearman consistency of H_norm (Table 16), annotation agreement
+  (Table 17), and validation of flag sets against expert labels with an exact hypergeometric
+  p-value (Table 6).
 """
-from benchkit.landscape import perturb
+from benchkit.landscape import perturb, validate
 from benchkit.landscape.mpd import (
     GroupedMPDResult,
     MPDResult,
@@ -21,6 +25,13 @@ from benchkit.landscape.mpd import (
 )
 from benchkit.landscape.perturb import PerturbationSet, render
 from benchkit.landscape.points import LETTERS, LandscapePoints, points
+from benchkit.landscape.validate import (
+    hnorm_consistency,
+    labelling_table,
+    noise_failures,
+    validate_flags,
+    validation_table,
+)
 
 __all__ = [
     "LETTERS",
@@ -38,4 +49,10 @@ __all__ = [
     "perturb",
     "PerturbationSet",
     "render",
+    "validate",
+    "noise_failures",
+    "labelling_table",
+    "hnorm_consistency",
+    "validate_flags",
+    "validation_table",
 ]

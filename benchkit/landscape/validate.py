@@ -1,0 +1,467 @@
+"""Item flagging and validation: noise-injection failures, the failure taxonomy, cross-model
+consistency of item-level H_norm, annotation agreement, and validation of flag sets against expert
+labels.
+
+Paper 003, Sec. 6 (Table 5 taxonomy, Table 6 validation), App. H (Table 16), App. I (Table 17).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_columns,
+    check_int,
+)
+
+__all__ = [
+    "TAXONOMY",
+    "taxonomy",
+    "labelling_table",
+    "taxonomy_counts",
+    "NoiseFailures",
+    "noise_failures",
+    "ConsistencyResult",
+    "hnorm_consistency",
+    "Agreement",
+    "annotation_agreement",
+    "FlagValidation",
+    "hypergeom_sf",
+    "validate_flags",
+    "validation_table",
+]
+
+#: Table 5: (code, group, type, description, count reported in the paper's four-benchmark scope).
+TAXONOMY: tuple[tuple[str, str, str, str, int], ...] = (
+    ("X1", "Excluded", "Negation / EXCEPT",
+     "Injected city names also satisfy the negated condition, destroying the original contrastive "
+     "option set.", 15),
+    ("X2", "Excluded", "Semantic collision",
+     "Injected city names accidentally become plausible answers, especially in location-related "
+     "questions.", 6),
+    ("A1", "Actionable", "Scope inconsistency",
+     "The question condition conflicts with the labeled answer, e.g., asking about \"all\" cases "
+     "while the answer applies only to a subset.", 1),
+    ("A2", "Actionable", "Answer-key error",
+     "The labeled answer is factually incorrect, or another option is more correct.", 3),
+    ("A3", "Actionable", "Encoding artifact",
+     "Option text is corrupted by preprocessing or file conversion, such as fractions converted "
+     "into date strings.", 1),
+    ("A4", "Actionable", "Narrative ambiguity",
+     "The context does not uniquely determine the intended continuation, leaving multiple options "
+     "plausible.", 3),
+    ("A5", "Actionable", "Trivia-dependent underspecification",
+     "The answer depends on culture- or episode-specific knowledge not inferable from the question "
+     "alone.", 1),
+)
+_CODES = tuple(t[0] for t in TAXONOMY)
+
+
+def taxonomy() -> pd.DataFrame:
+    """Table 5 as a table: ``code, group, type, description, paper_count`` (index: code)."""
+    return pd.DataFrame(TAXONOMY, columns=["code", "group", "type", "description",
+                                           "paper_count"]).set_index("code")
+
+
+def _check_labels(labels: Iterable[Any], name: str = "labels") -> list[Any]:
+    out = []
+    for i, lab in enumerate(labels):
+        if lab is None or (isinstance(lab, float) and math.isnan(lab)) or lab is pd.NA:
+            out.append(None)
+            continue
+        code = str(lab).strip().upper().split(".")[0]
+        if code not in _CODES:
+            raise BenchkitValueError(
+                f"{name}[{i}]={lab!r} is not a taxonomy code; allowed: {', '.join(_CODES)} "
+                "(or missing for not yet reviewed)"
+            )
+        out.append(code)
+    return out
+
+
+def labelling_table(candidates: Any, *, labels: Any = None, columns: Sequence[str] = ()) -> pd.DataFrame:
+    """A review table for flagged candidates, carrying the taxonomy label with each item.
+
+    Parameters
+    ----------
+    candidates : DataFrame with an ``item`` column, or a sequence of item ids
+        The items to review (e.g. ``noise_failures(...).candidates()``); extra ``columns`` of a
+        DataFrame (text, options, ...) are kept.
+    labels : mapping item -> code, or sequence aligned with ``candidates``, optional
+        Taxonomy codes (``X1, X2, A1..A5``); missing means not yet reviewed.
+
+    Returns
+    -------
+    DataFrame with ``item``, the kept columns, ``label`` (code or None), ``group``
+    (Excluded / Actionable / None) and ``type``.
+    """
+    if isinstance(candidates, pd.DataFrame):
+        check_columns("candidates", candidates.columns, required=["item", *columns])
+        base = candidates[["item", *columns]].reset_index(drop=True).copy()
+    else:
+        base = pd.DataFrame({"item": list(candidates)})
+    if base["item"].duplicated().any():
+        raise BenchkitValueError(
+            f"candidates has duplicate item {base.loc[base['item'].duplicated(), 'item'].iloc[0]!r}"
+        )
+    if labels is None:
+        lab = [None] * len(base)
+    elif isinstance(labels, Mapping):
+        unknown = [k for k in labels if k not in set(base["item"])]
+        if unknown:
+            raise BenchkitValueError(f"labels has item(s) not among the candidates: {unknown[:5]}")
+        lab = [labels.get(i) for i in base["item"]]
+    else:
+        lab = list(labels)
+        if len(lab) != len(base):
+            raise BenchkitValueError(
+                f"labels has {len(lab)} entries but there are {len(base)} candidates"
+            )
+    codes = _check_labels(lab)
+    tax = taxonomy()
+    base["label"] = pd.Series(codes, dtype=object)  # object: None stays None (not yet reviewed)
+    base["group"] = pd.Series([tax.loc[c, "group"] if c else None for c in codes], dtype=object)
+    base["type"] = pd.Series([tax.loc[c, "type"] if c else None for c in codes], dtype=object)
+    return base
+
+
+def taxonomy_counts(labelled: Any) -> pd.DataFrame:
+    """Table 5 layout with the counts of a labelled table (``label`` column, or a list of codes)."""
+    codes = _check_labels(labelled["label"] if isinstance(labelled, pd.DataFrame) else labelled)
+    tax = taxonomy()
+    counts = pd.Series([c for c in codes if c], dtype=object).value_counts()
+    tax["count"] = [int(counts.get(c, 0)) for c in tax.index]
+    return tax[["group", "type", "description", "count", "paper_count"]]
+
+
+# ----------------------------------------------------------------------------- noise failures
+@dataclass(frozen=True)
+class NoiseFailures:
+    """Cross-model failures under noise injection (Sec. 6.1: candidates for targeted review).
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per item: ``item, n_models, n_failed, flagged``.
+    min_models : int or None
+        Failures needed to flag (None: every model that saw the item).
+    """
+
+    table: pd.DataFrame
+    min_models: int | None
+
+    @property
+    def flagged(self) -> tuple:
+        """Flagged item ids, in table order."""
+        return tuple(self.table.loc[self.table["flagged"], "item"])
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+
+def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int | None = None,
+                   item: str = "item", model: str = "model") -> NoiseFailures:
+    """Flag items that models still get wrong after noise injection.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Long table with ``item, model, correct`` (and ``variant`` unless ``variant=None``), e.g.
+        :meth:`LandscapePoints.to_frame` with metadata.
+    variant : str or None
+        Keep rows of this variant (default ``"noise"``); None uses all rows.
+    min_models : int, optional
+        An item is flagged when at least this many models answer it wrongly. Default (None): all
+        models that answered it -- our reading of the paper's "cross-model noise-injection
+        failures" (Sec. 6.1).
+    """
+    if isinstance(frame, pd.DataFrame) is False and hasattr(frame, "to_frame"):
+        frame = frame.to_frame()
+    if not isinstance(frame, pd.DataFrame):
+        raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
+    need = [item, model, "correct"] + ([] if variant is None else ["variant"])
+    check_columns("frame", frame.columns, required=need)
+    f = frame if variant is None else frame[frame["variant"] == variant]
+    if len(f) == 0:
+        raise BenchkitValueError(f"frame has no rows with variant={variant!r}")
+    if min_models is not None:
+        min_models = check_int("min_models", min_models, min=1)
+    wrong = ~f["correct"].astype(bool)
+    g = pd.DataFrame({item: f[item].to_numpy(), "wrong": wrong.to_numpy(),
+                      model: f[model].to_numpy()}).groupby(item, sort=False)
+    t = pd.DataFrame({"n_models": g[model].nunique(), "n_failed": g["wrong"].sum().astype(int)})
+    thr = t["n_models"] if min_models is None else min_models
+    t["flagged"] = t["n_failed"] >= thr
+    t = t.reset_index().rename(columns={item: "item"})
+    return NoiseFailures(t, min_models)
+
+
+# ----------------------------------------------------------------------------- consistency
+@dataclass(frozen=True)
+class ConsistencyResult:
+    """Cross-model Spearman consistency of item-level H_norm (App. H, Table 16).
+
+    Attributes
+    ----------
+    pairs : DataFrame
+        ``benchmark, model_a, model_b, n_items, spearman_r`` for every model pair and benchmark.
+    summary : DataFrame
+        Benchmarks x model subsets: mean Spearman r over the pairs inside each subset.
+    """
+
+    pairs: pd.DataFrame
+    summary: pd.DataFrame
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.summary.copy()
+
+
+def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    from scipy.stats import rankdata
+
+    ra, rb = rankdata(a), rankdata(b)
+    sa, sb = ra.std(), rb.std()
+    if sa == 0 or sb == 0:
+        return float("nan")
+    return float(np.mean((ra - ra.mean()) * (rb - rb.mean())) / (sa * sb))
+
+
+def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None = None,
+                      value: str = "h_norm", item: str = "item", model: str = "model",
+                      benchmark: str | None = "benchmark") -> ConsistencyResult:
+    """Spearman rank correlation of item-level ``H_norm`` between every pair of models.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per (item, model[, benchmark]) with ``value``.
+    subsets : mapping name -> model list, optional
+        Model subsets to average over (e.g. ``{"Small-model mean r": [...3 small models...],
+        "All-pair mean r": all}``); default ``{"all": every model}``.
+    benchmark : str or None
+        Column to split by (None: one group).
+
+    Notes
+    -----
+    App. H: ``r`` is Spearman's rank correlation (average ranks for ties) over the items both
+    models answered; a subset's score is the plain mean of ``r`` over its model pairs (Table 16).
+    A pair with constant ``H_norm`` in either model has undefined ``r`` (NaN, skipped in means).
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
+    need = [item, model, value] + ([benchmark] if benchmark else [])
+    check_columns("frame", frame.columns, required=need)
+    f = frame.copy()
+    bcol = benchmark or "__all__"
+    if not benchmark:
+        f[bcol] = "all"
+    dup = f.duplicated([bcol, item, model])
+    if dup.any():
+        r = f[dup].iloc[0]
+        raise BenchkitValueError(
+            f"frame has several rows for item {r[item]!r} and model {r[model]!r}; keep one "
+            "variant per call (filter the variant column first)"
+        )
+    models_all = sorted(pd.unique(f[model]).tolist(), key=str)
+    if subsets is None:
+        subsets = {"all": models_all}
+    for name, ms in subsets.items():
+        missing = [m for m in ms if m not in models_all]
+        if missing:
+            raise BenchkitValueError(f"subsets[{name!r}] has unknown model(s) {missing}")
+    rows = []
+    for b, g in f.groupby(bcol, sort=True):
+        wide = g.pivot(index=item, columns=model, values=value)
+        for ma, mb in itertools.combinations([m for m in models_all if m in wide.columns], 2):
+            ok = wide[ma].notna() & wide[mb].notna()
+            n = int(ok.sum())
+            r = _spearman(wide.loc[ok, ma].to_numpy(float), wide.loc[ok, mb].to_numpy(float)) \
+                if n >= 2 else float("nan")
+            rows.append({"benchmark": b, "model_a": ma, "model_b": mb, "n_items": n,
+                         "spearman_r": r})
+    pairs = pd.DataFrame(rows, columns=["benchmark", "model_a", "model_b", "n_items", "spearman_r"])
+    summ = {}
+    for name, ms in subsets.items():
+        s = set(ms)
+        sel = pairs[pairs["model_a"].isin(s) & pairs["model_b"].isin(s)]
+        summ[name] = sel.groupby("benchmark")["spearman_r"].mean()
+    summary = pd.DataFrame(summ)
+    summary.index.name = benchmark or "benchmark"
+    return ConsistencyResult(pairs, summary)
+
+
+# ----------------------------------------------------------------------------- agreement
+@dataclass(frozen=True)
+class Agreement:
+    """Agreement between two annotators (App. I, Table 17): ``n``, Cohen's ``kappa`` (NaN when
+    undefined: both annotators used one and the same category), raw ``agreement``."""
+
+    n: int
+    kappa: float
+    agreement: float
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([{"n": self.n, "kappa": self.kappa, "agreement": self.agreement}])
+
+
+def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
+    """Cohen's kappa and raw agreement of two label sequences (Table 17).
+
+    ``kappa = (p_o - p_e) / (1 - p_e)``; undefined (NaN) when ``p_e = 1``, e.g. the ARC row of
+    Table 17 where every item received X1.
+    """
+    a, b = list(a), list(b)
+    if len(a) != len(b) or not a:
+        raise BenchkitValueError(f"a and b must be non-empty and of equal length; got {len(a)} "
+                                 f"and {len(b)}")
+    n = len(a)
+    po = sum(x == y for x, y in zip(a, b)) / n
+    cats = set(a) | set(b)
+    pe = sum((a.count(c) / n) * (b.count(c) / n) for c in cats)
+    kappa = float("nan") if pe >= 1.0 else (po - pe) / (1.0 - pe)
+    return Agreement(n, float(kappa), float(po))
+
+
+# ----------------------------------------------------------------------------- validation
+def hypergeom_sf(k: int, M: int, n: int, N: int) -> float:
+    """Exact ``P(X >= k)`` for ``X ~ Hypergeometric(M population, n successes, N draws)``.
+
+    Computed with exact integer arithmetic (``math.comb``, :class:`fractions.Fraction`), rounded
+    once to float.
+    """
+    lo, hi = max(0, N - (M - n)), min(n, N)
+    if k <= lo:
+        return 1.0
+    if k > hi:
+        return 0.0
+    num = sum(math.comb(n, x) * math.comb(M - n, N - x) for x in range(k, hi + 1))
+    return float(Fraction(num, math.comb(M, N)))
+
+
+@dataclass(frozen=True)
+class FlagValidation:
+    """A flag set validated against expert labels (one row of Table 6).
+
+    Attributes
+    ----------
+    signal : str
+    universe : int
+        Items that have an expert label (the population; 373 in the paper).
+    positives : int
+        Items the experts label as flawed (9 in the paper).
+    flagged : int
+        Flagged items inside the universe.
+    true_positives : int
+    recall, precision, f1 : float
+        NaN where undefined (no positives / nothing flagged).
+    base_rate : float
+        ``positives / universe``: the precision of random inspection.
+    enrichment : float
+        ``precision / base_rate`` (x over random).
+    p_value : float
+        Exact one-sided hypergeometric ``P(TP >= observed)`` when ``flagged`` items are drawn at
+        random from the universe.
+    n_outside : int
+        Flagged items without an expert label (not counted; reported so nothing is dropped silently).
+    """
+
+    signal: str
+    universe: int
+    positives: int
+    flagged: int
+    true_positives: int
+    recall: float
+    precision: float
+    f1: float
+    base_rate: float
+    enrichment: float
+    p_value: float
+    n_outside: int
+
+    def to_frame(self) -> pd.DataFrame:
+        return pd.DataFrame([self.__dict__])
+
+
+def _as_set(name: str, x: Any) -> set:
+    if isinstance(x, pd.Series) and (x.dtype == bool or str(x.dtype) == "boolean"):
+        return set(x.index[x.fillna(False).astype(bool)])
+    if isinstance(x, (str, bytes)) or not isinstance(x, Iterable):
+        raise BenchkitTypeError(f"{name} must be a collection of item ids or a boolean Series "
+                                f"indexed by item; got {type(x).__name__}")
+    return set(x)
+
+
+def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
+                   signal: str = "signal") -> FlagValidation:
+    """Validate a flag set against expert labels: recall, precision, F1, enrichment, exact p.
+
+    Parameters
+    ----------
+    flagged : collection of item ids, or boolean Series indexed by item
+    expert : boolean Series indexed by item (True = flawed; its index is the default universe),
+        or a collection of flawed item ids (then ``universe`` is required)
+    universe : collection of item ids, optional
+        The items with an expert label (the paper's 373-item MMLU-Redux overlap).
+
+    Notes
+    -----
+    Table 6: recall = TP / positives, precision = TP / flagged, F1 = 2PR / (P + R), enrichment =
+    precision / (positives / universe), p = P(X >= TP) for X hypergeometric (universe, positives,
+    flagged), computed exactly (:func:`hypergeom_sf`). The paper's rows are reproduced from their
+    counts: 2 flagged, 2 TP, 9 of 373 -> 0.222 / 1.000 / 0.364 / 41.4x / 0.0005.
+    """
+    fl = _as_set("flagged", flagged)
+    if isinstance(expert, pd.Series) and (expert.dtype == bool or str(expert.dtype) == "boolean"):
+        if expert.isna().any():
+            raise BenchkitValueError("expert has missing labels; drop unlabelled items first")
+        pos = set(expert.index[expert.astype(bool)])
+        uni = set(expert.index) if universe is None else _as_set("universe", universe)
+    else:
+        pos = _as_set("expert", expert)
+        if universe is None:
+            raise BenchkitValueError("universe is required when expert is a collection of ids "
+                                     "(pass the labelled items, or expert as a boolean Series)")
+        uni = _as_set("universe", universe)
+    if not pos <= uni:
+        raise BenchkitValueError(f"{len(pos - uni)} expert positive(s) are outside the universe, "
+                                 f"e.g. {sorted(pos - uni, key=str)[:3]}")
+    inside = fl & uni
+    M, n, N = len(uni), len(pos), len(inside)
+    tp = len(inside & pos)
+    recall = tp / n if n else float("nan")
+    precision = tp / N if N else float("nan")
+    f1 = (2 * precision * recall / (precision + recall)
+          if N and n and (precision + recall) > 0 else (0.0 if N and n else float("nan")))
+    base = n / M if M else float("nan")
+    enr = precision / base if N and n else float("nan")
+    p = hypergeom_sf(tp, M, n, N) if M else float("nan")
+    return FlagValidation(str(signal), M, n, N, tp, recall, precision, f1, base, enr, p,
+                          len(fl - uni))
+
+
+def validation_table(signals: Mapping[str, Any], expert: Any, *, universe: Any = None,
+                     random_baseline: bool = True) -> pd.DataFrame:
+    """Table 6: one row per signal (``Flagged, Recall, Precision, F1, Enrichment, p``) plus the
+    random-inspection baseline row (precision = base rate, enrichment 1.0)."""
+    rows = []
+    res = None
+    for name, fl in signals.items():
+        res = validate_flags(fl, expert, universe=universe, signal=name)
+        rows.append({"Signal": name, "Flagged": res.flagged, "TP": res.true_positives,
+                     "Recall": res.recall, "Precision": res.precision, "F1": res.f1,
+                     "Enrichment": res.enrichment, "p": res.p_value})
+    if random_baseline:
+        if res is None:
+            res = validate_flags([], expert, universe=universe)
+        rows.append({"Signal": "Random baseline", "Flagged": np.nan, "TP": np.nan,
+                     "Recall": np.nan, "Precision": res.base_rate, "F1": np.nan,
+                     "Enrichment": 1.0, "p": np.nan})
+    return pd.DataFrame(rows).set_index("Signal")
