@@ -103,10 +103,12 @@ class JupyterLabServer:
         quoted = urllib.parse.quote(rel.as_posix())
         return f"{self.url}lab/tree/{quoted}?reset&token={self.token}"
 
-    def api(self, method: str, endpoint: str, *, timeout: float = 10.0):
+    def api(self, method: str, endpoint: str, body: dict | None = None, *, timeout: float = 10.0):
         """Call the Jupyter server REST API (``endpoint`` like ``"api/sessions"``); JSON or None."""
-        req = urllib.request.Request(f"{self.url}{endpoint}", method=method,
-                                     headers={"Authorization": f"token {self.token}"})
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"{self.url}{endpoint}", data=data, method=method,
+                                     headers={"Authorization": f"token {self.token}",
+                                              "Content-Type": "application/json"})
         with urllib.request.urlopen(req, timeout=timeout) as resp:
             body = resp.read()
         return json.loads(body) if body else None

@@ -41,3 +41,22 @@ def test_quickstart_runs_and_renders_charts(open_notebook):
     # Running in the browser must not rewrite the committed notebook.
     assert hashlib.sha256(NOTEBOOK.read_bytes()).hexdigest() == before
     assert not (NOTEBOOK.parent / ".ipynb_checkpoints").exists()
+
+
+def test_server_and_kernels_are_stopped_even_on_failure(tmp_path):
+    # The harness must not leave JupyterLab or its kernels running when the test body raises.
+    from jupyter_harness import _processes_mentioning, jupyterlab_server
+
+    class Boom(Exception):
+        pass
+
+    with pytest.raises(Boom):
+        with jupyterlab_server(tmp_path) as server:
+            kernel = server.api("POST", "api/kernels", {"name": "python3"}, timeout=60)
+            assert kernel["id"] in {k["id"] for k in server.api("GET", "api/kernels")}
+            runtime = str(server.runtime_dir)
+            proc = server.process
+            raise Boom
+    assert proc.poll() is not None
+    assert _processes_mentioning(runtime) == []
+    assert not server.runtime_dir.exists()  # temporary Jupyter dirs removed
