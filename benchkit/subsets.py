@@ -317,7 +317,7 @@ class _EuclideanDistance:
 
 
 def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
-             max_iter: int = 100) -> KMedoidsResult:
+             max_iter: int = 100, init=None) -> KMedoidsResult:
     r"""k-medoids by alternating assignment and medoid update (Park & Jun, 2009).
 
     Parameters
@@ -336,6 +336,8 @@ def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
     seed : None, int, SeedSequence or Generator
         k-means++-style seeding (probability proportional to the squared distance).
     max_iter : int
+    init : array_like of int (k,), optional
+        Starting medoids (distinct rows) instead of the seeding.
 
     Returns
     -------
@@ -357,7 +359,12 @@ def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
     max_iter = check_int("max_iter", max_iter, min=1)
     rng = check_seed("seed", seed)
     dist = _CorrelationDistance(Xa) if metric == "correlation" else _EuclideanDistance(Xa)
-    med = _plusplus(rng, lambda i: dist.to(np.array([i]))[:, 0], n, k)
+    if init is None:
+        med = _plusplus(rng, lambda i: dist.to(np.array([i]))[:, 0], n, k)
+    else:
+        med = check_array("init", init, ndim=1, dtype="int", shape=(k,)).copy()
+        if med.min() < 0 or med.max() >= n or np.unique(med).size != k:
+            raise BenchkitValueError(f"init must hold {k} distinct rows in [0, {n})")
     converged = False
     it = 0
     for it in range(1, max_iter + 1):

@@ -437,3 +437,24 @@ def test_subset_utility_errors(sim):
         subset_utility(R, profiles=[prof])
     with pytest.raises(ValueError, match="nothing to compare"):
         subset_utility(R, methods=())
+
+
+def test_kmedoids_init_matches_dense_alternating():
+    # oracle: the same alternating algorithm on a dense 1 - corrcoef matrix from the same start
+    rng = np.random.default_rng(12)
+    X = rng.random((150, 6))
+    X[:10] = 1.0  # constant rows
+    D = _corr_matrix(X)
+    med = np.array([0, 20, 40, 60, 80, 100, 120])
+    for _ in range(100):
+        lab = np.argmin(D[:, med], 1)
+        lab[med] = np.arange(med.size)
+        new = np.array([np.flatnonzero(lab == c)[np.argmin(D[np.ix_(lab == c, lab == c)].sum(1))]
+                        for c in range(med.size)])
+        if np.array_equal(new, med):
+            break
+        med = new
+    res = kmedoids(X, 7, init=[0, 20, 40, 60, 80, 100, 120])
+    assert np.array_equal(res.medoids, med)
+    with pytest.raises(ValueError, match="distinct rows"):
+        kmedoids(X, 2, init=[3, 3])
