@@ -23,3 +23,25 @@ __all__ = [
     "get_table",
     "reference_family",
 ]
+
+# --- measurement utility (Sec. 4.4, App. J): benchkit/boundary/subsets.py -----------------------
+from benchkit.boundary.subsets import (  # noqa: E402
+    BASELINES,
+    SubsetUtilityResult,
+    measurement_utility,
+    ndr,
+    select_bsdprobe,
+    subset_utility,
+    utility_table,
+)
+
+__all__ += [
+    "select_bsdprobe",
+    "ndr",
+    "SubsetUtilityResult",
+    "subset_utility",
+    "measurement_utility",
+    "utility_table",
+    "BASELINES",
+]
+# --- end measurement utility ---------------------------------------------------------------------
