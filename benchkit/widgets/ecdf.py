@@ -1,0 +1,229 @@
+"""ECDF gap explorer: a benchmark's normalized difficulties against the uniform reference (paper 002).
+
+:class:`ECDFGapExplorer` shows, for one benchmark at a time (picked from a Table 1 of many):
+
+- the ECDF of the normalized item difficulties and the same-size uniform reference (atoms at
+  (i - 0.5)/n), with the area between them shaded — that area is DDM;
+- the top-k gaps (default 5) as bands with their widths labelled;
+- on clicking a gap: its target :math:`z^\\star` and the neighbouring items on each side (ids,
+  difficulty, text where the data carry it), from :func:`benchkit.measure.gap_targets`;
+- the what-if of adding items: clicking the strip under the x axis adds an item at that
+  difficulty; Python recomputes the metrics with :func:`benchkit.measure.what_if` and syncs them
+  back (the "after" ECDF is drawn dashed, the metrics show before -> after).
+
+Input is a :class:`benchkit.measure_pipeline.BenchmarkMeasures` (from
+:func:`benchkit.measure_pipeline.measure_benchmarks`), or anything that function accepts.
+``to_html()`` writes a static page with every benchmark embedded (picker, gap bands and
+neighbour lists work there; adding items needs the kernel and is disabled).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import traitlets
+
+from benchkit._validation import BenchkitValueError, check_int, describe
+from benchkit.widgets._base import BenchkitWidget, to_jsonable
+
+__all__ = ["ECDFGapExplorer"]
+
+
+def _metrics(summary) -> dict:
+    return {"ddm": float(summary.ddm), "max_gap": float(summary.max_gap),
+            "top_sum": float(summary.top_sum), "n_items": int(summary.n_items),
+            "k": len(summary.top_gaps)}
+
+
+def _gaps(top) -> list[dict]:
+    return [{"rank": g.rank, "left": g.left, "right": g.right, "width": g.width,
+             "midpoint": g.midpoint} for g in top]
+
+
+class ECDFGapExplorer(BenchkitWidget):
+    """Interactive ECDF / coverage-gap explorer over many benchmarks.
+
+    Parameters
+    ----------
+    result : BenchmarkMeasures, ResponseSet or mapping
+        A :func:`benchkit.measure_pipeline.measure_benchmarks` result; anything else is passed to
+        that function first (with default options).
+    benchmark : str, optional
+        The benchmark shown first (default the first).
+    n_neighbors : int
+        Items listed on each side of a clicked gap (default 5).
+    text_chars : int
+        Item text is cut to this many characters in the widget state (default 300; the full text
+        stays in ``result``).
+
+    Synced state (traitlets)
+    ------------------------
+    ``benchmarks`` (names), ``table`` (Table 1 rows), ``thresholds``, ``benchmark`` (selected),
+    ``z`` (its sorted normalized difficulties), ``metrics``, ``gaps`` (top-k, widest first),
+    ``gap_items`` (per gap, its neighbour rows), ``selected_gap`` (index into ``gaps``, -1 none),
+    ``added`` (what-if difficulties in [0, 1]), ``after`` (metrics and gaps after adding them;
+    empty when none), ``static_mode``.
+
+    Python accessors: :attr:`measure` (the selected :class:`BenchmarkMeasure`),
+    :attr:`selected_items` (the clicked gap's neighbours as a DataFrame), :attr:`what_if_result`
+    (the last :class:`benchkit.measure.WhatIf`), :meth:`add_items`, :meth:`clear_added`.
+    """
+
+    _esm_file = "ecdf_gap.js"
+    _css_file = "ecdf_gap.css"
+    _html_title = "benchkit ECDF gap explorer"
+
+    benchmarks = traitlets.List(traitlets.Unicode()).tag(sync=True)
+    table = traitlets.List(traitlets.Dict()).tag(sync=True)
+    thresholds = traitlets.List(traitlets.Float()).tag(sync=True)
+    benchmark = traitlets.Unicode("").tag(sync=True)
+    z = traitlets.List(traitlets.Float()).tag(sync=True)
+    metrics = traitlets.Dict().tag(sync=True)
+    gaps = traitlets.List(traitlets.Dict()).tag(sync=True)
+    gap_items = traitlets.List(traitlets.List(traitlets.Dict())).tag(sync=True)
+    selected_gap = traitlets.Int(-1).tag(sync=True)
+    added = traitlets.List(traitlets.Float()).tag(sync=True)
+    after = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, result: Any, *, benchmark: str | None = None, n_neighbors: int = 5,
+                 text_chars: int = 300, **kwargs: Any) -> None:
+        from benchkit.measure_pipeline import BenchmarkMeasures, measure_benchmarks
+
+        if not isinstance(result, BenchmarkMeasures):
+            result = measure_benchmarks(result)
+        self._result = result
+        self._n_neighbors = check_int("n_neighbors", n_neighbors, min=1)
+        self._text_chars = check_int("text_chars", text_chars, min=1)
+        self._what_if = None
+        names = result.names
+        if benchmark is None:
+            benchmark = names[0]
+        self._check_name(benchmark)
+        df = result.to_frame()
+        top = f"Top-{result.k} Sum"
+        rows = [{"name": r["Benchmark"], "ddm": r["DDM"], "max_gap": r["Max Gap"],
+                 "top_sum": r[top], "n_items": r["#"], "n_models": r["models"],
+                 "ddm_high": r["DDM high"], "gap_high": r["Max Gap high"],
+                 "top_high": r[f"{top} high"]} for r in df.to_dict(orient="records")]
+        super().__init__(benchmarks=names, table=to_jsonable(rows),
+                         thresholds=[float(t) for t in result.table.thresholds], **kwargs)
+        # set after construction so the observer fills the per-benchmark traits
+        self.benchmark = benchmark
+
+    # ----------------------------------------------------------------- helpers
+    @property
+    def result(self):
+        """The :class:`~benchkit.measure_pipeline.BenchmarkMeasures` shown."""
+        return self._result
+
+    @property
+    def measure(self):
+        """The selected benchmark's :class:`~benchkit.measure_pipeline.BenchmarkMeasure`."""
+        return self._result[self.benchmark]
+
+    def _check_name(self, name: str) -> None:
+        if name not in self._result.names:
+            raise BenchkitValueError(
+                f"benchmark={describe(name)} is not in the result; choose one of "
+                f"{self._result.names}"
+            )
+
+    def _cut(self, text):
+        if text is None:
+            return None
+        text = str(text)
+        return text if len(text) <= self._text_chars else text[: self._text_chars - 1] + "…"
+
+    def _view(self, bm) -> dict:
+        """All per-benchmark state for ``bm`` (also what the static page embeds)."""
+        gt = bm.gap_targets(n_neighbors=self._n_neighbors)
+        nb = gt.neighbors
+        per_gap = []
+        for g in gt.gaps:
+            sub = nb[nb["rank"] == g.rank]
+            per_gap.append([{"side": r["side"], "order": int(r["order"]), "item": str(r["item"]),
+                             "z": float(r["z"]), "distance": float(r["distance"]),
+                             "text": self._cut(r.get("text"))} for r in sub.to_dict(orient="records")])
+        return {"z": np.sort(bm.z).tolist(), "metrics": _metrics(bm.summary),
+                "gaps": _gaps(bm.top_gaps), "gap_items": to_jsonable(per_gap)}
+
+    def _load(self, name: str) -> None:
+        view = self._view(self._result[name])
+        self._what_if = None
+        with self.hold_sync():
+            self.selected_gap = -1
+            self.added = []
+            self.after = {}
+            self.z = view["z"]
+            self.metrics = view["metrics"]
+            self.gaps = view["gaps"]
+            self.gap_items = view["gap_items"]
+
+    # ----------------------------------------------------------------- validation / observers
+    @traitlets.validate("benchmark")
+    def _valid_benchmark(self, proposal):
+        self._check_name(proposal["value"])
+        return proposal["value"]
+
+    @traitlets.validate("selected_gap")
+    def _valid_gap(self, proposal):
+        v = int(proposal["value"])
+        n = len(self.gaps)
+        if v != -1 and not 0 <= v < n:
+            raise BenchkitValueError(f"selected_gap={v} must be -1 (none) or 0..{n - 1}")
+        return v
+
+    @traitlets.validate("added")
+    def _valid_added(self, proposal):
+        vals = [float(v) for v in proposal["value"]]
+        for v in vals:
+            if not (np.isfinite(v) and 0.0 <= v <= 1.0):
+                raise BenchkitValueError(
+                    f"added items need normalized difficulties in [0, 1]; got {describe(v)}"
+                )
+        return vals
+
+    @traitlets.observe("benchmark")
+    def _on_benchmark(self, change):
+        self._load(change["new"])
+
+    @traitlets.observe("added")
+    def _on_added(self, change):
+        vals = change["new"]
+        if not vals:
+            self._what_if = None
+            self.after = {}
+            return
+        wi = self.measure.what_if(np.asarray(vals, dtype=float), k=self._result.k)
+        self._what_if = wi
+        after = _metrics(wi.after)
+        after["gaps"] = _gaps(wi.after.top_gaps)
+        self.after = to_jsonable(after)
+
+    # ----------------------------------------------------------------- Python API
+    @property
+    def selected_items(self) -> pd.DataFrame:
+        """Neighbours of the selected gap (``side, order, item, z, distance, text``); empty if none."""
+        cols = ["side", "order", "item", "z", "distance", "text"]
+        if self.selected_gap < 0:
+            return pd.DataFrame(columns=cols)
+        return pd.DataFrame(self.gap_items[self.selected_gap], columns=cols)
+
+    @property
+    def what_if_result(self):
+        """The :class:`benchkit.measure.WhatIf` of the current additions (None without any)."""
+        return self._what_if
+
+    def add_items(self, z: Any) -> None:
+        """Add what-if items at normalized difficulties ``z`` (a float or a sequence)."""
+        vals = np.atleast_1d(np.asarray(z, dtype=float)).tolist()
+        self.added = [*self.added, *vals]
+
+    def clear_added(self) -> None:
+        """Remove all what-if items."""
+        self.added = []
+
+    def _static_state(self) -> dict:
+        """Every benchmark's view, so the exported page can switch benchmarks without a kernel."""
+        return {"bundle": {b.name: self._view(b) for b in self._result}}
