@@ -11,4 +11,17 @@ libraries; install them with ``pip install 'benchkit[jupyter]'``.
 """
 from __future__ import annotations
 
-__all__: list[str] = []
+import importlib
+
+# Explorer name -> module, imported on first access (one line per explorer).
+_LAZY = {
+    "ECDFGapExplorer": "benchkit.widgets.ecdf",
+}
+
+__all__: list[str] = [*_LAZY]
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'benchkit.widgets' has no attribute {name!r}")
