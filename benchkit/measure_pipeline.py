@@ -24,7 +24,7 @@ Example
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -445,6 +445,7 @@ def measure_benchmarks(
     texts: Any = None,
     item_prior_sd: float | None = 3.0,
     ability_prior_sd: float | None = 3.0,
+    extreme: str = "keep",
     min_items: int = 2,
 ) -> BenchmarkMeasures:
     r"""Fit 1PL difficulties per benchmark and compute the paper's Table 1 and per-item measures.
@@ -473,6 +474,11 @@ def measure_benchmarks(
         (e.g. CRUXEval code for Eval-Arena's CRUXEval items). Looked up by item id.
     item_prior_sd, ability_prior_sd : float or None
         The fit's Gaussian penalties (default 3, as ``benchkit.irt.fit_1pl``).
+    extreme : {"keep", "drop"}
+        Items that every model answered correctly in every sample (or in none): ``"keep"``
+        (default; the item prior places them at the ends of the axis, all tied) or ``"drop"``
+        (left off before fitting and listed in ``dropped``; they carry no information on the
+        difficulty order, but they are part of the benchmark's score).
     min_items : int
         Parts of a ``by`` split with fewer items are left out (default 2).
 
@@ -497,6 +503,7 @@ def measure_benchmarks(
     check_choice("target", target, ("uniform", "lebesgue"))
     k = check_int("k", k, min=1)
     min_items = check_int("min_items", min_items, min=1)
+    check_choice("extreme", extreme, ("keep", "drop"))
     lookup = _text_lookup(texts)
     if _is_response_set(data):
         entries = {data.name or "benchmark": data}
@@ -533,6 +540,11 @@ def measure_benchmarks(
             else:
                 groups = [(name, np.arange(len(item_ids)))]
             for gname, idx in groups:
+                gone = item_ids[:0]
+                if extreme == "drop":
+                    si, ni = K[idx].sum(1), N[idx].sum(1)
+                    ext = (ni > 0) & ((si == 0) | (si == ni))
+                    gone, idx = item_ids[idx[ext]], idx[~ext]
                 if idx.size < min_items:
                     continue
                 Kg, Ng = K[idx], N[idx]
@@ -540,9 +552,12 @@ def measure_benchmarks(
                                   ability_prior_sd=ability_prior_sd, items=item_ids[idx],
                                   models=rs.model_ids)
                 used = int(((Ng > 0).sum(0) > 0).sum())
-                out.append(_one(gname, fit.difficulty, item_ids[idx],
-                                None if text_all is None else text_all[idx], fit, used,
-                                normalize=normalize, k=k, target=target))
+                bm = _one(gname, fit.difficulty, item_ids[idx],
+                          None if text_all is None else text_all[idx], fit, used,
+                          normalize=normalize, k=k, target=target)
+                if len(gone):
+                    bm = replace(bm, dropped=gone.append(bm.dropped))
+                out.append(bm)
         else:
             fit = value if (hasattr(value, "difficulty") and not isinstance(value, np.ndarray)) else None
             b = check_array(f"data[{name!r}]", fit.difficulty if fit is not None else value, ndim=1,
@@ -562,5 +577,5 @@ def measure_benchmarks(
     table = _measure.measure_table({b.name: b.z for b in out}, normalize=None, k=k, target=target,
                                    thresholds=thresholds)
     opts = dict(by=by, method=method, normalize=normalize, item_prior_sd=item_prior_sd,
-                ability_prior_sd=ability_prior_sd)
+                ability_prior_sd=ability_prior_sd, extreme=extreme)
     return BenchmarkMeasures(benchmarks=tuple(out), table=table, k=k, target=target, options=opts)
