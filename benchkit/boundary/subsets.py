@@ -557,6 +557,18 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
 # ----------------------------------------------------------------------------------------------
 # ResponseSet level
 # ----------------------------------------------------------------------------------------------
+def _axis_entropy(counts: np.ndarray) -> np.ndarray:
+    """Eq. 2 on one axis: counts (items, n, S) of answer states; M_q = states seen on the axis."""
+    tot = counts.sum(2, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(tot > 0, counts / np.maximum(tot, 1), 0.0)
+        plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+    M = (counts.sum(1) > 0).sum(1)
+    H = -plogp.sum(2)
+    e = np.where(M[:, None] > 1, H / np.log(np.maximum(M, 2))[:, None], 0.0)
+    return np.clip(e, 0.0, 1.0)
+
+
 def _empirical_order(acc: np.ndarray) -> np.ndarray:
     """App. F: ascending accuracy, ties in roster order (stable sort)."""
     return np.argsort(acc, kind="stable")
@@ -566,7 +578,7 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
                         selection_axes: Mapping[str, Sequence[str]] | None = None,
                         baseline_models: Sequence[str] | None = None, order: str = "empirical",
                         score: str = "auto", alpha_o: float = 0.05, calibration="auto",
-                        entropy: Mapping[str, Any] | None = None, name: str | None = None,
+                        entropy: Any = "auto", name: str | None = None,
                         **options) -> SubsetUtilityResult:
     r"""Measurement utility (Sec. 4.4, App. J) from a ResponseSet with named model axes.
 
@@ -590,9 +602,11 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
         budget of 1, else mean.
     alpha_o, calibration
         Passed to :func:`benchkit.boundary.profiles`.
-    entropy : mapping of label -> array (items, n), optional
+    entropy : "auto" or mapping of label -> array (items, n)
         Normalized answer-state entropies per selection axis (rows = ``rs`` items, columns in the
-        axis's *given* order); default: the binary entropy of the counts.
+        axis's *given* order). ``"auto"`` (default): Eq. 2 from the answer states when ``rs``
+        has them (M_q = states seen on that axis's models), else the binary entropy of the
+        counts (:func:`benchkit.boundary.profiles`' default).
     name : str, optional
         Row label; default ``rs.name``.
     **options
@@ -661,9 +675,18 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
             perm = _empirical_order((full[:, c][comp]).mean(0))
         raw[lab] = (K[:, perm], comp, T, perm)
         pool &= comp
+    if isinstance(entropy, str):
+        check_choice("entropy", entropy, ("auto",))
+    elif not isinstance(entropy, Mapping):
+        raise BenchkitTypeError(f"entropy must be 'auto' or a mapping label -> array; got "
+                                f"{describe(entropy)}")
+    ac = rs.answer_counts() if (isinstance(entropy, str) and rs.has_answers) else None
     for lab, (K, comp, T, perm) in raw.items():
         e = None
-        if entropy is not None and lab in entropy:
+        if ac is not None:
+            c = cols(lab, sel[lab])[perm]
+            e = _axis_entropy(ac.counts[:, c, :])
+        elif isinstance(entropy, Mapping) and lab in entropy:
             e_all = check_array(f"entropy[{lab!r}]", entropy[lab], ndim=2, dtype="float",
                                 finite=False)[:, perm]
             e = np.nan_to_num(e_all)
