@@ -18,6 +18,7 @@ from benchkit.landscape import (
     pairwise_distance_sum,
     points,
     rank_table,
+    score_spread_table,
     summary_table,
     variant_table,
 )
@@ -205,6 +206,25 @@ def test_tables_layout_and_values():
         assert t8.loc[m].tolist() == order
     t13 = summary_table(f, by=["model", "variant"])
     assert {"n", "accuracy", "mean_h_norm", "mean_p_top1", "mpd"} <= set(t13.columns)
+
+
+def test_score_spread_table_hand_case():
+    # App. B / Table 9: spread = max - min accuracy over the score values, in points.
+    rows = []
+    acc = {"score_bias_1/10": [1, 1, 0, 0], "score_bias": [1, 1, 1, 0], "score_bias_100/100": [1, 0, 0, 0]}
+    for v, corr in acc.items():
+        for i, c in enumerate(corr):
+            rows.append({"model": "m", "benchmark": "b", "variant": v, "correct": bool(c),
+                         "item": i, "p_top1": 0.5, "h_norm": 0.5})
+    rows.append({"model": "m2", "benchmark": "b", "variant": "score_bias", "correct": True,
+                 "item": 0, "p_top1": 0.5, "h_norm": 0.5})
+    t = score_spread_table(pd.DataFrame(rows))
+    assert list(t.columns) == ["score_bias_1/10", "score_bias", "score_bias_100/100", "complete",
+                               "spread_pp"]
+    assert t.loc[("m", "b"), "spread_pp"] == pytest.approx(75.0 - 25.0)
+    assert t.loc[("m", "b"), "complete"] and not t.loc[("m2", "b"), "complete"]
+    with pytest.raises(ValueError, match=r"no rows with variant in"):
+        score_spread_table(pd.DataFrame(rows), variants=["x"])
 
 
 @pytest.mark.parametrize(

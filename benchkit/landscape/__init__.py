@@ -20,6 +20,7 @@ from benchkit.landscape.mpd import (
     mpd,
     pairwise_distance_sum,
     rank_table,
+    score_spread_table,
     summary_table,
     variant_table,
 )
@@ -46,6 +47,7 @@ __all__ = [
     "model_table",
     "rank_table",
     "summary_table",
+    "score_spread_table",
     "perturb",
     "PerturbationSet",
     "render",

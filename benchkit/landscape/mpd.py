@@ -34,6 +34,7 @@ __all__ = [
     "model_table",
     "rank_table",
     "summary_table",
+    "score_spread_table",
 ]
 
 _SERIAL_BELOW = 2048  # points; below this one thread beats waking the pool (~8 ms)
@@ -514,4 +515,36 @@ def summary_table(frame: Any, *, by: str | Sequence[str] = ("model", "variant"),
     out["mean_h_norm"] = g["h_norm"].mean()
     out["mean_p_top1"] = g["p_top1"].mean()
     out["mpd"] = _mpd_by(f, by_cols, block)
+    return out
+
+
+def score_spread_table(
+    frame: Any,
+    *,
+    variants: Sequence[str] = ("score_bias_1/10", "score_bias", "score_bias_100/100"),
+    variant: str = "variant",
+    model: str = "model",
+    benchmark: str = "benchmark",
+) -> pd.DataFrame:
+    """Table 9 evidence (App. B): accuracy (%) under each score value, per model x benchmark.
+
+    Columns: one per entry of ``variants`` (default: the score-bias builder's names for 1/10,
+    10/10 and 100/100), ``complete`` (all values present) and ``spread_pp`` = max - min accuracy
+    in percentage points over the values present. The paper's summary rows are
+    ``t.complete.sum()`` (complete comparisons), ``t.loc[t.complete, "spread_pp"].max()``
+    (maximum spread) and its typical value.
+    """
+    f = _check_frame(frame, [variant, model, benchmark, "correct"])
+    variants = list(variants)
+    f = f[f[variant].isin(variants)]
+    if len(f) == 0:
+        raise BenchkitValueError(
+            f"frame has no rows with variant in {variants}; pass variants= with your names"
+        )
+    acc = (f.groupby([model, benchmark, variant])["correct"].mean() * 100.0).unstack(variant)
+    acc = acc.reindex(columns=variants)
+    out = acc.copy()
+    out["complete"] = acc.notna().all(axis=1)
+    out["spread_pp"] = acc.max(axis=1) - acc.min(axis=1)
+    out.columns.name = None
     return out
