@@ -1,0 +1,193 @@
+"""Altair charts for paper 002 (the benchmark as an empirical measure over difficulty).
+
+Pure functions ``result -> altair.Chart`` (Altair imported inside each function, as in
+:mod:`benchkit.charts`): the static counterpart of :class:`benchkit.widgets.ECDFGapExplorer` and
+the detection-boundary figure.
+
+================================ ============================================================
+:func:`ecdf_chart`               ECDF vs the same-size uniform reference, DDM area, top-k gaps
+:func:`detection_power_chart`    Theorem 2.3: power vs width w for several k, with G(B)
+:func:`measure_table_chart`      Table 1 metrics of many benchmarks with the highlight thresholds
+================================ ============================================================
+
+All numbers plotted come from :mod:`benchkit.measure` results; the charts only lay them out.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError
+
+if TYPE_CHECKING:  # pragma: no cover
+    import altair
+
+__all__ = ["ecdf_frames", "ecdf_chart", "detection_power_chart", "measure_table_chart"]
+
+
+def _altair():
+    from benchkit.charts import _altair as get
+
+    return get()
+
+
+def _summary_of(result: Any):
+    """A MeasureSummary from a BenchmarkMeasure, a MeasureSummary or an array of z."""
+    from benchkit import measure
+
+    if isinstance(result, measure.MeasureSummary):
+        return result
+    if hasattr(result, "summary") and isinstance(result.summary, measure.MeasureSummary):
+        return result.summary
+    if isinstance(result, (np.ndarray, list, tuple, pd.Series)):
+        return measure.summarize(np.asarray(result, dtype=float))
+    raise BenchkitTypeError(
+        "expected a BenchmarkMeasure, a benchkit.measure.MeasureSummary or an array of normalized "
+        f"difficulties; got {type(result).__name__}"
+    )
+
+
+def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
+    """The data behind :func:`ecdf_chart`: step points of both ECDFs, the DDM area and the gaps.
+
+    Returns
+    -------
+    dict with DataFrames ``"steps"`` (``x, y, curve, step``: "benchmark" / "uniform reference";
+    the ECDF is ``y`` from ``x`` up to the next row's ``x``), ``"area"`` (``x, lo, hi``: the two
+    ECDFs on the merged breakpoints, constant to the next ``x``, so
+    :math:`\\sum (hi - lo)\\,\\Delta x` is DDM) and ``"gaps"`` (the top-k gaps, ``to_frame()`` of
+    :class:`benchkit.measure.TopGaps`).
+    """
+    s = _summary_of(result)
+    zs = np.sort(s.z)
+    n = zs.size
+    ref = (np.arange(n) + 0.5) / n
+
+    frames = []
+    for v, label in ((zs, "benchmark"), (ref, "uniform reference")):
+        # right-continuous step function: value (i+1)/n from v_(i) on (interpolate "step-after")
+        xs = np.concatenate([[0.0], v, [1.0]])
+        ys = np.concatenate([[0.0], np.arange(1, n + 1) / n, [1.0]])
+        frames.append(pd.DataFrame({"x": xs, "y": ys, "curve": label, "step": np.arange(xs.size)}))
+    # area: both ECDFs on the merged knots, constant on [knot_j, knot_j+1)
+    knots = np.unique(np.concatenate([[0.0], zs, ref, [1.0]]))
+    fb = np.searchsorted(zs, knots, side="right") / n
+    fr = np.searchsorted(ref, knots, side="right") / n
+    area = pd.DataFrame({"x": knots, "lo": np.minimum(fb, fr), "hi": np.maximum(fb, fr)})
+    return {"steps": pd.concat(frames, ignore_index=True), "area": area,
+            "gaps": s.top_gaps.to_frame()}
+
+
+def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
+               height: int = 320) -> "altair.LayerChart":
+    """ECDF of normalized difficulties vs the same-size uniform reference (paper 002's explorer).
+
+    Parameters
+    ----------
+    result : BenchmarkMeasure, benchkit.measure.MeasureSummary or array of z in [0, 1]
+    title : str, optional
+        Default: the benchmark name with its DDM, Max Gap and Top-k Sum.
+    width, height : int
+
+    Notes
+    -----
+    The shaded area between the two step functions is :math:`\\int |F_B - F_U| = W_1`, the DDM
+    against the uniform reference at (i - 0.5)/n; green bands are the top-k gaps with their
+    widths (Table 1's Max Gap is the widest).
+    """
+    alt = _altair()
+    s = _summary_of(result)
+    f = ecdf_frames(s)
+    name = getattr(result, "name", s.name)
+    if title is None:
+        title = (f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f}, "
+                 f"Top-{len(s.top_gaps)} Sum {s.top_sum:.3f} (n = {s.n_items})")
+    xs = alt.Scale(domain=[0, 1])
+    gaps = f["gaps"].assign(label=lambda d: d["width"].map(lambda v: f"{v:.3f}"))
+    bands = alt.Chart(gaps).mark_rect(color="#2ca02c", opacity=0.18).encode(
+        x=alt.X("left:Q", scale=xs), x2="right:Q",
+        tooltip=["rank:O", alt.Tooltip("left:Q", format=".3f"), alt.Tooltip("right:Q", format=".3f"),
+                 alt.Tooltip("width:Q", format=".3f")])
+    labels = alt.Chart(gaps).mark_text(dy=-6, color="#1a7a1a", fontSize=10).encode(
+        x="midpoint:Q", y=alt.value(0), text="label:N")
+    area = alt.Chart(f["area"]).mark_area(color="#ff7f0e", opacity=0.25, interpolate="step-after").encode(
+        x=alt.X("x:Q", scale=xs, title="normalized difficulty z"), y="lo:Q", y2="hi:Q")
+    lines = alt.Chart(f["steps"]).mark_line(strokeWidth=1.4, interpolate="step-after").encode(
+        x=alt.X("x:Q", scale=xs),
+        y=alt.Y("y:Q", scale=alt.Scale(domain=[0, 1]), title="cumulative fraction of items"),
+        order="step:Q",
+        color=alt.Color("curve:N", scale=alt.Scale(domain=["benchmark", "uniform reference"],
+                                                   range=["#d2590b", "#555555"]), title=None),
+        strokeDash=alt.StrokeDash("curve:N", scale=alt.Scale(
+            domain=["benchmark", "uniform reference"], range=[[1, 0], [4, 3]]), legend=None))
+    return alt.layer(bands, area, lines, labels).properties(width=width, height=height, title=title)
+
+
+def detection_power_chart(power: Any, *, title: str | None = None, width: int = 480,
+                          height: int = 280) -> "altair.LayerChart":
+    """Theorem 2.3's detection boundary: power vs width w, one line per k, rule at w = G(B).
+
+    Parameters
+    ----------
+    power : benchkit.measure.DetectionPower
+        From :func:`benchkit.measure.detection_power` (or ``BenchmarkMeasure.detection_power``).
+
+    Notes
+    -----
+    Part 1 of the theorem: for :math:`w \\le G(B)` the power is alpha for every k (the flat part
+    left of the rule); part 2: for :math:`w > G(B)` it tends to 1 as k grows.
+    """
+    from benchkit import measure
+
+    alt = _altair()
+    if not isinstance(power, measure.DetectionPower):
+        raise BenchkitTypeError(f"power must be a DetectionPower, got {type(power).__name__}")
+    df = power.to_frame()
+    if title is None:
+        title = (f"Detection power ({power.test} test, a = {power.a}, alpha = {power.alpha}); "
+                 f"G(B) = {power.max_gap:.3f}")
+    lines = alt.Chart(df).mark_line(point=True).encode(
+        x=alt.X("w:Q", title="width w of the improved interval"),
+        y=alt.Y("power:Q", scale=alt.Scale(domain=[0, 1]), title="worst-case power"),
+        color=alt.Color("k:O", title="k samples"),
+        tooltip=["w:Q", "k:O", "covered:Q", alt.Tooltip("power:Q", format=".3f")])
+    rule = alt.Chart(pd.DataFrame({"G": [power.max_gap]})).mark_rule(color="#b4001e",
+                                                                     strokeDash=[4, 3]).encode(x="G:Q")
+    alpha = alt.Chart(pd.DataFrame({"alpha": [power.alpha]})).mark_rule(color="#888").encode(y="alpha:Q")
+    return alt.layer(lines, rule, alpha).properties(width=width, height=height, title=title)
+
+
+def measure_table_chart(table: Any, *, width: int = 160, height: int | None = None) -> "altair.HConcatChart":
+    """Table 1 as dot plots: DDM, Max Gap and Top-k Sum per benchmark, thresholds as rules.
+
+    Parameters
+    ----------
+    table : benchkit.measure.MeasureTable or BenchmarkMeasures
+    """
+    from benchkit import measure
+
+    alt = _altair()
+    mt = getattr(table, "table", table)
+    if not isinstance(mt, measure.MeasureTable):
+        raise BenchkitTypeError(
+            f"table must be a MeasureTable or BenchmarkMeasures, got {type(table).__name__}")
+    df = mt.to_frame()
+    top = f"Top-{mt.k} Sum"
+    height = height or max(120, 16 * len(df))
+    order = df["Benchmark"].tolist()
+    panels = []
+    for col, t in zip(["DDM", "Max Gap", top], mt.thresholds):
+        sub = df[["Benchmark", col]].rename(columns={col: "value"}).assign(
+            high=lambda d, t=t: d["value"] >= t)
+        dots = alt.Chart(sub).mark_point(filled=True, size=50).encode(
+            x=alt.X("value:Q", title=col), y=alt.Y("Benchmark:N", sort=order, title=None),
+            color=alt.Color("high:N", scale=alt.Scale(domain=[False, True],
+                                                      range=["#4c78a8", "#b4001e"]),
+                            legend=None),
+            tooltip=["Benchmark:N", alt.Tooltip("value:Q", format=".3f")])
+        rule = alt.Chart(pd.DataFrame({"t": [t]})).mark_rule(strokeDash=[4, 3], color="#b4001e").encode(
+            x="t:Q")
+        panels.append(alt.layer(dots, rule).properties(width=width, height=height))
+    return alt.hconcat(*panels)
