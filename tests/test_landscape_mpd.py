@@ -85,6 +85,17 @@ def test_weighted_kernel_against_numpy():
     np.testing.assert_allclose(got, ref, rtol=1e-13)
 
 
+def test_landscape_points_input_and_degenerate_sizes():
+    rng = np.random.default_rng(8)
+    meta = pd.DataFrame({"model": np.repeat(["a", "b"], 150)})
+    r = points(rng.normal(size=(300, 4)), kind="logits", meta=meta)
+    assert mpd(r).mpd == pytest.approx(pdist(r.xy).mean(), rel=1e-12)
+    assert mpd(r, by="model")["b"].mpd == pytest.approx(pdist(r.xy[150:]).mean(), rel=1e-12)
+    one = mpd(np.zeros((1, 2)))
+    assert math.isnan(one.mpd) and one.n_pairs == 0
+    assert mpd(np.array([[0.0, 0.0], [3.0, 4.0]])).mpd == 5.0
+
+
 def test_pairwise_distance_sum():
     P = np.array([[0.0, 0.0], [3.0, 4.0], [0.0, 4.0]])
     assert pairwise_distance_sum(P) == pytest.approx(5 + 4 + 3)  # hand-worked 3-4-5 triangle
