@@ -208,12 +208,17 @@ def _ids(name: str, column: str, values: pd.Series) -> pd.Series:
     return out
 
 
-def _factorize(values: pd.Series, order: pd.Index | None) -> tuple[np.ndarray, pd.Index]:
-    if order is None:
-        codes, uniques = pd.factorize(values, sort=False)
-        return codes.astype(np.int64), pd.Index(uniques, dtype=object)
-    codes = order.get_indexer(values)
-    return codes.astype(np.int64), order
+def _factorize(values: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Integer codes of ``values`` and their distinct values in first-appearance order."""
+    codes, uniques = pd.factorize(values, sort=False)
+    return codes.astype(np.int64), pd.Index(uniques, dtype=object)
+
+
+def _recode(codes: np.ndarray, seen: pd.Index, order: pd.Index) -> np.ndarray:
+    """Codes into ``seen`` -> codes into ``order`` (a permutation of ``seen``)."""
+    if order is seen:
+        return codes
+    return order.get_indexer(seen).astype(np.int64)[codes]
 
 
 def _metadata_table(name: str, table: pd.DataFrame | None, key: str) -> pd.DataFrame | None:
@@ -596,15 +601,15 @@ class ResponseSet:
 
         if "variant" in frame.columns:
             variant = _ids("responses", "variant", frame["variant"])
-            v_codes, v_index = _factorize(variant, None)
+            v_codes, v_index = _factorize(variant)
         else:
             v_codes, v_index = np.zeros(len(frame), dtype=np.int64), pd.Index(["default"])
 
-        model_meta, item_meta, m_order, i_order = _rosters(
-            models, items, pd.Index(pd.unique(model_ids), dtype=object),
-            pd.Index(pd.unique(item_ids), dtype=object))
-        m_codes, _ = _factorize(model_ids, m_order)
-        i_codes, _ = _factorize(item_ids, i_order)
+        m_codes, m_seen = _factorize(model_ids)
+        i_codes, i_seen = _factorize(item_ids)
+        model_meta, item_meta, m_order, i_order = _rosters(models, items, m_seen, i_seen)
+        m_codes = _recode(m_codes, m_seen, m_order)
+        i_codes = _recode(i_codes, i_seen, i_order)
         n_models, n_items, n_var = len(m_order), len(i_order), len(v_index)
 
         # duplicate (model, item, variant, sample)
@@ -780,11 +785,11 @@ class ResponseSet:
                 f"counts column 'n_correct' must be between 0 and n_samples; row {row} "
                 f"({where(row)}) has n_correct={k[row]}, n_samples={n[row]}"
             )
-        model_meta, item_meta, m_order, i_order = _rosters(
-            models, items, pd.Index(pd.unique(model_ids), dtype=object),
-            pd.Index(pd.unique(item_ids), dtype=object))
-        m_codes, _ = _factorize(model_ids, m_order)
-        i_codes, _ = _factorize(item_ids, i_order)
+        m_codes, m_seen = _factorize(model_ids)
+        i_codes, i_seen = _factorize(item_ids)
+        model_meta, item_meta, m_order, i_order = _rosters(models, items, m_seen, i_seen)
+        m_codes = _recode(m_codes, m_seen, m_order)
+        i_codes = _recode(i_codes, i_seen, i_order)
         return cls._from_code_counts(m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta,
                                      T, sample_budget, drop_incomplete, parse_names, name_rules,
                                      name, meta)
