@@ -10,6 +10,7 @@ the explorer (:class:`benchkit.widgets.ECDFGapExplorer`) and the charts
 :func:`measure_benchmarks`     ResponseSet(s) -> :class:`BenchmarkMeasures` (Table 1 + per-item)
 :func:`fit_difficulties`       the 1PL fit used for one ResponseSet (binary or sampled counts)
 :func:`fit_1pl_counts`         penalized joint ML of the binomial 1PL for k/T correct counts
+:func:`combine`                several results (e.g. whole sets and a ``by=`` split) in one
 ============================== ===============================================================
 
 Example
@@ -48,6 +49,7 @@ __all__ = [
     "BenchmarkMeasure",
     "BenchmarkMeasures",
     "measure_benchmarks",
+    "combine",
 ]
 
 
@@ -579,3 +581,30 @@ def measure_benchmarks(
     opts = dict(by=by, method=method, normalize=normalize, item_prior_sd=item_prior_sd,
                 ability_prior_sd=ability_prior_sd, extreme=extreme)
     return BenchmarkMeasures(benchmarks=tuple(out), table=table, k=k, target=target, options=opts)
+
+
+def combine(*results: BenchmarkMeasures, thresholds: Sequence[float] | None = None) -> BenchmarkMeasures:
+    """Several :class:`BenchmarkMeasures` as one (benchmarks in order; Table 1 recomputed).
+
+    All results must share ``k`` and ``target``; names must be unique. ``thresholds`` default to
+    the first result's.
+    """
+    if not results or not all(isinstance(r, BenchmarkMeasures) for r in results):
+        raise BenchkitTypeError("combine() takes one or more BenchmarkMeasures results")
+    k, target = results[0].k, results[0].target
+    for r in results[1:]:
+        if r.k != k or r.target != target:
+            raise BenchkitValueError(
+                f"results differ in k/target ({r.k}, {r.target!r} vs {k}, {target!r}); recompute "
+                "them with the same options"
+            )
+    benches = tuple(b for r in results for b in r.benchmarks)
+    names = [b.name for b in benches]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise BenchkitValueError(f"benchmark names must be unique; repeated: {dup}")
+    th = results[0].table.thresholds if thresholds is None else thresholds
+    table = _measure.measure_table({b.name: b.z for b in benches}, normalize=None, k=k,
+                                   target=target, thresholds=th)
+    return BenchmarkMeasures(benchmarks=benches, table=table, k=k, target=target,
+                             options={"combined": [r.options for r in results]})

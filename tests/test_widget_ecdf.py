@@ -14,8 +14,8 @@ from scipy import optimize, special
 
 from benchkit import ResponseSet, measure
 from benchkit.irt import fit_1pl
-from benchkit.measure_pipeline import (BenchmarkMeasures, fit_1pl_counts, fit_difficulties,
-                                       measure_benchmarks)
+from benchkit.measure_pipeline import (BenchmarkMeasures, combine, fit_1pl_counts,
+                                       fit_difficulties, measure_benchmarks)
 from benchkit.widgets import ECDFGapExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget, static_html, to_jsonable
@@ -175,6 +175,19 @@ def test_measure_benchmarks_errors(call, match):
     rs = _wide(K, 1, prefix="e", sources=["s"] * 12)
     with pytest.raises((ValueError, TypeError), match=match):
         call(rs)
+
+
+def test_combine_concatenates_and_recomputes_table(result):
+    other = measure_benchmarks({"toy": np.array([0.0, 1.0, 3.0, 10.0])})
+    both = combine(result, other)
+    assert both.names == ["alpha", "beta", "toy"]
+    pd.testing.assert_frame_equal(both.to_frame().iloc[:2], result.to_frame())
+    with pytest.raises(ValueError, match=r"repeated: \['toy'\]"):
+        combine(both, other)
+    with pytest.raises(ValueError, match="differ in k/target"):
+        combine(result, measure_benchmarks({"t": np.arange(4.0)}, k=3))
+    with pytest.raises(TypeError, match="one or more BenchmarkMeasures"):
+        combine()
 
 
 def test_measure_benchmarks_accepts_difficulty_arrays():
