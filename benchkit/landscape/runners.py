@@ -1,0 +1,795 @@
+"""Running models on rendered MCQ prompts: prompts -> option log-probabilities, resumable.
+
+Paper 003, Sec. 4.3 and App. F: each prompt (the App. F template and system instruction, as
+rendered by :func:`benchkit.landscape.perturb.render`) is sent to a model with decoding limited to
+one token; the log-probabilities of the option-letter tokens ``A, B, C, D`` at that position are
+kept and turned into option probabilities by a softmax over the offered letters.
+
+Two backends, one driver:
+
+* :class:`CallableBackend` -- any Python function ``prompts -> per-option log-probabilities``
+  (a local ``transformers`` model, a mock, a cache...).
+* :class:`OpenAIBackend` -- an OpenAI-compatible HTTP endpoint (vLLM, Ollama, llama.cpp server,
+  hosted APIs): the ``/v1/completions`` API (``logprobs=<n>``, legacy format) or the
+  ``/v1/chat/completions`` API (``logprobs=true, top_logprobs=<n>``), ``max_tokens=1``,
+  ``temperature=0``. Standard library only (:mod:`urllib`), so no new dependency.
+* :func:`run_prompts` -- batching, retries with exponential backoff (HTTP 429/5xx, timeouts,
+  refused connections; ``Retry-After`` honoured), a tqdm progress bar, and results appended to a
+  JSONL file after every batch, keyed by ``(model, item, variant)``: an interrupted run started
+  again with the same file skips the finished prompts.
+
+:func:`read_results` reads such a file back; :func:`to_long` / :meth:`RunResult.to_long` give the
+``responses`` frame of :meth:`benchkit.ResponseSet.from_long` (``option_logprobs``, ``variant``,
+``correct``, ``answer``) and :meth:`RunResult.to_response_set` builds the ResponseSet.
+
+No model is run by the tests: they use a fake OpenAI-compatible server on 127.0.0.1.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_columns,
+    check_float,
+    check_int,
+)
+from benchkit.landscape.points import LETTERS
+
+__all__ = [
+    "Prompt",
+    "Backend",
+    "CallableBackend",
+    "OpenAIBackend",
+    "TransientError",
+    "RunnerError",
+    "RunResult",
+    "run_prompts",
+    "read_results",
+    "to_long",
+    "letter_logprobs",
+]
+
+_RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+
+
+class TransientError(RuntimeError):
+    """A failure worth retrying (rate limit, server error, timeout, refused connection).
+
+    ``retry_after`` (seconds) is the server's ``Retry-After`` hint, when it gave one.
+    """
+
+    def __init__(self, message: str, *, retry_after: float | None = None):
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class RunnerError(RuntimeError):
+    """A prompt batch failed for good (after the retries, or with a non-retryable error).
+
+    Everything finished before it is already in the results file: run again to resume.
+    """
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """One rendered prompt.
+
+    Attributes
+    ----------
+    key : str
+        ``"<model>\\t<item>\\t<variant>"``, the resume key.
+    item, variant : str
+    system : str
+        System instruction (App. F).
+    prompt : str
+        User prompt (App. F template).
+    letters : tuple of str
+        Option letters offered (``A, B, C, D`` for a 4-option item).
+    answer_index : int or None
+        0-based keyed option of this variant (None when unknown).
+    """
+
+    key: str
+    item: str
+    variant: str
+    system: str
+    prompt: str
+    letters: tuple[str, ...]
+    answer_index: int | None = None
+
+    @property
+    def digest(self) -> str:
+        """sha256 of system, prompt and letters: detects a changed prompt under the same key."""
+        h = hashlib.sha256()
+        for part in (self.system, self.prompt, ",".join(self.letters)):
+            h.update(part.encode("utf-8"))
+            h.update(b"\x00")
+        return h.hexdigest()[:16]
+
+
+# ----------------------------------------------------------------------------- letter tokens
+def _logsumexp(values: Sequence[float]) -> float:
+    m = max(values)
+    if m == -math.inf:
+        return -math.inf
+    return m + math.log(sum(math.exp(v - m) for v in values))
+
+
+def letter_logprobs(top: Mapping[str, float] | Sequence[tuple[str, float]],
+                    letters: Sequence[str], *, missing: str = "-inf") -> tuple[list[float], int]:
+    """Option log-probabilities from the top-token log-probabilities of one position.
+
+    Parameters
+    ----------
+    top : mapping token -> logprob, or sequence of (token, logprob)
+        The ``top_logprobs`` of the first generated token.
+    letters : sequence of str
+        The option letters, in option order.
+    missing : {"-inf", "floor"}
+        A letter absent from ``top`` gets ``-inf`` (probability 0 within the returned top-n;
+        default) or, with ``"floor"``, the smallest log-probability in ``top`` (an upper bound on
+        its true value).
+
+    Returns
+    -------
+    (list of float, int)
+        One log-probability per letter, and how many letters were missing.
+
+    Notes
+    -----
+    A token counts for letter ``L`` when, stripped of surrounding white space (the SentencePiece
+    ``▁`` and GPT-2 ``Ġ`` markers included), it equals ``L`` or ``L`` followed by ``.``, ``)`` or
+    ``:``; several such tokens (``"A"``, ``" A"``) are combined by log-sum-exp, i.e. the
+    probability that the first token names the letter. Letters are case-sensitive (``"a"`` is not
+    ``"A"``).
+    """
+    check_choice("missing", missing, ("-inf", "floor"))
+    pairs = list(top.items()) if isinstance(top, Mapping) else [(t, v) for t, v in top]
+    want = {str(lab): i for i, lab in enumerate(letters)}
+    found: list[list[float]] = [[] for _ in letters]
+    floor = math.inf
+    for tok, lp in pairs:
+        lp = float(lp)
+        floor = min(floor, lp)
+        s = str(tok).replace("\u2581", " ").replace("\u0120", " ").strip()
+        if s and s[-1] in ".):" and len(s) > 1:
+            s = s[:-1].strip()
+        if s in want:
+            found[want[s]].append(lp)
+    out, n_missing = [], 0
+    for vals in found:
+        if vals:
+            out.append(_logsumexp(vals))
+        else:
+            n_missing += 1
+            out.append(floor if (missing == "floor" and math.isfinite(floor)) else -math.inf)
+    return out, n_missing
+
+
+# ----------------------------------------------------------------------------- backends
+class Backend:
+    """Interface: ``model`` (str) and ``__call__(prompts) -> list of per-option log-probabilities``.
+
+    ``__call__`` takes a list of :class:`Prompt` and returns, in the same order, one sequence of
+    ``len(prompt.letters)`` log-probabilities (or a mapping letter -> log-probability) per
+    prompt. It raises :class:`TransientError` for failures worth retrying. It may return a dict
+    ``{"option_logprobs": [...], "n_missing": int, "raw": ...}`` per prompt to pass extra fields.
+    """
+
+    model: str = "model"
+
+    def __call__(self, prompts: list[Prompt]) -> list[Any]:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+class CallableBackend(Backend):
+    """Wrap a user function as a backend.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(prompts: list[Prompt]) -> list`` (``batched=True``, default) or
+        ``fn(prompt: Prompt) -> logprobs`` (``batched=False``). Each result is a sequence of one
+        log-probability per option letter, or a mapping letter -> log-probability (a letter left
+        out gets ``-inf``). Raise :class:`TransientError` to have the driver retry.
+    model : str
+        The model id written with the results.
+    batched : bool
+    """
+
+    def __init__(self, fn: Callable[..., Any], *, model: str, batched: bool = True):
+        if not callable(fn):
+            raise BenchkitTypeError(f"fn must be callable; got {type(fn).__name__}")
+        if not isinstance(model, str) or not model:
+            raise BenchkitValueError(f"model must be a non-empty string; got {model!r}")
+        self.fn = fn
+        self.model = model
+        self.batched = bool(batched)
+
+    def __call__(self, prompts: list[Prompt]) -> list[Any]:
+        if self.batched:
+            return list(self.fn(prompts))
+        return [self.fn(p) for p in prompts]
+
+    def __repr__(self) -> str:
+        return f"CallableBackend({getattr(self.fn, '__name__', self.fn)!r}, model={self.model!r})"
+
+
+class OpenAIBackend(Backend):
+    """An OpenAI-compatible endpoint returning the letter tokens' log-probabilities.
+
+    Parameters
+    ----------
+    base_url : str
+        Up to and including the version, e.g. ``"http://127.0.0.1:8000/v1"`` (vLLM),
+        ``"http://localhost:11434/v1"`` (Ollama), ``"http://localhost:8080/v1"`` (llama.cpp).
+    model : str
+        Model name sent in the request and written with the results.
+    api : {"chat", "completions"}
+        ``"chat"``: ``POST /chat/completions`` with a system and a user message,
+        ``logprobs=true, top_logprobs=top_logprobs``; one request per prompt.
+        ``"completions"``: ``POST /completions`` with ``prompt`` = ``completion_template``
+        filled with the system and user text, ``logprobs=top_logprobs``; the prompts of a batch
+        go in one request as a list (``batch_requests=True``) or one request each.
+    top_logprobs : int
+        How many top tokens to ask for (OpenAI allows up to 20; the four letters are normally
+        among them under the App. F system instruction).
+    missing : {"-inf", "floor"}
+        Letters absent from the top tokens (see :func:`letter_logprobs`).
+    api_key : str, optional
+        Sent as ``Authorization: Bearer``; default: the environment variable named by
+        ``api_key_env`` (if set), else none (local servers need none).
+    timeout : float
+        Seconds per request.
+    extra_body : mapping, optional
+        Merged into every request body (e.g. ``{"seed": 0}``).
+    completion_template : str
+        For ``api="completions"``: how system and prompt become one text.
+    batch_requests : bool
+        For ``api="completions"``: one request per batch (``prompt`` as a list; vLLM and the
+        OpenAI API accept it) instead of one per prompt.
+
+    Notes
+    -----
+    Decoding follows Sec. 4.3 / App. C: ``temperature=0``, ``top_p=1``, ``max_tokens=1``, no
+    logit bias. HTTP 408/409/425/429/5xx, timeouts and connection errors raise
+    :class:`TransientError` (retried by :func:`run_prompts`); other HTTP errors raise
+    :class:`RunnerError` with the server's message.
+    """
+
+    def __init__(self, base_url: str, model: str, *, api: str = "chat", top_logprobs: int = 20,
+                 missing: str = "-inf", api_key: str | None = None,
+                 api_key_env: str | None = "OPENAI_API_KEY", timeout: float = 60.0,
+                 extra_body: Mapping[str, Any] | None = None,
+                 completion_template: str = "{system}\n\n{prompt}", batch_requests: bool = True,
+                 headers: Mapping[str, str] | None = None):
+        if not isinstance(base_url, str) or not base_url.startswith(("http://", "https://")):
+            raise BenchkitValueError(f"base_url must be an http(s) URL such as "
+                                     f"'http://127.0.0.1:8000/v1'; got {base_url!r}")
+        if not isinstance(model, str) or not model:
+            raise BenchkitValueError(f"model must be a non-empty string; got {model!r}")
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api = check_choice("api", api, ("chat", "completions"))
+        self.top_logprobs = check_int("top_logprobs", top_logprobs, min=1)
+        self.missing = check_choice("missing", missing, ("-inf", "floor"))
+        self.timeout = check_float("timeout", timeout, min=0.0, min_inclusive=False)
+        if api_key is None and api_key_env:
+            api_key = os.environ.get(api_key_env) or None
+        self._api_key = api_key
+        self.extra_body = dict(extra_body or {})
+        self.completion_template = str(completion_template)
+        self.batch_requests = bool(batch_requests)
+        self.headers = dict(headers or {})
+
+    def __repr__(self) -> str:
+        return f"OpenAIBackend({self.base_url!r}, model={self.model!r}, api={self.api!r})"
+
+    # -- HTTP
+    def _post(self, path: str, body: dict) -> dict:
+        data = json.dumps(body).encode("utf-8")
+        headers = {"Content-Type": "application/json", **self.headers}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        req = urllib.request.Request(self.base_url + path, data=data, headers=headers,
+                                     method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                payload = resp.read()
+        except urllib.error.HTTPError as exc:
+            try:
+                detail = exc.read().decode("utf-8", "replace")[:300]
+            except Exception:  # pragma: no cover - defensive
+                detail = ""
+            if exc.code in _RETRY_STATUS:
+                ra = exc.headers.get("Retry-After") if exc.headers else None
+                try:
+                    ra_s = float(ra) if ra is not None else None
+                except ValueError:
+                    ra_s = None
+                raise TransientError(f"HTTP {exc.code} from {self.base_url}{path}: {detail}",
+                                     retry_after=ra_s) from None
+            raise RunnerError(f"HTTP {exc.code} from {self.base_url}{path}: {detail}") from None
+        except (urllib.error.URLError, TimeoutError, ConnectionError, OSError) as exc:
+            raise TransientError(f"request to {self.base_url}{path} failed: {exc}") from None
+        try:
+            return json.loads(payload.decode("utf-8"))
+        except ValueError:
+            raise TransientError(f"{self.base_url}{path} returned invalid JSON: "
+                                 f"{payload[:200]!r}") from None
+
+    def _body(self) -> dict:
+        body = {"model": self.model, "max_tokens": 1, "temperature": 0.0, "top_p": 1.0}
+        return body
+
+    def _chat(self, p: Prompt) -> dict:
+        body = self._body()
+        body.update({"messages": [{"role": "system", "content": p.system},
+                                  {"role": "user", "content": p.prompt}],
+                     "logprobs": True, "top_logprobs": self.top_logprobs})
+        body.update(self.extra_body)
+        out = self._post("/chat/completions", body)
+        try:
+            first = out["choices"][0]["logprobs"]["content"][0]
+            top = [(t["token"], t["logprob"]) for t in first["top_logprobs"]]
+            text = first.get("token")
+        except (KeyError, IndexError, TypeError):
+            raise RunnerError("the chat response has no choices[0].logprobs.content[0]."
+                              "top_logprobs; does the server support logprobs? "
+                              f"Got: {json.dumps(out)[:300]}") from None
+        return self._result(top, p, text)
+
+    def _completions(self, prompts: list[Prompt]) -> list[dict]:
+        texts = [self.completion_template.format(system=p.system, prompt=p.prompt) for p in prompts]
+        groups = [list(range(len(prompts)))] if self.batch_requests else \
+            [[i] for i in range(len(prompts))]
+        results: list[Any] = [None] * len(prompts)
+        for g in groups:
+            body = self._body()
+            body.update({"prompt": [texts[i] for i in g] if len(g) > 1 or self.batch_requests
+                         else texts[g[0]], "logprobs": self.top_logprobs})
+            body.update(self.extra_body)
+            out = self._post("/completions", body)
+            choices = out.get("choices") if isinstance(out, dict) else None
+            if not isinstance(choices, list) or len(choices) != len(g):
+                raise RunnerError(f"the completions response has {len(choices or [])} choices for "
+                                  f"{len(g)} prompts: {json.dumps(out)[:300]}")
+            # OpenAI returns choices with an 'index' matching the prompt's position
+            order = sorted(range(len(choices)), key=lambda c: choices[c].get("index", c))
+            for pos, c in zip(g, order):
+                ch = choices[c]
+                try:
+                    top_d = ch["logprobs"]["top_logprobs"][0]
+                    text = (ch["logprobs"].get("tokens") or [ch.get("text")])[0]
+                except (KeyError, IndexError, TypeError):
+                    raise RunnerError("the completions response has no choices[].logprobs."
+                                      "top_logprobs[0]; does the server support logprobs? "
+                                      f"Got: {json.dumps(ch)[:300]}") from None
+                results[pos] = self._result(list(top_d.items()), prompts[pos], text)
+        return results
+
+    def _result(self, top: list, p: Prompt, text: Any) -> dict:
+        lps, n_missing = letter_logprobs(top, p.letters, missing=self.missing)
+        return {"option_logprobs": lps, "n_missing": n_missing, "token": text}
+
+    def __call__(self, prompts: list[Prompt]) -> list[dict]:
+        if self.api == "chat":
+            return [self._chat(p) for p in prompts]
+        return self._completions(prompts)
+
+
+# ----------------------------------------------------------------------------- results
+_RECORD_FIELDS = ("key", "model", "item", "variant", "letters", "option_logprobs", "n_missing",
+                  "token", "answer_index", "digest")
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run produced (including rows finished by earlier, interrupted runs).
+
+    Attributes
+    ----------
+    records : DataFrame
+        One row per finished prompt: ``model, item, variant, letters, option_logprobs,
+        n_missing, token, answer_index, digest``, in prompt order.
+    path : Path or None
+        The JSONL file (None for an in-memory run).
+    n_prompts : int
+        Prompts asked for.
+    n_new : int
+        Prompts computed in this call.
+    n_resumed : int
+        Prompts found already finished in ``path`` and skipped.
+    n_failed : int
+        Prompts that failed for good (``on_error="skip"``); their keys are in ``failed``.
+    failed : tuple of str
+    n_truncated : int
+        Incomplete trailing lines of ``path`` (from an interruption) that were discarded.
+    """
+
+    records: pd.DataFrame
+    path: Path | None
+    n_prompts: int
+    n_new: int
+    n_resumed: int
+    n_failed: int = 0
+    failed: tuple[str, ...] = ()
+    n_truncated: int = 0
+    prompts: pd.DataFrame | None = field(default=None, repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """The records (see the class docstring)."""
+        return self.records.copy()
+
+    def to_long(self, **kwargs: Any) -> pd.DataFrame:
+        """The ``responses`` frame of :meth:`ResponseSet.from_long` (see :func:`to_long`)."""
+        return to_long(self.records, **kwargs)
+
+    def to_response_set(self, *, items: pd.DataFrame | None = None, name: str | None = None,
+                        meta: dict | None = None, **kwargs: Any):
+        """A :class:`benchkit.ResponseSet` with ``option_logprobs`` and ``variant``.
+
+        ``items`` defaults to the item ids with the prompt table's per-item columns
+        (``benchmark``, ``source``) when the run kept it. Extra keyword arguments go to
+        :meth:`ResponseSet.from_long`.
+        """
+        from benchkit.response_set import ResponseSet
+
+        long = self.to_long()
+        if items is None:
+            ids = pd.unique(long["item"])
+            items = pd.DataFrame({"item": ids})
+            if self.prompts is not None:
+                pf = self.prompts
+                for col in ("benchmark", "source"):
+                    if col in pf.columns:
+                        per = pf.drop_duplicates("item").set_index("item")[col]
+                        items[col] = per.reindex(ids).to_numpy()
+        m = {"source": "benchkit.landscape.runners", "path": str(self.path) if self.path else None}
+        m.update(meta or {})
+        return ResponseSet.from_long(long, items=items, T=1, name=name, meta=m, **kwargs)
+
+
+def to_long(records: pd.DataFrame, *, answer: bool = True) -> pd.DataFrame:
+    """Records (``read_results`` / ``RunResult.records``) -> the ``from_long`` responses frame.
+
+    Columns: ``model, item, variant, option_logprobs`` (list of k floats, ``-inf`` allowed for a
+    letter the server did not return), ``answer`` (the argmax letter; ties: first letter) and
+    ``correct`` (argmax == ``answer_index``; requires ``answer_index`` in every record).
+    All rows must have the same number of options (``from_long`` needs one k): split the
+    records of 4- and 5-option items first.
+    """
+    if not isinstance(records, pd.DataFrame):
+        raise BenchkitTypeError(f"records must be a DataFrame; got {type(records).__name__}")
+    check_columns("records", records.columns,
+                  required=["model", "item", "variant", "letters", "option_logprobs"])
+    ks = records["option_logprobs"].map(len)
+    if ks.nunique() > 1:
+        raise BenchkitValueError(
+            f"records mix items with {sorted(ks.unique().tolist())} options; ResponseSet needs "
+            "one number of options: select the rows of one size first"
+        )
+    lp = [np.asarray(v, dtype=np.float64) for v in records["option_logprobs"]]
+    bad = [i for i, v in enumerate(lp) if not np.isfinite(v).any()]
+    if bad:
+        r = records.iloc[bad[0]]
+        raise BenchkitValueError(
+            f"record for ({r['model']!r}, {r['item']!r}, {r['variant']!r}) has no finite option "
+            "log-probability (no letter token among the returned top tokens)"
+        )
+    out = pd.DataFrame({
+        "model": records["model"].astype(str).to_numpy(),
+        "item": records["item"].astype(str).to_numpy(),
+        "variant": records["variant"].astype(str).to_numpy(),
+    })
+    pred = [int(np.argmax(v)) for v in lp]
+    if answer:
+        out["answer"] = [str(lets[p]) for lets, p in zip(records["letters"], pred)]
+    if "answer_index" in records.columns and records["answer_index"].notna().all():
+        ai = records["answer_index"].astype(np.int64).to_numpy()
+        out["correct"] = (np.asarray(pred) == ai).astype(np.float64)
+    else:
+        raise BenchkitValueError(
+            "records lack answer_index for some rows; correctness needs the keyed option of every "
+            "(item, variant) (render the prompts from a variants table with answer_index)"
+        )
+    out["option_logprobs"] = [v.tolist() for v in lp]
+    return out
+
+
+def _read_jsonl(path: Path) -> tuple[list[dict], int]:
+    """Complete records of ``path`` and the number of discarded incomplete lines."""
+    if not path.exists():
+        return [], 0
+    raw = path.read_bytes()
+    lines = raw.split(b"\n")
+    records, bad = [], 0
+    for i, line in enumerate(lines):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line.decode("utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            if i == len(lines) - 1:  # trailing partial line: the run was interrupted mid-write
+                bad += 1
+                continue
+            raise BenchkitValueError(
+                f"{path}: line {i + 1} is not valid JSON; the results file is damaged"
+            ) from None
+        if not isinstance(rec, dict) or "key" not in rec:
+            raise BenchkitValueError(f"{path}: line {i + 1} is not a results record")
+        records.append(rec)
+    return records, bad
+
+
+def _records_frame(recs: list[dict]) -> pd.DataFrame:
+    cols = [c for c in _RECORD_FIELDS if c != "key"]
+    if not recs:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in cols})
+    df = pd.DataFrame([{c: r.get(c) for c in cols} for r in recs])
+    df["letters"] = [tuple(x) for x in df["letters"]]
+    df["option_logprobs"] = [[(-math.inf if v is None else float(v)) for v in x]
+                             for x in df["option_logprobs"]]
+    return df
+
+
+def read_results(path: str | os.PathLike) -> pd.DataFrame:
+    """Read a results JSONL file written by :func:`run_prompts` (see :class:`RunResult`).
+
+    An incomplete last line (an interrupted write) is skipped. When a key occurs more than once the
+    last record wins.
+    """
+    recs, _ = _read_jsonl(Path(path))
+    last = {r["key"]: r for r in recs}
+    return _records_frame(list(last.values()))
+
+
+# ----------------------------------------------------------------------------- driver
+def _prompts_from(frame: Any, model: str, system: str | None) -> tuple[list[Prompt], pd.DataFrame]:
+    from benchkit.landscape.perturb import PerturbationSet, render
+
+    if isinstance(frame, PerturbationSet):
+        frame = frame.frame
+    if not isinstance(frame, pd.DataFrame):
+        raise BenchkitTypeError(
+            "prompts must be a DataFrame (perturb.render(...) output, or a variants table) or a "
+            f"PerturbationSet; got {type(frame).__name__}"
+        )
+    if "prompt" not in frame.columns:
+        frame = render(frame, system=system)
+    check_columns("prompts", frame.columns, required=["item", "prompt"])
+    df = frame.reset_index(drop=True)
+    variant = df["variant"].astype(str) if "variant" in df.columns else \
+        pd.Series(["baseline"] * len(df))
+    if "letters" in df.columns:
+        letters = [tuple(str(x) for x in v) for v in df["letters"]]
+    elif "options" in df.columns:
+        letters = [tuple(LETTERS[: len(o)]) for o in df["options"]]
+    else:
+        raise BenchkitValueError("prompts needs an 'options' or a 'letters' column (the offered "
+                                 "option letters)")
+    if "system" in df.columns and system is None:
+        sys_col = df["system"].astype(str).tolist()
+    else:
+        sys_col = [system or ""] * len(df)
+    ans = df["answer_index"].tolist() if "answer_index" in df.columns else [None] * len(df)
+    out, seen = [], set()
+    for i, (it, v, s, p, lets, a) in enumerate(zip(df["item"].astype(str), variant, sys_col,
+                                                   df["prompt"].astype(str), letters, ans)):
+        if "\t" in it or "\t" in v or "\t" in model:
+            raise BenchkitValueError(f"row {i}: item, variant and model ids must not contain tabs")
+        key = f"{model}\t{it}\t{v}"
+        if key in seen:
+            raise BenchkitValueError(
+                f"prompts has two rows for item {it!r}, variant {v!r}; each (item, variant) "
+                "must be unique (name the variants apart)"
+            )
+        seen.add(key)
+        if len(lets) < 2:
+            raise BenchkitValueError(f"row {i} (item {it!r}) offers {len(lets)} option(s)")
+        aidx = None if a is None or (isinstance(a, float) and math.isnan(a)) else int(a)
+        out.append(Prompt(key, it, v, s, p, lets, aidx))
+    return out, df
+
+
+def _normalize_result(res: Any, p: Prompt) -> dict:
+    extra: dict[str, Any] = {}
+    if isinstance(res, Mapping) and "option_logprobs" in res:
+        extra = {k: res[k] for k in ("n_missing", "token") if k in res}
+        res = res["option_logprobs"]
+    if isinstance(res, Mapping):
+        unknown = [k for k in res if k not in p.letters]
+        if unknown:
+            raise BenchkitValueError(f"result for {p.item!r}/{p.variant!r} names letters "
+                                     f"{unknown} not offered ({', '.join(p.letters)})")
+        vals = [float(res.get(lab, -math.inf)) for lab in p.letters]
+        extra.setdefault("n_missing", sum(lab not in res for lab in p.letters))
+    else:
+        try:
+            vals = [float(v) for v in res]
+        except (TypeError, ValueError):
+            raise BenchkitTypeError(f"result for {p.item!r}/{p.variant!r} must be a sequence of "
+                                    f"floats or a mapping letter -> float; got "
+                                    f"{type(res).__name__}") from None
+    if len(vals) != len(p.letters):
+        raise BenchkitValueError(f"result for {p.item!r}/{p.variant!r} has {len(vals)} values for "
+                                 f"{len(p.letters)} options ({', '.join(p.letters)})")
+    if any(math.isnan(v) or v == math.inf for v in vals):
+        raise BenchkitValueError(f"result for {p.item!r}/{p.variant!r} has NaN or +inf: {vals}")
+    return {
+        "key": p.key, "model": p.key.split("\t", 1)[0], "item": p.item, "variant": p.variant,
+        "letters": list(p.letters),
+        "option_logprobs": [None if v == -math.inf else v for v in vals],  # JSON has no -inf
+        "n_missing": int(extra.get("n_missing", 0)), "token": extra.get("token"),
+        "answer_index": p.answer_index, "digest": p.digest,
+    }
+
+
+def _progress(progress: Any, total: int, initial: int, desc: str):
+    if progress is False or progress is None:
+        return None
+    if callable(progress) and progress is not True:
+        return progress(total=total, initial=initial, desc=desc)
+    from tqdm import tqdm  # plain tqdm: no Jupyter import in the compute package
+
+    return tqdm(total=total, initial=initial, desc=desc, unit="prompt")
+
+
+def run_prompts(
+    prompts: Any,
+    backend: Backend,
+    *,
+    path: str | os.PathLike | None = None,
+    batch_size: int = 8,
+    max_retries: int = 5,
+    backoff: float = 1.0,
+    max_backoff: float = 60.0,
+    on_error: str = "raise",
+    progress: Any = True,
+    system: str | None = None,
+    sleep: Callable[[float], None] = time.sleep,
+) -> RunResult:
+    """Run a backend over rendered prompts, in batches, resumably.
+
+    Parameters
+    ----------
+    prompts : DataFrame or PerturbationSet
+        One row per (item, variant): the output of :func:`benchkit.landscape.perturb.render`
+        (``item, variant, system, prompt, options[, answer_index]``), or a variants table
+        (rendered here with the App. F template). ``letters`` may replace ``options``.
+    backend : Backend
+        :class:`CallableBackend`, :class:`OpenAIBackend` or any object with ``model`` and
+        ``__call__(list[Prompt])``.
+    path : path, optional
+        JSONL results file. Each finished batch is appended and flushed (``fsync``), one record per
+        prompt keyed by ``model, item, variant``. Prompts whose key is already in the file are
+        skipped (resume); a record whose prompt text changed since raises an error (use a new
+        file). None: keep results in memory only.
+    batch_size : int
+        Prompts per backend call (and per write).
+    max_retries : int
+        Retries of a batch after a :class:`TransientError` (0: none).
+    backoff, max_backoff : float
+        Wait ``min(max_backoff, backoff * 2**attempt)`` seconds before retry ``attempt`` (0-based),
+        or the server's ``Retry-After`` when larger (still capped by ``max_backoff``).
+    on_error : {"raise", "skip"}
+        After the retries: raise :class:`RunnerError` (default; finished batches stay in the file)
+        or skip the batch, counting its prompts in ``n_failed``.
+    progress : bool or callable
+        Show a tqdm bar (default), none (False), or a factory ``f(total=, initial=, desc=)``
+        returning an object with ``update(n)`` and ``close()``.
+    system : str, optional
+        System instruction when ``prompts`` has no ``system`` column (App. F default otherwise).
+    sleep : callable
+        Used for the backoff waits (tests pass a recorder).
+
+    Returns
+    -------
+    RunResult
+        All finished prompts of this call's prompt set (resumed and new), in prompt order.
+    """
+    if not isinstance(backend, Backend) and not (callable(backend) and hasattr(backend, "model")):
+        raise BenchkitTypeError(f"backend must be a benchkit.landscape.runners.Backend (or have "
+                                f"'model' and be callable); got {type(backend).__name__}")
+    batch_size = check_int("batch_size", batch_size, min=1)
+    max_retries = check_int("max_retries", max_retries, min=0)
+    backoff = check_float("backoff", backoff, min=0.0)
+    max_backoff = check_float("max_backoff", max_backoff, min=0.0)
+    on_error = check_choice("on_error", on_error, ("raise", "skip"))
+    model = str(backend.model)
+    plist, frame = _prompts_from(prompts, model, system)
+
+    done: dict[str, dict] = {}
+    n_trunc = 0
+    fpath = None if path is None else Path(path)
+    if fpath is not None:
+        recs, n_trunc = _read_jsonl(fpath)
+        for r in recs:
+            done[r["key"]] = r
+        if n_trunc:  # drop the partial line so that appends start on a fresh line
+            raw = fpath.read_bytes()
+            fpath.write_bytes(raw[: raw.rfind(b"\n") + 1] if b"\n" in raw else b"")
+        by_key = {p.key: p for p in plist}
+        for k, r in done.items():
+            p = by_key.get(k)
+            if p is not None and r.get("digest") not in (None, p.digest):
+                raise BenchkitValueError(
+                    f"{fpath} has a result for item {p.item!r}, variant {p.variant!r}, model "
+                    f"{model!r} computed from a different prompt; write to a new file (or delete "
+                    "the file) to run the changed prompts"
+                )
+    todo = [p for p in plist if p.key not in done]
+    n_resumed = len(plist) - len(todo)
+    bar = _progress(progress, len(plist), n_resumed, model)
+    failed: list[str] = []
+    n_new = 0
+    fh = open(fpath, "a", encoding="utf-8") if fpath is not None else None
+    try:
+        for start in range(0, len(todo), batch_size):
+            batch = todo[start:start + batch_size]
+            attempt = 0
+            while True:
+                try:
+                    res = backend(batch)
+                    if len(res) != len(batch):
+                        raise RunnerError(f"backend returned {len(res)} results for "
+                                          f"{len(batch)} prompts")
+                    recs = [_normalize_result(r, p) for r, p in zip(res, batch)]
+                    break
+                except TransientError as exc:
+                    if attempt >= max_retries:
+                        if on_error == "skip":
+                            recs = None
+                            break
+                        raise RunnerError(
+                            f"batch starting at item {batch[0].item!r} / variant "
+                            f"{batch[0].variant!r} failed after {max_retries} retries: {exc}. "
+                            f"{n_new + n_resumed} prompts are finished"
+                            + (f" in {fpath}; run again to resume" if fpath else "")
+                        ) from exc
+                    wait = min(max_backoff, backoff * (2.0 ** attempt))
+                    if exc.retry_after is not None:
+                        wait = min(max_backoff, max(wait, exc.retry_after))
+                    sleep(wait)
+                    attempt += 1
+                except RunnerError:
+                    if on_error == "skip":
+                        recs = None
+                        break
+                    raise
+            if recs is None:
+                failed.extend(p.key for p in batch)
+                continue
+            if fh is not None:
+                fh.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in recs))
+                fh.flush()
+                os.fsync(fh.fileno())
+            for r in recs:
+                done[r["key"]] = r
+            n_new += len(recs)
+            if bar is not None:
+                bar.update(len(recs))
+    finally:
+        if fh is not None:
+            fh.close()
+        if bar is not None:
+            bar.close()
+    ordered = [done[p.key] for p in plist if p.key in done]
+    return RunResult(records=_records_frame(ordered), path=fpath, n_prompts=len(plist),
+                     n_new=n_new, n_resumed=n_resumed, n_failed=len(failed),
+                     failed=tuple(failed), n_truncated=n_trunc, prompts=frame)
