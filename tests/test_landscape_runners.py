@@ -380,3 +380,30 @@ def test_input_errors(prompts):
     recs.loc[0, "option_logprobs"] = [-math.inf] * 4
     with pytest.raises(ValueError, match="no finite option"):
         to_long(recs)
+
+
+# ----------------------------------------------------------------------------- responses.py
+def test_points_from_responses_matches_softmax(prompts):
+    from benchkit.landscape import points_from_responses
+
+    res = run_prompts(prompts, CallableBackend(lambda b: [_fake_logprobs(p.prompt) for p in b],
+                                               model="m"), progress=False)
+    rs = res.to_response_set()
+    pts = points_from_responses(rs)
+    f = pts.to_frame().set_index(["item", "variant"])
+    # oracle: scipy softmax of the logprobs, P_top1 = max, H_norm by hand from the other three
+    for _, row in prompts.iterrows():
+        p = softmax(np.array(_fake_logprobs(row["prompt"])))
+        top = p.max()
+        rest = np.delete(p, p.argmax()) / (1 - top)
+        h = -(rest * np.log(rest)).sum() / np.log(3)
+        got = f.loc[(row["item"], row["variant"])]
+        assert got["p_top1"] == pytest.approx(top, abs=1e-12)
+        assert got["h_norm"] == pytest.approx(h, abs=1e-12)
+        assert bool(got["correct"]) == (p.argmax() == row["answer_index"])
+        assert got["benchmark"] == "toy"
+    assert len(points_from_responses(rs, variant="bias_A")) == 7
+    with pytest.raises(ValueError, match="answer_key"):
+        points_from_responses(rs, correct="items")
+    with pytest.raises(TypeError, match="ResponseSet"):
+        points_from_responses(res.records)

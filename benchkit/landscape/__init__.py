@@ -10,6 +10,9 @@
   labelling table, cross-model Spearman consistency of H_norm (Table 16), annotation agreement
   (Table 17), and validation of flag sets against expert labels with an exact hypergeometric
   p-value (Table 6).
+* :mod:`benchkit.landscape.runners` -- running models on rendered prompts (a callable or an
+  OpenAI-compatible endpoint) into option log-probabilities, resumable; and
+  :func:`points_from_responses` (a ResponseSet with option probabilities -> landscape points).
 """
 from benchkit.landscape import perturb, validate
 from benchkit.landscape.mpd import (
@@ -33,6 +36,10 @@ from benchkit.landscape.validate import (
     validate_flags,
     validation_table,
 )
+# --- runners and ResponseSet convenience (issue 4 items 4 and 7)
+from benchkit.landscape import runners
+from benchkit.landscape.responses import points_from_responses
+from benchkit.landscape.runners import CallableBackend, OpenAIBackend, run_prompts
 
 __all__ = [
     "LETTERS",
@@ -57,4 +64,9 @@ __all__ = [
     "hnorm_consistency",
     "validate_flags",
     "validation_table",
+    "runners",
+    "CallableBackend",
+    "OpenAIBackend",
+    "run_prompts",
+    "points_from_responses",
 ]
