@@ -1,0 +1,389 @@
+"""lm-evaluation-harness per-sample logs (``--log_samples``) -> :class:`benchkit.ResponseSet`.
+
+Format read (EleutherAI/lm-evaluation-harness, ``lm_eval/loggers/evaluation_tracker.py`` and
+``lm_eval/evaluator.py``; checked against the 0.4.x line, 0.4.0 to 0.4.9):
+
+* ``<output_path>/<model_name_sanitized>/samples_<task>_<date_id>.jsonl``, one JSON object per
+  (document, filter) with ``doc_id``, ``doc``, ``target`` (``str(doc_to_target(doc))``),
+  ``arguments``, ``resps``, ``filtered_resps``, ``filter`` (the filter pipeline, ``"none"`` by
+  default; absent before 0.4.2, read as ``"none"``), ``metrics`` (the metric names, from 0.4.3;
+  before that every numeric field not part of the record's bookkeeping is a candidate),
+  ``doc_hash``, ``prompt_hash``, ``target_hash`` and one field per metric (``acc``,
+  ``acc_norm``, ``exact_match``, ...). ``date_id`` is ``datetime.now().isoformat()`` with ``:``
+  replaced by ``-``.
+* ``resps`` / ``filtered_resps`` pass through ``sanitize_list`` before writing (0.4.3 and
+  later), which turns every leaf into a string: a multiple-choice document's ``filtered_resps``
+  is ``[["-1.25", "False"], ["-0.31", "True"], ...]`` (loglikelihood, is-greedy per option);
+  earlier versions wrote the numbers and booleans themselves. Both are read.
+* ``arguments`` is ``{"gen_args_0": {"arg_0": context, "arg_1": continuation}, ...}`` from
+  0.4.3 and ``[[context, continuation], ...]`` before.
+* ``results_<date_id>.json`` next to the samples holds ``model_name`` (0.4.3 and later) and
+  ``config.model_args`` (``"pretrained=<name>,..."``), from which the model id is taken.
+"""
+from __future__ import annotations
+
+import glob as _glob
+import json
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.response_set import NO_ANSWER, ResponseSet
+
+__all__ = ["read_lm_eval"]
+
+_SAMPLES_NAME = re.compile(r"^samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[0-9.\-]+)\.jsonl$")
+_BOOKKEEPING = frozenset({
+    "doc_id", "doc", "target", "arguments", "resps", "filtered_resps", "filter", "metrics",
+    "doc_hash", "prompt_hash", "target_hash", "task_name", "length_info",
+})
+# prefixes lm-eval's GeneralConfigTracker._get_model_name tries, in its order
+_MODEL_ARG_KEYS = ("peft=", "delta=", "pretrained=", "model=", "path=", "engine=")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_NO_ANSWER_TEXT = ("", "[invalid]")  # "[invalid]": the fallback of lm-eval's regex filters
+
+
+def _expand(name: str, path_or_glob, pattern: str) -> list[Path]:
+    """Files named by a path, a directory (searched recursively for ``pattern``) or a glob."""
+    if isinstance(path_or_glob, (list, tuple)):
+        out: list[Path] = []
+        for p in path_or_glob:
+            out.extend(_expand(name, p, pattern))
+        return out
+    if not isinstance(path_or_glob, (str, os.PathLike)):
+        raise BenchkitTypeError(
+            f"{name} must be a path, a glob or a list of them, got {type(path_or_glob).__name__}"
+        )
+    text = str(path_or_glob)
+    if any(ch in text for ch in "*?["):
+        found = sorted(Path(p) for p in _glob.glob(text, recursive=True) if Path(p).is_file())
+        if not found:
+            raise BenchkitValueError(f"{name}={text!r} matches no files")
+        return found
+    p = Path(text)
+    if p.is_dir():
+        found = sorted(q for q in p.rglob(pattern) if q.is_file())
+        if not found:
+            raise BenchkitValueError(f"{name}={text!r} is a directory with no {pattern} files")
+        return found
+    if not p.is_file():
+        raise BenchkitValueError(f"{name}={text!r} does not exist")
+    return [p]
+
+
+def _model_from_results(sample_path: Path, date: str) -> str:
+    """The model id from the ``results_*.json`` written with ``sample_path``."""
+    folder = sample_path.parent
+    same_run = folder / f"results_{date}.json"
+    if same_run.is_file():
+        results = same_run
+    else:
+        candidates = sorted(folder.glob("results_*.json"))
+        if len(candidates) != 1:
+            why = ("no results_*.json" if not candidates else
+                   f"{len(candidates)} results files and none named results_{date}.json")
+            raise BenchkitValueError(
+                f"cannot tell the model of {str(sample_path)!r}: its folder has {why}; pass model=..."
+            )
+        results = candidates[0]
+    try:
+        data = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BenchkitValueError(f"{str(results)!r} is not readable JSON: {exc}") from exc
+    name = data.get("model_name")
+    if isinstance(name, str) and name:
+        return name
+    args = (data.get("config") or {}).get("model_args")
+    if isinstance(args, Mapping):  # the Python API accepts a dict of model_args
+        for key in ("peft", "delta", "pretrained", "model", "path", "engine"):
+            if args.get(key):
+                return str(args[key])
+    elif isinstance(args, str):
+        for prefix in _MODEL_ARG_KEYS:
+            if prefix in args:
+                return args.split(prefix, 1)[1].split(",")[0]
+    raise BenchkitValueError(
+        f"{str(results)!r} names no model (no 'model_name', and config.model_args "
+        f"{describe(args)} has none of {', '.join(k.rstrip('=') for k in _MODEL_ARG_KEYS)}); "
+        "pass model=..."
+    )
+
+
+def _as_float(value) -> float | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _as_bool(value) -> bool | None:
+    if isinstance(value, bool):
+        return value
+    if value in ("True", "False"):
+        return value == "True"
+    return None
+
+
+def _loglikelihoods(filtered) -> list[float] | None:
+    """``[[ll, is_greedy], ...]`` (strings or numbers) -> the lls; None if not that shape."""
+    if not isinstance(filtered, list) or not filtered:
+        return None
+    lls = []
+    for entry in filtered:
+        if not isinstance(entry, (list, tuple)) or len(entry) != 2:
+            return None
+        ll = _as_float(entry[0])
+        if ll is None or _as_bool(entry[1]) is None:
+            return None
+        lls.append(ll)
+    return lls
+
+
+def _continuations(arguments) -> list[str] | None:
+    if isinstance(arguments, Mapping):  # 0.4.3+: {"gen_args_i": {"arg_j": ...}}
+        try:
+            keys = sorted(arguments, key=lambda k: int(str(k).rsplit("_", 1)[1]))
+            return [str(arguments[k]["arg_1"]) for k in keys]
+        except (KeyError, IndexError, ValueError, TypeError):
+            return None
+    if isinstance(arguments, list):  # before 0.4.3: [[context, continuation], ...]
+        try:
+            return [str(a[1]) for a in arguments]
+        except (IndexError, TypeError, KeyError):
+            return None
+    return None
+
+
+def _metric_candidates(record: Mapping) -> list[str]:
+    listed = record.get("metrics")
+    if isinstance(listed, list) and listed:
+        return [str(m) for m in listed]
+    return [k for k, v in record.items()
+            if k not in _BOOKKEEPING and (isinstance(v, (bool, int, float)))]
+
+
+def _pick(option, task: str, what: str):
+    if isinstance(option, Mapping):
+        return option.get(task)
+    return option
+
+
+def _answer_text(value) -> Any:
+    if isinstance(value, list):
+        if len(value) == 1:
+            return _answer_text(value[0])
+        return tuple(str(v) for v in value)
+    text = str(value)
+    return NO_ANSWER if text.strip() in _NO_ANSWER_TEXT else text
+
+
+def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
+                 filter: str | Mapping[str, str] | None = None, model: str | None = None,
+                 tasks: Sequence[str] | None = None, option_logprobs: bool | str = "auto",
+                 **options) -> ResponseSet:
+    """Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a ResponseSet.
+
+    Parameters
+    ----------
+    path_or_glob : str, path, or list of them
+        A samples file, a directory (searched recursively for ``samples_*.jsonl``; lm-eval writes
+        one folder per model under ``--output_path``) or a glob.
+    metric : str or dict, optional
+        The per-document metric that becomes ``correct`` (``"acc"``, ``"acc_norm"``,
+        ``"exact_match"``, ...), or a dict task -> metric. Without it each task must log exactly
+        one metric; otherwise the error lists the candidates. Values must be 0/1, booleans or
+        scores in [0, 1].
+    filter : str or dict, optional
+        The filter pipeline whose records are read (lm-eval logs a document once per filter,
+        e.g. gsm8k's ``"strict-match"`` and ``"flexible-extract"``). Needed only when a task
+        logs several; the error lists them.
+    model : str, optional
+        The model id for every file. Default: from the ``results_<timestamp>.json`` next to
+        each samples file (``model_name``, else the ``pretrained=``/``model=``/... entry of
+        ``config.model_args``).
+    tasks : sequence of str, optional
+        Read only these tasks (the names in the file names).
+    option_logprobs : {"auto", True, False}
+        Keep the per-option loglikelihoods of multiple-choice documents as ``option_logprobs``.
+        "auto" keeps them when every document is multiple choice with the same number of
+        options; True makes that an error otherwise.
+    **options
+        Passed to :meth:`ResponseSet.from_long` (``T=``, ``name=``, ``meta=``, ...).
+
+    Returns
+    -------
+    ResponseSet
+        Items ``"<task>/<doc_id>"`` with ``benchmark`` = task, ``target`` (the logged target) and
+        ``answer_key`` (the target as a letter when it is an option index or a letter); for
+        all-multiple-choice data also ``options`` (the continuations, stripped). One sample per
+        (model, item). ``answer`` is the chosen option's letter for multiple choice and the
+        filtered response for generation. ``meta`` records files, metric and filter per task.
+
+    Notes
+    -----
+    A multiple-choice document is one whose ``filtered_resps`` is a list of at least two
+    (loglikelihood, is-greedy) pairs. The chosen option is the argmax of the loglikelihoods,
+    as lm-eval's ``acc``; with ``metric="acc_norm"`` it is the argmax of loglikelihood divided
+    by the continuation's length in characters, as lm-eval's ``acc_norm``. A single
+    loglikelihood request (e.g. lambada) gets the answer state ``"greedy"`` / ``"not greedy"``.
+    Generation responses that are empty or lm-eval's ``"[invalid]"`` (the regex filters'
+    fallback) get :data:`benchkit.NO_ANSWER`. The same document twice for one model (two runs
+    of a task in one folder, or a repeated ``doc_id``) is an error naming both places.
+    """
+    files = _expand("path_or_glob", path_or_glob, "samples_*.jsonl")
+    if option_logprobs not in ("auto", True, False):
+        raise BenchkitValueError(
+            f"option_logprobs={option_logprobs!r} is not allowed; choose 'auto', True or False"
+        )
+    if model is not None and (not isinstance(model, str) or not model):
+        raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
+    wanted = None if tasks is None else {str(t) for t in tasks}
+    rows: list[dict] = []
+    items: dict[str, dict] = {}
+    seen: dict[tuple[str, str], str] = {}
+    used_metric: dict[str, str] = {}
+    used_filter: dict[str, str] = {}
+    read_files: list[str] = []
+    for path in files:
+        m = _SAMPLES_NAME.match(path.name)
+        if m is None:
+            raise BenchkitValueError(
+                f"{str(path)!r} is not named like an lm-eval samples file "
+                "(samples_<task>_<YYYY-MM-DDTHH-MM-SS.ffffff>.jsonl)"
+            )
+        task, date = m.group("task"), m.group("date")
+        if wanted is not None and task not in wanted:
+            continue
+        model_id = model if model is not None else _model_from_results(path, date)
+        records = []
+        with open(path, encoding="utf-8") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    rec = json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise BenchkitValueError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
+                if not isinstance(rec, dict):
+                    raise BenchkitValueError(f"{path}:{lineno}: expected a JSON object, got {describe(rec)}")
+                for field in ("doc_id", "target", "filtered_resps"):
+                    if field not in rec:
+                        raise BenchkitValueError(f"{path}:{lineno}: record has no field {field!r}")
+                records.append((lineno, rec))
+        if not records:
+            raise BenchkitValueError(f"{str(path)!r} has no records")
+        read_files.append(str(path))
+        filters = sorted({str(r.get("filter", "none")) for _, r in records})
+        chosen_filter = _pick(filter, task, "filter")
+        if chosen_filter is None:
+            if len(filters) > 1:
+                raise BenchkitValueError(
+                    f"task {task!r} ({path.name}) logs several filters {filters}; pass filter=... "
+                    "(a name, or a dict task -> name)"
+                )
+            chosen_filter = filters[0]
+        elif chosen_filter not in filters:
+            raise BenchkitValueError(
+                f"filter {chosen_filter!r} is not logged for task {task!r} ({path.name}); "
+                f"available: {filters}"
+            )
+        records = [(ln, r) for ln, r in records if str(r.get("filter", "none")) == chosen_filter]
+        candidates = _metric_candidates(records[0][1])
+        chosen_metric = _pick(metric, task, "metric")
+        if chosen_metric is None:
+            if len(candidates) != 1:
+                raise BenchkitValueError(
+                    f"task {task!r} ({path.name}) logs {len(candidates)} metrics {candidates}; pass "
+                    "metric=... (a name, or a dict task -> name)"
+                    if candidates else
+                    f"task {task!r} ({path.name}) logs no per-document metric"
+                )
+            chosen_metric = candidates[0]
+        used_metric[task] = chosen_metric
+        used_filter[task] = chosen_filter
+        for lineno, rec in records:
+            where = f"{path}:{lineno}"
+            if chosen_metric not in rec:
+                raise BenchkitValueError(
+                    f"{where}: record has no metric {chosen_metric!r}; available: "
+                    f"{_metric_candidates(rec)}"
+                )
+            raw = rec[chosen_metric]
+            value = float(raw) if isinstance(raw, bool) else _as_float(raw)
+            if value is None or math.isnan(value) or not 0.0 <= value <= 1.0:
+                raise BenchkitValueError(
+                    f"{where}: metric {chosen_metric!r} is {describe(raw)}; correct must be 0/1 or a "
+                    "score in [0, 1] (choose another metric)"
+                )
+            item = f"{task}/{rec['doc_id']}"
+            key = (model_id, item)
+            if key in seen:
+                raise BenchkitValueError(
+                    f"duplicate document: model {model_id!r}, item {item!r} appears at {seen[key]} "
+                    f"and {where}"
+                )
+            seen[key] = where
+            target = str(rec["target"])
+            lls = _loglikelihoods(rec["filtered_resps"])
+            row = {"model": model_id, "item": item, "correct": value}
+            answer_key = None
+            opts = None
+            if lls is not None and len(lls) >= 2:
+                k = len(lls)
+                conts = _continuations(rec.get("arguments"))
+                scores = np.asarray(lls)
+                if chosen_metric == "acc_norm" and conts is not None and len(conts) == k:
+                    scores = scores / np.array([max(len(c), 1) for c in conts], dtype=float)
+                row["answer"] = _LETTERS[int(np.argmax(scores))] if k <= 26 else str(int(np.argmax(scores)))
+                row["option_logprobs"] = lls
+                if target.isdigit() and int(target) < min(k, 26):
+                    answer_key = _LETTERS[int(target)]
+                elif len(target) == 1 and target in _LETTERS[:k]:
+                    answer_key = target
+                if conts is not None and len(conts) == k:
+                    opts = [c.strip() for c in conts]
+            elif lls is not None:
+                greedy = _as_bool(rec["filtered_resps"][0][1])
+                row["answer"] = "greedy" if greedy else "not greedy"
+            else:
+                row["answer"] = _answer_text(rec["filtered_resps"])
+            rows.append(row)
+            if item not in items:
+                items[item] = {"item": item, "benchmark": task, "target": target,
+                               "answer_key": answer_key, "options": opts}
+    if not rows:
+        raise BenchkitValueError(
+            f"no samples read from {len(files)} file(s)"
+            + (f" for tasks {sorted(wanted)}" if wanted is not None else "")
+        )
+    frame = pd.DataFrame.from_records(rows)
+    mc = frame["option_logprobs"].notna() if "option_logprobs" in frame.columns else pd.Series(False, index=frame.index)
+    ks = frame.loc[mc, "option_logprobs"].map(len).unique() if mc.any() else []
+    keep = bool(mc.all()) and len(ks) == 1
+    if option_logprobs is True and not keep:
+        raise BenchkitValueError(
+            "option_logprobs=True needs every document to be multiple choice with the same number "
+            f"of options; found {int((~mc).sum())} non-multiple-choice rows and option counts "
+            f"{sorted(int(k) for k in ks)}"
+        )
+    if "option_logprobs" in frame.columns and not (keep and option_logprobs is not False):
+        frame = frame.drop(columns="option_logprobs")
+    item_frame = pd.DataFrame.from_records(list(items.values()))
+    if not item_frame["options"].map(lambda o: o is not None).all():
+        item_frame = item_frame.drop(columns="options")
+    meta = {"source": "lm-evaluation-harness", "files": read_files, "metric": used_metric,
+            "filter": used_filter, **dict(options.pop("meta", None) or {})}
+    return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)
