@@ -1,0 +1,224 @@
+"""Altair charts for paper 003 (MCQ probability landscapes).
+
+Pure functions ``result -> altair.Chart`` (Altair imported inside each function, as in
+:mod:`benchkit.charts`): static counterparts of :class:`benchkit.widgets.LandscapeExplorer` for
+reports.
+
+================================ ============================================================
+:func:`landscape_frame`          binned counts of ``(P_top1, H_norm)`` per group (the density data)
+:func:`landscape_chart`          P_top1 x H_norm scatter, or a density heatmap for large N, faceted
+:func:`mpd_heatmap`              a wide MPD (or accuracy / mean H_norm) table as an annotated heatmap
+================================ ============================================================
+
+All numbers plotted come from :mod:`benchkit.landscape` results; the charts only lay them out.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_columns, check_int
+
+if TYPE_CHECKING:  # pragma: no cover
+    import altair
+
+__all__ = ["landscape_frame", "landscape_chart", "mpd_heatmap"]
+
+_XY = ("p_top1", "h_norm")
+
+
+def _altair():
+    from benchkit.charts import _altair as get
+
+    return get()
+
+
+def _frame_of(points: Any, need: Sequence[str]) -> pd.DataFrame:
+    from benchkit.landscape.points import LandscapePoints
+
+    if isinstance(points, LandscapePoints):
+        frame = points.to_frame()
+    elif isinstance(points, pd.DataFrame):
+        frame = points
+    else:
+        raise BenchkitTypeError(
+            "points must be a benchkit.landscape.LandscapePoints or a DataFrame with columns "
+            f"p_top1 and h_norm; got {type(points).__name__}"
+        )
+    check_columns("points", frame.columns, required=list(_XY) + [c for c in need if c])
+    return frame
+
+
+def _by_list(by: str | Sequence[str] | None) -> list[str]:
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def landscape_frame(points: Any, *, by: str | Sequence[str] | None = None,
+                    bins: int = 25) -> pd.DataFrame:
+    """Counts of landscape points on a ``bins x bins`` grid of ``[0, 1]^2``, per group.
+
+    Parameters
+    ----------
+    points : LandscapePoints or DataFrame
+        With ``p_top1`` and ``h_norm`` (and the ``by`` columns).
+    by : str or list of str, optional
+        Group columns (e.g. ``"model"``, ``["benchmark", "variant"]``).
+    bins : int
+        Bins per axis; cell ``(i, j)`` is ``[i/bins, (i+1)/bins)`` in ``P_top1`` and likewise in
+        ``H_norm``, the last bin closed (value 1 goes into it), as :func:`numpy.histogram2d`.
+
+    Returns
+    -------
+    DataFrame
+        Non-empty cells only: the ``by`` columns, ``p_lo, p_hi, h_lo, h_hi, count`` and ``share``
+        (``count`` / points of the group).
+    """
+    bins = check_int("bins", bins, min=1)
+    by_cols = _by_list(by)
+    f = _frame_of(points, by_cols)
+    x = f["p_top1"].to_numpy(dtype=np.float64)
+    y = f["h_norm"].to_numpy(dtype=np.float64)
+    if len(f) and (not np.isfinite(x).all() or not np.isfinite(y).all()
+                   or x.min() < 0 or x.max() > 1 or y.min() < 0 or y.max() > 1):
+        raise BenchkitValueError("p_top1 and h_norm must be finite values in [0, 1]")
+    ix = np.minimum((x * bins).astype(np.int64), bins - 1)
+    iy = np.minimum((y * bins).astype(np.int64), bins - 1)
+    g = pd.DataFrame({c: f[c].to_numpy() for c in by_cols})
+    g["ix"] = ix
+    g["iy"] = iy
+    keys = by_cols + ["ix", "iy"]
+    out = g.groupby(keys, sort=True).size().rename("count").reset_index()
+    tot = out.groupby(by_cols)["count"].transform("sum") if by_cols else out["count"].sum()
+    out["share"] = out["count"] / tot
+    out["p_lo"] = out["ix"] / bins
+    out["p_hi"] = (out["ix"] + 1) / bins
+    out["h_lo"] = out["iy"] / bins
+    out["h_hi"] = (out["iy"] + 1) / bins
+    return out[by_cols + ["p_lo", "p_hi", "h_lo", "h_hi", "count", "share"]]
+
+
+def landscape_chart(points: Any, *, facet: str | None = None, color: str | None = None,
+                    density: bool | None = None, max_points: int = 4000, bins: int = 25,
+                    columns: int = 4, width: int = 170, height: int = 150,
+                    title: str | None = None, seed: int = 0) -> "altair.Chart":
+    """The probability landscape: ``P_top1`` (x) against ``H_norm`` (y), one panel per ``facet``.
+
+    Parameters
+    ----------
+    points : LandscapePoints or DataFrame
+    facet : str, optional
+        Column giving one panel per value (e.g. ``"benchmark"``, ``"model"``, ``"variant"``).
+    color : str, optional
+        Column coloring the scatter points (scatter only; e.g. ``"correct"``).
+    density : bool, optional
+        True: a heatmap of :func:`landscape_frame` shares (the paper's Figure 2 for thousands of
+        points); False: a scatter; None (default): density when a panel has more than
+        ``max_points`` points.
+    max_points : int
+        Scatter only: at most this many points per panel are drawn (a seeded uniform subsample, so
+        the embedded data stay small); the title says when points were subsampled.
+    bins : int
+        Density grid per axis.
+    columns : int
+        Panels per row.
+    seed : int
+        Seed of the scatter subsample.
+
+    Notes
+    -----
+    Sec. 3.2 / Figure 2: each item (x model) is the point ``z = (P_top1, H_norm)``; ``P_top1`` lies
+    in ``[1/k, 1]`` and ``H_norm`` in ``[0, 1]``. The axes span ``[0, 1]`` in every panel so panels
+    compare directly.
+    """
+    alt = _altair()
+    max_points = check_int("max_points", max_points, min=1)
+    columns = check_int("columns", columns, min=1)
+    f = _frame_of(points, [facet, color])
+    sizes = f.groupby(facet).size() if facet else pd.Series([len(f)])
+    if density is None:
+        density = bool(sizes.max() > max_points)
+    scale = alt.Scale(domain=[0, 1])
+    fkw = {}
+    if density:
+        d = landscape_frame(f, by=facet, bins=bins)
+        base = alt.Chart(d).mark_rect().encode(
+            x=alt.X("p_lo:Q", title="P_top1", scale=scale),
+            x2="p_hi:Q",
+            y=alt.Y("h_lo:Q", title="H_norm", scale=scale),
+            y2="h_hi:Q",
+            color=alt.Color("share:Q", title="share", scale=alt.Scale(scheme="viridis")),
+            tooltip=[*([facet] if facet else []), "p_lo:Q", "h_lo:Q", "count:Q",
+                     alt.Tooltip("share:Q", format=".3f")],
+        )
+    else:
+        parts = []
+        rng = np.random.default_rng(seed)
+        groups = f.groupby(facet, sort=True) if facet else [(None, f)]
+        sub = False
+        for _, g in groups:
+            if len(g) > max_points:
+                g = g.iloc[np.sort(rng.choice(len(g), size=max_points, replace=False))]
+                sub = True
+            parts.append(g)
+        keep = [c for c in [*_XY, facet, color, "item", "model", "variant", "benchmark"]
+                if c and c in f.columns]
+        keep = list(dict.fromkeys(keep))
+        d = pd.concat(parts, ignore_index=True)[keep]
+        for c in d.columns:  # plain JSON-friendly values for Vega-Lite
+            if d[c].dtype == bool:
+                d[c] = d[c].astype(str)
+        enc = dict(x=alt.X("p_top1:Q", title="P_top1", scale=scale),
+                   y=alt.Y("h_norm:Q", title="H_norm", scale=scale),
+                   tooltip=[c for c in keep])
+        if color:
+            enc["color"] = alt.Color(f"{color}:N", title=color)
+        base = alt.Chart(d).mark_circle(size=10, opacity=0.45).encode(**enc)
+        if sub:
+            title = (title or "") + f" (up to {max_points} points per panel shown)"
+    base = base.properties(width=width, height=height)
+    if facet:
+        chart = base.facet(facet=alt.Facet(f"{facet}:N", title=None), columns=columns)
+    else:
+        chart = base
+    if title:
+        chart = chart.properties(title=title.strip())
+    return chart
+
+
+def mpd_heatmap(table: pd.DataFrame, *, value: str = "MPD", fmt: str = ".3f",
+                width: int | None = None, height: int | None = None,
+                title: str | None = None) -> "altair.Chart":
+    """A wide table (rows x columns, e.g. :func:`benchkit.landscape.model_table`) as a heatmap.
+
+    Each cell is colored by its value and labelled with it (``fmt``); NaN cells are left blank.
+    Row and column order follow the table.
+    """
+    alt = _altair()
+    if not isinstance(table, pd.DataFrame):
+        raise BenchkitTypeError(f"table must be a DataFrame; got {type(table).__name__}")
+    if table.shape[0] == 0 or table.shape[1] == 0:
+        raise BenchkitValueError("table is empty")
+    rows = [str(r) for r in table.index]
+    cols = [str(c) for c in table.columns]
+    long = pd.DataFrame({
+        "row": np.repeat(rows, len(cols)),
+        "column": np.tile(cols, len(rows)),
+        value: table.to_numpy(dtype=np.float64).ravel(),
+    }).dropna()
+    rname = table.index.name or "row"
+    cname = table.columns.name or "column"
+    base = alt.Chart(long).encode(
+        x=alt.X("column:N", sort=cols, title=cname),
+        y=alt.Y("row:N", sort=rows, title=rname),
+    )
+    rect = base.mark_rect().encode(color=alt.Color(f"{value}:Q", scale=alt.Scale(scheme="blues")),
+                                   tooltip=["row", "column", alt.Tooltip(f"{value}:Q", format=fmt)])
+    text = base.mark_text(fontSize=10).encode(text=alt.Text(f"{value}:Q", format=fmt))
+    chart = (rect + text).properties(width=width or 60 * len(cols), height=height or 20 * len(rows))
+    if title:
+        chart = chart.properties(title=title)
+    return chart
