@@ -1,0 +1,296 @@
+"""Inspect AI evaluation logs (``.eval`` archives and ``.json`` logs) -> :class:`benchkit.ResponseSet`.
+
+Format read (UKGovernmentBEIS/inspect_ai, ``src/inspect_ai/log/_log.py`` and
+``src/inspect_ai/log/_recorders/eval.py``; log schema version 2, inspect_ai 0.3.x):
+
+* ``.eval`` (the default format since inspect_ai 0.3.46): a zip archive with ``header.json``
+  (the :class:`EvalLog` without samples: ``version``, ``status``, ``eval`` (EvalSpec: ``task``,
+  ``model``, ``run_id``, ``dataset``, ``config``, ...), ``plan``, ``results``, ``stats``),
+  ``samples/<id>_epoch_<n>.json`` (one EvalSample each), ``summaries.json`` and the write
+  journal ``_journal/start.json`` + ``_journal/summaries/<k>.json``. A log still being written
+  (or from a crashed run) has no ``header.json``; its ``_journal/start.json`` is read instead.
+  Archives from the first ``.eval`` releases kept ``start.json`` / ``results.json`` at the top
+  level; those are read too.
+* ``.json``: the whole EvalLog in one JSON object, samples under ``"samples"``.
+* EvalSample: ``id`` (int or str), ``epoch`` (1-based), ``input``, ``choices`` (list of str for
+  multiple choice, else absent), ``target`` (str or list of str), ``output``, ``scores``
+  (scorer name -> Score: ``value``, ``answer``, ``explanation``, ``metadata``), ``error``.
+  Logs of schema version 1 had a single ``score`` instead of ``scores``; it is read as the
+  scorer named ``"score"``.
+
+Score values: the letters of ``inspect_ai.scorer`` (``CORRECT="C"``, ``INCORRECT="I"``,
+``PARTIAL="P"``, ``NOANSWER="N"``) map to 1, 0, 0.5, 0 as in inspect's ``value_to_float``;
+booleans to 1/0; numbers (and numeric strings) are kept and must lie in [0, 1].
+"""
+from __future__ import annotations
+
+import glob as _glob
+import json
+import math
+import os
+import re
+import warnings
+import zipfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, BenchkitWarning, describe
+from benchkit.response_set import NO_ANSWER, ResponseSet
+
+__all__ = ["read_inspect", "score_to_float"]
+
+_SAMPLE_ENTRY = re.compile(r"^samples/(?P<id>.+)_epoch_(?P<epoch>\d+)\.json$")
+_LETTER_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def score_to_float(value: Any) -> float | None:
+    """An Inspect score value as a number: C/I/P/N -> 1/0/0.5/0, bool -> 1/0, numbers as is.
+
+    Returns None for values with no single number (dicts, lists, other strings).
+    """
+    if isinstance(value, bool):
+        return float(value)
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        if value in _LETTER_VALUES:
+            return _LETTER_VALUES[value]
+        try:
+            return float(value)
+        except ValueError:
+            return None
+    return None
+
+
+def _files(path_or_glob) -> list[Path]:
+    if isinstance(path_or_glob, (list, tuple)):
+        out: list[Path] = []
+        for p in path_or_glob:
+            out.extend(_files(p))
+        return out
+    if not isinstance(path_or_glob, (str, os.PathLike)):
+        raise BenchkitTypeError(
+            f"path_or_glob must be a path, a glob or a list of them, got {type(path_or_glob).__name__}"
+        )
+    text = str(path_or_glob)
+    if any(ch in text for ch in "*?["):
+        found = sorted(Path(p) for p in _glob.glob(text, recursive=True) if Path(p).is_file())
+        if not found:
+            raise BenchkitValueError(f"path_or_glob={text!r} matches no files")
+        return found
+    p = Path(text)
+    if p.is_dir():
+        found = sorted(q for q in p.rglob("*") if q.suffix in (".eval", ".json") and q.is_file())
+        # a log folder also holds inspect's listing files (logs.json); keep EvalLog JSON only
+        found = [q for q in found if q.suffix == ".eval" or _looks_like_log(q)]
+        if not found:
+            raise BenchkitValueError(f"path_or_glob={text!r} is a directory with no .eval or .json logs")
+        return found
+    if not p.is_file():
+        raise BenchkitValueError(f"path_or_glob={text!r} does not exist")
+    return [p]
+
+
+def _looks_like_log(path: Path) -> bool:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            head = fh.read(4096)
+    except OSError:
+        return False
+    return '"eval"' in head and '"version"' in head
+
+
+def _zip_json(zf: zipfile.ZipFile, name: str, path: Path):
+    try:
+        with zf.open(name) as fh:
+            return json.load(fh)
+    except NotImplementedError as exc:  # e.g. a compression method this Python cannot inflate
+        raise BenchkitValueError(f"{path}: cannot read archive entry {name!r}: {exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise BenchkitValueError(f"{path}: archive entry {name!r} is not valid JSON ({exc.msg})") from exc
+
+
+def _read_eval_archive(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
+    try:
+        zf = zipfile.ZipFile(path)
+    except zipfile.BadZipFile as exc:
+        raise BenchkitValueError(f"{str(path)!r} is not an Inspect .eval archive (not a zip file)") from exc
+    with zf:
+        names = zf.namelist()
+        if "header.json" in names:
+            header = _zip_json(zf, "header.json", path)
+        elif "_journal/start.json" in names:
+            header = _zip_json(zf, "_journal/start.json", path)
+            header.setdefault("status", "started")
+        elif "start.json" in names:
+            header = _zip_json(zf, "start.json", path)
+            if "results.json" in names:
+                header.update(_zip_json(zf, "results.json", path))
+        else:
+            raise BenchkitValueError(
+                f"{str(path)!r} has no header.json, _journal/start.json or start.json; entries: "
+                f"{names[:6]}"
+            )
+        samples = [(f"{path}!{n}", _zip_json(zf, n, path)) for n in names if _SAMPLE_ENTRY.match(n)]
+    return header, samples
+
+
+def _read_json_log(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise BenchkitValueError(f"{str(path)!r} is not valid JSON ({exc.msg})") from exc
+    if not isinstance(data, dict) or "eval" not in data:
+        raise BenchkitValueError(f"{str(path)!r} is not an Inspect log (no 'eval' field)")
+    samples = data.get("samples") or []
+    return data, [(f"{path}: samples[{k}]", s) for k, s in enumerate(samples)]
+
+
+def _scores(sample: Mapping) -> dict | None:
+    scores = sample.get("scores")
+    if isinstance(scores, Mapping) and scores:
+        return dict(scores)
+    if isinstance(sample.get("score"), Mapping):  # schema version 1
+        return {"score": sample["score"]}
+    return None
+
+
+def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None = None,
+                 drop_unscored: bool = False, **options) -> ResponseSet:
+    """Read Inspect AI logs (``.eval`` archives or ``.json``) into a ResponseSet.
+
+    Parameters
+    ----------
+    path_or_glob : str, path, or list of them
+        A log file, a log directory (searched recursively for ``.eval`` and EvalLog ``.json``
+        files) or a glob.
+    scorer : str, optional
+        The scorer whose value becomes ``correct``. Needed when samples carry several scores;
+        the error names them.
+    model : str, optional
+        Override the model id (default ``eval.model``, e.g. ``"openai/gpt-4o"``).
+    drop_unscored : bool
+        Samples without the scorer's score (errored or cancelled samples) are an error naming
+        them unless True; then they are left out and counted in ``meta["unscored"]`` (combine
+        with ``drop_incomplete=True`` when that leaves some epochs short).
+    **options
+        Passed to :meth:`ResponseSet.from_long`.
+
+    Returns
+    -------
+    ResponseSet
+        Items ``"<task>/<sample id>"`` with ``benchmark`` = task, ``target`` and, for
+        multiple-choice samples (``choices`` present) whose target is one letter,
+        ``answer_key``; ``options`` when every sample has choices. ``sample`` = epoch - 1;
+        ``answer`` = the score's ``answer`` (:data:`benchkit.NO_ANSWER` when absent).
+
+    Notes
+    -----
+    ``correct`` follows :func:`score_to_float`. A log whose status is not ``"success"`` is read
+    with a :class:`BenchkitWarning`. The same (model, task, sample id, epoch) in two logs is
+    an error naming both (e.g. a retried run next to the original: pass only one).
+    """
+    if model is not None and (not isinstance(model, str) or not model):
+        raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
+    rows: list[dict] = []
+    items: dict[str, dict] = {}
+    seen: dict[tuple, str] = {}
+    unscored: list[str] = []
+    logs: list[dict] = []
+    used_scorers: set[str] = set()
+    for path in _files(path_or_glob):
+        header, samples = (_read_eval_archive(path) if path.suffix == ".eval" else _read_json_log(path))
+        spec = header.get("eval")
+        if not isinstance(spec, Mapping):
+            raise BenchkitValueError(f"{str(path)!r}: the log header has no 'eval' object")
+        for field in ("task", "model"):
+            if not spec.get(field):
+                raise BenchkitValueError(f"{str(path)!r}: the log header's eval has no field {field!r}")
+        task = str(spec["task"])
+        model_id = model or str(spec["model"])
+        status = header.get("status")
+        if status != "success":
+            warnings.warn(f"{path.name}: log status is {status!r}, not 'success'; its samples may be "
+                          "incomplete", BenchkitWarning, stacklevel=2)
+        logs.append({"file": str(path), "task": task, "model": model_id, "status": status,
+                     "run_id": spec.get("run_id"), "samples": len(samples)})
+        for where, s in samples:
+            for field in ("id", "epoch"):
+                if field not in s:
+                    raise BenchkitValueError(f"{where}: sample has no field {field!r}")
+            scores = _scores(s)
+            if scores is None:
+                if drop_unscored:
+                    unscored.append(where)
+                    continue
+                raise BenchkitValueError(
+                    f"{where}: sample {s['id']!r} epoch {s['epoch']} has no scores"
+                    + (f" (error: {str((s.get('error') or {}).get('message', ''))[:80]!r})" if s.get("error") else "")
+                    + "; pass drop_unscored=True to leave such samples out"
+                )
+            if scorer is None:
+                if len(scores) > 1:
+                    raise BenchkitValueError(
+                        f"{where}: samples carry several scores {sorted(scores)}; pass scorer=..."
+                    )
+                name = next(iter(scores))
+            else:
+                name = scorer
+                if name not in scores:
+                    if drop_unscored:
+                        unscored.append(where)
+                        continue
+                    raise BenchkitValueError(
+                        f"{where}: no score from scorer {name!r}; available: {sorted(scores)}"
+                    )
+            used_scorers.add(name)
+            score = scores[name]
+            if not isinstance(score, Mapping) or "value" not in score:
+                raise BenchkitValueError(f"{where}: score {name!r} has no 'value': {describe(score)}")
+            value = score_to_float(score["value"])
+            if value is None or math.isnan(value) or not 0.0 <= value <= 1.0:
+                raise BenchkitValueError(
+                    f"{where}: score {name!r} has value {describe(score['value'])}; allowed: C, I, P, "
+                    "N, booleans or numbers in [0, 1]"
+                )
+            epoch = int(s["epoch"])
+            if epoch < 1:
+                raise BenchkitValueError(f"{where}: epoch must be >= 1, got {epoch}")
+            item = f"{task}/{s['id']}"
+            key = (model_id, item, epoch)
+            if key in seen:
+                raise BenchkitValueError(
+                    f"duplicate sample: model {model_id!r}, item {item!r}, epoch {epoch} appears in "
+                    f"{seen[key]} and {where}"
+                )
+            seen[key] = where
+            answer = score.get("answer")
+            rows.append({"model": model_id, "item": item, "sample": epoch - 1, "correct": value,
+                         "answer": NO_ANSWER if answer is None or str(answer) == "" else str(answer)})
+            if item not in items:
+                target = s.get("target")
+                choices = s.get("choices")
+                target_text = target if isinstance(target, str) else (
+                    " | ".join(map(str, target)) if isinstance(target, list) else None)
+                key_letter = None
+                if isinstance(choices, list) and isinstance(target_text, str) and len(target_text) == 1 \
+                        and target_text in _LETTERS[:len(choices)]:
+                    key_letter = target_text
+                items[item] = {"item": item, "benchmark": task, "target": target_text,
+                               "answer_key": key_letter,
+                               "options": [str(c) for c in choices] if isinstance(choices, list) else None}
+    if not rows:
+        raise BenchkitValueError(
+            "no scored samples in the logs" + (f" ({len(unscored)} unscored)" if unscored else "")
+        )
+    frame = pd.DataFrame.from_records(rows)
+    item_frame = pd.DataFrame.from_records(list(items.values()))
+    if not item_frame["options"].map(lambda o: o is not None).all():
+        item_frame = item_frame.drop(columns="options")
+    meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(used_scorers), "unscored": unscored,
+            **dict(options.pop("meta", None) or {})}
+    return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)
