@@ -324,11 +324,13 @@ class _Collapsed:
     L_rk = r theta_k - sum_g n_g softplus(theta_k - b_g) + log(h N(theta_k; 0, sigma^2)),
     loglik = sum_r c_r logsumexp_k L_rk - sum_g n_g s_g b_g (exactly the full-matrix marginal
     log likelihood, with the integral over theta done by the trapezoid rule on the nodes).
-    Parameters p = (b_g..., log sigma) or (b_g...) when sigma is fixed.
+    Penalty: prec/2 sum_i (b_i - mean b)^2. Parameters p = (b_g..., log sigma) or (b_g...) when
+    sigma is fixed.
     """
 
     def __init__(self, s, n_g, r, c_r, prec, ls_fixed):
         self.s, self.n_g, self.r, self.c_r, self.prec = s, n_g, r, c_r, prec
+        self.n = float(n_g.sum())
         self.ls_fixed = ls_fixed
         self.theta = None
 
@@ -338,38 +340,56 @@ class _Collapsed:
     def parts(self, p):
         b, ls = self.unpack(p)
         th = self.theta
-        eta = th[None, :] - b[:, None]
-        sp, P = _sp_p(eta)
+        if np.max(np.abs(b)) + np.max(np.abs(th)) < 600.0:
+            # e^(theta - b) as an outer product: one log1p per cell instead of exp + log1p
+            E = np.exp(-b)[:, None] * np.exp(th)[None, :]
+            sp = np.log1p(E)
+            P = E / (1.0 + E)
+        else:
+            sp, P = _sp_p(th[None, :] - b[:, None])
         L = self.r[:, None] * th[None, :] - (self.n_g @ sp)[None, :] + _log_prior(th, ls)[None, :]
-        lse = special.logsumexp(L, axis=1)
-        W = np.exp(L - lse[:, None])
+        mx = L.max(axis=1)
+        W = np.exp(L - mx[:, None])
+        tot = W.sum(axis=1)
+        W /= tot[:, None]
+        lse = mx + np.log(tot)
         ll = float(self.c_r @ lse - self.n_g @ (self.s * b))
         return b, ls, P, W, ll
+
+    def _dev(self, b):
+        return b - (self.n_g @ b) / self.n
 
     def fun(self, p):
         b, ls, P, W, ll = self.parts(p)
         N = self.c_r @ W
-        gb = self.n_g * (P @ N - self.s - self.prec * b)
-        f = -(ll - 0.5 * self.prec * (self.n_g @ b**2))
+        dev = self._dev(b)
+        gb = self.n_g * (P @ N - self.s - self.prec * dev)
+        f = -(ll - 0.5 * self.prec * (self.n_g @ dev**2))
         if self.ls_fixed is not None:
             return f, -gb
         v = self.theta**2 * np.exp(-2.0 * ls) - 1.0
         return f, -np.concatenate([gb, [N @ v]])
 
-    def info_parts(self, p):
+    def info_parts(self, p, dense=True):
         b, ls, P, W, ll = self.parts(p)
         N = self.c_r @ W
-        C = np.diag(N) - (W * self.c_r[:, None]).T @ W  # sum_r c_r Cov_r over the nodes
+        C = None
+        if dense:
+            Wc = W * np.sqrt(self.c_r)[:, None]
+            C = -(Wc.T @ Wc)  # sum_r c_r Cov_r over the nodes
+            C[np.diag_indices_from(C)] += N
         v = self.theta**2 * np.exp(-2.0 * ls) - 1.0
         return b, ls, P, W, N, C, v
 
     def hess(self, p):
         """Observed information in group parameters (b_g shared by n_g items) [+ log sigma]."""
         b, ls, P, W, N, C, v = self.info_parts(p)
-        U = self.n_g[:, None] * P
+        n_g = self.n_g
+        U = n_g[:, None] * P
         UC = U @ C
         J = UC @ (-U.T)
-        J[np.diag_indices_from(J)] += self.n_g * ((P * (1.0 - P)) @ N + self.prec)
+        J -= (self.prec / self.n) * np.outer(n_g, n_g)
+        J[np.diag_indices_from(J)] += n_g * ((P * (1.0 - P)) @ N + self.prec)
         if self.ls_fixed is not None:
             return J
         out = np.empty((J.shape[0] + 1, J.shape[0] + 1))
@@ -378,26 +398,115 @@ class _Collapsed:
         out[-1, -1] = 2.0 * N @ (v + 1.0) - v @ C @ v
         return out
 
+    def hvp(self, p):
+        """(J v, diag preconditioner) for the observed information J of :meth:`hess`, without
+        forming J: J = diag(n d) - Ng [U C U^T] Ng - prec/n n n^T (+ log-sigma border), applied
+        as products with the G x K and R x K arrays (O((G + R) K) per product)."""
+        b, ls, P, W, N, C, v = self.info_parts(p, dense=False)
+        n_g = self.n_g
+        Wc = W * np.sqrt(self.c_r)[:, None]
+        d = n_g * ((P * (1.0 - P)) @ N + self.prec)
+        G = P.shape[0]
+        free = self.ls_fixed is None
+        jss = 2.0 * N @ (v + 1.0) if free else 0.0
+
+        def Cx(x):  # C x, C = diag(N) - Wc^T Wc
+            return N * x - Wc.T @ (Wc @ x)
+
+        def matvec(x):
+            xb = x[:G]
+            y = P.T @ (n_g * xb)  # U^T x (U = n_g P)
+            out_b = d * xb - n_g * (P @ Cx(y)) - (self.prec / self.n) * n_g * (n_g @ xb)
+            if not free:
+                return out_b
+            xs = x[G]
+            Cv = Cx(v)
+            out_b = out_b - n_g * (P @ Cv) * xs
+            out_s = -(Cv @ y) + (jss - v @ Cv) * xs
+            return np.concatenate([out_b, [out_s]])
+
+        diag = np.concatenate([d, [max(jss, 1e-12)]]) if free else d
+        return matvec, diag
+
     def item_se(self, p):
         """Item-level SEs: sqrt diag of the inverse observed information over all items [+ log
-        sigma], by Woodbury. At item level the information is A = D - U C U^T (D diagonal,
-        U = P with one row per item, C of rank <= K), bordered by the log-sigma row; items of
-        one group share rows, so all sums run over groups weighted by n_g."""
+        sigma]. At item level the information is A = D - E V E^T (D diagonal with d_g for each
+        item of group g, E the item-to-group indicator, V the group-constant low-rank part), so
+        A^-1 = D^-1 + E Z E^T with Z = J^-1 - diag(1 / (n_g d_g)), J the group-level
+        information of :meth:`hess` (substitute into A A^-1 = I); the log-sigma border carries
+        over unchanged. Hence se_i^2 = 1/d_g - 1/(n_g d_g) + (J^-1)_gg: one G x G inverse."""
         b, ls, P, W, N, C, v = self.info_parts(p)
         n_g = self.n_g
         d = (P * (1.0 - P)) @ N + self.prec
-        K = C.shape[0]
-        UtDU = (P * (n_g / d)[:, None]).T @ P
-        Km = np.linalg.solve((np.eye(K) - UtDU @ C).T, C.T).T  # C (I - UtDU C)^-1
-        Ainv_diag = 1.0 / d + np.einsum("gq,qk,gk->g", P, Km, P) / d**2
-        if self.ls_fixed is not None:
-            return np.sqrt(Ainv_diag)
-        h = -(P @ (C @ v))
-        jss = 2.0 * N @ (v + 1.0) - v @ C @ v
-        Uth = P.T @ (n_g * h / d)
-        Ainv_h = h / d + (P @ (Km @ Uth)) / d
-        schur = jss - float(n_g @ (h * Ainv_h))
-        return np.sqrt(Ainv_diag + Ainv_h**2 / schur)
+        L = np.linalg.cholesky(self.hess(p))
+        Linv, _ = linalg.lapack.dtrtri(L, lower=1)
+        Jinv_diag = np.einsum("kg,kg->g", Linv, Linv)  # diag(L^-T L^-1)
+        G = n_g.size
+        return np.sqrt(1.0 / d - 1.0 / (n_g * d) + Jinv_diag[:G])
+
+
+def _pcg(matvec, diag, rhs, rtol, max_iter):
+    """Preconditioned conjugate gradients for J x = rhs (J symmetric positive definite);
+    returns (x, ok) with ok False on non-positive curvature or no convergence."""
+    x = np.zeros_like(rhs)
+    r = rhs.copy()
+    z = r / diag
+    q = z.copy()
+    rz = r @ z
+    target = rtol * np.sqrt(rhs @ rhs)
+    for _ in range(max_iter):
+        Jq = matvec(q)
+        qJq = q @ Jq
+        if qJq <= 0:
+            return x, False
+        alpha = rz / qJq
+        x += alpha * q
+        r -= alpha * Jq
+        if np.sqrt(r @ r) <= target:
+            return x, True
+        z = r / diag
+        rz_new = r @ z
+        q = z + (rz_new / rz) * q
+        rz = rz_new
+    return x, False
+
+
+def _newton_cg(ob, p, tol, max_iter):
+    """Newton's method with the steps solved by preconditioned CG on Hessian-vector products
+    (:meth:`_Collapsed.hvp`); falls back to the dense damped Newton step when CG fails."""
+    f, g = ob.fun(p)
+    converged = False
+    it = 0
+    for it in range(1, max_iter + 1):
+        matvec, diag = ob.hvp(p)
+        gn = float(np.sqrt(g @ g))
+        step, ok = _pcg(matvec, diag, -g, min(1e-3, max(gn, 1e-12)) * 1e-2, 500)
+        if not ok:
+            H = ob.hess(p)
+            mu = 0.0
+            scale = max(1.0, float(np.abs(np.diag(H)).max()))
+            while True:
+                try:
+                    c = np.linalg.cholesky(H + mu * np.eye(H.shape[0]))
+                    break
+                except np.linalg.LinAlgError:
+                    mu = max(4 * mu, 1e-8 * scale)
+            step = -linalg.cho_solve((c, True), g)
+        lam = 1.0
+        while True:
+            p_new = p + lam * step
+            f_new, g_new = ob.fun(p_new)
+            # Armijo, with slack for rounding (near the optimum f changes by ~1e-16 |f|)
+            if f_new <= f + 1e-4 * lam * (g @ step) + 1e-13 * abs(f) or lam < 1e-10:
+                break
+            lam *= 0.5
+        p, f, g = p_new, f_new, g_new
+        if np.max(np.abs(g)) < tol or (lam == 1.0 and np.max(np.abs(step)) < 1e-9):
+            converged = True
+            break
+        if lam < 1e-10 or np.max(np.abs(lam * step)) < 1e-13:
+            break
+    return p, f, g, it, converged
 
 
 def _modes_collapsed(r, n_g, b, sigma, t0, iters=100):
@@ -420,6 +529,9 @@ def _fit_mml_collapsed(s, n_g, r, c_r, prec, ability_sd, density, tol, max_iter,
     """Adaptive-grid Newton fit; the grid is rebuilt until the posteriors are resolved on it."""
     ls_fixed = None if ability_sd is None else float(np.log(ability_sd))
     ob = _Collapsed(s, n_g, r, c_r, prec, ls_fixed)
+    # JML start values: shift to mean ability 0 (the MML location), scale from their spread
+    shift = float(c_r @ t0 / c_r.sum())
+    t0, b0 = t0 - shift, b0 - shift
     sigma0 = ability_sd if ability_sd is not None else max(float(np.sqrt(c_r @ t0**2 / c_r.sum())), 0.05)
     mu, sd = _modes_collapsed(r, n_g, b0, sigma0, t0)
     p = b0.copy() if ls_fixed is not None else np.concatenate([b0, [np.log(sigma0)]])
@@ -427,7 +539,7 @@ def _fit_mml_collapsed(s, n_g, r, c_r, prec, ability_sd, density, tol, max_iter,
     pad = _PAD
     for _round in range(8):
         ob.theta = _grid(mu, sd, density, pad)
-        p, f, g, it, conv = _newton(ob.fun, ob.hess, p, tol, max_iter)
+        p, f, g, it, conv = _newton_cg(ob, p, tol, max_iter)
         total += it
         W = ob.parts(p)[3]
         spacing_ok, edge_ok = _grid_ok(ob.theta, W, density)
@@ -534,8 +646,9 @@ class _Marginal:
         th = self.theta
         N = W.sum(0)
         EP = P @ N if B is None else np.einsum("ik,ik->i", B, P)  # sum_j M_ij E_j[P_i]
-        f = -ll + 0.5 * self.prec_b * b @ b
-        gb = a * (EP - self.s) - self.prec_b * b
+        dev = b - b.mean()
+        f = -ll + 0.5 * self.prec_b * dev @ dev
+        gb = a * (EP - self.s) - self.prec_b * dev
         grads = [gb]
         if la is not None:
             f += 0.5 * self.prec_a * la @ la
@@ -562,7 +675,7 @@ class _Marginal:
         else:
             EP, EP2 = np.einsum("ik,ik->i", B, P), np.einsum("ik,ik->i", B, P * P)
             s2 = np.einsum("ij,ij->i", self.M, A * A)
-        info = a**2 * (EP - 2.0 * EP2 + s2) + self.prec_b
+        info = a**2 * (EP - 2.0 * EP2 + s2) + self.prec_b * (1.0 - 1.0 / self.n)
         return 1.0 / np.sqrt(info), W
 
     def diag_scale(self, p):
@@ -952,7 +1065,7 @@ def fit_1pl(
     if complete and collapse:
         s, inv_i, n_g, r, inv_j, c_r = _group(sst.row_sum, sst.col_sum)
         with threadpool_limits(1, "blas"):  # small dense algebra: threads only add wake-ups
-            t0, b0, _, _ = _jml_collapsed(s, n_g, r, c_r, 1.0 / 9.0, prec_b, 1e-6, 100)
+            t0, b0, _, _ = _jml_collapsed(s, n_g, r, c_r, 1.0 / 9.0, prec_b, 1e-2, 100)
             ob, p, nit, conv = _fit_mml_collapsed(s, n_g, r, c_r, prec_b, ability_sd,
                                                   nodes_per_sd, tol, max_iter, b0, t0)
             se_g = ob.item_se(p)
