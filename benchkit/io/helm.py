@@ -1,0 +1,263 @@
+"""HELM run folders -> :class:`benchkit.ResponseSet`.
+
+Format read (stanford-crfm/helm, ``helm.benchmark.runner`` writes each run to
+``benchmark_output/runs/<suite>/<run name>/``; checked on HELM 0.4-0.5 outputs and on the two raw
+files of the mmlu-redux source, HELM classic v1.x MMLU runs):
+
+* ``scenario_state.json``: ``adapter_spec`` (``method``, ``model``, ...) and ``request_states``,
+  one per (instance, train trial[, perturbation]): ``instance`` (``id``, ``input.text``,
+  ``references`` with ``output.text`` and ``tags`` (``"correct"``), ``split``, optional
+  ``perturbation.name``), ``train_trial_index``, ``output_mapping`` (letter -> option text, for
+  ``multiple_choice_joint``), ``request`` and ``result.completions`` (``text``, ``logprob``).
+* ``per_instance_stats.json`` (optional): a list of ``{instance_id, train_trial_index,
+  [perturbation], stats: [{name: {name, split, [perturbation]}, mean, count, ...}]}``.
+* ``run_spec.json`` (optional): ``name``, e.g.
+  ``"mmlu:subject=global_facts,method=multiple_choice_joint,model=openai_gpt-4-0613"``.
+
+A scenario-state file may also be passed by itself (as the mmlu-redux source ships them, named
+``<subject>.json``).
+"""
+from __future__ import annotations
+
+import glob as _glob
+import json
+import math
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.response_set import NO_ANSWER, ResponseSet
+
+__all__ = ["read_helm"]
+
+_METHODS = ("multiple_choice_joint", "generation")
+
+
+def _runs(path_or_glob) -> list[Path]:
+    """Scenario-state files named by run folders, files, globs or a folder of run folders."""
+    if isinstance(path_or_glob, (list, tuple)):
+        out: list[Path] = []
+        for p in path_or_glob:
+            out.extend(_runs(p))
+        return out
+    if not isinstance(path_or_glob, (str, os.PathLike)):
+        raise BenchkitTypeError(
+            f"run_dir_or_glob must be a path, a glob or a list of them, got {type(path_or_glob).__name__}"
+        )
+    text = str(path_or_glob)
+    if any(ch in text for ch in "*?["):
+        matches = sorted(Path(p) for p in _glob.glob(text, recursive=True))
+        if not matches:
+            raise BenchkitValueError(f"run_dir_or_glob={text!r} matches nothing")
+        return [f for m in matches for f in _runs(m)]
+    p = Path(text)
+    if p.is_file():
+        return [p]
+    if p.is_dir():
+        if (p / "scenario_state.json").is_file():
+            return [p / "scenario_state.json"]
+        found = sorted(p.rglob("scenario_state.json"))
+        if not found:
+            raise BenchkitValueError(f"run_dir_or_glob={text!r} holds no scenario_state.json")
+        return found
+    raise BenchkitValueError(f"run_dir_or_glob={text!r} does not exist")
+
+
+def _load(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise BenchkitValueError(f"{str(path)!r} is not readable JSON: {exc}") from exc
+
+
+def _benchmark_name(state_path: Path) -> str:
+    spec_path = state_path.parent / "run_spec.json"
+    if spec_path.is_file():
+        name = str(_load(spec_path).get("name", ""))
+        if name:
+            head, _, args = name.partition(":")
+            kept = [a for a in args.split(",") if a and not a.startswith(("model=", "model_deployment="))]
+            return head + (":" + ",".join(kept) if kept else "")
+    if state_path.name != "scenario_state.json":
+        return state_path.stem
+    return state_path.parent.name
+
+
+def _instance_stats(folder: Path, metric: str):
+    path = folder / "per_instance_stats.json"
+    if not path.is_file():
+        return None, None
+    data = _load(path)
+    if not isinstance(data, list):
+        raise BenchkitValueError(f"{str(path)!r} must hold a list of per-instance entries")
+    table: dict[tuple, float] = {}
+    names: set[str] = set()
+    for k, entry in enumerate(data):
+        if not isinstance(entry, Mapping) or "instance_id" not in entry or "stats" not in entry:
+            raise BenchkitValueError(f"{path}: entry {k} has no 'instance_id' or 'stats'")
+        pert = (entry.get("perturbation") or {}).get("name")
+        for st in entry["stats"]:
+            nm = st.get("name") or {}
+            names.add(str(nm.get("name")))
+            if nm.get("name") != metric or (nm.get("perturbation") or {}).get("name") not in (None, pert):
+                continue
+            key = (str(entry["instance_id"]), int(entry.get("train_trial_index", 0)), pert)
+            if "mean" in st:
+                mean = st["mean"]
+            elif st.get("count"):
+                mean = st["sum"] / st["count"]
+            else:
+                raise BenchkitValueError(f"{path}: entry {k} stat {metric!r} has no mean and count 0")
+            table[key] = float(mean)
+    if not table:
+        raise BenchkitValueError(
+            f"{str(path)!r} has no per-instance stat {metric!r}; available: {sorted(names)}"
+        )
+    return table, str(path)
+
+
+def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | None = None,
+              model: str | None = None, **options) -> ResponseSet:
+    """Read HELM runs (scenario states, with per-instance stats where present) into a ResponseSet.
+
+    Parameters
+    ----------
+    run_dir_or_glob : str, path, or list of them
+        A run folder (holding ``scenario_state.json``), a folder of run folders, a
+        scenario-state file, or a glob of any of these.
+    metric : str
+        The per-instance stat that becomes ``correct`` (default ``"exact_match"``), read from
+        ``per_instance_stats.json`` when the run folder has one; the error lists the stats
+        available. Without that file only ``"exact_match"`` can be used: it is recomputed from
+        the completions (see Notes).
+    benchmark : str, optional
+        The benchmark name in item ids (default: the run name of ``run_spec.json`` without its
+        ``model=`` argument, else the scenario-state file's stem, else the folder name).
+    model : str, optional
+        Override the model id (default ``adapter_spec.model``, e.g. ``"openai/gpt-4-0613"``).
+    **options
+        Passed to :meth:`ResponseSet.from_long`.
+
+    Returns
+    -------
+    ResponseSet
+        Items ``"<benchmark>/<instance id>"`` with ``benchmark``, ``split``, ``text`` (the
+        instance input), and for multiple choice ``options`` (in output-mapping letter order)
+        and ``answer_key`` (the letter of the reference tagged ``correct``). ``sample`` = the
+        train-trial index; ``variant`` = the perturbation name (``"original"`` for unperturbed
+        instances) when any instance is perturbed. ``answer`` = the output letter for
+        multiple choice (:data:`benchkit.NO_ANSWER` when the output is not an option letter),
+        the stripped completion for generation.
+
+    Notes
+    -----
+    Recomputed exact match (no ``per_instance_stats.json``): for ``multiple_choice_joint`` the
+    stripped first completion equals the correct letter; for ``generation`` it equals the
+    stripped text of a correct reference, as HELM's ``exact_match`` (which strips both sides).
+    Instances with several correct references in multiple choice get no answer key and count
+    as correct when the output is any of their letters. The completions' logprobs are not
+    option probabilities (HELM's joint method samples one letter), so no ``option_probs`` are
+    produced. Other adapter methods (``multiple_choice_separate_*``, language modeling) are
+    rejected with the method named.
+    """
+    if not isinstance(metric, str) or not metric:
+        raise BenchkitTypeError(f"metric must be a non-empty string, got {describe(metric)}")
+    rows: list[dict] = []
+    items: dict[str, dict] = {}
+    seen: dict[tuple, str] = {}
+    runs_meta: list[dict] = []
+    for path in _runs(run_dir_or_glob):
+        state = _load(path)
+        if not isinstance(state, Mapping) or "request_states" not in state or "adapter_spec" not in state:
+            raise BenchkitValueError(
+                f"{str(path)!r} is not a HELM scenario state (needs 'adapter_spec' and 'request_states')"
+            )
+        spec = state["adapter_spec"]
+        method = spec.get("method")
+        if method not in _METHODS:
+            raise BenchkitValueError(
+                f"{str(path)!r}: adapter method {method!r} is not supported; supported: {list(_METHODS)}"
+            )
+        model_id = model or spec.get("model") or spec.get("model_deployment")
+        if not model_id:
+            raise BenchkitValueError(f"{str(path)!r}: adapter_spec names no model; pass model=...")
+        bench = benchmark or _benchmark_name(path)
+        stats, stats_file = _instance_stats(path.parent, metric) if path.name == "scenario_state.json" else (None, None)
+        if stats is None and metric != "exact_match":
+            raise BenchkitValueError(
+                f"{str(path)!r}: metric {metric!r} needs per_instance_stats.json next to the scenario "
+                "state; without it only 'exact_match' is recomputed from the completions"
+            )
+        runs_meta.append({"file": str(path), "model": model_id, "benchmark": bench, "method": method,
+                          "per_instance_stats": stats_file, "adapter_spec": dict(spec)})
+        for k, st in enumerate(state["request_states"]):
+            where = f"{path}: request_states[{k}]"
+            inst = st.get("instance")
+            if not isinstance(inst, Mapping) or "id" not in inst:
+                raise BenchkitValueError(f"{where}: has no instance id")
+            refs = inst.get("references") or []
+            comps = ((st.get("result") or {}).get("completions")) or []
+            text = str(comps[0].get("text", "")).strip() if comps else ""
+            pert = (inst.get("perturbation") or {}).get("name")
+            trial = int(st.get("train_trial_index", 0))
+            iid = str(inst["id"])
+            item = f"{bench}/{iid}"
+            key = (model_id, item, trial, pert)
+            if key in seen:
+                raise BenchkitValueError(
+                    f"duplicate request: model {model_id!r}, item {item!r}, train trial {trial}"
+                    + (f", perturbation {pert!r}" if pert else "") + f" at {seen[key]} and {where}"
+                )
+            seen[key] = where
+            correct_texts = [r["output"]["text"] for r in refs if "correct" in (r.get("tags") or [])]
+            answer_key = None
+            opts = None
+            if method == "multiple_choice_joint":
+                mapping = st.get("output_mapping")
+                if not isinstance(mapping, Mapping) or not mapping:
+                    raise BenchkitValueError(f"{where}: multiple_choice_joint request has no output_mapping")
+                letters = sorted(mapping)
+                opts = [str(mapping[L]) for L in letters]
+                key_letters = [L for L in letters if mapping[L] in correct_texts]
+                if len(key_letters) == 1:
+                    answer_key = key_letters[0]
+                answer = text if text in mapping else NO_ANSWER
+                computed = float(answer in key_letters)
+            else:
+                answer = text if text else NO_ANSWER
+                computed = float(any(text == str(c).strip() for c in correct_texts))
+            if stats is not None:
+                skey = (iid, trial, pert)
+                if skey not in stats:
+                    raise BenchkitValueError(
+                        f"{stats_file}: no {metric!r} stat for instance {iid!r}, train trial {trial}"
+                        + (f", perturbation {pert!r}" if pert else "")
+                    )
+                value = stats[skey]
+            else:
+                value = computed
+            if math.isnan(value) or not 0.0 <= value <= 1.0:
+                raise BenchkitValueError(
+                    f"{where}: metric {metric!r} is {value!r}; correct must be in [0, 1]"
+                )
+            row = {"model": model_id, "item": item, "sample": trial, "correct": value, "answer": answer}
+            if pert is not None:
+                row["variant"] = pert
+            rows.append(row)
+            if item not in items:
+                items[item] = {"item": item, "benchmark": bench, "split": inst.get("split"),
+                               "text": (inst.get("input") or {}).get("text"),
+                               "answer_key": answer_key, "options": opts}
+    if not rows:
+        raise BenchkitValueError("the HELM runs hold no request states")
+    frame = pd.DataFrame.from_records(rows)
+    if "variant" in frame.columns:
+        frame["variant"] = frame["variant"].fillna("original")
+    item_frame = pd.DataFrame.from_records(list(items.values()))
+    if not item_frame["options"].map(lambda o: o is not None).all():
+        item_frame = item_frame.drop(columns="options")
+    meta = {"source": "helm", "metric": metric, "runs": runs_meta, **dict(options.pop("meta", None) or {})}
+    return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)
