@@ -5,6 +5,9 @@
 * :meth:`benchkit.ResponseSet.from_long`, ``from_counts``, ``from_wide`` -- in-memory frames.
 * :func:`benchkit.datasets.fetch` -- the public sources, by name.
 """
+from benchkit.io.helm import read_helm
+from benchkit.io.inspect_logs import read_inspect
+from benchkit.io.lm_eval import read_lm_eval
 from benchkit.io.tabular import read_csv, read_duckdb, read_parquet
 
-__all__ = ["read_csv", "read_parquet", "read_duckdb"]
+__all__ = ["read_csv", "read_parquet", "read_duckdb", "read_lm_eval", "read_inspect", "read_helm"]
