@@ -1,8 +1,9 @@
 """HELM run folders -> :class:`benchkit.ResponseSet`.
 
 Format read (stanford-crfm/helm, ``helm.benchmark.runner`` writes each run to
-``benchmark_output/runs/<suite>/<run name>/``; checked on HELM 0.4-0.5 outputs and on the two raw
-files of the mmlu-redux source, HELM classic v1.x MMLU runs):
+``benchmark_output/runs/<suite>/<run name>/``, files written with ``asdict_without_nones``; the
+reader is tested on the two real scenario-state files of the mmlu-redux source (HELM MMLU runs of
+2024) and on synthetic run folders in that layout, not on other HELM releases):
 
 * ``scenario_state.json``: ``adapter_spec`` (``method``, ``model``, ...) and ``request_states``,
   one per (instance, train trial[, perturbation]): ``instance`` (``id``, ``input.text``,

@@ -1,7 +1,8 @@
 """lm-evaluation-harness per-sample logs (``--log_samples``) -> :class:`benchkit.ResponseSet`.
 
 Format read (EleutherAI/lm-evaluation-harness, ``lm_eval/loggers/evaluation_tracker.py`` and
-``lm_eval/evaluator.py``; checked against the 0.4.x line, 0.4.0 to 0.4.9):
+``lm_eval/evaluator.py`` of the 0.4.x line, read at several commits; the reader is tested on
+fixtures written to that layout, not on files from a real run):
 
 * ``<output_path>/<model_name_sanitized>/samples_<task>_<date_id>.jsonl``, one JSON object per
   (document, filter) with ``doc_id``, ``doc``, ``target`` (``str(doc_to_target(doc))``),
@@ -175,7 +176,7 @@ def _metric_candidates(record: Mapping) -> list[str]:
             if k not in _BOOKKEEPING and (isinstance(v, (bool, int, float)))]
 
 
-def _pick(option, task: str, what: str):
+def _pick(option, task: str):
     if isinstance(option, Mapping):
         return option.get(task)
     return option
@@ -287,7 +288,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             raise BenchkitValueError(f"{str(path)!r} has no records")
         read_files.append(str(path))
         filters = sorted({str(r.get("filter", "none")) for _, r in records})
-        chosen_filter = _pick(filter, task, "filter")
+        chosen_filter = _pick(filter, task)
         if chosen_filter is None:
             if len(filters) > 1:
                 raise BenchkitValueError(
@@ -302,7 +303,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             )
         records = [(ln, r) for ln, r in records if str(r.get("filter", "none")) == chosen_filter]
         candidates = _metric_candidates(records[0][1])
-        chosen_metric = _pick(metric, task, "metric")
+        chosen_metric = _pick(metric, task)
         if chosen_metric is None:
             if len(candidates) != 1:
                 raise BenchkitValueError(
