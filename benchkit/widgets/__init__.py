@@ -16,6 +16,7 @@ import importlib
 # Explorer name -> module, imported on first access (one line per explorer).
 _LAZY = {
     "ECDFGapExplorer": "benchkit.widgets.ecdf",
+    "LandscapeExplorer": "benchkit.widgets.landscape",
 }
 
 __all__: list[str] = [*_LAZY]
