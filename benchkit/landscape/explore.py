@@ -164,11 +164,11 @@ class LandscapeData:
         self._check("group", group, self.groups, True)
         self._check("variant", variant, self.variants, False)
         f = self.frame
-        keep = (f["variant"] == variant).to_numpy()
+        keep = (f["variant"] == variant).to_numpy(dtype=bool, copy=True)
         if model != ALL:
-            keep &= (f["model"] == model).to_numpy()
+            keep &= (f["model"] == model).to_numpy(dtype=bool)
         if group != ALL:
-            keep &= (f["group"] == group).to_numpy()
+            keep &= (f["group"] == group).to_numpy(dtype=bool)
         return np.flatnonzero(keep)
 
     def stats(self, rows: Any) -> ViewStats:
