@@ -280,7 +280,7 @@ function render({ model, el }) {
     overlay.addEventListener("pointerup", finish);
     overlay.addEventListener("pointercancel", () => { drag = null; });
     // legend
-    const lg = s("g", { class: "bk-legend", transform: `translate(${M.l + PW - 150},${M.t + 12})` }, svg);
+    const lg = s("g", { class: "bk-legend", transform: `translate(${X(0.02)},${Y(0.3)})` }, svg); // P_top1 < 1/k is empty for k >= 4
     const entries = mode === "points" ? [["bk-pt bk-ok", "correct"], ["bk-pt bk-wrong", "wrong"]]
       : [["bk-bin", "point density (log)"]];
     if (cmp) entries.push(["bk-pt-after", `under ${cmp}`], ["bk-arrow", "move per item"]);
