@@ -642,14 +642,18 @@ class _Marginal:
         K, n = th.size, self.n
         W = np.zeros((self.m, K))
         lse = np.empty(self.m)
-        EP = np.zeros(n)
+        EP, EP2 = np.zeros(n), np.zeros(n)
         EPt = np.zeros(n) if a is not None else None
         if extra:
-            EP2, S2, EPQd2 = np.zeros(n), np.zeros(n), np.zeros(n)
+            S2, EPQd2 = np.zeros(n), np.zeros(n)
+        # the logistic terms once on the union of the windows (blocks overlap), sliced per block
+        lo = min(blk[2] for blk in self.blocks)
+        hi = max(blk[3] for blk in self.blocks)
+        sp_all, P_all = self._logistic(b, a, th[lo:hi])
         for j0, j1, k0, k1 in self.blocks:
             rows = self.order[j0:j1]
             tw = th[k0:k1]
-            sp, P = self._logistic(b, a, tw)
+            sp, P = sp_all[:, k0 - lo:k1 - lo], P_all[:, k0 - lo:k1 - lo]
             if self.M is None:
                 L = ya[rows, None] * tw[None, :] - sp.sum(0)[None, :] + logw[None, k0:k1]
             else:
@@ -667,10 +671,10 @@ class _Marginal:
             else:
                 BP = (Mb @ Wb) * P  # sum_j M_ij W_jk P_ik
             EP += BP.sum(1)
+            EP2 += np.einsum("ik,ik->i", BP, P)
             if a is not None:
                 EPt += BP @ tw
             if extra:
-                EP2 += np.einsum("ik,ik->i", BP, P)
                 A = P @ Wb.T  # E_j[P_i] for the block's models
                 S2 += (A * A).sum(1) if self.M is None else np.einsum("ij,ij->i", Mb, A * A)
                 if a is not None:
@@ -678,9 +682,9 @@ class _Marginal:
                     EPQd2 += np.einsum("ik,ik->i", BP * (1.0 - P), d2)
         ab = b if a is None else a * b
         out = dict(b=b, la=la, ls=ls, a=np.ones(n) if a is None else a, W=W, N=W.sum(0),
-                   EP=EP, EPt=EPt, ll=float(lse.sum() - self.s @ ab))
+                   EP=EP, EP2=EP2, EPt=EPt, ll=float(lse.sum() - self.s @ ab))
         if extra:
-            out.update(EP2=EP2, S2=S2, EPQd2=EPQd2)
+            out.update(S2=S2, EPQd2=EPQd2)
         else:
             self._last = (p.tobytes(), out)
         return out
@@ -712,7 +716,7 @@ class _Marginal:
 
     def diag_scale(self, p):
         """sqrt of the diagonal information, the L-BFGS preconditioner (variables x = p * scale)."""
-        q = self.parts(p, extra=True)
+        q = self.parts(p, extra=self.two_pl)
         a = q["a"]
         EPQ = q["EP"] - q["EP2"]
         sc = [np.sqrt(a**2 * EPQ + self.prec_b + 1e-8)]
@@ -743,7 +747,7 @@ def _modes_general(Y0, M, b, a, sigma, t0, iters=50):
         hh = (a**2) @ PQ + pr
         step = np.clip(g / hh, -2.0, 2.0)
         t += step
-        if np.max(np.abs(step)) < 1e-4:
+        if np.max(np.abs(step)) < 1e-3:
             break
     return t, 1.0 / np.sqrt(hh)
 
@@ -890,16 +894,26 @@ def _jml_general(Y, prec_t, prec_b, tol, max_iter):
     s = Y0.sum(1)
     t = special.logit(np.clip(r / np.maximum(n_obs_j, 1), 0.02, 0.98))
     b = special.logit(np.clip(1 - s / np.maximum(n_obs_i, 1), 0.02, 0.98))
+
+    def probs(t, b):  # expit(t_j - b_i) * M_ij, from e^t e^-b (no exp per cell)
+        if np.max(np.abs(t)) + np.max(np.abs(b)) < 600.0:
+            E = np.exp(-b)[:, None] * np.exp(t)[None, :]
+            E /= 1.0 + E
+        else:
+            E = special.expit(t[None, :] - b[:, None])
+        E *= Mf
+        return E
+
     converged = False
     it = 0
     for it in range(1, max_iter + 1):
-        P = special.expit(t[None, :] - b[:, None]) * Mf
+        P = probs(t, b)
         gt = r - P.sum(0) - prec_t * t
         ht = (P * (1 - P)).sum(0) + prec_t  # masked cells have P = 0
         dt = gt / np.maximum(ht, 1e-12)
         dt = np.clip(dt, -2.0, 2.0)
         t = t + dt
-        P = special.expit(t[None, :] - b[:, None]) * Mf
+        P = probs(t, b)
         gb = P.sum(1) - s - prec_b * b
         hb = (P * (1 - P)).sum(1) + prec_b
         db = np.clip(gb / np.maximum(hb, 1e-12), -2.0, 2.0)
