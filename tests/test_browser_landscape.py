@@ -1,0 +1,136 @@
+"""The landscape explorer in a real JupyterLab and as an exported page (headless chromium).
+
+In JupyterLab: dragging a rectangle over the plot lists the items inside (Python computes the list
+with LandscapeData.brush; the ids are checked against the kernel's own list), and picking a
+comparison variant draws the before/after arrows sent back from the kernel. The notebook is written
+to a temporary folder served by its own JupyterLab, so nothing in the repository is touched. The
+static page from ``to_html()`` is opened from file:// with the network blocked and brushes there too.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import nbformat
+import numpy as np
+import pytest
+
+from jupyter_harness import (browser_errors, cell_outputs, error_outputs, jupyterlab_page,
+                             output_elements, run_all_cells, wait_for_idle)
+
+SETUP = """\
+import json
+from benchkit.datasets import fetch
+from benchkit.widgets import LandscapeExplorer
+rs = fetch("conformal-llm", subjects=["anatomy", "business_ethics"])
+explorer = LandscapeExplorer(rs, group="source", max_list=500)
+explorer"""
+REPORT = """\
+print("EXPECTED " + json.dumps({"items": [r["item"] for r in explorer.selected],
+                                "n": explorer.n_selected, "brush": explorer.brush,
+                                "arrows": len(explorer.arrows)}))"""
+
+
+def _drag(page, overlay, fx0, fy0, fx1, fy1):
+    box = overlay.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * fx0, box["y"] + box["height"] * fy0)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * fx1, box["y"] + box["height"] * fy1, steps=6)
+    page.mouse.up()
+
+
+@pytest.mark.browser
+def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(SETUP), nbformat.v4.new_code_cell(REPORT)]
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    path = tmp_path / "landscape.ipynb"
+    nbformat.write(nb, path)
+    with jupyterlab_page(path, root_dir=tmp_path, browser=lab_browser) as page:
+        assert run_all_cells(page)
+        assert error_outputs(page) == []
+        view = output_elements(page, ".bk-land")
+        view.first.wait_for(state="visible", timeout=60_000)
+        assert output_elements(page, ".bk-land .bk-points circle").count() == 150 + 112
+        assert output_elements(page, ".bk-selected .bk-sel").count() == 0
+
+        # drag a rectangle over the upper-right part: Python lists the items inside
+        overlay = output_elements(page, ".bk-land .bk-overlay").first
+        _drag(page, overlay, 0.4, 0.02, 0.95, 0.6)
+        rows = output_elements(page, ".bk-selected .bk-sel")
+        rows.first.wait_for(state="visible", timeout=30_000)
+        wait_for_idle(page)
+        ids = rows.evaluate_all("els => els.map(e => e.dataset.item)")
+
+        # pick a comparison variant: arrows come back from the kernel
+        output_elements(page, ".bk-land select.bk-picker[data-name='compare']").first.select_option("prompt_5")
+        output_elements(page, ".bk-land .bk-arrows line").first.wait_for(state="attached", timeout=30_000)
+        wait_for_idle(page)
+        n_arrows = output_elements(page, ".bk-land .bk-arrows line").count()
+
+        # ask the kernel what it computed (run the report cell again)
+        page.evaluate("""() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            w.content.activeCellIndex = 1;
+            return window.jupyterapp.commands.execute('notebook:run-cell');
+        }""")
+        wait_for_idle(page)
+        page.wait_for_function("""() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            const out = w.content.widgets[1].model.outputs.toJSON();
+            return out.some(o => (o.text || '').includes('"arrows": ') && !(o.text || '').includes('"arrows": 0}'));
+        }""", timeout=30_000)
+        text = "".join(o.get("text", "") for o in cell_outputs(page, 1))
+        expected = json.loads(re.search(r"EXPECTED (\{.*\})", text).group(1))
+        assert expected["n"] > 0 and len(expected["brush"]) == 4
+        assert ids == expected["items"] and len(ids) == expected["n"]
+        assert n_arrows == expected["arrows"] == 150 + 112
+        title = output_elements(page, ".bk-seltitle").first.inner_text()
+        assert title.startswith(f"{expected['n']} points")
+        assert [e for e in browser_errors(page) if "pageerror" in e] == []
+
+
+@pytest.mark.browser
+def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
+    from benchkit.datasets import fetch
+    from benchkit.widgets import LandscapeExplorer
+
+    rs = fetch("conformal-llm", subjects=["anatomy"])
+    w = LandscapeExplorer(rs, variant="prompt_1", max_list=1000)
+    path = tmp_path / "landscape.html"
+    w.to_html(path)
+    context = lab_browser.new_context()
+    requests: list[str] = []
+    context.route("**/*", lambda route: (requests.append(route.request.url), route.abort())
+                  if not route.request.url.startswith(("file:", "blob:", "data:")) else route.continue_())
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    try:
+        page.goto(path.as_uri())
+        page.wait_for_selector("#benchkit-root[data-ready='true']", timeout=20_000)
+        assert page.locator(".bk-points circle").count() == 150
+        mpd_text = page.locator(".bk-metric[data-metric='mpd'] .bk-value").inner_text()
+        assert mpd_text == f"{w.stats['mpd']:.4f}"
+        _drag(page, page.locator(".bk-overlay"), 0.3, 0.05, 0.9, 0.7)
+        page.wait_for_selector(".bk-selected .bk-sel")
+        ids = page.locator(".bk-selected .bk-sel").evaluate_all("els => els.map(e => e.dataset.item)")
+        box = json.loads(page.evaluate("() => JSON.stringify([...document.querySelectorAll('.bk-seltitle')].map(e => e.textContent))"))[0]
+        lo_x, hi_x, lo_y, hi_y = map(float, re.findall(r"\[([\d.]+), ([\d.]+)\]", box)[0] + re.findall(r"\[([\d.]+), ([\d.]+)\]", box)[1])
+        # the same rectangle brushed in Python (3-decimal title rounding: compare within it)
+        x = np.array([p[0] for p in w.xy]); y = np.array([p[1] for p in w.xy])
+        items = [w.data.frame.at[int(p[2]), "item"] for p in w.xy]
+        inside = [it for it, a, b in zip(items, x, y) if lo_x + 5e-4 <= a <= hi_x - 5e-4 and lo_y + 5e-4 <= b <= hi_y - 5e-4]
+        maybe = [it for it, a, b in zip(items, x, y) if lo_x - 5e-4 <= a <= hi_x + 5e-4 and lo_y - 5e-4 <= b <= hi_y + 5e-4]
+        assert set(inside) <= set(ids) <= set(maybe) and len(ids) > 0
+        # before/after from the embedded bundle, no kernel
+        page.locator("select.bk-picker[data-name='compare']").select_option("prompt_2")
+        page.wait_for_selector(".bk-arrows line", state="attached")
+        assert page.locator(".bk-arrows line").count() == 150
+        after = page.locator(".bk-after[data-after='mpd']").inner_text()
+        w.compare = "prompt_2"
+        assert after.strip() == f"→ {w.compare_stats['mpd']:.4f}"
+        assert requests == [] and errors == []
+    finally:
+        context.close()
