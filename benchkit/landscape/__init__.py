@@ -40,6 +40,7 @@ from benchkit.landscape.validate import (
 from benchkit.landscape import runners
 from benchkit.landscape.responses import points_from_responses
 from benchkit.landscape.runners import CallableBackend, OpenAIBackend, run_prompts
+from benchkit.landscape.explore import LandscapeData, landscape_data
 
 __all__ = [
     "LETTERS",
@@ -69,4 +70,6 @@ __all__ = [
     "OpenAIBackend",
     "run_prompts",
     "points_from_responses",
+    "landscape_data",
+    "LandscapeData",
 ]
