@@ -17,6 +17,7 @@ import importlib
 _LAZY = {
     "ECDFGapExplorer": "benchkit.widgets.ecdf",
     "LandscapeExplorer": "benchkit.widgets.landscape",
+    "TrajectoryExplorer": "benchkit.widgets.trajectory",
 }
 
 __all__: list[str] = [*_LAZY]
