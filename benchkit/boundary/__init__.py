@@ -45,3 +45,54 @@ __all__ += [
     "BASELINES",
 ]
 # --- end measurement utility ---------------------------------------------------------------------
+
+# --- trajectories, axes, ResponseSet entry point, diagnosis, reliability (Sec. 3.1, 3.3, App. F-H)
+from benchkit.boundary.axis import (  # noqa: E402
+    ModelAxis,
+    empirical_axis,
+    explicit_axis,
+    model_axis,
+    size_axis,
+    subaxes,
+)
+from benchkit.boundary.reliability import (  # noqa: E402
+    BudgetSensitivityResult,
+    ReliabilityResult,
+    SubaxisSensitivityResult,
+    budget_sensitivity,
+    holm,
+    jsd,
+    reliability_table,
+    response_reliability,
+    split_half_reliability,
+    subaxis_sensitivity,
+)
+from benchkit.boundary.responses import (  # noqa: E402
+    ResponseProfiles,
+    profile_responses,
+    profile_trajectories,
+)
+from benchkit.boundary.summary import (  # noqa: E402
+    BenchmarkSummary,
+    Diagnosis,
+    diagnose,
+    diagnosis_table,
+    summarize,
+)
+from benchkit.boundary.trajectories import (  # noqa: E402
+    Trajectories,
+    binary_state_counts,
+    state_trajectories,
+    trajectories,
+)
+
+__all__ += [
+    "ModelAxis", "empirical_axis", "explicit_axis", "model_axis", "size_axis", "subaxes",
+    "Trajectories", "trajectories", "state_trajectories", "binary_state_counts",
+    "ResponseProfiles", "profile_responses", "profile_trajectories",
+    "BenchmarkSummary", "summarize", "Diagnosis", "diagnose", "diagnosis_table",
+    "ReliabilityResult", "split_half_reliability", "response_reliability", "holm", "jsd",
+    "reliability_table", "BudgetSensitivityResult", "budget_sensitivity",
+    "SubaxisSensitivityResult", "subaxis_sensitivity",
+]
+# --- end trajectories / diagnosis / reliability ---------------------------------------------------

@@ -1,0 +1,584 @@
+"""Reliability and sensitivity of BSDProbe observations (App. G, H).
+
+* :func:`split_half_reliability` / :func:`response_reliability` -- App. G: within-item answer-state
+  JSD between disjoint blocks of t responses (Table 7), within- vs cross-item JSD in the shared
+  outcome-role space {correct, incorrect_valid, invalid} with a paired item bootstrap CI for
+  G_t = mean(cross - self) and a one-sided permutation test of the self-JSD (Table 8), Holm
+  correction across benchmarks (:func:`holm`, :func:`reliability_table`).
+* :func:`budget_sensitivity` -- App. H.1: nested response subsets T' < T, repeated permutations,
+  order-review agreement and x / w MAE, calibration matched to (n, T') (Table 9).
+* :func:`subaxis_sensitivity` -- App. H.2: endpoint-preserving sub-axes, crossings mapped to the
+  original coordinates (Table 10).
+
+All randomness flows from one ``seed`` through ``numpy.random.SeedSequence.spawn`` in fixed-size
+blocks, so results do not depend on ``n_jobs``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_array,
+    check_int,
+    check_probability,
+    check_seed,
+    describe,
+)
+
+__all__ = [
+    "ReliabilityResult", "split_half_reliability", "response_reliability", "holm",
+    "reliability_table", "BudgetSensitivityResult", "budget_sensitivity",
+    "SubaxisSensitivityResult", "subaxis_sensitivity", "jsd",
+]
+
+PAPER_BLOCK_SIZES = (5, 10, 15, 20, 25)
+_BLOCK = 500  # bootstrap / permutation replicates per independently seeded block
+
+
+def _seed_sequence(seed) -> np.random.SeedSequence:
+    if isinstance(seed, np.random.SeedSequence):
+        return seed
+    rng = check_seed("seed", seed)
+    return rng.bit_generator.seed_seq
+
+
+def _xlogx(p):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+
+
+def jsd(P, Q, axis: int = -1) -> np.ndarray:
+    """Jensen-Shannon divergence (Eq. 20) with natural logs, range [0, log 2].
+
+    JSD = H(M) - (H(P) + H(Q))/2 with M = (P + Q)/2, which equals (KL(P||M) + KL(Q||M))/2.
+    """
+    P = np.asarray(P, dtype=np.float64)
+    Q = np.asarray(Q, dtype=np.float64)
+    M = 0.5 * (P + Q)
+    out = 0.5 * (_xlogx(P).sum(axis) + _xlogx(Q).sum(axis)) - _xlogx(M).sum(axis)
+    return np.maximum(out, 0.0)
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm step-down adjusted p-values (Holm 1979): p_(i) * (m - i + 1), cumulative max, <= 1."""
+    p = check_array("pvalues", pvalues, ndim=1, dtype="float")
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# App. G: repeated-response reliability
+# ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ReliabilityResult:
+    """Split-half reliability of one model's repeated responses on one benchmark (App. G).
+
+    Attributes
+    ----------
+    block_sizes : tuple of int
+        t values compared (first t responses of each block).
+    native_jsd : ndarray (items, len(block_sizes))
+        d^native_{q,t} (answer-state JSD between the blocks).
+    spearman_c : ndarray (len(block_sizes),)
+        Split-half Spearman correlation of correctness mass across items.
+    t : int
+        Block size of the outcome-role contrast.
+    self_jsd, cross_jsd : ndarray (items,)
+        d^self_{q,t} (Eq. 21) and d^cross_{q,t} (Eq. 22) in the role space at ``t``.
+    G : float
+        G_t = mean(cross - self).
+    ci : (float, float)
+        Percentile bootstrap CI of G_t (paired item bootstrap, ``n_boot`` replicates).
+    p_perm : float
+        One-sided permutation p-value of the mean self-JSD: (1 + #{perm <= obs}) / (n_perm + 1).
+    """
+
+    name: str | None
+    items: pd.Index = field(repr=False)
+    block_sizes: tuple
+    native_jsd: np.ndarray = field(repr=False)
+    spearman_c: np.ndarray = field(repr=False)
+    t: int
+    self_jsd: np.ndarray = field(repr=False)
+    cross_jsd: np.ndarray = field(repr=False)
+    G: float
+    ci: tuple
+    p_perm: float
+    n_boot: int
+    n_perm: int
+    level: float
+
+    @property
+    def n_items(self) -> int:
+        return int(self.self_jsd.size)
+
+    def table7(self) -> pd.DataFrame:
+        """Mean within-item answer-state JSD per block size (one row, Table 7 layout)."""
+        return pd.DataFrame([self.native_jsd.mean(axis=0)], index=pd.Index([self.name], name="benchmark"),
+                            columns=[f"t={t}" for t in self.block_sizes])
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row (Table 8 layout): items, self-JSD, cross-JSD, G_t, CI and permutation p."""
+        return pd.DataFrame([{
+            "benchmark": self.name, "items": self.n_items, "t": self.t,
+            "self_jsd": float(self.self_jsd.mean()), "cross_jsd": float(self.cross_jsd.mean()),
+            "G": self.G, "ci_low": self.ci[0], "ci_high": self.ci[1], "p_perm": self.p_perm,
+        }])
+
+    def item_frame(self) -> pd.DataFrame:
+        df = pd.DataFrame(self.native_jsd, index=self.items,
+                          columns=[f"native_jsd_t{t}" for t in self.block_sizes])
+        df["self_jsd"] = self.self_jsd
+        df["cross_jsd"] = self.cross_jsd
+        return df
+
+
+def _compositions(t: int) -> np.ndarray:
+    """All (a, b, c) with a + b + c = t, as rows; index = a (t+1) + b lookup table."""
+    rows = [(a, b, t - a - b) for a in range(t + 1) for b in range(t + 1 - a)]
+    return np.array(rows, dtype=np.int64)
+
+
+def _role_types(role_counts: np.ndarray, t: int):
+    """Type index of each 3-role count vector and the JSD matrix between types."""
+    comp = _compositions(t)
+    lut = -np.ones((t + 1, t + 1), dtype=np.int64)
+    lut[comp[:, 0], comp[:, 1]] = np.arange(comp.shape[0])
+    idx = lut[role_counts[:, 0], role_counts[:, 1]]
+    P = comp / float(t)
+    J = jsd(P[:, None, :], P[None, :, :])
+    return idx, J
+
+
+def _boot_block(ss, nrep, N, ta, tb, J, self_d):
+    rng = np.random.default_rng(ss)
+    nt = J.shape[0]
+    out = np.empty(nrep)
+    for r in range(nrep):
+        w = np.bincount(rng.integers(0, N, N), minlength=N).astype(np.float64)
+        hA = np.bincount(ta, weights=w, minlength=nt)
+        hB = np.bincount(tb, weights=w, minlength=nt)
+        S = float(w @ self_d)
+        cross_sum = (hA @ J @ hB - S) / (N - 1)
+        out[r] = (cross_sum - S) / N
+    return out
+
+
+def _perm_block(ss, nrep, N, ta, tb, J):
+    rng = np.random.default_rng(ss)
+    out = np.empty(nrep)
+    for r in range(nrep):
+        out[r] = J[ta, tb[rng.permutation(N)]].mean()
+    return out
+
+
+def _run_blocks(fn, ss, total, n_jobs, *args):
+    nblocks = (total + _BLOCK - 1) // _BLOCK
+    kids = ss.spawn(nblocks)
+    sizes = [min(_BLOCK, total - b * _BLOCK) for b in range(nblocks)]
+    if n_jobs is None or n_jobs == 1:
+        parts = [fn(k, s, *args) for k, s in zip(kids, sizes)]
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=n_jobs)(delayed(fn)(k, s, *args) for k, s in zip(kids, sizes))
+    return np.concatenate(parts) if parts else np.empty(0)
+
+
+def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20,
+                           n_boot: int = 10_000, n_perm: int = 10_000, level: float = 0.95,
+                           seed=42, n_jobs: int | None = None, items=None,
+                           name: str | None = None) -> ReliabilityResult:
+    """Split-half reliability of repeated responses (App. G, Eq. 20-22, Tables 7-8).
+
+    Parameters
+    ----------
+    states : array (items, R) of int
+        Answer-state code of each of the R responses of one model (codes per item, >= 0).
+    roles : array (items, R) of int
+        Outcome role of each response: 0 correct, 1 incorrect but valid, 2 invalid.
+    block_sizes : sequence of int, default (5, 10, 15, 20, 25)
+        t values; each needs 2 t <= R.
+    t : int, default 20
+        Block size of the outcome-role contrast G_t, bootstrap and permutation test.
+    n_boot, n_perm : int, default 10,000
+        Bootstrap replicates and permutations (the paper's).
+    level : float, default 0.95
+    seed : int, default 42
+        Root seed: the random partition, then bootstrap and permutation blocks are spawned from it.
+    n_jobs : int, optional
+        joblib workers for the replicate blocks (results do not depend on it).
+
+    Returns
+    -------
+    ReliabilityResult
+
+    Notes
+    -----
+    Each item's R responses are randomly permuted and split into two disjoint blocks of R // 2
+    (the paper: 50 responses, blocks of 25); the first t responses of each block are compared.
+    Cross-item JSD (Eq. 22) pairs block A of q with block B of every q' != q. In a bootstrap
+    replicate (items drawn with replacement, both blocks kept paired) the cross term uses all
+    ordered pairs of distinct draws, computed exactly from the histograms of role compositions
+    (at most (t+1)(t+2)/2 of them). The permutation test permutes the block-B item labels; its
+    statistic is the mean self-JSD and small values are extreme.
+    """
+    from scipy.stats import spearmanr
+
+    st = check_array("states", states, ndim=2, dtype="int")
+    ro = check_array("roles", roles, ndim=2, dtype="int", shape=st.shape)
+    N, R = st.shape
+    if N < 3:
+        raise BenchkitValueError(f"split-half reliability needs at least 3 items; got {N}")
+    if st.size and st.min() < 0:
+        raise BenchkitValueError("states must be non-negative codes")
+    if ro.size and (ro.min() < 0 or ro.max() > 2):
+        raise BenchkitValueError("roles must be 0 (correct), 1 (incorrect valid) or 2 (invalid)")
+    half = R // 2
+    bs = tuple(check_int("block_sizes", b, min=1) for b in block_sizes)
+    if not bs or max(bs) > half:
+        raise BenchkitValueError(
+            f"block_sizes={describe(list(bs))} need 2 t <= R = {R} responses per item (t <= {half})"
+        )
+    t = check_int("t", t, min=1, max=half)
+    n_boot = check_int("n_boot", n_boot, min=1)
+    n_perm = check_int("n_perm", n_perm, min=1)
+    level = check_probability("level", level, open_interval=True)
+    ss = _seed_sequence(seed)
+    s_part, s_boot, s_perm = ss.spawn(3)
+    rng = np.random.default_rng(s_part)
+    perm = np.argsort(rng.random((N, R)), axis=1)
+    stp = np.take_along_axis(st, perm, axis=1)
+    rop = np.take_along_axis(ro, perm, axis=1)
+    A_s, B_s = stp[:, :half], stp[:, half:2 * half]
+    A_r, B_r = rop[:, :half], rop[:, half:2 * half]
+    S = int(st.max()) + 1
+    rows = np.arange(N)[:, None]
+    native = np.empty((N, len(bs)))
+    rho = np.empty(len(bs))
+    for j, b in enumerate(bs):
+        P = np.zeros((N, S))
+        Q = np.zeros((N, S))
+        np.add.at(P, (rows, A_s[:, :b]), 1.0)
+        np.add.at(Q, (rows, B_s[:, :b]), 1.0)
+        native[:, j] = jsd(P / b, Q / b)
+        ca = (A_r[:, :b] == 0).mean(axis=1)
+        cb = (B_r[:, :b] == 0).mean(axis=1)
+        rho[j] = spearmanr(ca, cb).statistic if (np.ptp(ca) > 0 and np.ptp(cb) > 0) else np.nan
+    UA = np.stack([(A_r[:, :t] == r).sum(axis=1) for r in range(3)], axis=1)
+    UB = np.stack([(B_r[:, :t] == r).sum(axis=1) for r in range(3)], axis=1)
+    ta, J = _role_types(UA, t)
+    tb, _ = _role_types(UB, t)
+    self_d = J[ta, tb]
+    hB = np.bincount(tb, minlength=J.shape[0]).astype(np.float64)
+    cross_d = (J[ta] @ hB - self_d) / (N - 1)
+    G = float(np.mean(cross_d - self_d))
+    boot = _run_blocks(_boot_block, s_boot, n_boot, n_jobs, N, ta, tb, J, self_d)
+    a = (1.0 - level) / 2
+    ci = (float(np.quantile(boot, a)), float(np.quantile(boot, 1 - a)))
+    permd = _run_blocks(_perm_block, s_perm, n_perm, n_jobs, N, ta, tb, J)
+    obs = self_d.mean()
+    # ties within float noise count as "as extreme" (inclusive comparison)
+    p = (1.0 + np.sum(permd <= obs + 1e-12)) / (n_perm + 1.0)
+    return ReliabilityResult(
+        name=name, items=pd.Index(range(N) if items is None else list(items), name="item"),
+        block_sizes=bs, native_jsd=native, spearman_c=rho, t=t, self_jsd=self_d,
+        cross_jsd=cross_d, G=G, ci=ci, p_perm=float(p), n_boot=n_boot, n_perm=n_perm,
+        level=level,
+    )
+
+
+def response_reliability(rs, model: str, *, block_sizes="auto", t="auto", n_boot: int = 10_000,
+                         n_perm: int = 10_000, level: float = 0.95, seed=42,
+                         n_jobs: int | None = None) -> ReliabilityResult:
+    """:func:`split_half_reliability` on one model of a ResponseSet with answer states.
+
+    Roles: correct; incorrect with an extracted answer; invalid (answer ``benchkit.NO_ANSWER``).
+    Items with fewer than R responses (R = the most common count) are left out. ``block_sizes=
+    "auto"`` keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or 1..R//2 when none do;
+    ``t="auto"`` is 20 if available, else the largest block size.
+    """
+    from benchkit.response_set import NO_ANSWER
+
+    if not rs.has_answers:
+        raise BenchkitValueError("response_reliability needs answer states (an 'answer' column)")
+    if model not in rs.model_ids:
+        raise BenchkitValueError(f"model={model!r} is not in the ResponseSet; known: "
+                                 f"{describe(list(rs.model_ids[:8]))}")
+    long = rs.select(models=[model]).to_long()
+    long = long.sort_values(["item", "sample"], kind="stable")
+    n_per = long.groupby("item", sort=False).size()
+    R = int(n_per.mode().iloc[0])
+    keep = n_per.index[n_per == R]
+    long = long[long["item"].isin(keep)]
+    items = pd.Index(pd.unique(long["item"]), name="item")
+    codes = long.groupby("item", sort=False)["answer"].transform(lambda s: pd.factorize(s)[0])
+    st = codes.to_numpy(dtype=np.int64).reshape(len(items), R)
+    corr = long["correct"].to_numpy(dtype=np.float64).reshape(len(items), R)
+    inval = (long["answer"].to_numpy(dtype=object) == NO_ANSWER).reshape(len(items), R)
+    roles = np.where(corr >= 1.0, 0, np.where(inval, 2, 1))
+    half = R // 2
+    if isinstance(block_sizes, str) and block_sizes == "auto":
+        block_sizes = tuple(b for b in PAPER_BLOCK_SIZES if b <= half) or tuple(range(1, half + 1))
+    if isinstance(t, str) and t == "auto":
+        t = 20 if 20 in tuple(block_sizes) else max(block_sizes)
+    return split_half_reliability(st, roles, block_sizes=block_sizes, t=t, n_boot=n_boot,
+                                  n_perm=n_perm, level=level, seed=seed, n_jobs=n_jobs,
+                                  items=items, name=rs.name)
+
+
+def reliability_table(results) -> pd.DataFrame:
+    """Table 8 layout for several benchmarks, with Holm-adjusted permutation p-values."""
+    if isinstance(results, dict):
+        results = list(results.values())
+    results = list(results)
+    if not results or not all(isinstance(r, ReliabilityResult) for r in results):
+        raise BenchkitTypeError("results must be a non-empty list/dict of ReliabilityResult")
+    df = pd.concat([r.to_frame() for r in results], ignore_index=True)
+    df["p_holm"] = holm(df["p_perm"].to_numpy())
+    return df
+
+
+# ------------------------------------------------------------------------------------------
+# App. H: sensitivity
+# ------------------------------------------------------------------------------------------
+def _trajectories_of(result):
+    from benchkit.boundary.responses import ResponseProfiles
+    from benchkit.boundary.trajectories import Trajectories
+
+    if isinstance(result, ResponseProfiles):
+        return result.trajectories, result.profile, result.axis
+    if isinstance(result, Trajectories):
+        return result, None, None
+    raise BenchkitTypeError(
+        f"result must be a ResponseProfiles or Trajectories; got {describe(result)}"
+    )
+
+
+def _compare(ref, new, x_new=None, w_new=None):
+    """Agreement of flags and x / w MAE over items with Delta > 0 in both conditions."""
+    x_new = new.x if x_new is None else x_new
+    w_new = new.w if w_new is None else w_new
+    both = ~ref.flat & ~new.flat
+    agree = float(np.mean(ref.flagged == new.flagged))
+    if both.any():
+        return agree, float(np.mean(np.abs(x_new[both] - ref.x[both]))), \
+            float(np.mean(np.abs(w_new[both] - ref.w[both]))), int(both.sum())
+    return agree, np.nan, np.nan, 0
+
+
+def _calibration_for(calibration, n, T):
+    if isinstance(calibration, str):
+        return calibration
+    if isinstance(calibration, dict):
+        if (n, T) not in calibration:
+            raise BenchkitValueError(f"calibration has no table for (n, T) = ({n}, {T})")
+        return calibration[(n, T)]
+    raise BenchkitTypeError(
+        f"calibration must be 'auto', 'exact' or a dict (n, T) -> CalibrationTable; got "
+        f"{describe(calibration)}"
+    )
+
+
+@dataclass(frozen=True)
+class BudgetSensitivityResult:
+    """Response-budget sensitivity (App. H.1): one row per (budget, repetition) in ``runs``."""
+
+    T: int
+    budgets: tuple
+    n_rep: int
+    runs: pd.DataFrame = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Table 9 layout: per budget, mean agreement (%) and x / w MAE over repetitions."""
+        g = self.runs.groupby("budget", sort=True)
+        out = pd.DataFrame({
+            "agreement_pct": 100.0 * g["agreement"].mean(),
+            "x_mae": g["x_mae"].mean(), "w_mae": g["w_mae"].mean(),
+            "agreement_sd": 100.0 * g["agreement"].std(ddof=1),
+            "n_rep": g.size(),
+        })
+        return out
+
+
+def _expand_states(sc: np.ndarray, T: int) -> np.ndarray:
+    """Per-response state codes (items, n, T) from state counts (items, n, S); order arbitrary."""
+    cum = np.cumsum(sc, axis=2)
+    t = np.arange(T)
+    return (t[None, None, :, None] >= cum[:, :, None, :]).sum(axis=3).astype(np.int32)
+
+
+def _budget_rep(ss, seq, S, state_correct, budgets, ref, items, alpha_o, calibration, source):
+    from benchkit.boundary.profiles import profiles
+    from benchkit.boundary.trajectories import state_trajectories
+
+    rng = np.random.default_rng(ss)
+    m, n, T = seq.shape
+    perm = np.argsort(rng.random(seq.shape), axis=2)
+    sh = np.take_along_axis(seq, perm, axis=2)
+    base = (np.arange(m)[:, None] * n + np.arange(n)[None, :])[:, :, None] * S
+    out = []
+    for b in budgets:
+        flat_idx = (base + sh[:, :, :b]).ravel()
+        sc = np.bincount(flat_idx, minlength=m * n * S).reshape(m, n, S)
+        tr = state_trajectories(sc, state_correct, b, items=items, entropy_source=source)
+        if source == "binary":
+            prof = profiles(tr.counts, b, alpha_o=alpha_o,
+                            calibration=_calibration_for(calibration, n, b))
+        else:
+            prof = profiles(tr.counts, b, entropy=tr.entropy, alpha_o=alpha_o,
+                            calibration=_calibration_for(calibration, n, b))
+        out.append((b,) + _compare(ref, prof))
+    return out
+
+
+def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, seed=42,
+                       alpha_o: float | None = None, calibration="auto",
+                       n_jobs: int | None = None) -> BudgetSensitivityResult:
+    """Response-budget sensitivity of the profiles (App. H.1, Table 9).
+
+    Parameters
+    ----------
+    result : ResponseProfiles or Trajectories
+        The reference condition (its T responses per cell). With a Trajectories the reference
+        profile is computed here with ``calibration``.
+    budgets : sequence of int, default (5, 10, 15)
+        Nested budgets T' < T.
+    n_rep : int, default 100
+        Repetitions; each permutes the T responses independently within every (model, item) cell
+        and takes the first T' as nested subsets.
+    seed : int, default 42
+    alpha_o : float, optional
+        Screening level (default: the reference profile's, else 0.05).
+    calibration : "auto", "exact" or dict (n, T') -> CalibrationTable
+        Order-score calibration matched to (n, T') in every condition.
+    n_jobs : int, optional
+        joblib workers over repetitions (results do not depend on it).
+
+    Returns
+    -------
+    BudgetSensitivityResult
+
+    Notes
+    -----
+    Entropies are recomputed on each subset from its answer states, with M_q counted on the
+    subset. Agreement is the share of all items with the same screening decision (o <= alpha_o)
+    as the reference; x and w MAE use items with Delta > 0 in both conditions.
+    """
+    from benchkit.boundary.profiles import profiles
+
+    traj, ref, _ = _trajectories_of(result)
+    T = traj.T
+    bs = tuple(check_int("budgets", b, min=1, max=T - 1) for b in budgets)
+    if not bs:
+        raise BenchkitValueError("budgets must list at least one T' < T")
+    if list(bs) != sorted(set(bs)):
+        raise BenchkitValueError(f"budgets must be increasing and distinct; got {describe(list(bs))}")
+    n_rep = check_int("n_rep", n_rep, min=1)
+    if alpha_o is None:
+        alpha_o = ref.alpha_o if ref is not None else 0.05
+    alpha_o = check_probability("alpha_o", alpha_o)
+    if ref is None or ref.alpha_o != alpha_o:
+        ref = profiles(traj.counts, T, entropy=traj.entropy, alpha_o=alpha_o,
+                       calibration=_calibration_for(calibration, traj.n, T))
+    seq = _expand_states(traj.state_counts, T)
+    S = traj.state_counts.shape[2]
+    kids = _seed_sequence(seed).spawn(n_rep)
+    args = (seq, S, traj.state_correct, bs, ref, traj.items, alpha_o, calibration,
+            traj.entropy_source)
+    if n_jobs is None or n_jobs == 1:
+        parts = [_budget_rep(k, *args) for k in kids]
+    else:
+        from joblib import Parallel, delayed
+
+        parts = Parallel(n_jobs=n_jobs)(delayed(_budget_rep)(k, *args) for k in kids)
+    rows = [(r,) + row for r, part in enumerate(parts) for row in part]
+    runs = pd.DataFrame(rows, columns=["rep", "budget", "agreement", "x_mae", "w_mae", "n_compared"])
+    return BudgetSensitivityResult(T=T, budgets=bs, n_rep=n_rep, runs=runs)
+
+
+@dataclass(frozen=True)
+class SubaxisSensitivityResult:
+    """Endpoint-preserving model reduction (App. H.2): one row per sub-axis in ``runs``."""
+
+    n: int
+    T: int
+    runs: pd.DataFrame = field(repr=False)
+    mapped: dict = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Table 10 layout: per sub-axis size, agreement range (%) and mean x / w MAE."""
+        g = self.runs.groupby("n_models", sort=True)
+        return pd.DataFrame({
+            "agreement_min_pct": 100.0 * g["agreement"].min(),
+            "agreement_max_pct": 100.0 * g["agreement"].max(),
+            "x_mae": g["x_mae"].mean(), "w_mae": g["w_mae"].mean(), "n_subaxes": g.size(),
+        })
+
+
+def subaxis_sensitivity(result, *, sizes=(3, 4, 5), alpha_o: float | None = None,
+                        calibration="auto", axis=None) -> SubaxisSensitivityResult:
+    """Sensitivity to endpoint-preserving model reduction (App. H.2, Table 10).
+
+    Parameters
+    ----------
+    result : ResponseProfiles or Trajectories
+        The reference (full-axis) condition.
+    sizes : sequence of int, default (3, 4, 5)
+        Sub-axis model counts; all subsets of the intermediate models are enumerated (for n = 6:
+        4, 6 and 4 sub-axes).
+    alpha_o : float, optional
+    calibration : "auto", "exact" or dict (n', T) -> CalibrationTable
+        Matched to each sub-axis' model count.
+    axis : ModelAxis, optional
+        Needed only with a Trajectories input (default: positions (i-1)/(n-1) of its models).
+
+    Returns
+    -------
+    SubaxisSensitivityResult
+        ``mapped[models]`` holds the mapped x and w of every item on that sub-axis.
+
+    Notes
+    -----
+    Sub-axis crossings Q_0.25, Q_0.5, Q_0.75 (on the sub-axis' own coordinates (j-1)/(n'-1)) are
+    mapped piecewise linearly to the original coordinates, where retained model i sits at
+    (i-1)/(n-1); x error uses the mapped Q_0.5 and w error the difference of the mapped Q_0.75
+    and Q_0.25. Entropies are recomputed with M_q over the retained models.
+    """
+    from benchkit.boundary.axis import ModelAxis, explicit_axis, subaxes
+    from benchkit.boundary.profiles import profiles
+
+    traj, ref, ax = _trajectories_of(result)
+    if ax is None:
+        ax = axis if isinstance(axis, ModelAxis) else explicit_axis([str(m) for m in traj.models])
+    n, T = traj.n, traj.T
+    if alpha_o is None:
+        alpha_o = ref.alpha_o if ref is not None else 0.05
+    alpha_o = check_probability("alpha_o", alpha_o)
+    if ref is None or ref.alpha_o != alpha_o:
+        ref = profiles(traj.counts, T, entropy=traj.entropy, alpha_o=alpha_o,
+                       calibration=_calibration_for(calibration, n, T))
+    rows, mapped = [], {}
+    for sub in subaxes(ax, sizes):
+        pos = [ax.models.index(mm) for mm in sub.models]
+        tr = traj.select_models(pos)
+        prof = profiles(tr.counts, T, entropy=tr.entropy, alpha_o=alpha_o,
+                        calibration=_calibration_for(calibration, sub.n, T))
+        xm = np.where(prof.flat, np.nan, sub.map_positions(prof.q50))
+        wm = np.where(prof.flat, np.nan, sub.map_positions(prof.q75) - sub.map_positions(prof.q25))
+        agree, xe, we, nc = _compare(ref, prof, xm, wm)
+        rows.append((sub.n, " > ".join(sub.models), agree, xe, we, nc))
+        mapped[sub.models] = pd.DataFrame({"x": xm, "w": wm, "flagged": prof.flagged},
+                                          index=traj.items)
+    runs = pd.DataFrame(rows, columns=["n_models", "models", "agreement", "x_mae", "w_mae",
+                                       "n_compared"])
+    return SubaxisSensitivityResult(n=n, T=T, runs=runs, mapped=mapped)
