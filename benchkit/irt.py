@@ -752,6 +752,32 @@ def _modes_general(Y0, M, b, a, sigma, t0, iters=50):
     return t, 1.0 / np.sqrt(hh)
 
 
+def _shift_polish(mg, p, iters=4):
+    """Newton steps along the common shift of all difficulties. The diagonal preconditioner
+    ignores the strong coupling of the b's (moving them together is resisted only by the ability
+    prior), the one direction in which L-BFGS stops early; the directional curvature is taken
+    from a difference of gradients."""
+    u = np.zeros_like(p)
+    u[:mg.n] = 1.0
+    f, g = mg.fun(p)
+    for _ in range(iters):
+        gu = float(g @ u)
+        eps = 1e-5
+        f1, g1 = mg.fun(p + eps * u)
+        huu = float((g1 - g) @ u) / eps
+        if not huu > 0:
+            break
+        step = -gu / huu
+        p_new = p + step * u
+        f_new, g_new = mg.fun(p_new)
+        if f_new > f + 1e-13 * abs(f):
+            break
+        p, f, g = p_new, f_new, g_new
+        if abs(step) < 1e-10:
+            break
+    return p
+
+
 def _fit_general_mml(Y, st, *, prec_b, prec_a, two_pl, ability_sd, density, tol, max_iter):
     """Preconditioned L-BFGS on the windowed adaptive grid; start values from a few penalized
     JML iterations; the grid and windows are rebuilt from the fitted posteriors until they are
@@ -793,6 +819,7 @@ def _fit_general_mml(Y, st, *, prec_b, prec_a, two_pl, ability_sd, density, tol,
         p = res.x / scale
         nit += int(res.nit)
         conv = bool(res.success) or np.max(np.abs(res.jac)) < 10 * gtol
+        p = _shift_polish(mg, p)
         W = mg.parts(p)["W"]
         spacing_ok, edge_ok = _grid_ok(mg.theta, W, density, edge=mg.window_edge(W))
         if spacing_ok and edge_ok:
@@ -983,9 +1010,15 @@ def fit_1pl(
         integrated by adaptive quadrature (see Notes). ``"jml"``: penalized joint maximum
         likelihood (abilities and difficulties together).
     item_prior_sd : float or None
-        SD of a Gaussian penalty :math:`N(0, \tau^2)` on the difficulties (default 3; both methods).
-        It keeps items answered correctly (or wrongly) by every model finite; set None for pure
-        maximum likelihood, where such items get :math:`\mp\infty`.
+        SD :math:`\tau` of a Gaussian penalty on the difficulties (default 3; both methods). It
+        keeps items answered correctly (or wrongly) by every model finite; set None for pure
+        maximum likelihood, where such items get :math:`\mp\infty`. JML penalizes
+        :math:`b_i^2/2\tau^2`; MML penalizes deviations from the mean difficulty,
+        :math:`(b_i - \bar b)^2/2\tau^2` (the mode of a hierarchical prior
+        :math:`b_i \sim N(\mu_b, \tau^2)` with free :math:`\mu_b`), so that the location stays
+        the one the ability distribution :math:`N(0, \sigma^2)` fixes: a penalty at 0 summed
+        over thousands of items would otherwise pull every difficulty and ability toward 0
+        (by 0.37 logits on a 14,000 x 600 simulation).
     ability_prior_sd : float or None
         JML only: SD of the Gaussian penalty on abilities (default 3), which keeps models with all
         or no items correct finite. None: no penalty (such models get :math:`\pm\infty`; their
@@ -1177,7 +1210,8 @@ def fit_2pl(
     Y : array_like (n_items, n_models), DataFrame or ResponseSet
         0/1 responses, NaN for missing cells.
     item_prior_sd : float or None
-        Gaussian penalty SD on :math:`b_i` (default 3; None = none, extreme items then +-inf).
+        Gaussian penalty SD on :math:`b_i - \bar b` (default 3, centred as in :func:`fit_1pl`'s
+        MML; None = none, extreme items then +-inf).
     discrimination_prior_sd : float or None
         Gaussian penalty SD on :math:`\log a_i` (default 1), which prevents the Heywood cases
         (:math:`a_i \to \infty`) that small model samples produce.
@@ -1524,7 +1558,8 @@ def calibrate_items(
     fit : IRTFit
         A 1PL fit from :func:`fit_1pl`.
     item_prior_sd : float, None or "fit"
-        Penalty on the new difficulties; ``"fit"`` (default) uses the fit's own.
+        Penalty on the new difficulties; ``"fit"`` (default) uses the fit's own (for an MML fit
+        centred, like the fit's, at the mean difficulty of the existing items).
     tol, max_iter : float, int
         Newton convergence tolerance and iteration cap.
     items : sequence, optional
@@ -1571,6 +1606,9 @@ def calibrate_items(
         if not np.all(np.isfinite(fit.ability)):
             raise BenchkitValueError("the fit has infinite abilities; refit with ability_prior_sd")
         W, nodes = np.eye(fit.n_models), fit.ability
+    # MML penalizes deviations from the mean difficulty (see fit_1pl); JML's penalty is at 0
+    fin = np.isfinite(fit.difficulty)
+    center = float(np.mean(fit.difficulty[fin])) if fit.method == "mml" and fin.any() else 0.0
     Rq = Y0 @ W  # expected correct at each node
     Nq = Mf @ W  # expected observations at each node
     n_new = arr.shape[0]
@@ -1580,7 +1618,7 @@ def calibrate_items(
     conv = False
     for _ in range(max_iter):
         P = special.expit(nodes[None, :] - b[:, None])
-        g = (Nq * P).sum(1) - Rq.sum(1) - prec * b  # d loglik / db
+        g = (Nq * P).sum(1) - Rq.sum(1) - prec * (b - center)  # d loglik / db
         h = (Nq * P * (1 - P)).sum(1) + prec
         step = np.clip(g / np.maximum(h, 1e-300), -2, 2)
         b = b + step

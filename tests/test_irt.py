@@ -285,3 +285,111 @@ def test_dataframe_labels_and_frames(sim):
     assert fit.to_frame().index[0] == "i0" and fit.abilities().index[-1] == "m99"
     assert list(fit.to_frame().columns) == ["difficulty", "difficulty_se", "discrimination",
                                             "discrimination_se"]
+
+
+def test_scan_kernel_matches_numpy_twin():
+    from benchkit._kernels.irt import scan_binary
+
+    rng = np.random.default_rng(21)
+    Y = (rng.random((37, 23)) < 0.4).astype(float)
+    Y[rng.random(Y.shape) < 0.2] = np.nan
+    rs, ro, cs, co, n_bad = scan_binary(Y)
+    # numpy twin: nansum / count of non-NaN along each axis
+    np.testing.assert_array_equal(rs, np.nansum(Y, 1))
+    np.testing.assert_array_equal(ro, (~np.isnan(Y)).sum(1))
+    np.testing.assert_array_equal(cs, np.nansum(Y, 0))
+    np.testing.assert_array_equal(co, (~np.isnan(Y)).sum(0))
+    assert n_bad == 0
+    Y[4, 7], Y[9, 2] = 2.0, -1.0
+    assert scan_binary(Y)[-1] == 2
+    with pytest.raises(BenchkitValueError, match="found 2.0 at item 4, model 7"):
+        irt.fit_1pl(Y)
+    # Fortran-ordered input (DataFrame.to_numpy) is scanned through its transpose
+    Y[4, 7], Y[9, 2] = 1.0, 0.0
+    F = np.asfortranarray(Y)
+    a = irt.fit_1pl(F, method="jml")
+    b = irt.fit_1pl(np.ascontiguousarray(Y), method="jml")
+    np.testing.assert_array_equal(a.difficulty, b.difficulty)
+
+
+def _quad_marginal_loglik(Y, b, sigma):
+    """Independent oracle: sum_j log int prod_i P^y (1-P)^(1-y) N(theta; 0, sigma^2) dtheta by
+    scipy.integrate.quad (adaptive Gauss-Kronrod) around each model's own mode (scipy optimizer)."""
+    from scipy import integrate, stats
+
+    total = 0.0
+    for y in Y.T:
+        def g(th, y=y):
+            eta = th - b
+            return float(np.sum(y * eta - np.logaddexp(0, eta)) + stats.norm.logpdf(th, 0, sigma))
+
+        mode = optimize.minimize_scalar(lambda th: -g(th), bounds=(-8, 8), method="bounded",
+                                        options={"xatol": 1e-10}).x
+        gm = g(mode)
+        val, _ = integrate.quad(lambda th: np.exp(g(th) - gm), mode - 1.5, mode + 1.5,
+                                points=[mode], epsabs=0, epsrel=1e-11, limit=200)
+        total += gm + np.log(val)
+    return total
+
+
+def test_mml_many_items_per_model_matches_quad_oracle():
+    # 2,500 items per model: posteriors of SD ~0.05, far below any fixed Gauss-Hermite spacing
+    Y, b, t = simulate(2500, 30, seed=31)
+    fit = irt.fit_1pl(Y, method="mml", item_prior_sd=None)
+    assert fit.converged
+    fin = np.isfinite(fit.difficulty)  # items all-correct / all-wrong: +-inf, likelihood 1
+    Yf, bf = Y[fin], fit.difficulty[fin]
+    ll = _quad_marginal_loglik(Yf, bf, fit.ability_sd)
+    assert fit.loglik == pytest.approx(ll, rel=1e-10, abs=1e-7)
+    # sigma is the MLE of the exact (quad) marginal likelihood: its score vanishes there
+    h = 1e-4
+    d = (_quad_marginal_loglik(Yf, bf, fit.ability_sd * np.exp(h))
+         - _quad_marginal_loglik(Yf, bf, fit.ability_sd * np.exp(-h))) / (2 * h)
+    assert abs(d) < 1e-3
+
+
+def test_mml_recovers_ability_sd_at_14000_item_scale():
+    # the shape of the issue's benchmark (many items per model), at a size that runs in a second:
+    # fixed 41-node Gauss-Hermite gave an ability SD of 0.41 here instead of ~1
+    Y, b, t = simulate(6000, 200, seed=32, b_sd=1.5)
+    fit = irt.fit_1pl(Y, method="mml")
+    assert fit.converged and fit.collapsed
+    assert abs(fit.ability_sd - t.std()) < 0.02
+    shift = np.mean(t)  # MML's location: mean ability 0 under the N(0, sigma^2) prior
+    rmse = np.sqrt(np.mean((fit.difficulty - (b - shift)) ** 2))
+    # sampling SE of b with 200 models is ~0.17-0.25 (measured RMSE 0.19 at this seed)
+    assert rmse < 0.23
+    # the abilities' posteriors are resolved: EAPs track the truth to ~their posterior SD
+    assert np.sqrt(np.mean((fit.ability - (t - shift)) ** 2)) < 3 * np.mean(fit.ability_se)
+
+
+def test_mml_quadrature_converged():
+    # the estimates do not depend on the grid density (trapezoid error ~exp(-2 pi^2 d^2))
+    Y, _, _ = simulate(400, 60, seed=33)
+    a = irt.fit_1pl(Y, method="mml", nodes_per_sd=1.0, tol=1e-10)
+    c = irt.fit_1pl(Y, method="mml", nodes_per_sd=4.0, tol=1e-10)
+    np.testing.assert_allclose(a.difficulty, c.difficulty, atol=1e-7)
+    assert a.ability_sd == pytest.approx(c.ability_sd, abs=1e-7)
+    assert a.loglik == pytest.approx(c.loglik, rel=1e-10)
+
+
+def test_general_path_windows_agree_with_collapse():
+    # several 48-model blocks with their own windows (general path) vs the exact collapse
+    Y, _, _ = simulate(1500, 150, seed=34)
+    a = irt.fit_1pl(Y, method="mml", collapse=True, tol=1e-10)
+    c = irt.fit_1pl(Y, method="mml", collapse=False, tol=1e-9)
+    assert not c.collapsed
+    np.testing.assert_allclose(c.difficulty, a.difficulty, atol=2e-6)
+    assert c.ability_sd == pytest.approx(a.ability_sd, abs=2e-6)
+    assert c.loglik == pytest.approx(a.loglik, rel=1e-10)
+    np.testing.assert_allclose(c.ability, a.ability, atol=2e-6)
+
+
+def test_mml_missing_many_items_vs_girth():
+    girth = pytest.importorskip("girth")
+    Y, b, _ = simulate(800, 80, seed=35, missing=0.1)
+    fit = irt.fit_1pl(Y, method="mml")
+    assert fit.converged and not fit.collapsed
+    ref = girth.rasch_mml(np.where(np.isnan(Y), -99999, Y).astype(int))["Difficulty"]
+    assert np.corrcoef(fit.difficulty, ref)[0, 1] >= 0.99
+    assert np.corrcoef(fit.difficulty, b)[0, 1] >= 0.95
