@@ -150,7 +150,8 @@ function render({ model, el }) {
       h("span", { "data-summary": "flagged", class: sm.n_flagged ? "bk-flag" : "" },
         `flagged (o ≤ ${sm.alpha_o}): ${sm.n_flagged} (${fmt(100 * (sm.flag_rate || 0), 1)}%)`),
       h("span", {}, `mean x ${fmt(sm.mean_x)}, w ${fmt(sm.mean_w)} (Δ > 0), v ${fmt(sm.mean_v)}`),
-      h("span", { class: "bk-note" }, `E: ${sm.entropy_source === "binary" ? "binary {correct, incorrect} entropy" : "answer-state entropy"}`),
+      h("span", { class: "bk-note", "data-summary": "entropy" }, `E: ${{ binary: "binary {correct, incorrect} entropy",
+        answers: "answer-state entropy (Eq. 2)" }[sm.entropy_source] || "given entropy"}`),
       h("span", { class: "bk-count", "data-visible": nVis }, `listed: ${nVis}`),
     ]);
   }

@@ -50,36 +50,71 @@ _FLAG_FILTERS = ("all", "flagged", "unflagged")
 _DELTA_FILTERS = ("all", "positive", "flat")
 
 
-def _unwrap(result: Any):
-    """(ProfileResult, axis model names or None) from a profiles result or a ResponseSet-level one."""
+def _unwrap(result: Any) -> dict:
+    """The ProfileResult inside ``result`` and the metadata a ResponseSet-level result carries.
+
+    Accepted: a :func:`benchkit.boundary.profiles` result; a ResponseSet-level result wrapping
+    one (``profile`` attribute, e.g. :func:`benchkit.boundary.profile_responses`' output, whose
+    ``axis.models``, ``trajectories`` (item ids, answer states) and ``items`` (text) are used);
+    a :class:`benchkit.ResponseSet`, profiled first with ``profile_responses`` (default options).
+    """
     from benchkit.boundary.profiles import ProfileResult
 
     if isinstance(result, ProfileResult):
-        return result, None
-    # a ResponseSet-level result wraps the array-level one (attribute names tried in turn)
-    for attr in ("profiles", "profile", "result"):
-        inner = getattr(result, attr, None)
-        if isinstance(inner, ProfileResult):
-            models = None
-            for m_attr in ("models", "model_ids", "axis"):
-                m = getattr(result, m_attr, None)
-                if m is None:
-                    continue
-                m = getattr(m, "models", m)  # an axis object carrying its models
-                if isinstance(m, pd.DataFrame):
-                    m = m.index
-                try:
-                    names = [str(v) for v in list(m)]
-                except TypeError:
-                    continue
-                if len(names) == inner.n:
-                    models = names
-                    break
-            return inner, models
-    raise BenchkitTypeError(
-        "result must be a benchkit.boundary.profiles(...) result (ProfileResult) or a "
-        f"ResponseSet-level profile result wrapping one; got {describe(result)}"
-    )
+        return {"profile": result}
+    from benchkit.response_set import ResponseSet
+
+    if isinstance(result, ResponseSet):
+        from benchkit.boundary.responses import profile_responses
+
+        return _unwrap(profile_responses(result))
+    inner = getattr(result, "profile", None)
+    if not isinstance(inner, ProfileResult):
+        raise BenchkitTypeError(
+            "result must be a benchkit.boundary.profiles(...) result (ProfileResult), a "
+            "ResponseSet-level result wrapping one (profile_responses) or a ResponseSet; got "
+            f"{describe(result)}"
+        )
+    out: dict = {"profile": inner}
+    axis = getattr(result, "axis", None)
+    names = getattr(axis, "models", None)
+    if names is not None and len(names) == inner.n:
+        out["models"] = [str(v) for v in names]
+    traj = getattr(result, "trajectories", None)
+    if traj is not None and getattr(traj, "items", None) is not None and len(traj.items) == inner.counts.shape[0]:
+        out["items"] = [str(v) for v in traj.items]
+        out["trajectories"] = traj
+    meta = getattr(result, "items", None)
+    if isinstance(meta, pd.DataFrame) and "text" in meta.columns:
+        t = meta["text"]
+        out["text"] = pd.Series(t.to_numpy(), index=[str(i) for i in meta.index])
+    return out
+
+
+def _state_answers(traj, model_names: list[str], k: int) -> dict | None:
+    """Per item and model the answer states with counts, from a Trajectories' state counts."""
+    labels = getattr(traj, "state_labels", None)
+    if labels is None:  # binary states only: nothing beyond k/T to show
+        return None
+    sc = np.asarray(traj.state_counts)
+    corr = np.asarray(traj.state_correct)
+    out: dict = {}
+    for q, item in enumerate(str(v) for v in traj.items):
+        per = {}
+        for i, model in enumerate(model_names):
+            row = sc[q, i]
+            used = np.flatnonzero(row > 0)
+            # most frequent first, ties by label (as for long-form answers)
+            used = np.array(sorted(used.tolist(), key=lambda s: (-int(row[s]), str(labels[q][s]))),
+                            dtype=np.int64)
+            per[model] = {
+                "model": model,
+                "states": [{"answer": str(labels[q][s]), "count": int(row[s]),
+                            "correct": float(bool(corr[q, s]))} for s in used[:k]],
+                "other": int(row[used[k:]].sum()), "total": int(row.sum()),
+            }
+        out[item] = per
+    return out
 
 
 def _names(name: str, values: Any, n: int) -> list[str]:
@@ -181,7 +216,8 @@ class TrajectoryExplorer(BenchkitWidget):
                  entropy: Any = None, answers: pd.DataFrame | None = None, responses: Any = None,
                  selected: int | str | None = None, bins: int = 20, sort_by: str = "o",
                  text_chars: int = 600, n_answers: int = 6, **kwargs: Any) -> None:
-        prof, axis_models = _unwrap(result)
+        info = _unwrap(result)
+        prof = info["profile"]
         self._source = result
         bins = check_int("bins", bins, min=1, max=1000)
         self._text_chars = check_int("text_chars", text_chars, min=1)
@@ -193,9 +229,15 @@ class TrajectoryExplorer(BenchkitWidget):
             prof = profiles(prof.counts, prof.T, entropy=entropy, alpha_o=prof.alpha_o,
                             calibration=prof.calibration, items=prof.items, groups=prof.groups)
         self._prof = prof
+        traj_info = info.get("trajectories")
+        # a ResponseSet-level result knows whether E is answer-state or binary entropy
+        self._entropy_source = (str(traj_info.entropy_source) if traj_info is not None and entropy is None
+                                else str(prof.entropy_source))
         m, n = prof.counts.shape
         if items is not None:
             item_ids = _names("items", items, m)
+        elif "items" in info:
+            item_ids = info["items"]
         elif prof.items is not None:
             item_ids = [str(v) for v in prof.items.tolist()]
         else:
@@ -208,23 +250,28 @@ class TrajectoryExplorer(BenchkitWidget):
                 raise BenchkitTypeError(f"responses must be a benchkit.ResponseSet; got {describe(responses)}")
         if models is not None:
             model_names = _names("models", models, n)
-        elif axis_models is not None:
-            model_names = axis_models
+        elif "models" in info:
+            model_names = info["models"]
         elif responses is not None and self._counts_match(responses, item_ids):
             model_names = [str(v) for v in responses.model_ids]
         else:
             model_names = [f"model {j + 1}" for j in range(n)]
         self._models = model_names
+        if text is None and "text" in info:
+            text = info["text"]
         self._text = self._resolve_text(text, responses, item_ids)
-        if answers is None and responses is not None and getattr(responses, "has_answers", False):
-            answers = responses.to_long()
-        self._answers = self._group_answers(answers, item_ids, model_names)
+        if answers is None and responses is None and "trajectories" in info:
+            self._answers = _state_answers(info["trajectories"], model_names, self._n_answers)
+        else:
+            if answers is None and responses is not None and getattr(responses, "has_answers", False):
+                answers = responses.to_long()
+            self._answers = self._group_answers(answers, item_ids, model_names)
         self._frame = prof.to_frame()
         self._frame.index = pd.Index(item_ids, name="item")
         self._edges = np.linspace(0.0, 1.0, bins + 1)
         super().__init__(
             rows=self._rows(), models=model_names, T=int(prof.T), alpha_o=float(prof.alpha_o),
-            entropy_source=str(prof.entropy_source), summary=self._summary(),
+            entropy_source=self._entropy_source, summary=self._summary(),
             histograms=self._histograms(), sort_by=sort_by, **kwargs,
         )
         self._refresh()
@@ -370,7 +417,7 @@ class TrajectoryExplorer(BenchkitWidget):
             "flag_rate": float(df["flagged"].mean()) if len(df) else None,
             "mean_x": df.loc[pos, "x"].mean(), "mean_w": df.loc[pos, "w"].mean(),
             "mean_v": df["v"].mean(), "alpha_o": self._prof.alpha_o,
-            "entropy_source": self._prof.entropy_source,
+            "entropy_source": self._entropy_source,
         })
 
     def _trajectory(self, i: int) -> dict:
@@ -392,7 +439,7 @@ class TrajectoryExplorer(BenchkitWidget):
             "v": p.v[i], "D": p.D[i], "o": p.o[i], "flagged": bool(p.flagged[i]),
             "alpha_o": float(p.alpha_o), "high_start": hs,
             "high": [bool(not flat and j >= hs) for j in range(n)],
-            "entropy_source": str(p.entropy_source),
+            "entropy_source": self._entropy_source,
             "text": self._cut(self._text[i]) if self._text is not None else None,
             "answers": self._item_answers(self._items[i]),
         }
