@@ -1,0 +1,216 @@
+"""Trajectory explorer (issue 5 item 9): the widget's Python side and its static export.
+
+Oracles: benchkit.boundary.profiles called directly (the widget must only relay its numbers),
+scipy.optimize.isotonic_regression for the fit, an independent implementation of Eq. 4 (first
+position where the linear interpolant of the fit reaches c~1 + alpha*Delta) and Eq. 6 (H and v),
+pandas filtering/sorting of ``to_frame()`` for the list, numpy.histogram for the bins and
+collections.Counter over the raw long-form answers for the sample answers.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import optimize
+
+from benchkit import ResponseSet
+from benchkit.boundary import profiles
+from benchkit.simulate import load_sample
+from benchkit.widgets import TrajectoryExplorer
+from benchkit.widgets._assets import asset
+from benchkit.widgets._base import BenchkitWidget
+
+
+@pytest.fixture(scope="module")
+def ladder():
+    return load_sample("ladder")  # 300 items x 6 models, T = 10, answer states
+
+
+@pytest.fixture(scope="module")
+def prof(ladder):
+    return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
+
+
+@pytest.fixture(scope="module")
+def frame(prof, ladder):
+    df = prof.to_frame()
+    df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
+    return df
+
+
+def _crossing(fit, alpha):
+    """Eq. 4 by brute force: first s where the piecewise-linear fit reaches c~1 + alpha*Delta."""
+    n = fit.size
+    s = np.arange(n) / (n - 1)
+    level = fit[0] + alpha * (fit[-1] - fit[0])
+    for i in range(1, n):
+        if fit[i] >= level - 1e-15:
+            if fit[i] == fit[i - 1]:
+                return s[i]
+            return s[i - 1] + (level - fit[i - 1]) / (fit[i] - fit[i - 1]) * (s[i] - s[i - 1])
+    raise AssertionError("no crossing")
+
+
+# ------------------------------------------------------------------- selected item
+def test_selecting_an_item_syncs_its_trajectory_fit_crossings_and_numbers(prof, ladder):
+    w = TrajectoryExplorer(prof, responses=ladder)
+    assert w.models == [str(m) for m in ladder.model_ids]  # counts match -> roster order used
+    df = prof.to_frame()
+    picks = [int(np.flatnonzero(df["flagged"])[0]), int(np.flatnonzero(df["flat"])[0]),
+             int(np.flatnonzero(~df["flat"] & ~df["flagged"])[3]), 0]
+    for i in picks:
+        w.selected = i  # what the front end does when a row is clicked
+        t = w.trajectory
+        assert t["index"] == i and t["item"] == str(ladder.item_ids[i]) == w.item
+        np.testing.assert_array_equal(t["counts"], prof.counts[i])
+        np.testing.assert_allclose(t["c"], prof.counts[i] / 10, atol=1e-15)
+        np.testing.assert_allclose(t["e"], prof.entropy[i], atol=1e-15)
+        np.testing.assert_allclose(t["fit"], prof.fit[i], atol=1e-15)
+        # oracle: scipy's isotonic regression of C (equal weights, App. A)
+        iso = optimize.isotonic_regression(prof.c[i], increasing=True).x
+        np.testing.assert_allclose(t["fit"], iso, atol=1e-12)
+        for key in ("x", "w", "v", "o", "D", "gamma", "delta", "a"):
+            assert t[key] == pytest.approx(float(getattr(prof, key)[i]), abs=1e-15), key
+        assert t["flagged"] == bool(prof.flagged[i]) and t["flat"] == bool(prof.flat[i])
+        if prof.flat[i]:
+            assert t["q25"] is t["q50"] is t["q75"] is t["levels"] is None
+            assert t["w"] == 1.0 and not any(t["high"]) and t["v"] == 0.0
+            continue
+        for key, alpha in (("q25", 0.25), ("q50", 0.5), ("q75", 0.75)):
+            assert t[key] == pytest.approx(_crossing(iso, alpha), abs=1e-12)
+            assert t[key] == pytest.approx(float(getattr(prof, key)[i]), abs=1e-15)
+            assert t["levels"][str(alpha)] == pytest.approx(iso[0] + alpha * (iso[-1] - iso[0]), abs=1e-12)
+        assert t["x"] == pytest.approx(t["q50"]) and t["w"] == pytest.approx(t["q75"] - t["q25"])
+        # Eq. 6: H = {i : s_i >= Q_0.75}, v = Delta * gamma * (1 - mean_H e)
+        s = np.arange(6) / 5
+        H = s >= _crossing(iso, 0.75) - 1e-12
+        assert t["high"] == H.tolist()
+        e_hi = np.mean(np.asarray(t["e"])[H])
+        assert t["e_hi"] == pytest.approx(e_hi, abs=1e-12)
+        assert t["v"] == pytest.approx((iso[-1] - iso[0]) * t["gamma"] * (1 - e_hi), abs=1e-12)
+    w.select(str(ladder.item_ids[7]))
+    assert w.selected == 7 and w.trajectory["item"] == str(ladder.item_ids[7])
+    w.selected = -1
+    assert w.trajectory == {} and w.item is None
+    with pytest.raises(ValueError, match=r"selected=300 must be -1 \(none\) or a row index 0..299"):
+        w.selected = 300
+    with pytest.raises(ValueError, match=r"selected='nope' is not an item id"):
+        w.select("nope")
+
+
+def test_initial_list_is_sorted_by_o_and_shows_the_first_item(prof, frame):
+    w = TrajectoryExplorer(prof)
+    ref = frame.reset_index().sort_values("o", kind="stable", na_position="last")
+    assert w.visible == ref.index.tolist()
+    assert w.selected == w.visible[0] and w.trajectory["index"] == w.visible[0]
+    assert w.models == [f"model {j}" for j in range(1, 7)]  # nothing said which models
+    row = w.rows[5]
+    for key in ("x", "w", "v", "o", "D", "gamma", "delta"):
+        assert row[key] == pytest.approx(float(frame[key].iloc[5]), abs=1e-15)
+    assert row["flagged"] == bool(frame["flagged"].iloc[5]) and row["item"] == frame.index[5]
+    sm = w.summary
+    assert sm["n_items"] == 300 and sm["n_flat"] == int(frame["flat"].sum())
+    assert sm["n_flagged"] == int(frame["flagged"].sum())
+    assert sm["mean_x"] == pytest.approx(frame.loc[~frame["flat"], "x"].mean(), abs=1e-15)
+
+
+# ------------------------------------------------------------------- filtering and sorting
+def _pandas_filter(df, brush, flag="all", delta="all"):
+    keep = pd.Series(True, index=df.index)
+    for var, (lo, hi) in brush.items():
+        keep &= df[var].between(lo, hi)
+        if var in ("x", "w"):
+            keep &= ~df["flat"]
+    if flag != "all":
+        keep &= df["flagged"] if flag == "flagged" else ~df["flagged"]
+    if delta != "all":
+        keep &= df["flat"] if delta == "flat" else ~df["flat"]
+    return df[keep]
+
+
+@pytest.mark.parametrize("brush, flag, delta, sort_by, desc", [
+    ({"x": [0.2, 0.5]}, "all", "all", "o", False),
+    ({"w": [0.1, 0.4], "v": [0.3, 1.0]}, "all", "all", "v", True),
+    ({"o": [0.0, 0.2]}, "all", "all", "x", False),
+    ({"v": [0.0, 0.05]}, "unflagged", "flat", "w", True),
+    ({}, "flagged", "all", "D", True),
+    ({"x": [0.6, 0.6]}, "all", "positive", "index", True),  # a degenerate brush is allowed
+])
+def test_brush_and_filters_select_exactly_the_pandas_rows(prof, frame, brush, flag, delta, sort_by, desc):
+    w = TrajectoryExplorer(prof, items=frame.index)
+    with w.hold_trait_notifications():
+        w.brush = brush
+        w.flag_filter = flag
+        w.delta_filter = delta
+        w.sort_by = sort_by
+        w.sort_descending = desc
+    ref = _pandas_filter(frame, brush, flag, delta).reset_index()
+    ref["index"] = [frame.index.get_loc(i) for i in ref["item"]]
+    if sort_by == "index":
+        expected = ref["index"].tolist()[::-1] if desc else ref["index"].tolist()
+    else:
+        ref = ref.set_index("index")
+        expected = ref[sort_by].sort_values(ascending=not desc, kind="stable", na_position="last").index.tolist()
+    assert w.visible == expected
+    assert w.filtered.index.tolist() == [frame.index[i] for i in expected]
+    # linked histograms: counts of the listed items on the same bins
+    sel = np.zeros(len(frame), bool)
+    sel[expected] = True
+    for var in ("x", "w", "v", "o"):
+        pop = ~frame["flat"].to_numpy() if var in ("x", "w") else np.ones(len(frame), bool)
+        ref_counts, _ = np.histogram(frame[var].to_numpy()[sel & pop], bins=np.linspace(0, 1, 21))
+        assert w.hist_selected[var] == ref_counts.tolist()
+
+
+def test_a_brush_from_the_front_end_and_clearing(prof, frame):
+    w = TrajectoryExplorer(prof, items=frame.index)
+    w.brush = {"x": (0.25, 0.45)}  # as sent by a drag (a JSON list; tuples accepted)
+    assert w.brush == {"x": [0.25, 0.45]}
+    n_brushed = len(_pandas_filter(frame, {"x": [0.25, 0.45]}))
+    assert 0 < len(w.visible) == n_brushed < 300
+    w.set_brush("o", hi=0.5)
+    assert w.brush == {"x": [0.25, 0.45], "o": [0.0, 0.5]}
+    assert len(w.visible) == len(_pandas_filter(frame, w.brush))
+    w.set_brush("x")
+    assert set(w.brush) == {"o"}
+    w.flag_filter = "flagged"
+    w.clear_filters()
+    assert w.brush == {} and w.flag_filter == "all" and len(w.visible) == 300
+    for bad, match in [({"q": [0, 1]}, r"brush variable 'q' is not one of \['x', 'w', 'v', 'o'\]"),
+                       ({"x": [0.5, 0.1]}, r"brush\['x'\] must be finite \[lo, hi\] with lo <= hi"),
+                       ({"x": [0.1]}, r"brush\['x'\] must be \[lo, hi\]")]:
+        with pytest.raises(ValueError, match=match):
+            w.brush = bad
+    with pytest.raises(ValueError, match="flag_filter"):
+        w.flag_filter = "some"
+    with pytest.raises(ValueError, match="sort_by"):
+        w.sort_by = "colour"
+
+
+def test_histograms_are_numpy_bins_over_the_paper_populations(prof, frame):
+    w = TrajectoryExplorer(prof, bins=10)
+    edges = np.linspace(0, 1, 11)
+    pos = ~frame["flat"]
+    for var in ("x", "w"):
+        h = w.histograms[var]
+        assert h["counts"] == np.histogram(frame.loc[pos, var], bins=edges)[0].tolist()
+        assert h["n"] == int(pos.sum()) and h["population"] == "Δ > 0 items"
+        # v-weighted distribution (Sec. 3.3), normalized
+        wc = np.histogram(frame.loc[pos, var], bins=edges, weights=frame.loc[pos, "v"])[0]
+        np.testing.assert_allclose(h["weighted"], wc / frame.loc[pos, "v"].sum(), atol=1e-15)
+    for var in ("v", "o"):
+        assert w.histograms[var]["counts"] == np.histogram(frame[var], bins=edges)[0].tolist()
+        assert w.histograms[var]["n"] == 300
+    # hand-worked bin rule: half-open bins, the last one closed
+    tiny = profiles(np.array([[0, 0, 10], [0, 5, 10], [10, 10, 10]]), 10, calibration="exact")
+    th = TrajectoryExplorer(tiny, bins=4).histograms
+    # item 0: fit (0, 0, 1) on s = (0, .5, 1) -> Q.25 = .625, Q.5 = .75, Q.75 = .875, w = .25;
+    # item 1: fit (0, .5, 1) -> x = .5, w = .5; item 2 is flat (excluded from x and w)
+    assert th["x"]["counts"] == [0, 0, 1, 1] and th["x"]["n"] == 2
+    assert th["w"]["counts"] == [0, 1, 1, 0]
+    # monotone trajectories: D = 0 -> o = 1, which falls in the closed last bin
+    assert th["o"]["counts"] == [0, 0, 0, 3]
