@@ -1,0 +1,191 @@
+"""Reliability and sensitivity (App. G, H) against brute-force versions, scipy and statsmodels."""
+import numpy as np
+import pytest
+from scipy.spatial.distance import jensenshannon
+from statsmodels.stats.multitest import multipletests
+
+import benchkit.boundary as bb
+from benchkit.boundary import reliability as rel
+
+
+def test_jsd_matches_scipy():
+    rng = np.random.default_rng(0)
+    P = rng.dirichlet(np.ones(5), 50)
+    Q = rng.dirichlet(np.ones(5), 50)
+    Q[:5, :2] = 0
+    Q[:5] /= Q[:5].sum(axis=1, keepdims=True)
+    # scipy's jensenshannon is the distance sqrt(JSD), natural log by default
+    np.testing.assert_allclose(bb.jsd(P, Q), jensenshannon(P, Q, axis=1) ** 2, atol=1e-12)
+    assert bb.jsd([1, 0], [0, 1]) == pytest.approx(np.log(2))  # range [0, log 2] (App. G)
+
+
+def test_holm_matches_statsmodels():
+    p = np.array([0.01, 0.04, 0.03, 0.2, 0.0005, 0.04])
+    np.testing.assert_allclose(bb.holm(p), multipletests(p, method="holm")[1], atol=1e-15)
+
+
+def _data(N=40, R=20, seed=0, dependent=True):
+    rng = np.random.default_rng(seed)
+    if dependent:  # item-specific role distributions -> self < cross
+        pr = rng.dirichlet([0.3, 0.3, 0.3], N)
+    else:
+        pr = np.tile([0.5, 0.3, 0.2], (N, 1))
+    roles = np.array([rng.choice(3, R, p=p) for p in pr])
+    states = np.where(roles == 0, 0, np.where(roles == 2, 1, 2 + rng.integers(0, 3, (N, R))))
+    return states, roles
+
+
+def brute(states, roles, t, seed):
+    """Eq. 20-22 with explicit loops, using the function's own random partition."""
+    ss = np.random.SeedSequence(seed)
+    s_part, s_boot, s_perm = ss.spawn(3)
+    N, R = states.shape
+    perm = np.argsort(np.random.default_rng(s_part).random((N, R)), axis=1)
+    ro = np.take_along_axis(roles, perm, axis=1)
+    half = R // 2
+    U = lambda r: np.bincount(r, minlength=3) / len(r)  # noqa: E731
+    A = [U(ro[q, :t]) for q in range(N)]
+    B = [U(ro[q, half:half + t]) for q in range(N)]
+    self_d = np.array([jensenshannon(A[q], B[q]) ** 2 for q in range(N)])
+    cross = np.array([np.mean([jensenshannon(A[q], B[j]) ** 2 for j in range(N) if j != q])
+                      for q in range(N)])
+    return self_d, cross, A, B, s_boot
+
+
+def test_split_half_matches_brute_force():
+    states, roles = _data()
+    res = bb.split_half_reliability(states, roles, block_sizes=(2, 5, 10), t=10, n_boot=300,
+                                    n_perm=300, seed=7)
+    self_d, cross, A, B, s_boot = brute(states, roles, 10, 7)
+    np.testing.assert_allclose(res.self_jsd, self_d, atol=1e-12)
+    np.testing.assert_allclose(res.cross_jsd, cross, atol=1e-12)
+    assert res.G == pytest.approx(np.mean(cross - self_d), abs=1e-12)
+    # bootstrap replicate 0 by brute force: resample items, all ordered pairs of distinct draws
+    kid = s_boot.spawn(1)[0]
+    idx = np.random.default_rng(kid).integers(0, 40, 40)
+    J = lambda a, b: jensenshannon(a, b) ** 2  # noqa: E731
+    N = len(idx)
+    cross_b = [np.mean([J(A[idx[i]], B[idx[j]]) for j in range(N) if j != i]) for i in range(N)]
+    self_b = [J(A[q], B[q]) for q in idx]
+    g0 = np.mean(np.array(cross_b) - np.array(self_b))
+    ta, Jm = rel._role_types(np.array([np.round(a * 10).astype(int) for a in A]), 10)
+    tb, _ = rel._role_types(np.array([np.round(b * 10).astype(int) for b in B]), 10)
+    boot = rel._boot_block(kid, 1, 40, ta, tb, Jm, res.self_jsd)
+    assert boot[0] == pytest.approx(g0, abs=1e-12)
+    assert res.ci[0] < res.G < res.ci[1] and res.ci[0] > 0
+    assert res.p_perm == pytest.approx(1 / 301)  # item-dependent: no permutation beats it
+    assert res.table7().shape == (1, 3) and np.all(np.diff(res.table7().to_numpy()) < 0)
+
+
+def test_permutation_not_significant_under_exchangeable_items():
+    states, roles = _data(dependent=False, seed=3)
+    res = bb.split_half_reliability(states, roles, block_sizes=(10,), t=10, n_boot=200,
+                                    n_perm=400, seed=1)
+    assert res.p_perm > 0.01
+
+
+def test_reproducible_and_independent_of_n_jobs():
+    from joblib import parallel_config
+
+    states, roles = _data(N=30)
+    a = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_boot=1200, n_perm=1100,
+                                  seed=11)
+    with parallel_config(backend="threading"):
+        b = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_boot=1200,
+                                      n_perm=1100, seed=11, n_jobs=2)
+    assert a.ci == b.ci and a.p_perm == b.p_perm and a.G == b.G
+
+
+def test_reliability_table_holm():
+    rs = []
+    for s in range(3):
+        st, ro = _data(seed=s, dependent=s != 2)
+        rs.append(bb.split_half_reliability(st, ro, block_sizes=(10,), t=10, n_boot=100,
+                                            n_perm=200, seed=s, name=f"b{s}"))
+    t = bb.reliability_table(rs)
+    np.testing.assert_allclose(t["p_holm"], multipletests(t["p_perm"], method="holm")[1])
+
+
+def test_cruxeval_codellama_reliability():
+    from benchkit import datasets
+
+    try:
+        rs = datasets.fetch("cruxeval")
+    except Exception as exc:  # pragma: no cover - mirror absent
+        pytest.skip(f"cruxeval data unavailable: {exc}")
+    res = bb.response_reliability(rs, "codellama-7b", n_boot=500, n_perm=500)
+    print(res.to_frame().T, res.table7())
+    assert res.block_sizes == (5,) and res.t == 5 and res.n_items == 1600
+    assert res.G > 0 and res.ci[0] > 0 and res.p_perm == pytest.approx(1 / 501)
+    assert res.spearman_c[0] > 0.5
+
+
+def test_errors():
+    st, ro = _data(N=10, R=8)
+    with pytest.raises(ValueError, match=r"need 2 t <= R = 8"):
+        bb.split_half_reliability(st, ro, block_sizes=(5,), t=4)
+    with pytest.raises(ValueError, match="roles must be 0"):
+        bb.split_half_reliability(st, ro + 3, block_sizes=(2,), t=2)
+
+
+# ---- App. H ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def ladder():
+    from benchkit.simulate import load_sample
+
+    return bb.profile_responses(load_sample("ladder"), axis="size")
+
+
+def test_budget_sensitivity(ladder):
+    r = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3)
+    t = r.to_frame()
+    assert list(t.index) == [5] and t.loc[5, "n_rep"] == 6
+    assert 70 < t.loc[5, "agreement_pct"] <= 100 and 0 < t.loc[5, "x_mae"] < 0.2
+    again = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3)
+    assert again.runs.equals(r.runs)
+
+
+def test_budget_subsets_are_hypergeometric():
+    # Without-replacement subsets: E[k'] = k T'/T (hypergeometric mean), checked on the expanded,
+    # permuted responses the function uses.
+    k = np.array([[0, 3, 7, 10]])
+    sc, ok = bb.binary_state_counts(k, 10)
+    seq = rel._expand_states(sc, 10)
+    np.testing.assert_array_equal((seq == 1).sum(axis=2), k)
+    rng = np.random.default_rng(0)
+    tot = np.zeros(4)
+    for _ in range(4000):
+        perm = np.argsort(rng.random(seq.shape), axis=2)
+        tot += (np.take_along_axis(seq, perm, axis=2)[:, :, :4] == 1).sum(axis=2)[0]
+    np.testing.assert_allclose(tot / 4000, k[0] * 0.4, atol=0.06)
+
+
+def test_budget_degenerate_items_agree_exactly():
+    # every cell all-correct or all-wrong: any subset gives the same trajectories
+    k = np.array([[0, 0, 10, 10], [0, 10, 10, 10], [10, 10, 10, 10]] * 5)
+    sc, ok = bb.binary_state_counts(k, 10)
+    tr = bb.state_trajectories(sc, ok, 10, entropy_source="binary")
+    r = bb.budget_sensitivity(tr, budgets=(5,), n_rep=3)
+    assert (r.runs["agreement"] == 1.0).all() and (r.runs["x_mae"] == 0).all()
+
+
+def test_subaxis_sensitivity(ladder):
+    res = bb.subaxis_sensitivity(ladder)
+    t = res.to_frame()
+    assert list(t["n_subaxes"]) == [4, 6, 4]
+    assert t["x_mae"].is_monotonic_decreasing  # fewer removed models, smaller error (Table 10)
+    # oracle for one sub-axis: profiles on the kept columns, crossings mapped by np.interp
+    keep = [0, 2, 5]
+    models = tuple(ladder.axis.models[i] for i in keep)
+    tr = ladder.trajectories.select_models(keep)
+    p = bb.profiles(tr.counts, 10, entropy=tr.entropy)
+    coord = np.array(keep) / 5
+    grid = np.array([0, 0.5, 1.0])
+    xm = np.interp(p.q50, grid, coord)
+    got = res.mapped[models]
+    np.testing.assert_allclose(got["x"].to_numpy()[~p.flat], xm[~p.flat], atol=1e-12)
+    both = ~p.flat & ~ladder.profile.flat
+    row = res.runs[res.runs["models"] == " > ".join(models)].iloc[0]
+    assert row["x_mae"] == pytest.approx(np.mean(np.abs(xm[both] - ladder.profile.x[both])))
+    full = bb.subaxis_sensitivity(ladder, sizes=(6,))
+    assert full.runs["agreement"].iloc[0] == 1.0 and full.runs["x_mae"].iloc[0] == pytest.approx(0)
