@@ -214,3 +214,160 @@ def test_histograms_are_numpy_bins_over_the_paper_populations(prof, frame):
     assert th["w"]["counts"] == [0, 1, 1, 0]
     # monotone trajectories: D = 0 -> o = 1, which falls in the closed last bin
     assert th["o"]["counts"] == [0, 0, 0, 3]
+
+
+# ------------------------------------------------------------------- inputs and metadata
+def _answer_oracle(long, item, models):
+    """Per model: Counter of answer states of ``item`` in the raw long table."""
+    sub = long[long["item"] == item]
+    return {m: Counter(sub.loc[sub["model"] == m, "answer"].tolist()) for m in models}
+
+
+def test_response_level_result_gives_axis_models_answers_and_entropy_source(ladder):
+    from benchkit.boundary.responses import profile_responses
+
+    res = profile_responses(ladder, axis="size")
+    w = TrajectoryExplorer(res, n_answers=3)
+    assert w.models == list(res.axis.models)
+    assert w.entropy_source == "answers" and w.summary["entropy_source"] == "answers"
+    long = ladder.to_long()
+    for i in (0, 11, 123):
+        w.selected = i
+        t = w.trajectory
+        np.testing.assert_allclose(t["fit"], res.profile.fit[i], atol=1e-15)
+        np.testing.assert_allclose(t["e"], res.trajectories.entropy[i], atol=1e-15)
+        ref = _answer_oracle(long, t["item"], w.models)
+        key = dict(zip(ladder.item_ids.astype(str), ladder.items["answer_key"]))[t["item"]]
+        for cell in t["answers"]:
+            cnt = ref[cell["model"]]
+            top = sorted(cnt.items(), key=lambda kv: (-kv[1], kv[0]))
+            assert [(s["answer"], s["count"]) for s in cell["states"]] == top[:3]
+            assert cell["other"] == sum(c for _, c in top[3:]) and cell["total"] == 10
+            assert all(s["correct"] == float(s["answer"] == key) for s in cell["states"])
+    # the same numbers from the array-level result plus the ResponseSet
+    w2 = TrajectoryExplorer(res.profile, responses=ladder, models=list(res.axis.models), n_answers=3)
+    w2.selected = 123
+    assert w2.trajectory["answers"] == w.trajectory["answers"]
+    # a ResponseSet is profiled with profile_responses' defaults
+    w3 = TrajectoryExplorer(ladder)
+    assert len(w3.rows) == 300 and w3.entropy_source == "answers"
+
+
+def test_text_from_responses_and_mapping_is_cut_and_plain(prof, ladder):
+    items = pd.DataFrame({"item": ladder.item_ids.astype(str),
+                          "text": [f"<b>question {i}</b> " + "x" * (i % 50) * 20 for i in range(300)]})
+    long = ladder.to_long()
+    rs = ResponseSet.from_long(long, items=items, T=10, parse_names=False)
+    w = TrajectoryExplorer(prof, responses=rs, text_chars=80)
+    w.selected = 49
+    assert w.trajectory["text"] == (items["text"][49][:79] + "…")
+    w.selected = 0
+    assert w.trajectory["text"] == "<b>question 0</b> "
+    assert w.rows[1]["text"].startswith("<b>question 1</b>")
+    m = TrajectoryExplorer(prof, text={str(ladder.item_ids[2]): "two"})
+    m.selected = 2
+    assert m.trajectory["text"] == "two" and m.rows[3]["text"] is None
+
+
+def test_given_entropy_recomputes_the_profiles(prof, ladder):
+    rng = np.random.default_rng(5)
+    E = rng.uniform(0, 1, prof.counts.shape)
+    w = TrajectoryExplorer(prof, entropy=E)
+    ref = profiles(prof.counts, prof.T, entropy=E, items=prof.items)  # oracle: direct call
+    np.testing.assert_allclose(w.result.v, ref.v, atol=1e-15)
+    i = int(np.flatnonzero(~ref.flat)[0])
+    w.selected = i
+    np.testing.assert_allclose(w.trajectory["e"], E[i], atol=1e-15)
+    assert w.trajectory["v"] == pytest.approx(ref.v[i], abs=1e-15)
+    assert w.entropy_source == "given"
+    assert not np.allclose(ref.v, prof.v)  # the entropy really changed v
+
+
+def test_models_are_not_taken_from_responses_whose_counts_differ(prof, ladder):
+    reversed_rs = ladder.select(models=list(ladder.model_ids[::-1]))
+    K = reversed_rs.counts().K
+    assert not np.array_equal(K, prof.counts)
+    with pytest.raises(ValueError, match=r"responses' count matrix .* does not reproduce result.counts"):
+        TrajectoryExplorer(prof, responses=reversed_rs)
+    # with the axis order given, the answers are matched by model id
+    w = TrajectoryExplorer(prof, responses=reversed_rs, models=list(ladder.model_ids))
+    ref = _answer_oracle(ladder.to_long(), w.item, w.models)
+    assert {c["model"]: c["total"] for c in w.trajectory["answers"]} == \
+        {m: sum(ref[m].values()) for m in w.models}
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(models=["a", "b"]), r"models must have 6 labels \(one per model\); got 2"),
+    (dict(items=["a"]), r"items must have 300 labels \(one per item\); got 1"),
+    (dict(bins=0), "bins"),
+    (dict(sort_by="size"), "sort_by"),
+    (dict(answers=pd.DataFrame({"item": ["q"]})), r"answers is missing columns \['model', 'answer'\]"),
+    (dict(answers=pd.DataFrame({"item": ["q"], "model": ["m"], "answer": ["A"]})),
+     "answers has no rows for the result's items and models"),
+    (dict(text=pd.DataFrame({"body": ["a"]})), "text DataFrame needs a 'text' column"),
+    (dict(responses="rs"), "responses must be a benchkit.ResponseSet"),
+])
+def test_bad_options_raise_clear_errors(prof, kwargs, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        TrajectoryExplorer(prof, **kwargs)
+
+
+def test_bad_result_type():
+    with pytest.raises(TypeError, match=r"result must be a benchkit.boundary.profiles\(...\) result"):
+        TrajectoryExplorer({"x": 1})
+
+
+# ------------------------------------------------------------------- export and assets
+def test_to_html_embeds_every_trajectory_and_runs_offline(prof, ladder, tmp_path):
+    w = TrajectoryExplorer(prof, responses=ladder)
+    w.brush = {"v": [0.2, 1.0]}
+    w.selected = 17
+    path = tmp_path / "traj.html"
+    page = w.to_html(path)
+    assert path.read_text(encoding="utf-8") == page
+    state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
+    esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
+    assert esm == asset("trajectory.js")
+    assert state["static_mode"] is True and w.static_mode is False
+    assert state["selected"] == 17 and state["visible"] == w.visible and state["brush"] == {"v": [0.2, 1.0]}
+    assert len(state["bundle"]) == 300
+    assert state["bundle"][17] == state["trajectory"] == w.trajectory
+    np.testing.assert_allclose(state["bundle"][250]["fit"], prof.fit[250], atol=1e-15)
+    assert "<script src=" not in page and "https://" not in page
+    assert ".bk-highside" in page  # CSS inlined
+
+
+def test_assets_are_plain_esm_without_network_imports():
+    js = asset("trajectory.js")
+    assert "export default" in js
+    assert not re.search(r"^\s*import\s", js, flags=re.M)
+    assert "http://" not in js.replace("http://www.w3.org/2000/svg", "") and "https://" not in js
+    assert ".bk-c-line" in asset("trajectory.css")
+    w = TrajectoryExplorer(profiles(np.array([[0, 1, 2], [2, 1, 0]]), 2, calibration="exact"))
+    assert isinstance(w, BenchkitWidget)
+    assert set(w.state_names()) >= {"rows", "visible", "brush", "selected", "trajectory", "histograms"}
+
+
+# ------------------------------------------------------------------- real data
+def test_cruxeval_output_deepseek_coder_size_ladder():
+    from benchkit import datasets
+
+    try:
+        rs = datasets.fetch("eval-arena", benchmark="cruxeval_output")
+    except (FileNotFoundError, OSError) as exc:  # pragma: no cover - only without the mirror
+        pytest.skip(f"eval-arena data unavailable: {exc}")
+    ladder = ["deepseek-base-1.3b", "deepseek-base-6.7b", "deepseek-base-33b"]
+    sub = rs.select(models=ladder)
+    cm = sub.counts()
+    assert set(sub.budget.tolist()) == {10}
+    p = profiles(cm.K, 10, items=sub.item_ids)
+    w = TrajectoryExplorer(p, responses=sub)
+    assert w.models == ladder and len(w.rows) == 800 and w.summary["n_models"] == 3
+    w.brush = {"x": [0.0, 0.5]}
+    df = p.to_frame()
+    assert len(w.visible) == int((df["x"].between(0, 0.5) & ~df["flat"]).sum())
+    i = w.visible[0]
+    w.selected = i
+    np.testing.assert_array_equal(w.trajectory["counts"], cm.K[i])
+    assert w.trajectory["item"].startswith("CRUXEval-output/")
+    assert w.trajectory["answers"] is None  # counts only: no answer states

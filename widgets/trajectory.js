@@ -162,7 +162,7 @@ function render({ model, el }) {
       h("select", { class: `bk-${name}`, "aria-label": label,
         onchange: (e) => setFilter({ [name]: e.target.value }) },
         options.map(([v, t]) => h("option", { value: v, selected: v === value }, t)))]);
-    const brushes = Object.entries(brush).map(([v, [lo, hi]]) => h("span", { class: "bk-brushtag", "data-var": v },
+    const brushes = Object.entries(brush).map(([v, [lo, hi]]) => h("span", { class: "bk-brushtag", "data-var": v, "data-lo": lo, "data-hi": hi },
       [`${v} ∈ [${fmt(lo)}, ${fmt(hi)}] `, h("button", { class: "bk-unbrush", title: `clear the ${v} brush`,
         onclick: () => { const b = { ...get("brush", {}) }; delete b[v]; setFilter({ brush: b }); } }, "×")]));
     return h("div", { class: "bk-controls" }, [

@@ -252,7 +252,13 @@ class TrajectoryExplorer(BenchkitWidget):
             model_names = _names("models", models, n)
         elif "models" in info:
             model_names = info["models"]
-        elif responses is not None and self._counts_match(responses, item_ids):
+        elif responses is not None:
+            if not self._counts_match(responses, item_ids):
+                raise BenchkitValueError(
+                    "responses' count matrix (its roster order) does not reproduce result.counts, so "
+                    "its models cannot be matched to the axis; pass models= (model ids in axis order, "
+                    "weakest first)"
+                )
             model_names = [str(v) for v in responses.model_ids]
         else:
             model_names = [f"model {j + 1}" for j in range(n)]
