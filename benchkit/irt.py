@@ -752,7 +752,7 @@ def _modes_general(Y0, M, b, a, sigma, t0, iters=50):
     return t, 1.0 / np.sqrt(hh)
 
 
-def _shift_polish(mg, p, iters=4):
+def _shift_polish(mg, p, iters=3):
     """Newton steps along the common shift of all difficulties. The diagonal preconditioner
     ignores the strong coupling of the b's (moving them together is resisted only by the ability
     prior), the one direction in which L-BFGS stops early; the directional curvature is taken
@@ -773,7 +773,7 @@ def _shift_polish(mg, p, iters=4):
         if f_new > f + 1e-13 * abs(f):
             break
         p, f, g = p_new, f_new, g_new
-        if abs(step) < 1e-10:
+        if abs(step) < 1e-8:
             break
     return p
 
@@ -819,7 +819,8 @@ def _fit_general_mml(Y, st, *, prec_b, prec_a, two_pl, ability_sd, density, tol,
         p = res.x / scale
         nit += int(res.nit)
         conv = bool(res.success) or np.max(np.abs(res.jac)) < 10 * gtol
-        p = _shift_polish(mg, p)
+        if gtol == tol:
+            p = _shift_polish(mg, p)
         W = mg.parts(p)["W"]
         spacing_ok, edge_ok = _grid_ok(mg.theta, W, density, edge=mg.window_edge(W))
         if spacing_ok and edge_ok:
@@ -1176,12 +1177,16 @@ def fit_1pl(
         W_models = W[inv_j]
         th = ob.theta
     else:
-        mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=0.0, two_pl=False,
-                                            ability_sd=ability_sd, density=nodes_per_sd,
-                                            tol=tol, max_iter=max_iter * 10)
-        b, _, ls = mg.unpack(p)
-        se, W_models = mg.b_se_diag(p)
-        loglik = mg.parts(p)["ll"]
+        # many small per-block products: one BLAS thread (threads only add wake-ups and, on a
+        # shared machine, oversubscription)
+        with threadpool_limits(1, "blas"):
+            mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=0.0,
+                                                two_pl=False, ability_sd=ability_sd,
+                                                density=nodes_per_sd, tol=tol,
+                                                max_iter=max_iter * 10)
+            b, _, ls = mg.unpack(p)
+            se, W_models = mg.b_se_diag(p)
+            loglik = mg.parts(p)["ll"]
         th = mg.theta
     b_full[keep] = b
     se_full[keep] = se
@@ -1247,11 +1252,13 @@ def fit_2pl(
         sub = arr[keep]
         sst = _scan(sub, "Y")
     s_i = st.row_sum
-    mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=prec_a, two_pl=True,
-                                        ability_sd=None, density=nodes_per_sd, tol=tol,
-                                        max_iter=max_iter)
-    b, la, _ = mg.unpack(p)
-    se, W = mg.b_se_diag(p)
+    with threadpool_limits(1, "blas"):  # many small per-block products (see fit_1pl)
+        mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=prec_a, two_pl=True,
+                                            ability_sd=None, density=nodes_per_sd, tol=tol,
+                                            max_iter=max_iter)
+        b, la, _ = mg.unpack(p)
+        se, W = mg.b_se_diag(p)
+        loglik = mg.parts(p)["ll"]
     th = mg.theta
     b_full = np.full(n_items, np.nan)
     se_full = np.full(n_items, np.nan)
@@ -1264,7 +1271,7 @@ def fit_2pl(
     opts = dict(method="mml", item_prior_sd=item_prior_sd,
                 discrimination_prior_sd=discrimination_prior_sd, nodes_per_sd=nodes_per_sd)
     return IRTFit(b_full, se_full, a_full, np.full(n_items, np.nan), eap, psd, 1.0, "2pl", "mml",
-                  mg.parts(p)["ll"], int(nit), bool(conv), False, items, models, opts,
+                  loglik, int(nit), bool(conv), False, items, models, opts,
                   nodes=th, posterior=W)
 
 

@@ -334,7 +334,7 @@ def _quad_marginal_loglik(Y, b, sigma):
 
 def test_mml_many_items_per_model_matches_quad_oracle():
     # 2,500 items per model: posteriors of SD ~0.05, far below any fixed Gauss-Hermite spacing
-    Y, b, t = simulate(2500, 30, seed=31)
+    Y, b, t = simulate(2500, 16, seed=31)
     fit = irt.fit_1pl(Y, method="mml", item_prior_sd=None)
     assert fit.converged
     fin = np.isfinite(fit.difficulty)  # items all-correct / all-wrong: +-inf, likelihood 1
