@@ -14,7 +14,7 @@
 const SVG_NS = "http://www.w3.org/2000/svg";
 const HIST_VARS = ["x", "w", "v", "o"];
 const POSITIVE_ONLY = new Set(["x", "w"]);
-const HIST_LABEL = { x: "boundary position x", w: "boundary width w", v: "validity v", o: "order consistency o" };
+const HIST_LABEL = { x: "position x", w: "width w", v: "validity v", o: "order cons. o" };
 const COLUMNS = [["item", "item"], ["x", "x"], ["w", "w"], ["v", "v"], ["o", "o"], ["flagged", "flag"],
   ["delta", "Δ"]];
 const PAGE = 200;
@@ -190,7 +190,7 @@ function render({ model, el }) {
     const brush = (get("brush", {}) || {})[v];
     const svg = s("svg", { class: "bk-hist", "data-var": v, viewBox: `0 0 ${W} ${H}`, width: W, height: H,
       role: "img", "aria-label": `histogram of ${v}` });
-    s("text", { x: M.l, y: 12, class: "bk-histtitle" }, svg, `${HIST_LABEL[v]} (${hg.population}, n = ${hg.n})`);
+    s("text", { x: M.l, y: 12, class: "bk-histtitle" }, svg, `${HIST_LABEL[v]} (${hg.population.replace(" items", "")}, n = ${hg.n})`);
     s("rect", { x: M.l, y: M.t, width: PW, height: PH, class: "bk-frame" }, svg);
     for (let i = 0; i < nb; i++) {
       const x0 = X(edges[i]), x1 = X(edges[i + 1]);
