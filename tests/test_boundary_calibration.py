@@ -27,8 +27,16 @@ def test_score_semantics_against_direct_eq19():
 
 
 def test_same_table_for_any_worker_count(tmp_path):
-    a = build_table(4, 5, B=2000, seed=3, block_size=300)
-    b = build_table(4, 5, B=2000, seed=3, block_size=300, n_jobs=2, chunk=7)
+    from joblib import parallel_config
+
+    from benchkit._kernels.boundary_threads import limit_threads
+
+    a = build_table(3, 5, B=2000, seed=3, block_size=300)
+    with parallel_config(backend="threading"):  # same code path as processes, no worker start-up
+        b = build_table(3, 5, B=2000, seed=3, block_size=300, n_jobs=2, chunk=7)
+    with limit_threads(1):
+        c1 = build_table(3, 5, B=2000, seed=3, block_size=300)
+    np.testing.assert_array_equal(a.tail, c1.tail)
     np.testing.assert_array_equal(a.atoms, b.atoms)
     np.testing.assert_array_equal(a.tail, b.tail)
     a.save(tmp_path / "t.npz")
@@ -40,7 +48,7 @@ def test_exact_vs_monte_carlo():
     # n = 3, T = 5: exact P over the same family vs MC scores; they differ only by MC error.
     fam = reference_family(3)
     ex = exact_table(3, 5, reference=fam, flat_levels=0)
-    mc = build_table(3, 5, B=20000, seed=11, reference=fam)
+    mc = build_table(3, 5, B=20000, seed=11, reference=fam, block_size=5000)
     d = ex.atoms / 1e10
     diff = np.abs(ex.score(d) - mc.score(d))
     # max over 133 vectors of binomial errors: sd <= 0.5/sqrt(B) = 0.0035; allow ~5 sd

@@ -4,12 +4,12 @@ import pytest
 from scipy import integrate, stats
 from scipy.optimize import isotonic_regression
 
-from benchkit.boundary import build_table, endpoint_gamma, profiles
+from benchkit.boundary import endpoint_gamma, get_table, profiles
 
 
 @pytest.fixture(scope="module")
 def table():
-    return build_table(6, 20, B=4000, seed=1)
+    return get_table(6, 20)  # shipped table: lookup only, no simulation
 
 
 def oracle(k, T, e=None):
@@ -88,8 +88,8 @@ def test_edge_cases_match_oracle(table):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_random_match_oracle(table, seed):
     rng = np.random.default_rng(seed)
-    theta = np.sort(rng.random((150, 6)), axis=1)
-    theta[::3] = rng.random((50, 6))  # non-monotone truth too
+    theta = np.sort(rng.random((60, 6)), axis=1)
+    theta[::3] = rng.random((20, 6))  # non-monotone truth too
     k = rng.binomial(20, theta)
     e = rng.random(k.shape)
     compare(profiles(k, 20, entropy=e, calibration=table), oracle(k, 20, e))

@@ -18,13 +18,17 @@ Randomness: the null simulator uses its own xoshiro256** generator, seeded per f
 draws from ``numpy.random.SeedSequence.spawn`` (four uint64 words per block), so the draws do not
 depend on the number of threads or workers. Binomial draws use Walker/Vose alias tables built from
 ``scipy.stats.binom.pmf`` (one 53-bit uniform per draw).
+
+Threads: every kernel is serial over an index range and releases the GIL; the dispatch functions
+run ranges on :func:`benchkit._kernels.boundary_threads.parallel_for` (no ``parallel=True``:
+faster compilation, no thread-team wake-up cost, results independent of the thread count).
 """
 from __future__ import annotations
 
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from benchkit._kernels.boundary_unrolled import _draw
 from benchkit._kernels.pava import _pava_counts_row, lcm_upto, minmax_counts_lcm
@@ -38,7 +42,6 @@ __all__ = [
     "lr_statistic_counts",
     "build_alias",
     "simulate_generic",
-    "rle_rows",
     "enumerate_generic",
     "exact_tail_max",
     "envelope_counts",
@@ -94,33 +97,80 @@ def _key(d):
     return np.int64(np.rint(d * 1e10))
 
 
-@njit(cache=True, parallel=True)
-def lr_statistic_counts(k, T, hk, hblock, D, keys, chunk):
-    """D and its key for each row of counts ``k`` (m, n); exact stack PAVA on integers.
+@njit(cache=True, nogil=True)
+def lr_statistic_counts(k, T, hk, hblock, D, keys, start, stop):
+    """D and its key for rows start..stop-1 of counts ``k`` (m, n); exact stack PAVA on integers.
 
     ``hk[s] = h(s/T)``, ``hblock[L, S] = h(S/(T L))``.
     """
-    m, n = k.shape
-    nchunks = (m + chunk - 1) // chunk
-    for c in prange(nchunks):
-        num = np.empty((1, n), np.int64)
-        den = np.empty((1, n), np.int64)
-        blk = np.empty((1, n), np.int64)
-        bsum = np.empty(n, np.int64)
-        bcnt = np.empty(n, np.int64)
-        bstart = np.empty(n + 1, np.int64)
-        row = np.empty((1, n), np.int64)
-        for r in range(c * chunk, min(m, (c + 1) * chunk)):
-            for i in range(n):
-                row[0, i] = k[r, i]
-            _pava_counts_row(row, num, den, blk, 0, n, bsum, bcnt, bstart)
-            acc = 0.0
-            for i in range(n):
-                acc += hk[k[r, i]] - hblock[den[0, i], num[0, i]]
-            d = 2.0 * T * acc
-            d = 0.0 if d < 0.0 else d
-            D[r] = d
-            keys[r] = _key(d)
+    n = k.shape[1]
+    num = np.empty((1, n), np.int64)
+    den = np.empty((1, n), np.int64)
+    blk = np.empty((1, n), np.int64)
+    bsum = np.empty(n, np.int64)
+    bcnt = np.empty(n, np.int64)
+    bstart = np.empty(n + 1, np.int64)
+    row = np.empty((1, n), np.int64)
+    for r in range(start, stop):
+        for i in range(n):
+            row[0, i] = k[r, i]
+        _pava_counts_row(row, num, den, blk, 0, n, bsum, bcnt, bstart)
+        acc = 0.0
+        for i in range(n):
+            acc += hk[k[r, i]] - hblock[den[0, i], num[0, i]]
+        d = 2.0 * T * acc
+        d = 0.0 if d < 0.0 else d
+        D[r] = d
+        keys[r] = _key(d)
+
+
+@njit(cache=True, nogil=True)
+def _vose(p, prob, alias, small, large):
+    """Vose's alias table for one pmf row (same stack discipline as the reference Python code)."""
+    K = p.shape[0]
+    scaled = p * K
+    ns = 0
+    nl = 0
+    for j in range(K):
+        if scaled[j] < 1.0:
+            small[ns] = j
+            ns += 1
+        else:
+            large[nl] = j
+            nl += 1
+    for j in range(K):
+        prob[j] = 1.0
+        alias[j] = j
+    while ns > 0 and nl > 0:
+        ns -= 1
+        sm = small[ns]
+        nl -= 1
+        g = large[nl]
+        prob[sm] = scaled[sm]
+        alias[sm] = g
+        scaled[g] = scaled[g] + scaled[sm] - 1.0
+        if scaled[g] < 1.0:
+            small[ns] = g
+            ns += 1
+        else:
+            large[nl] = g
+            nl += 1
+    for j in range(nl):
+        prob[large[j]] = 1.0
+        alias[large[j]] = large[j]
+    for j in range(ns):
+        prob[small[j]] = 1.0
+        alias[small[j]] = small[j]
+
+
+@njit(cache=True)
+def _alias_all(pmf, prob, alias):
+    r, n, K = pmf.shape
+    small = np.empty(K, np.int64)
+    large = np.empty(K, np.int64)
+    for a in range(r):
+        for i in range(n):
+            _vose(pmf[a, i], prob[a, i], alias[a, i], small, large)
 
 
 def build_alias(theta: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
@@ -130,84 +180,42 @@ def build_alias(theta: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
     theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
     r, n = theta.shape
     K = T + 1
-    prob = np.ones((r, n, K), dtype=np.float64)
-    alias = np.tile(np.arange(K, dtype=np.int64), (r, n, 1))
     ks = np.arange(K)
-    for a in range(r):
-        for i in range(n):
-            p = binom.pmf(ks, T, theta[a, i])
-            p = p / p.sum()
-            scaled = p * K
-            small = [j for j in range(K) if scaled[j] < 1.0]
-            large = [j for j in range(K) if scaled[j] >= 1.0]
-            while small and large:
-                s = small.pop()
-                g = large.pop()
-                prob[a, i, s] = scaled[s]
-                alias[a, i, s] = g
-                scaled[g] = scaled[g] + scaled[s] - 1.0
-                if scaled[g] < 1.0:
-                    small.append(g)
-                else:
-                    large.append(g)
-            for j in large + small:
-                prob[a, i, j] = 1.0
-                alias[a, i, j] = j
+    p = binom.pmf(ks[None, None, :], T, theta[:, :, None])
+    p = np.ascontiguousarray(p / p.sum(axis=2, keepdims=True))
+    prob = np.ones((r, n, K), dtype=np.float64)
+    alias = np.empty((r, n, K), dtype=np.int64)
+    _alias_all(p, prob, alias)
     return prob, alias
 
 
-@njit(cache=True, parallel=True)
-def simulate_generic(prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div, lcm, out):
-    """Loop-based twin of ``boundary_unrolled.simulate_n{n}`` (same draws, same keys), any n."""
-    r, n, _ = prob.shape
+@njit(cache=True, nogil=True)
+def simulate_generic(prob, alias, T, seeds, task, a, start, stop, hl, lcm_div, lcm, out):
+    """Loop-based twin of ``boundary_unrolled.simulate_task_n{n}`` (same draws, same keys), any n."""
+    n = prob.shape[1]
     K = T + 1
     Kf = float(K)
-    ntasks = r * nblocks
-    for task in prange(ntasks):
-        a = task // nblocks
-        b = task % nblocks
-        s0 = seeds[task, 0]
-        s1 = seeds[task, 1]
-        s2 = seeds[task, 2]
-        s3 = seeds[task, 3]
-        P = np.empty(n + 1, np.int64)
-        Rb = np.empty(n, np.int64)
-        F = np.empty(n, np.int64)
-        krow = np.empty(n, np.int64)
-        pa = prob[a]
-        aa = alias[a]
-        for pos in range(b * block_size, min(B, (b + 1) * block_size)):
-            for i in range(n):
-                kk, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, i, K, Kf)
-                krow[i] = kk
-            minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
-            acc = 0.0
-            for i in range(n):
-                acc += hl[krow[i] * lcm] - hl[F[i]]
-            d = 2.0 * T * acc
-            d = 0.0 if d < 0.0 else d
-            out[a, pos] = np.int64(np.rint(d * 1e10))
-
-
-@njit(cache=True, parallel=True)
-def rle_rows(keys, ukeys, ucounts, nunique):
-    """Sort each row of ``keys`` in place and run-length encode it into (ukeys, ucounts)."""
-    r = keys.shape[0]
-    for a in prange(r):
-        row = keys[a]
-        row.sort()
-        m = row.shape[0]
-        nu = 0
-        i = 0
-        while i < m:
-            j = i
-            while j < m and row[j] == row[i]:
-                j += 1
-            ukeys[a, nu] = row[i]
-            ucounts[a, nu] = j - i
-            nu += 1
-            i = j
-        nunique[a] = nu
+    s0 = seeds[task, 0]
+    s1 = seeds[task, 1]
+    s2 = seeds[task, 2]
+    s3 = seeds[task, 3]
+    P = np.empty(n + 1, np.int64)
+    Rb = np.empty(n, np.int64)
+    F = np.empty(n, np.int64)
+    krow = np.empty(n, np.int64)
+    pa = prob[a]
+    aa = alias[a]
+    for pos in range(start, stop):
+        for i in range(n):
+            kk, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, i, K, Kf)
+            krow[i] = kk
+        minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
+        acc = 0.0
+        for i in range(n):
+            acc += hl[krow[i] * lcm] - hl[F[i]]
+        d = 2.0 * T * acc
+        d = 0.0 if d < 0.0 else d
+        out[a, pos] = np.int64(np.rint(d * 1e10))
 
 
 @njit(cache=True)
@@ -235,54 +243,47 @@ def envelope_counts(atoms, all_keys, all_counts, offsets, env, arg):
                 arg[u] = a
 
 
-@njit(cache=True, parallel=True)
-def enumerate_generic(n, T, hl, lcm_div, lcm, keys):
-    """Loop-based twin of ``boundary_unrolled.enumerate_n{n}``."""
+@njit(cache=True, nogil=True)
+def enumerate_generic(n, T, hl, lcm_div, lcm, keys, start, stop):
+    """Loop-based twin of ``boundary_unrolled.enumerate_range_n{n}``."""
     K = T + 1
-    total = keys.shape[0]
-    chunk = 4096
-    nchunks = (total + chunk - 1) // chunk
-    for c in prange(nchunks):
-        P = np.empty(n + 1, np.int64)
-        Rb = np.empty(n, np.int64)
-        F = np.empty(n, np.int64)
-        krow = np.empty(n, np.int64)
-        for idx in range(c * chunk, min(total, (c + 1) * chunk)):
-            rem = idx
-            for i in range(n - 1, -1, -1):
-                krow[i] = rem % K
-                rem //= K
-            minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
-            acc = 0.0
-            for i in range(n):
-                acc += hl[krow[i] * lcm] - hl[F[i]]
-            d = 2.0 * T * acc
-            d = 0.0 if d < 0.0 else d
-            keys[idx] = np.int64(np.rint(d * 1e10))
+    P = np.empty(n + 1, np.int64)
+    Rb = np.empty(n, np.int64)
+    F = np.empty(n, np.int64)
+    krow = np.empty(n, np.int64)
+    for idx in range(start, stop):
+        rem = idx
+        for i in range(n - 1, -1, -1):
+            krow[i] = rem % K
+            rem //= K
+        minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
+        acc = 0.0
+        for i in range(n):
+            acc += hl[krow[i] * lcm] - hl[F[i]]
+        d = 2.0 * T * acc
+        d = 0.0 if d < 0.0 else d
+        keys[idx] = np.int64(np.rint(d * 1e10))
 
 
-@njit(cache=True, parallel=True)
-def exact_tail_max(inv_group, ngroups, pmf, n, T, tail_out, arg_out):
-    """Exact sup over vectors theta of P_theta(D >= atom) by full enumeration.
-
-    ``inv_group[idx]`` is the index
-    of vector idx's atom among the ``ngroups`` sorted atoms; ``pmf[a, i, k]`` = Binomial(T,
-    theta_a,i) pmf. For each theta the atom probabilities are accumulated and turned into upper
-    tails; the running maximum over theta is written to ``tail_out`` (ngroups) with its argmax.
-    """
-    nref = pmf.shape[0]
+@njit(cache=True, nogil=True)
+def exact_mass(inv_group, pmf, a, n, T, mass):
+    """mass[g] += P_theta_a(count vector) over all count vectors idx with atom inv_group[idx]."""
     K = T + 1
     total = inv_group.shape[0]
-    mass = np.zeros((nref, ngroups), np.float64)
-    for a in prange(nref):
-        for idx in range(total):
-            rem = idx
-            p = 1.0
-            for i in range(n - 1, -1, -1):
-                kk = rem % K
-                rem //= K
-                p *= pmf[a, i, kk]
-            mass[a, inv_group[idx]] += p
+    for idx in range(total):
+        rem = idx
+        p = 1.0
+        for i in range(n - 1, -1, -1):
+            kk = rem % K
+            rem //= K
+            p *= pmf[a, i, kk]
+        mass[a, inv_group[idx]] += p
+
+
+@njit(cache=True)
+def tail_envelope(mass, tail_out, arg_out):
+    """Upper tails of each row of ``mass`` (atoms ascending) and their max over rows."""
+    nref, ngroups = mass.shape
     for g in range(ngroups):
         tail_out[g] = -1.0
         arg_out[g] = -1
@@ -295,6 +296,21 @@ def exact_tail_max(inv_group, ngroups, pmf, n, T, tail_out, arg_out):
                 arg_out[g] = a
 
 
+def exact_tail_max(inv_group, ngroups, pmf, n, T, tail_out, arg_out):
+    """Exact sup over vectors theta of P_theta(D >= atom) by full enumeration.
+
+    ``inv_group[idx]`` is the index of vector idx's atom among the ``ngroups`` sorted atoms;
+    ``pmf[a, i, k]`` = Binomial(T, theta_a,i) pmf. Writes the max over theta of the upper tail
+    at each atom to ``tail_out`` with its argmax (reference vectors run on the thread pool).
+    """
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    nref = pmf.shape[0]
+    mass = np.zeros((nref, ngroups), np.float64)
+    parallel_for(lambda a: exact_mass(inv_group, pmf, a, n, T, mass), nref)
+    tail_envelope(mass, tail_out, arg_out)
+
+
 # ----------------------------------------------------------------------------------------------
 # Python-level dispatch
 # ----------------------------------------------------------------------------------------------
@@ -303,6 +319,8 @@ SIM_BLOCK = 25_000  # draws per independently seeded block (results do not depen
 
 def lr_statistic(k: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
     """D (Eq. 16) and its rho-key for each row of integer counts ``k`` (m, n) in [0, T]."""
+    from benchkit._kernels.boundary_threads import parallel_for
+
     k = np.ascontiguousarray(k, dtype=np.int64)
     m, n = k.shape
     D = np.empty(m, dtype=np.float64)
@@ -310,8 +328,12 @@ def lr_statistic(k: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
     if m:
         hk = h_table(T)
         hb = block_h_table(n, T)
-        chunk = 2048 if m * n >= 250_000 else max(m, 1)
-        lr_statistic_counts(k, T, hk, hb, D, keys, chunk)
+        if m * n < 2_000_000:
+            lr_statistic_counts(k, T, hk, hb, D, keys, 0, m)
+        else:
+            ch = 65_536
+            parallel_for(lambda c: lr_statistic_counts(k, T, hk, hb, D, keys, c * ch,
+                                                       min(m, (c + 1) * ch)), (m + ch - 1) // ch)
     return D, keys
 
 
@@ -329,9 +351,14 @@ def block_seeds(seed_sequence: np.random.SeedSequence, nref: int, nblocks: int) 
 
 def simulate_keys(theta: np.ndarray, T: int, B: int, seeds: np.ndarray, *,
                   block_size: int = SIM_BLOCK, unrolled: bool = True) -> np.ndarray:
-    """Keys (nref, B) of D for B simulated count vectors per reference vector (rows of theta)."""
+    """Keys (nref, B) of D for B simulated count vectors per reference vector (rows of theta).
+
+    Task ``a * nblocks + b`` simulates draws ``b*block_size ..`` of vector ``a`` with state
+    ``seeds[task]``; tasks run on the thread pool.
+    """
     from benchkit._kernels import boundary_unrolled as bu
     from benchkit._kernels.boundary_codegen import NMAX
+    from benchkit._kernels.boundary_threads import parallel_for
 
     theta = np.atleast_2d(np.asarray(theta, dtype=np.float64))
     nref, n = theta.shape
@@ -339,33 +366,51 @@ def simulate_keys(theta: np.ndarray, T: int, B: int, seeds: np.ndarray, *,
     prob, alias = build_alias(theta, T)
     lcm, lcm_div, hl = lcm_tables(n, T)
     out = np.empty((nref, B), dtype=np.int64)
-    if unrolled and 2 <= n <= NMAX:
-        bu.SIMULATE[n](prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div, lcm, out)
-    else:
-        simulate_generic(prob, alias, T, seeds, nblocks, block_size, B, hl, lcm_div, lcm, out)
+    kern = bu.SIMULATE_TASK[n] if (unrolled and 2 <= n <= NMAX) else simulate_generic
+
+    def task(t):
+        a, b = divmod(t, nblocks)
+        kern(prob, alias, T, seeds, t, a, b * block_size, min(B, (b + 1) * block_size), hl,
+             lcm_div, lcm, out)
+
+    parallel_for(task, nref * nblocks)
     return out
+
+
+def _distinct_row(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    row.sort()  # releases the GIL: rows sort in parallel on the thread pool
+    starts = np.flatnonzero(np.concatenate(([True], row[1:] != row[:-1])))
+    return row[starts].copy(), np.diff(np.append(starts, row.shape[0])).astype(np.int64)
 
 
 def distinct_counts(keys: np.ndarray) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Per row of ``keys`` (sorted in place): distinct keys ascending and their multiplicities."""
-    keys.sort(axis=1)  # numpy's sort is several times faster than numba's here
-    uks, ucs = [], []
-    for row in keys:
-        starts = np.flatnonzero(np.concatenate(([True], row[1:] != row[:-1])))
-        uks.append(row[starts].copy())
-        ucs.append(np.diff(np.append(starts, row.shape[0])).astype(np.int64))
-    return uks, ucs
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    res = [None] * keys.shape[0]
+
+    def one(a):
+        res[a] = _distinct_row(keys[a])
+
+    parallel_for(one, keys.shape[0])
+    return [r[0] for r in res], [r[1] for r in res]
 
 
 def enumerate_keys(n: int, T: int, *, unrolled: bool = True) -> np.ndarray:
     """Keys of D for all (T+1)^n count vectors in mixed-radix order (first position slowest)."""
     from benchkit._kernels import boundary_unrolled as bu
     from benchkit._kernels.boundary_codegen import NMAX
+    from benchkit._kernels.boundary_threads import parallel_for
 
     lcm, lcm_div, hl = lcm_tables(n, T)
-    keys = np.empty((T + 1) ** n, dtype=np.int64)
+    total = (T + 1) ** n
+    keys = np.empty(total, dtype=np.int64)
+    ch = 1 << 16
     if unrolled and 2 <= n <= NMAX:
-        bu.ENUMERATE[n](T, hl, lcm_div, lcm, keys)
+        kern = bu.ENUMERATE_RANGE[n]
+        fn = lambda c: kern(T, hl, lcm_div, lcm, keys, c * ch, min(total, (c + 1) * ch))  # noqa: E731
     else:
-        enumerate_generic(n, T, hl, lcm_div, lcm, keys)
+        fn = lambda c: enumerate_generic(n, T, hl, lcm_div, lcm, keys, c * ch,  # noqa: E731
+                                         min(total, (c + 1) * ch))
+    parallel_for(fn, (total + ch - 1) // ch)
     return keys

@@ -17,20 +17,20 @@ trajectories ``(m, n)`` (one trajectory per row) and writes into caller-allocate
   fit_i = max_{j<=i} min_{k>=i} mean(k_j..k_k), evaluated in integer units of 1/(T*lcm(1..n)),
   in which every block mean is an integer. Used by the likelihood-ratio kernels.
 
-Serial kernels (``*_serial``) are used for small batches (a parallel kernel needs ~8 ms to wake
-its threads after idling); ``*_parallel`` variants split rows with ``prange`` and give identical
-results (each row is independent).
+All kernels are serial over a row range ``[start, stop)`` and release the GIL; large batches are
+split into row chunks run on benchkit's thread pool (:mod:`benchkit._kernels.boundary_threads`),
+which gives identical results for any thread count (each row is independent). Batches below
+``PARALLEL_MIN_ELEMENTS`` stay on one thread: waking a second thread on a busy 2-core machine
+costs more than the few milliseconds of work.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 __all__ = [
     "pava_float_serial",
-    "pava_float_parallel",
     "pava_counts_serial",
-    "pava_counts_parallel",
     "minmax_counts_lcm",
     "lcm_upto",
 ]
@@ -71,26 +71,14 @@ def _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart):
             blocks[r, i] = b
 
 
-@njit(cache=True)
-def pava_float_serial(y, fit, blocks, lo, hi):
-    m, n = y.shape
+@njit(cache=True, nogil=True)
+def pava_float_serial(y, fit, blocks, lo, hi, start, stop):
+    n = y.shape[1]
     bsum = np.empty(n, np.float64)
     bcnt = np.empty(n, np.float64)
     bstart = np.empty(n + 1, np.int64)
-    for r in range(m):
+    for r in range(start, stop):
         _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart)
-
-
-@njit(cache=True, parallel=True)
-def pava_float_parallel(y, fit, blocks, lo, hi, chunk):
-    m, n = y.shape
-    nchunks = (m + chunk - 1) // chunk
-    for c in prange(nchunks):
-        bsum = np.empty(n, np.float64)
-        bcnt = np.empty(n, np.float64)
-        bstart = np.empty(n + 1, np.int64)
-        for r in range(c * chunk, min(m, (c + 1) * chunk)):
-            _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart)
 
 
 @njit(cache=True, inline="always")
@@ -117,26 +105,14 @@ def _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart):
             blocks[r, i] = b
 
 
-@njit(cache=True)
-def pava_counts_serial(k, num, den, blocks):
-    m, n = k.shape
+@njit(cache=True, nogil=True)
+def pava_counts_serial(k, num, den, blocks, start, stop):
+    n = k.shape[1]
     bsum = np.empty(n, np.int64)
     bcnt = np.empty(n, np.int64)
     bstart = np.empty(n + 1, np.int64)
-    for r in range(m):
+    for r in range(start, stop):
         _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart)
-
-
-@njit(cache=True, parallel=True)
-def pava_counts_parallel(k, num, den, blocks, chunk):
-    m, n = k.shape
-    nchunks = (m + chunk - 1) // chunk
-    for c in prange(nchunks):
-        bsum = np.empty(n, np.int64)
-        bcnt = np.empty(n, np.int64)
-        bstart = np.empty(n + 1, np.int64)
-        for r in range(c * chunk, min(m, (c + 1) * chunk)):
-            _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart)
 
 
 @njit(cache=True, inline="always")
@@ -167,33 +143,48 @@ def minmax_counts_lcm(krow, n, lcm_div, P, R, F):
 # ----------------------------------------------------------------------------------------------
 # Python-level dispatch (allocates outputs, picks the unrolled / serial / parallel kernel)
 # ----------------------------------------------------------------------------------------------
-PARALLEL_MIN_ELEMENTS = 250_000  # below ~1 ms of work one thread beats waking two
-_CHUNK = 2048
+PARALLEL_MIN_ELEMENTS = 2_000_000  # ~5 ms of work: below that one thread beats waking others
+_CHUNK = 65_536  # rows per task on the thread pool
 
 
 def _block_dtype(n: int):
     return np.int8 if n <= 127 else (np.int16 if n <= 32767 else np.int32)
 
 
-def float_tolerance(y: np.ndarray) -> float:
-    """Tie tolerance for block labels of the unrolled float kernel (a few ulp of the data scale)."""
-    scale = float(np.max(np.abs(y))) if y.size else 1.0
-    return 16.0 * y.shape[-1] * np.finfo(np.float64).eps * max(scale, 1.0)
+def tolerance_scale(n: int) -> float:
+    """Tie tolerance of the unrolled float kernel per unit of row scale max(1, max |y|)."""
+    return 16.0 * n * np.finfo(np.float64).eps
+
+
+def _run_rows(kernel, m: int, parallel: bool, *args) -> None:
+    if not parallel or m <= _CHUNK:
+        kernel(*args, 0, m)
+        return
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    nchunks = (m + _CHUNK - 1) // _CHUNK
+    parallel_for(lambda c: kernel(*args, c * _CHUNK, min(m, (c + 1) * _CHUNK)), nchunks)
 
 
 def pava_batch(y: np.ndarray, *, lo: float = -np.inf, hi: float = np.inf,
-               parallel: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
+               parallel: bool | None = None, out=None) -> tuple[np.ndarray, np.ndarray]:
     """Equal-weight isotonic fits and block labels of each row of ``y`` (m, n), float64.
 
-    Rows with n <= NMAX use the unrolled branch-free kernel, longer rows the stack PAVA.
+    Rows with n <= NMAX use the unrolled branch-free kernel (min-max formula, Barlow et al.
+    1972, Thm 1.4.4), longer rows the stack PAVA. ``parallel=None`` uses the thread pool only
+    for at least ``PARALLEL_MIN_ELEMENTS`` values. ``out=(fit, blocks)`` reuses output arrays
+    (float64 (m, n) and an integer (m, n) array, C-contiguous).
     """
     from benchkit._kernels import boundary_unrolled as bu
     from benchkit._kernels.boundary_codegen import NMAX
 
     y = np.ascontiguousarray(y, dtype=np.float64)
     m, n = y.shape
-    fit = np.empty((m, n), dtype=np.float64)
-    blocks = np.empty((m, n), dtype=_block_dtype(n))
+    if out is None:
+        fit = np.empty((m, n), dtype=np.float64)
+        blocks = np.empty((m, n), dtype=_block_dtype(n))
+    else:
+        fit, blocks = out
     if m == 0 or n == 0:
         return fit, blocks
     if parallel is None:
@@ -205,15 +196,10 @@ def pava_batch(y: np.ndarray, *, lo: float = -np.inf, hi: float = np.inf,
     if n <= NMAX:
         inv = np.zeros(n + 1, dtype=np.float64)
         inv[1:] = 1.0 / np.arange(1, n + 1)
-        tol = float_tolerance(y)
-        if parallel:
-            bu.PAVA_FLOAT_PAR[n](y, fit, blocks, float(lo), float(hi), inv, tol, _CHUNK)
-        else:
-            bu.PAVA_FLOAT_ROWS[n](y, fit, blocks, float(lo), float(hi), inv, tol, 0, m)
-    elif parallel:
-        pava_float_parallel(y, fit, blocks, float(lo), float(hi), _CHUNK)
+        _run_rows(bu.PAVA_FLOAT_ROWS[n], m, parallel, y, fit, blocks, float(lo), float(hi), inv,
+                  tolerance_scale(n))
     else:
-        pava_float_serial(y, fit, blocks, float(lo), float(hi))
+        _run_rows(pava_float_serial, m, parallel, y, fit, blocks, float(lo), float(hi))
     return fit, blocks
 
 
@@ -228,8 +214,5 @@ def pava_counts_batch(k: np.ndarray, *, parallel: bool | None = None):
         return num, den, blocks
     if parallel is None:
         parallel = m * n >= PARALLEL_MIN_ELEMENTS
-    if parallel:
-        pava_counts_parallel(k, num, den, blocks, _CHUNK)
-    else:
-        pava_counts_serial(k, num, den, blocks)
+    _run_rows(pava_counts_serial, m, parallel, k, num, den, blocks)
     return num, den, blocks

@@ -218,14 +218,14 @@ def _check_reference(reference, n: int | None) -> np.ndarray:
 
 
 def _simulate_chunk(theta, T, B, seeds, block_size, threads):
+    from contextlib import nullcontext
+
     from benchkit._kernels import lrt
+    from benchkit._kernels.boundary_threads import limit_threads
 
-    if threads is not None:
-        import numba
-
-        numba.set_num_threads(threads)
-    keys = lrt.simulate_keys(theta, T, B, seeds, block_size=block_size)
-    return lrt.distinct_counts(keys)
+    with limit_threads(threads) if threads is not None else nullcontext():
+        keys = lrt.simulate_keys(theta, T, B, seeds, block_size=block_size)
+        return lrt.distinct_counts(keys)
 
 
 def build_table(n: int, T: int, *, B: int = DEFAULT_B, seed: int = DEFAULT_SEED,
@@ -246,9 +246,9 @@ def build_table(n: int, T: int, *, B: int = DEFAULT_B, seed: int = DEFAULT_SEED,
     reference : array (r, n), optional
         Monotone reference vectors; default :func:`reference_family` (217 vectors for n = 6).
     n_jobs : int, optional
-        ``None``: one process, numba threads. Otherwise vectors are split into chunks run by
-        ``joblib.Parallel(n_jobs=n_jobs)`` (each worker single-threaded); honours
-        ``joblib.parallel_config`` (e.g. a Dask backend).
+        ``None``: one process, kernels on benchkit's thread pool (``NUMBA_NUM_THREADS``
+        threads). Otherwise vectors are split into chunks run by ``joblib.Parallel(n_jobs=n_jobs)``
+        (each worker single-threaded); honours ``joblib.parallel_config`` (e.g. a Dask backend).
     block_size, chunk : int
         Draws per seeded block; reference vectors per task.
 
