@@ -90,6 +90,28 @@ def _kit_profiles():
     return run
 
 
+def _reliability_paper_scale():
+    """App. G at MMLU scale: 14,042 items x 50 responses, 10,000 bootstraps and permutations."""
+    from benchkit.boundary import split_half_reliability
+
+    rng = np.random.default_rng(1)
+    N, R = 14_042, 50
+    pr = rng.dirichlet([0.4, 0.4, 0.2], N)
+    u = rng.random((N, R))
+    roles = (u > pr[:, :1]).astype(np.int64) + (u > pr[:, :1] + pr[:, 1:2])
+    states = np.where(roles == 1, 1 + rng.integers(0, 3, (N, R)), roles * 2)
+    return lambda: split_half_reliability(states, roles, n_boot=10_000, n_perm=10_000, seed=42)
+
+
+def _budget_one_rep():
+    """App. H.1: one repetition (T' = 5, 10, 15 of T = 20) on 14,000 items x 6 models."""
+    from benchkit.boundary import binary_state_counts, budget_sensitivity, state_trajectories
+
+    sc, ok = binary_state_counts(_K[0], 20)
+    tr = state_trajectories(sc, ok, 20, entropy_source="binary")
+    return lambda: budget_sensitivity(tr, n_rep=1)
+
+
 def cases() -> list[Case]:
     out = []
     for m in (100_000, 14_000):
@@ -105,4 +127,8 @@ def cases() -> list[Case]:
                     None, "", repeat=1, note="need < 10 s on 2 cores"))
     out.append(Case("boundary.profiles 14,000 items with table lookup", _kit_profiles(), None, "",
                     repeat=5, note="need < 1 s after warm-up"))
+    out.append(Case("boundary.reliability 14,042 items x 50, B=10k boot + 10k perm",
+                    _reliability_paper_scale(), None, "", repeat=1, note="App. G at MMLU scale"))
+    out.append(Case("boundary.budget_sensitivity 14,000 x 6, T=20, one repetition", _budget_one_rep(),
+                    None, "", repeat=3, note="x100 for the paper's 100 repetitions"))
     return out

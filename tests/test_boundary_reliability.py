@@ -75,6 +75,10 @@ def test_split_half_matches_brute_force():
     assert res.ci[0] < res.G < res.ci[1] and res.ci[0] > 0
     assert res.p_perm == pytest.approx(1 / 301)  # item-dependent: no permutation beats it
     assert res.table7().shape == (1, 3) and np.all(np.diff(res.table7().to_numpy()) < 0)
+    ct = res.contrast_table()
+    assert ct.loc[10, "G"] == pytest.approx(res.G) and ct.loc[10, "self_jsd"] == pytest.approx(self_d.mean())
+    s5, c5, *_ = brute(states, roles, 5, 7)
+    assert ct.loc[5, "cross_jsd"] == pytest.approx(c5.mean(), abs=1e-12)
 
 
 def test_permutation_not_significant_under_exchangeable_items():
@@ -141,8 +145,11 @@ def test_budget_sensitivity(ladder):
     t = r.to_frame()
     assert list(t.index) == [5] and t.loc[5, "n_rep"] == 6
     assert 70 < t.loc[5, "agreement_pct"] <= 100 and 0 < t.loc[5, "x_mae"] < 0.2
-    again = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3)
-    assert again.runs.equals(r.runs)
+    from joblib import parallel_config
+
+    with parallel_config(backend="threading"):
+        again = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3, n_jobs=2)
+    assert again.runs.equals(r.runs)  # same seeds per repetition whatever the worker count
 
 
 def test_budget_subsets_are_hypergeometric():

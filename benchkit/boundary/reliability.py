@@ -90,6 +90,8 @@ class ReliabilityResult:
         d^native_{q,t} (answer-state JSD between the blocks).
     spearman_c : ndarray (len(block_sizes),)
         Split-half Spearman correlation of correctness mass across items.
+    contrast : ndarray (len(block_sizes), 3)
+        Mean self-JSD, mean cross-JSD and G_t in the outcome-role space at every block size.
     t : int
         Block size of the outcome-role contrast.
     self_jsd, cross_jsd : ndarray (items,)
@@ -107,6 +109,7 @@ class ReliabilityResult:
     block_sizes: tuple
     native_jsd: np.ndarray = field(repr=False)
     spearman_c: np.ndarray = field(repr=False)
+    contrast: np.ndarray = field(repr=False)
     t: int
     self_jsd: np.ndarray = field(repr=False)
     cross_jsd: np.ndarray = field(repr=False)
@@ -125,6 +128,12 @@ class ReliabilityResult:
         """Mean within-item answer-state JSD per block size (one row, Table 7 layout)."""
         return pd.DataFrame([self.native_jsd.mean(axis=0)], index=pd.Index([self.name], name="benchmark"),
                             columns=[f"t={t}" for t in self.block_sizes])
+
+    def contrast_table(self) -> pd.DataFrame:
+        """Within- vs cross-item role JSD and G_t by block size, with the split-half Spearman of c."""
+        return pd.DataFrame({"self_jsd": self.contrast[:, 0], "cross_jsd": self.contrast[:, 1],
+                             "G": self.contrast[:, 2], "spearman_c": self.spearman_c},
+                            index=pd.Index(self.block_sizes, name="t"))
 
     def to_frame(self) -> pd.DataFrame:
         """One row (Table 8 layout): items, self-JSD, cross-JSD, G_t, CI and permutation p."""
@@ -157,6 +166,21 @@ def _role_types(role_counts: np.ndarray, t: int):
     P = comp / float(t)
     J = jsd(P[:, None, :], P[None, :, :])
     return idx, J
+
+
+def _role_contrast(A, B, t, full=False):
+    """Role types of blocks A, B (items, t), self-JSD (Eq. 21) and cross-JSD (Eq. 22) per item."""
+    N = A.shape[0]
+    UA = np.stack([(A == r).sum(axis=1) for r in range(3)], axis=1)
+    UB = np.stack([(B == r).sum(axis=1) for r in range(3)], axis=1)
+    ta, J = _role_types(UA, t)
+    tb, _ = _role_types(UB, t)
+    self_d = J[ta, tb]
+    hB = np.bincount(tb, minlength=J.shape[0]).astype(np.float64)
+    cross_d = (J[ta] @ hB - self_d) / (N - 1)
+    if full:
+        return ta, tb, J, self_d, cross_d
+    return ta, tb, float(self_d.mean()), float(cross_d.mean()), float(np.mean(cross_d - self_d))
 
 
 def _boot_block(ss, nrep, N, ta, tb, J, self_d):
@@ -265,6 +289,7 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
     rows = np.arange(N)[:, None]
     native = np.empty((N, len(bs)))
     rho = np.empty(len(bs))
+    contrast = np.empty((len(bs), 3))
     for j, b in enumerate(bs):
         P = np.zeros((N, S))
         Q = np.zeros((N, S))
@@ -274,13 +299,8 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
         ca = (A_r[:, :b] == 0).mean(axis=1)
         cb = (B_r[:, :b] == 0).mean(axis=1)
         rho[j] = spearmanr(ca, cb).statistic if (np.ptp(ca) > 0 and np.ptp(cb) > 0) else np.nan
-    UA = np.stack([(A_r[:, :t] == r).sum(axis=1) for r in range(3)], axis=1)
-    UB = np.stack([(B_r[:, :t] == r).sum(axis=1) for r in range(3)], axis=1)
-    ta, J = _role_types(UA, t)
-    tb, _ = _role_types(UB, t)
-    self_d = J[ta, tb]
-    hB = np.bincount(tb, minlength=J.shape[0]).astype(np.float64)
-    cross_d = (J[ta] @ hB - self_d) / (N - 1)
+        contrast[j] = _role_contrast(A_r[:, :b], B_r[:, :b], b)[2:]
+    ta, tb, J, self_d, cross_d = _role_contrast(A_r[:, :t], B_r[:, :t], t, full=True)
     G = float(np.mean(cross_d - self_d))
     boot = _run_blocks(_boot_block, s_boot, n_boot, n_jobs, N, ta, tb, J, self_d)
     a = (1.0 - level) / 2
@@ -291,7 +311,7 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
     p = (1.0 + np.sum(permd <= obs + 1e-12)) / (n_perm + 1.0)
     return ReliabilityResult(
         name=name, items=pd.Index(range(N) if items is None else list(items), name="item"),
-        block_sizes=bs, native_jsd=native, spearman_c=rho, t=t, self_jsd=self_d,
+        block_sizes=bs, native_jsd=native, spearman_c=rho, contrast=contrast, t=t, self_jsd=self_d,
         cross_jsd=cross_d, G=G, ci=ci, p_perm=float(p), n_boot=n_boot, n_perm=n_perm,
         level=level,
     )

@@ -72,6 +72,12 @@ class ResponseProfiles:
             index=pd.Index(list(self.axis.models), name="model"),
         )
 
+    def summary(self, *, bins: int = 10):
+        """Benchmark-level summary (:func:`benchkit.boundary.summarize`, Sec. 3.3)."""
+        from benchkit.boundary.summary import summarize
+
+        return summarize(self, bins=bins)
+
     def answers(self, item) -> pd.DataFrame:
         """The item's answer-state distributions p_{i,q} (Eq. 1): states x models."""
         return self.trajectories.distribution(item)
