@@ -56,6 +56,17 @@ def test_exact_vs_monte_carlo():
     assert ex.score(np.array([0.0]))[0] == pytest.approx(1.0)
 
 
+def test_all_common_settings_are_shipped():
+    from benchkit.boundary.calibration import _DATA, SHIPPED_N, SHIPPED_T, table_path
+
+    for n in SHIPPED_N:
+        for T in SHIPPED_T:
+            tab = CalibrationTable.load(_DATA / table_path(n, T))
+            assert (tab.n, tab.T, tab.B, tab.seed) == (n, T, 200_000, 42)
+            assert tab.reference.shape == reference_family(n).shape
+            assert np.all(np.diff(tab.atoms) > 0) and np.all(np.diff(tab.tail) <= 0)
+
+
 def test_shipped_table_lookup():
     tab = get_table(6, 20)
     assert tab.B == 200_000 and tab.seed == 42 and tab.reference.shape == (217, 6)
