@@ -393,3 +393,39 @@ def test_mml_missing_many_items_vs_girth():
     ref = girth.rasch_mml(np.where(np.isnan(Y), -99999, Y).astype(int))["Difficulty"]
     assert np.corrcoef(fit.difficulty, ref)[0, 1] >= 0.99
     assert np.corrcoef(fit.difficulty, b)[0, 1] >= 0.95
+
+
+def test_2pl_many_items_matches_quad_oracle():
+    from scipy import integrate, stats
+
+    rng = np.random.default_rng(36)
+    n, m = 600, 16
+    a = np.exp(rng.normal(0, 0.3, n))
+    b = rng.normal(0, 1, n)
+    t = rng.normal(0, 1, m)
+    Y = (rng.random((n, m)) < special.expit(a[:, None] * (t[None] - b[:, None]))).astype(float)
+    fit = irt.fit_2pl(Y)
+    assert fit.converged
+
+    def quad_ll(a_, b_):  # scipy.integrate.quad around each model's mode, theta ~ N(0, 1)
+        total = 0.0
+        for y in Y.T:
+            def g(th, y=y):
+                eta = a_ * (th - b_)
+                return float(np.sum(y * eta - np.logaddexp(0, eta)) + stats.norm.logpdf(th))
+
+            mode = optimize.minimize_scalar(lambda th: -g(th), bounds=(-8, 8), method="bounded",
+                                            options={"xatol": 1e-10}).x
+            gm = g(mode)
+            v, _ = integrate.quad(lambda th: np.exp(g(th) - gm), mode - 2, mode + 2,
+                                  points=[mode], epsabs=0, epsrel=1e-11, limit=200)
+            total += gm + np.log(v)
+        return total
+
+    a_hat, b_hat = fit.discrimination, fit.difficulty
+    assert fit.loglik == pytest.approx(quad_ll(a_hat, b_hat), rel=1e-10)
+    # the penalized quad likelihood is stationary along "scale every a" (log a prior N(0, 1))
+    la, h = np.log(a_hat), 1e-4
+    up = quad_ll(np.exp(la + h), b_hat) - 0.5 * (la + h) @ (la + h)
+    dn = quad_ll(np.exp(la - h), b_hat) - 0.5 * (la - h) @ (la - h)
+    assert abs((up - dn) / (2 * h)) < 1e-2
