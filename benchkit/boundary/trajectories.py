@@ -116,8 +116,6 @@ class Trajectories:
 
 def _entropy(state_counts: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
     """Eq. 2 with M_q over the axis; exact x log x terms tabulated on k/T."""
-    from benchkit._kernels.lrt import h_table  # noqa: F401  (keeps the kernel import path warm)
-
     m, n, S = state_counts.shape
     M = (state_counts.sum(axis=1) > 0).sum(axis=1).astype(np.int64)
     xs = np.arange(T + 1) / float(T)
