@@ -38,7 +38,6 @@ from threadpoolctl import threadpool_limits
 
 from benchkit._validation import (
     BenchkitValueError,
-    BenchkitWarning,
     check_array,
     check_choice,
     check_float,
@@ -275,42 +274,6 @@ def _log_prior(theta: np.ndarray, ls: float) -> np.ndarray:
     """log of N(theta; 0, e^{2 ls}) times the grid spacing (trapezoid weights)."""
     h = theta[1] - theta[0]
     return np.log(h) - _LOG_SQRT_2PI - ls - 0.5 * theta**2 * np.exp(-2.0 * ls)
-
-
-def _newton(fun, hess, p, tol, max_iter):
-    """Damped Newton with backtracking on a smooth objective ``fun -> (f, g)``; ``hess`` gives
-    the Hessian of f. Returns (p, f, g, n_iter, converged)."""
-    f, g = fun(p)
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):
-        H = hess(p)
-        mu = 0.0
-        scale = max(1.0, float(np.abs(np.diag(H)).max()))
-        while True:  # damped Newton: H + mu I must be positive definite
-            try:
-                c = np.linalg.cholesky(H + mu * np.eye(H.shape[0]))
-                break
-            except np.linalg.LinAlgError:
-                mu = max(4 * mu, 1e-8 * scale)
-        step = -linalg.cho_solve((c, True), g)
-        lam = 1.0
-        while True:
-            p_new = p + lam * step
-            f_new, g_new = fun(p_new)
-            # Armijo, with slack for rounding (near the optimum f changes by ~1e-16 |f|)
-            if f_new <= f + 1e-4 * lam * (g @ step) + 1e-13 * abs(f) or lam < 1e-10:
-                break
-            lam *= 0.5
-        p, f, g = p_new, f_new, g_new
-        # converged: gradient below tol, or a full Newton step below 1e-9 logits (gradients of
-        # large matrices are sums over many cells and stall at rounding level ~1e-16 |f|)
-        if np.max(np.abs(g)) < tol or (lam == 1.0 and np.max(np.abs(step)) < 1e-9):
-            converged = True
-            break
-        if lam < 1e-10 or np.max(np.abs(lam * step)) < 1e-13:
-            break
-    return p, f, g, it, converged
 
 
 # ----------------------------------------------------------------------------------------------
