@@ -17,6 +17,7 @@ from benchkit.irt import fit_1pl
 from benchkit.measure_pipeline import (BenchmarkMeasures, combine, fit_1pl_counts,
                                        fit_difficulties, measure_benchmarks)
 from benchkit.widgets import ECDFGapExplorer
+from benchkit.widgets._base import explorer_module
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget, static_html, to_jsonable
 
@@ -316,7 +317,7 @@ def test_to_html_embeds_module_state_and_every_benchmark(result, tmp_path):
     assert path.read_text(encoding="utf-8") == page
     state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
     esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
-    assert esm == asset("ecdf_gap.js")
+    assert esm == explorer_module("ecdf_gap.js")
     assert state["static_mode"] is True and w.static_mode is False
     assert state["selected_gap"] == 0 and state["z"] == w.z
     assert set(state["bundle"]) == {"alpha", "beta"}

@@ -21,6 +21,7 @@ from benchkit import ResponseSet
 from benchkit.boundary import profiles
 from benchkit.simulate import load_sample
 from benchkit.widgets import TrajectoryExplorer
+from benchkit.widgets._base import explorer_module
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget
 
@@ -327,7 +328,7 @@ def test_to_html_embeds_every_trajectory_and_runs_offline(prof, ladder, tmp_path
     assert path.read_text(encoding="utf-8") == page
     state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
     esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
-    assert esm == asset("trajectory.js")
+    assert esm == explorer_module("trajectory.js")
     assert state["static_mode"] is True and w.static_mode is False
     assert state["selected"] == 17 and state["visible"] == w.visible and state["brush"] == {"v": [0.2, 1.0]}
     assert len(state["bundle"]) == 300

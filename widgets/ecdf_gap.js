@@ -8,34 +8,11 @@
 // Every number shown comes from Python (benchkit.measure); this module only draws and sends
 // the user's actions back (benchmark picked, gap clicked, items added).
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const W = 700, H = 400;
 const M = { l: 52, r: 18, t: 34, b: 64 };
 const PW = W - M.l - M.r, PH = H - M.t - M.b;
 const x = (v) => M.l + v * PW;
 const y = (v) => M.t + (1 - v) * PH;
-
-function s(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
-  }
-  for (const c of [].concat(children)) {
-    if (c === null || c === undefined) continue;
-    node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return node;
-}
 
 const fmt = (v, d = 3) => (v === null || v === undefined ? "–" : Number(v).toFixed(d));
 

@@ -12,35 +12,12 @@
 // user's picks and brush back. In an exported page the same traits are filled locally from the
 // bundle (MPD and histograms were computed in Python; only filtering happens here).
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const W = 640, H = 440;
 const M = { l: 54, r: 16, t: 16, b: 46 };
 const PW = W - M.l - M.r, PH = H - M.t - M.b;
 const X = (v) => M.l + v * PW;
 const Y = (v) => M.t + (1 - v) * PH;
 const ALL = "(all)";
-
-function s(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
-  }
-  for (const c of [].concat(children)) {
-    if (c === null || c === undefined) continue;
-    node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return node;
-}
 
 const fmt = (v, d = 3) => (v === null || v === undefined || Number.isNaN(v) ? "–" : Number(v).toFixed(d));
 

@@ -11,35 +11,12 @@
 // `hist_selected` and `trajectory`. In an exported page (static_mode) it applies the same rules
 // locally (documented in TrajectoryExplorer's Notes) to the embedded rows and bundle.
 
-const SVG_NS = "http://www.w3.org/2000/svg";
 const HIST_VARS = ["x", "w", "v", "o"];
 const POSITIVE_ONLY = new Set(["x", "w"]);
 const HIST_LABEL = { x: "position x", w: "width w", v: "validity v", o: "order cons. o" };
 const COLUMNS = [["item", "item"], ["x", "x"], ["w", "w"], ["v", "v"], ["o", "o"], ["flagged", "flag"],
   ["delta", "Δ"]];
 const PAGE = 200;
-
-function s(tag, attrs = {}, parent = null, text = null) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  if (text !== null) node.textContent = text;
-  if (parent) parent.appendChild(node);
-  return node;
-}
-
-function h(tag, attrs = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, String(v));
-  }
-  for (const c of [].concat(children)) {
-    if (c === null || c === undefined) continue;
-    node.appendChild(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
-  }
-  return node;
-}
 
 const fmt = (v, d = 3) => (v === null || v === undefined || Number.isNaN(v) ? "–" : Number(v).toFixed(d));
 const fmtO = (v) => (v === null || v === undefined ? "–" : (v < 0.001 ? Number(v).toExponential(1) : Number(v).toFixed(3)));

@@ -10,9 +10,11 @@ that follows five rules (DESIGN, "Explorers"):
    observers (``@traitlets.observe``) turn into recomputed traits.
 2. **One ES module per explorer** (plus optional CSS) in the repository's top-level ``widgets/``
    folder, plain ESM with inline SVG/DOM, **no CDN imports** and no bundler. A subclass names its
-   files with the class attributes ``_esm_file`` / ``_css_file``; they are resolved through
-   :func:`benchkit.widgets._assets.asset_path` (so editable checkouts read ``widgets/`` directly, and
-   anywidget's hot reload works with ``ANYWIDGET_HMR=1``).
+   files with the class attributes ``_esm_file`` / ``_css_file``, read through
+   :mod:`benchkit.widgets._assets` (editable checkouts read ``widgets/`` directly). The module is
+   :func:`explorer_module`: the shared DOM helpers of ``widgets/_dom.js`` (``s()``, ``h()``,
+   ``SVG_NS``) followed by the explorer's file, which must not redefine them. CSS is passed as a
+   path, so anywidget's hot reload works for it with ``ANYWIDGET_HMR=1``.
 3. **The module follows the anywidget contract**: ``export default { render({ model, el }) }``
    (``initialize`` optional), using only ``model.get``, ``model.set``, ``model.on``,
    ``model.off``, ``model.save_changes`` and ``model.send``. That is what makes the static export
@@ -169,6 +171,15 @@ def static_html(esm: str, css: str, state: dict, *, title: str = "benchkit explo
     )
 
 
+#: front-end file prepended to every explorer's module (shared DOM helpers s(), h(), SVG_NS)
+DOM_PRELUDE = "_dom.js"
+
+
+def explorer_module(esm_file: str) -> str:
+    """An explorer's ES module: the shared DOM prelude (``widgets/_dom.js``) then its own file."""
+    return asset(DOM_PRELUDE) + "\n" + asset(esm_file)
+
+
 class BenchkitWidget(anywidget.AnyWidget):
     """Base class of benchkit's explorers (see the module docstring for the pattern).
 
@@ -187,7 +198,7 @@ class BenchkitWidget(anywidget.AnyWidget):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         # anywidget turns a Path in _esm/_css into FileContents (re-read on change with HMR)
         if cls.__dict__.get("_esm_file"):
-            cls._esm = asset_path(cls._esm_file)
+            cls._esm = explorer_module(cls._esm_file)
         if cls.__dict__.get("_css_file"):
             cls._css = asset_path(cls._css_file)
         super().__init_subclass__(**kwargs)
@@ -227,7 +238,7 @@ class BenchkitWidget(anywidget.AnyWidget):
         state.update(to_jsonable(self._static_state()))
         state["static_mode"] = True
         css = asset(self._css_file) if self._css_file else ""
-        page = static_html(asset(self._esm_file), css, state, title=title or self._html_title)
+        page = static_html(explorer_module(self._esm_file), css, state, title=title or self._html_title)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
