@@ -174,3 +174,24 @@ def test_alias_binomial_draws_have_binomial_law():
     stat = chisquare(observed[keep], exact[keep] * B * observed[keep].sum()
                      / (exact[keep] * B).sum())
     assert stat.pvalue > 1e-3
+
+
+def test_pava_out_must_match_shape_and_layout():
+    y = np.random.default_rng(3).random((5, 6))
+    good = (np.empty((5, 6)), np.empty((5, 6), np.int8))
+    fit, blocks = pava_batch(y, out=good)
+    assert fit is good[0] and np.allclose(fit, [isotonic_regression(r).x for r in y], atol=1e-12)
+    with pytest.raises(ValueError, match=r"out must be C-contiguous .* shape \(5, 6\), got float64 \(6, 5\)"):
+        pava_batch(y, out=(np.empty((6, 5)), np.empty((5, 6), np.int8)))
+    with pytest.raises(ValueError, match="out must be C-contiguous"):
+        pava_batch(y, out=(np.empty((6, 5)).T, np.empty((5, 6), np.int8)))
+
+
+def test_rebuilt_calibration_table_equals_shipped():
+    # the shipped tables are frozen: a kernel change (e.g. the min-max fit recursion) must
+    # reproduce them bit for bit
+    from benchkit.boundary import build_table, get_table
+
+    a, b = build_table(3, 5), get_table(3, 5)
+    assert np.array_equal(a.atoms, b.atoms) and np.array_equal(a.tail, b.tail)
+    assert np.array_equal(a.argmax, b.argmax) and a.version == b.version

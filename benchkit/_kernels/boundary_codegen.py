@@ -4,8 +4,9 @@ For short trajectories the min-max form of the isotonic fit,
 
     fit_i = max_{j<=i} min_{k>=i} mean(y_j..y_k)      (Barlow et al. 1972, Thm 1.4.4),
 
-written out as straight-line code with the trajectory held in registers is branch-free and ~3x faster
-than a loop over a runtime ``n`` (numba cannot unroll those). numba has no compile-time integer
+evaluated by the recursion of :func:`_fit_body`, fit_i = max(fit_{i-1}, min_{k>=i} mean(y_i..y_k)),
+and written out as straight-line code with the trajectory held in registers, is branch-free and ~3x
+faster than a loop over a runtime ``n`` (numba cannot unroll those). numba has no compile-time integer
 parameters, so the kernels are generated as Python source, one set per n, and committed. Run
 
     python -m benchkit._kernels.boundary_codegen
@@ -25,9 +26,9 @@ Unrolled kernels for n = 2..{nmax} (see the generator's docstring for the contra
 * ``_fit_int_n{{n}}(k0..k_{{n-1}}, d)``: isotonic fit of integer counts in units 1/lcm(1..n)
   (``d[L] = lcm // L``); every block mean is an exact integer, ties are exact.
 * ``pava_float_rows_n{{n}}(y, fit, blocks, lo, hi, inv, tolscale, start, stop)``: float fits of
-  rows start..stop-1 (``inv[L] = 1/L``), clipped to [lo, hi]; blocks are the maximal runs whose
-  consecutive fitted values differ by at most ``tolscale * max(1, max_i |y_i|)`` of the row
-  (scipy's ">=" pooling rule up to rounding).
+  rows start..stop-1 of flat row-major (m*n) arrays (``inv[L] = 1/L``), clipped to [lo, hi];
+  blocks are the maximal runs whose consecutive fitted values differ by at most
+  ``tolscale * max(1, max_i |y_i|)`` of the row (scipy's ">=" pooling rule up to rounding).
 * ``simulate_task_n{{n}}(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, out)``: keys
   rint(1e10 * D) of the simulated count vectors start..stop-1 of reference vector ``a``
   (alias-table binomial draws, xoshiro256** state ``seeds[task]``), written to ``out[a]``.
@@ -74,38 +75,43 @@ def _mx(a, b):
     return a if a > b else b
 
 
-TILE = 512  # rows per transposed tile of the float kernels
+TILE = 128  # rows per transposed tile of the float kernels (6 KiB at n = 6: stays in L1)
 
 '''
 
 
 def _fit_body(n: int, kind: str) -> list[str]:
-    """Straight-line min-max fit; ``kind`` is 'int' (vars k*, scale d) or 'float' (y*, inv)."""
+    """Straight-line min-max fit; ``kind`` is 'int' (vars k*, scale d) or 'float' (y*, inv).
+
+    Uses the recursion fit_0 = r_0, fit_i = max(fit_{i-1}, r_i) with r_i = min_{k>=i} mean(i..k),
+    which equals the full max over j <= i of min_{k>=i} mean(j..k): for j < i with
+    min_{k>=i} mean(j..k) > r_i = mean(i..k*), mean(j..k*) lies between mean(j..i-1) and
+    mean(i..k*), so mean(j..i-1) exceeds it and min_{k>=i-1} mean(j..k) = min_{k>=i} mean(j..k)
+    <= fit_{i-1}. n(n+1)/2 windows, n(n-1)/2 minima and n-1 maxima instead of n(n-1)/2.
+    """
     v, sc = ("k", "d") if kind == "int" else ("y", "inv")
     L = []
     L.append(f"    p1 = {v}0")
     for i in range(1, n):
         L.append(f"    p{i + 1} = p{i} + {v}{i}")
-    for j in range(n):
-        for k in range(j, n):
-            diff = f"p{k + 1}" if j == 0 else f"(p{k + 1} - p{j})"
-            L.append(f"    w{j}_{k} = {diff} * {sc}[{k - j + 1}]")
-    for j in range(n):
-        L.append(f"    r{j}_{n - 1} = w{j}_{n - 1}")
-        for i in range(n - 2, j - 1, -1):
-            L.append(f"    r{j}_{i} = min(w{j}_{i}, r{j}_{i + 1})")
     for i in range(n):
-        expr = f"r0_{i}"
-        for j in range(1, i + 1):
-            expr = f"max({expr}, r{j}_{i})"
-        L.append(f"    f{i} = {expr}")
+        terms = []
+        for k in range(i, n):
+            diff = f"p{k + 1}" if i == 0 else f"(p{k + 1} - p{i})"
+            terms.append(f"{diff} * {sc}[{k - i + 1}]")
+        expr = terms[-1]
+        for t in reversed(terms[:-1]):
+            expr = f"min({t}, {expr})"
+        L.append(f"    r{i} = {expr}")
+    L.append("    f0 = r0")
+    for i in range(1, n):
+        L.append(f"    f{i} = max(f{i - 1}, r{i})")
     L.append("    return " + ", ".join(f"f{i}" for i in range(n)))
     return L
 
 
 def _render_n(n: int) -> str:
     ks = ", ".join(f"k{i}" for i in range(n))
-    ys = ", ".join(f"y{i}" for i in range(n))
     fs = ", ".join(f"f{i}" for i in range(n))
     out = []
     out.append('@njit(cache=True, inline="always")')
@@ -113,13 +119,10 @@ def _render_n(n: int) -> str:
     out += _fit_body(n, "int")
     out.append("")
     out.append("")
-    out.append('@njit(cache=True, inline="always")')
-    out.append(f"def _fit_float_n{n}({ys}, inv):")
-    out += _fit_body(n, "float")
-    out.append("")
-    out.append("")
     # float rows: tiles of TILE rows are transposed into one flat buffer (constant offsets, so
-    # LLVM vectorizes the straight-line fit across rows without runtime alias checks)
+    # LLVM vectorizes the straight-line fit across rows without runtime alias checks). y, fit and
+    # blocks are flat (m*n) views sliced per tile: 1-D slices with constant strides index ~1.5x
+    # faster than 2-D rows (no per-access stride arithmetic or wraparound of two indices).
     out.append("@njit(cache=True, nogil=True)")
     out.append(f"def pava_float_rows_n{n}(y, fit, blocks, lo, hi, inv, tolscale, start, stop):")
     out.append(f"    buf = np.empty({n} * TILE)")
@@ -128,9 +131,12 @@ def _render_n(n: int) -> str:
         out.append(f"    i{L} = inv[{L}]")
     out.append("    for base in range(start, stop, TILE):")
     out.append("        cnt = min(TILE, stop - base)")
+    out.append(f"        yb = y[base * {n}:(base + cnt) * {n}]")
+    out.append(f"        fb = fit[base * {n}:(base + cnt) * {n}]")
+    out.append(f"        bl = blocks[base * {n}:(base + cnt) * {n}]")
     out.append("        for r in range(cnt):")
-    out.append(f"            for i in range({n}):")
-    out.append("                buf[i * TILE + r] = y[base + r, i]")
+    for i in range(n):
+        out.append(f"            buf[{i} * TILE + r] = yb[r * {n} + {i}]")
     out.append("        for r in range(cnt):")
     for i in range(n):
         out.append(f"            y{i} = buf[{i} * TILE + r]")
@@ -152,11 +158,11 @@ def _render_n(n: int) -> str:
     for i in range(n):
         out.append(f"            buf[{i} * TILE + r] = _mn(_mx(f{i}, lo), hi)")
     out.append("        for r in range(cnt):")
-    out.append("            blocks[base + r, 0] = 0")
-    out.append(f"            for i in range({n}):")
-    out.append("                fit[base + r, i] = buf[i * TILE + r]")
-    out.append(f"            for i in range(1, {n}):")
-    out.append("                blocks[base + r, i] = bb[i * TILE + r]")
+    out.append(f"            bl[r * {n}] = 0")
+    for i in range(n):
+        out.append(f"            fb[r * {n} + {i}] = buf[{i} * TILE + r]")
+    for i in range(1, n):
+        out.append(f"            bl[r * {n} + {i}] = bb[{i} * TILE + r]")
     out.append("")
     out.append("")
     # D accumulation helper text

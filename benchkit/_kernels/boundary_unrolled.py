@@ -5,9 +5,9 @@ Unrolled kernels for n = 2..8 (see the generator's docstring for the contract):
 * ``_fit_int_n{n}(k0..k_{n-1}, d)``: isotonic fit of integer counts in units 1/lcm(1..n)
   (``d[L] = lcm // L``); every block mean is an exact integer, ties are exact.
 * ``pava_float_rows_n{n}(y, fit, blocks, lo, hi, inv, tolscale, start, stop)``: float fits of
-  rows start..stop-1 (``inv[L] = 1/L``), clipped to [lo, hi]; blocks are the maximal runs whose
-  consecutive fitted values differ by at most ``tolscale * max(1, max_i |y_i|)`` of the row
-  (scipy's ">=" pooling rule up to rounding).
+  rows start..stop-1 of flat row-major (m*n) arrays (``inv[L] = 1/L``), clipped to [lo, hi];
+  blocks are the maximal runs whose consecutive fitted values differ by at most
+  ``tolscale * max(1, max_i |y_i|)`` of the row (scipy's ">=" pooling rule up to rounding).
 * ``simulate_task_n{n}(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, out)``: keys
   rint(1e10 * D) of the simulated count vectors start..stop-1 of reference vector ``a``
   (alias-table binomial draws, xoshiro256** state ``seeds[task]``), written to ``out[a]``.
@@ -54,36 +54,17 @@ def _mx(a, b):
     return a if a > b else b
 
 
-TILE = 512  # rows per transposed tile of the float kernels
+TILE = 128  # rows per transposed tile of the float kernels (6 KiB at n = 6: stays in L1)
 
 
 @njit(cache=True, inline="always")
 def _fit_int_n2(k0, k1, d):
     p1 = k0
     p2 = p1 + k1
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w1_1 = (p2 - p1) * d[1]
-    r0_1 = w0_1
-    r0_0 = min(w0_0, r0_1)
-    r1_1 = w1_1
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    return f0, f1
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n2(y0, y1, inv):
-    p1 = y0
-    p2 = p1 + y1
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w1_1 = (p2 - p1) * inv[1]
-    r0_1 = w0_1
-    r0_0 = min(w0_0, r0_1)
-    r1_1 = w1_1
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
+    r0 = min(p1 * d[1], p2 * d[2])
+    r1 = (p2 - p1) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
     return f0, f1
 
 
@@ -95,22 +76,21 @@ def pava_float_rows_n2(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i2 = inv[2]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 2:(base + cnt) * 2]
+        fb = fit[base * 2:(base + cnt) * 2]
+        bl = blocks[base * 2:(base + cnt) * 2]
         for r in range(cnt):
-            for i in range(2):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 2 + 0]
+            buf[1 * TILE + r] = yb[r * 2 + 1]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
             p1 = y0
             p2 = p1 + y1
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w1_1 = (p2 - p1) * i1
-            r0_1 = w0_1
-            r0_0 = _mn(w0_0, r0_1)
-            r1_1 = w1_1
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
+            r0 = _mn(p1 * i1, p2 * i2)
+            r1 = (p2 - p1) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
             tol = tolscale * _mx(_mx(1.0, abs(y0)), abs(y1))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -118,11 +98,10 @@ def pava_float_rows_n2(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[0 * TILE + r] = _mn(_mx(f0, lo), hi)
             buf[1 * TILE + r] = _mn(_mx(f1, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(2):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 2):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 2] = 0
+            fb[r * 2 + 0] = buf[0 * TILE + r]
+            fb[r * 2 + 1] = buf[1 * TILE + r]
+            bl[r * 2 + 1] = bb[1 * TILE + r]
 
 
 @njit(cache=True, nogil=True)
@@ -169,44 +148,12 @@ def _fit_int_n3(k0, k1, k2, d):
     p1 = k0
     p2 = p1 + k1
     p3 = p2 + k2
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w0_2 = p3 * d[3]
-    w1_1 = (p2 - p1) * d[1]
-    w1_2 = (p3 - p1) * d[2]
-    w2_2 = (p3 - p2) * d[1]
-    r0_2 = w0_2
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_2 = w1_2
-    r1_1 = min(w1_1, r1_2)
-    r2_2 = w2_2
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    return f0, f1, f2
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n3(y0, y1, y2, inv):
-    p1 = y0
-    p2 = p1 + y1
-    p3 = p2 + y2
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w0_2 = p3 * inv[3]
-    w1_1 = (p2 - p1) * inv[1]
-    w1_2 = (p3 - p1) * inv[2]
-    w2_2 = (p3 - p2) * inv[1]
-    r0_2 = w0_2
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_2 = w1_2
-    r1_1 = min(w1_1, r1_2)
-    r2_2 = w2_2
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
+    r0 = min(p1 * d[1], min(p2 * d[2], p3 * d[3]))
+    r1 = min((p2 - p1) * d[1], (p3 - p1) * d[2])
+    r2 = (p3 - p2) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
+    f2 = max(f1, r2)
     return f0, f1, f2
 
 
@@ -219,9 +166,13 @@ def pava_float_rows_n3(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i3 = inv[3]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 3:(base + cnt) * 3]
+        fb = fit[base * 3:(base + cnt) * 3]
+        bl = blocks[base * 3:(base + cnt) * 3]
         for r in range(cnt):
-            for i in range(3):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 3 + 0]
+            buf[1 * TILE + r] = yb[r * 3 + 1]
+            buf[2 * TILE + r] = yb[r * 3 + 2]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
@@ -229,21 +180,12 @@ def pava_float_rows_n3(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             p1 = y0
             p2 = p1 + y1
             p3 = p2 + y2
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w0_2 = p3 * i3
-            w1_1 = (p2 - p1) * i1
-            w1_2 = (p3 - p1) * i2
-            w2_2 = (p3 - p2) * i1
-            r0_2 = w0_2
-            r0_1 = _mn(w0_1, r0_2)
-            r0_0 = _mn(w0_0, r0_1)
-            r1_2 = w1_2
-            r1_1 = _mn(w1_1, r1_2)
-            r2_2 = w2_2
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
-            f2 = _mx(_mx(r0_2, r1_2), r2_2)
+            r0 = _mn(p1 * i1, _mn(p2 * i2, p3 * i3))
+            r1 = _mn((p2 - p1) * i1, (p3 - p1) * i2)
+            r2 = (p3 - p2) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
+            f2 = _mx(f1, r2)
             tol = tolscale * _mx(_mx(_mx(1.0, abs(y0)), abs(y1)), abs(y2))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -254,11 +196,12 @@ def pava_float_rows_n3(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[1 * TILE + r] = _mn(_mx(f1, lo), hi)
             buf[2 * TILE + r] = _mn(_mx(f2, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(3):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 3):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 3] = 0
+            fb[r * 3 + 0] = buf[0 * TILE + r]
+            fb[r * 3 + 1] = buf[1 * TILE + r]
+            fb[r * 3 + 2] = buf[2 * TILE + r]
+            bl[r * 3 + 1] = bb[1 * TILE + r]
+            bl[r * 3 + 2] = bb[2 * TILE + r]
 
 
 @njit(cache=True, nogil=True)
@@ -311,63 +254,14 @@ def _fit_int_n4(k0, k1, k2, k3, d):
     p2 = p1 + k1
     p3 = p2 + k2
     p4 = p3 + k3
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w0_2 = p3 * d[3]
-    w0_3 = p4 * d[4]
-    w1_1 = (p2 - p1) * d[1]
-    w1_2 = (p3 - p1) * d[2]
-    w1_3 = (p4 - p1) * d[3]
-    w2_2 = (p3 - p2) * d[1]
-    w2_3 = (p4 - p2) * d[2]
-    w3_3 = (p4 - p3) * d[1]
-    r0_3 = w0_3
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_3 = w1_3
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_3 = w2_3
-    r2_2 = min(w2_2, r2_3)
-    r3_3 = w3_3
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    return f0, f1, f2, f3
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n4(y0, y1, y2, y3, inv):
-    p1 = y0
-    p2 = p1 + y1
-    p3 = p2 + y2
-    p4 = p3 + y3
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w0_2 = p3 * inv[3]
-    w0_3 = p4 * inv[4]
-    w1_1 = (p2 - p1) * inv[1]
-    w1_2 = (p3 - p1) * inv[2]
-    w1_3 = (p4 - p1) * inv[3]
-    w2_2 = (p3 - p2) * inv[1]
-    w2_3 = (p4 - p2) * inv[2]
-    w3_3 = (p4 - p3) * inv[1]
-    r0_3 = w0_3
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_3 = w1_3
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_3 = w2_3
-    r2_2 = min(w2_2, r2_3)
-    r3_3 = w3_3
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
+    r0 = min(p1 * d[1], min(p2 * d[2], min(p3 * d[3], p4 * d[4])))
+    r1 = min((p2 - p1) * d[1], min((p3 - p1) * d[2], (p4 - p1) * d[3]))
+    r2 = min((p3 - p2) * d[1], (p4 - p2) * d[2])
+    r3 = (p4 - p3) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
+    f2 = max(f1, r2)
+    f3 = max(f2, r3)
     return f0, f1, f2, f3
 
 
@@ -381,9 +275,14 @@ def pava_float_rows_n4(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i4 = inv[4]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 4:(base + cnt) * 4]
+        fb = fit[base * 4:(base + cnt) * 4]
+        bl = blocks[base * 4:(base + cnt) * 4]
         for r in range(cnt):
-            for i in range(4):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 4 + 0]
+            buf[1 * TILE + r] = yb[r * 4 + 1]
+            buf[2 * TILE + r] = yb[r * 4 + 2]
+            buf[3 * TILE + r] = yb[r * 4 + 3]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
@@ -393,30 +292,14 @@ def pava_float_rows_n4(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             p2 = p1 + y1
             p3 = p2 + y2
             p4 = p3 + y3
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w0_2 = p3 * i3
-            w0_3 = p4 * i4
-            w1_1 = (p2 - p1) * i1
-            w1_2 = (p3 - p1) * i2
-            w1_3 = (p4 - p1) * i3
-            w2_2 = (p3 - p2) * i1
-            w2_3 = (p4 - p2) * i2
-            w3_3 = (p4 - p3) * i1
-            r0_3 = w0_3
-            r0_2 = _mn(w0_2, r0_3)
-            r0_1 = _mn(w0_1, r0_2)
-            r0_0 = _mn(w0_0, r0_1)
-            r1_3 = w1_3
-            r1_2 = _mn(w1_2, r1_3)
-            r1_1 = _mn(w1_1, r1_2)
-            r2_3 = w2_3
-            r2_2 = _mn(w2_2, r2_3)
-            r3_3 = w3_3
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
-            f2 = _mx(_mx(r0_2, r1_2), r2_2)
-            f3 = _mx(_mx(_mx(r0_3, r1_3), r2_3), r3_3)
+            r0 = _mn(p1 * i1, _mn(p2 * i2, _mn(p3 * i3, p4 * i4)))
+            r1 = _mn((p2 - p1) * i1, _mn((p3 - p1) * i2, (p4 - p1) * i3))
+            r2 = _mn((p3 - p2) * i1, (p4 - p2) * i2)
+            r3 = (p4 - p3) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
+            f2 = _mx(f1, r2)
+            f3 = _mx(f2, r3)
             tol = tolscale * _mx(_mx(_mx(_mx(1.0, abs(y0)), abs(y1)), abs(y2)), abs(y3))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -430,11 +313,14 @@ def pava_float_rows_n4(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[2 * TILE + r] = _mn(_mx(f2, lo), hi)
             buf[3 * TILE + r] = _mn(_mx(f3, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(4):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 4):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 4] = 0
+            fb[r * 4 + 0] = buf[0 * TILE + r]
+            fb[r * 4 + 1] = buf[1 * TILE + r]
+            fb[r * 4 + 2] = buf[2 * TILE + r]
+            fb[r * 4 + 3] = buf[3 * TILE + r]
+            bl[r * 4 + 1] = bb[1 * TILE + r]
+            bl[r * 4 + 2] = bb[2 * TILE + r]
+            bl[r * 4 + 3] = bb[3 * TILE + r]
 
 
 @njit(cache=True, nogil=True)
@@ -493,86 +379,16 @@ def _fit_int_n5(k0, k1, k2, k3, k4, d):
     p3 = p2 + k2
     p4 = p3 + k3
     p5 = p4 + k4
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w0_2 = p3 * d[3]
-    w0_3 = p4 * d[4]
-    w0_4 = p5 * d[5]
-    w1_1 = (p2 - p1) * d[1]
-    w1_2 = (p3 - p1) * d[2]
-    w1_3 = (p4 - p1) * d[3]
-    w1_4 = (p5 - p1) * d[4]
-    w2_2 = (p3 - p2) * d[1]
-    w2_3 = (p4 - p2) * d[2]
-    w2_4 = (p5 - p2) * d[3]
-    w3_3 = (p4 - p3) * d[1]
-    w3_4 = (p5 - p3) * d[2]
-    w4_4 = (p5 - p4) * d[1]
-    r0_4 = w0_4
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_4 = w1_4
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_4 = w2_4
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_4 = w3_4
-    r3_3 = min(w3_3, r3_4)
-    r4_4 = w4_4
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    return f0, f1, f2, f3, f4
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n5(y0, y1, y2, y3, y4, inv):
-    p1 = y0
-    p2 = p1 + y1
-    p3 = p2 + y2
-    p4 = p3 + y3
-    p5 = p4 + y4
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w0_2 = p3 * inv[3]
-    w0_3 = p4 * inv[4]
-    w0_4 = p5 * inv[5]
-    w1_1 = (p2 - p1) * inv[1]
-    w1_2 = (p3 - p1) * inv[2]
-    w1_3 = (p4 - p1) * inv[3]
-    w1_4 = (p5 - p1) * inv[4]
-    w2_2 = (p3 - p2) * inv[1]
-    w2_3 = (p4 - p2) * inv[2]
-    w2_4 = (p5 - p2) * inv[3]
-    w3_3 = (p4 - p3) * inv[1]
-    w3_4 = (p5 - p3) * inv[2]
-    w4_4 = (p5 - p4) * inv[1]
-    r0_4 = w0_4
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_4 = w1_4
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_4 = w2_4
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_4 = w3_4
-    r3_3 = min(w3_3, r3_4)
-    r4_4 = w4_4
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
+    r0 = min(p1 * d[1], min(p2 * d[2], min(p3 * d[3], min(p4 * d[4], p5 * d[5]))))
+    r1 = min((p2 - p1) * d[1], min((p3 - p1) * d[2], min((p4 - p1) * d[3], (p5 - p1) * d[4])))
+    r2 = min((p3 - p2) * d[1], min((p4 - p2) * d[2], (p5 - p2) * d[3]))
+    r3 = min((p4 - p3) * d[1], (p5 - p3) * d[2])
+    r4 = (p5 - p4) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
+    f2 = max(f1, r2)
+    f3 = max(f2, r3)
+    f4 = max(f3, r4)
     return f0, f1, f2, f3, f4
 
 
@@ -587,9 +403,15 @@ def pava_float_rows_n5(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i5 = inv[5]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 5:(base + cnt) * 5]
+        fb = fit[base * 5:(base + cnt) * 5]
+        bl = blocks[base * 5:(base + cnt) * 5]
         for r in range(cnt):
-            for i in range(5):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 5 + 0]
+            buf[1 * TILE + r] = yb[r * 5 + 1]
+            buf[2 * TILE + r] = yb[r * 5 + 2]
+            buf[3 * TILE + r] = yb[r * 5 + 3]
+            buf[4 * TILE + r] = yb[r * 5 + 4]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
@@ -601,41 +423,16 @@ def pava_float_rows_n5(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             p3 = p2 + y2
             p4 = p3 + y3
             p5 = p4 + y4
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w0_2 = p3 * i3
-            w0_3 = p4 * i4
-            w0_4 = p5 * i5
-            w1_1 = (p2 - p1) * i1
-            w1_2 = (p3 - p1) * i2
-            w1_3 = (p4 - p1) * i3
-            w1_4 = (p5 - p1) * i4
-            w2_2 = (p3 - p2) * i1
-            w2_3 = (p4 - p2) * i2
-            w2_4 = (p5 - p2) * i3
-            w3_3 = (p4 - p3) * i1
-            w3_4 = (p5 - p3) * i2
-            w4_4 = (p5 - p4) * i1
-            r0_4 = w0_4
-            r0_3 = _mn(w0_3, r0_4)
-            r0_2 = _mn(w0_2, r0_3)
-            r0_1 = _mn(w0_1, r0_2)
-            r0_0 = _mn(w0_0, r0_1)
-            r1_4 = w1_4
-            r1_3 = _mn(w1_3, r1_4)
-            r1_2 = _mn(w1_2, r1_3)
-            r1_1 = _mn(w1_1, r1_2)
-            r2_4 = w2_4
-            r2_3 = _mn(w2_3, r2_4)
-            r2_2 = _mn(w2_2, r2_3)
-            r3_4 = w3_4
-            r3_3 = _mn(w3_3, r3_4)
-            r4_4 = w4_4
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
-            f2 = _mx(_mx(r0_2, r1_2), r2_2)
-            f3 = _mx(_mx(_mx(r0_3, r1_3), r2_3), r3_3)
-            f4 = _mx(_mx(_mx(_mx(r0_4, r1_4), r2_4), r3_4), r4_4)
+            r0 = _mn(p1 * i1, _mn(p2 * i2, _mn(p3 * i3, _mn(p4 * i4, p5 * i5))))
+            r1 = _mn((p2 - p1) * i1, _mn((p3 - p1) * i2, _mn((p4 - p1) * i3, (p5 - p1) * i4)))
+            r2 = _mn((p3 - p2) * i1, _mn((p4 - p2) * i2, (p5 - p2) * i3))
+            r3 = _mn((p4 - p3) * i1, (p5 - p3) * i2)
+            r4 = (p5 - p4) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
+            f2 = _mx(f1, r2)
+            f3 = _mx(f2, r3)
+            f4 = _mx(f3, r4)
             tol = tolscale * _mx(_mx(_mx(_mx(_mx(1.0, abs(y0)), abs(y1)), abs(y2)), abs(y3)), abs(y4))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -652,11 +449,16 @@ def pava_float_rows_n5(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[3 * TILE + r] = _mn(_mx(f3, lo), hi)
             buf[4 * TILE + r] = _mn(_mx(f4, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(5):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 5):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 5] = 0
+            fb[r * 5 + 0] = buf[0 * TILE + r]
+            fb[r * 5 + 1] = buf[1 * TILE + r]
+            fb[r * 5 + 2] = buf[2 * TILE + r]
+            fb[r * 5 + 3] = buf[3 * TILE + r]
+            fb[r * 5 + 4] = buf[4 * TILE + r]
+            bl[r * 5 + 1] = bb[1 * TILE + r]
+            bl[r * 5 + 2] = bb[2 * TILE + r]
+            bl[r * 5 + 3] = bb[3 * TILE + r]
+            bl[r * 5 + 4] = bb[4 * TILE + r]
 
 
 @njit(cache=True, nogil=True)
@@ -721,113 +523,18 @@ def _fit_int_n6(k0, k1, k2, k3, k4, k5, d):
     p4 = p3 + k3
     p5 = p4 + k4
     p6 = p5 + k5
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w0_2 = p3 * d[3]
-    w0_3 = p4 * d[4]
-    w0_4 = p5 * d[5]
-    w0_5 = p6 * d[6]
-    w1_1 = (p2 - p1) * d[1]
-    w1_2 = (p3 - p1) * d[2]
-    w1_3 = (p4 - p1) * d[3]
-    w1_4 = (p5 - p1) * d[4]
-    w1_5 = (p6 - p1) * d[5]
-    w2_2 = (p3 - p2) * d[1]
-    w2_3 = (p4 - p2) * d[2]
-    w2_4 = (p5 - p2) * d[3]
-    w2_5 = (p6 - p2) * d[4]
-    w3_3 = (p4 - p3) * d[1]
-    w3_4 = (p5 - p3) * d[2]
-    w3_5 = (p6 - p3) * d[3]
-    w4_4 = (p5 - p4) * d[1]
-    w4_5 = (p6 - p4) * d[2]
-    w5_5 = (p6 - p5) * d[1]
-    r0_5 = w0_5
-    r0_4 = min(w0_4, r0_5)
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_5 = w1_5
-    r1_4 = min(w1_4, r1_5)
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_5 = w2_5
-    r2_4 = min(w2_4, r2_5)
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_5 = w3_5
-    r3_4 = min(w3_4, r3_5)
-    r3_3 = min(w3_3, r3_4)
-    r4_5 = w4_5
-    r4_4 = min(w4_4, r4_5)
-    r5_5 = w5_5
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    f5 = max(max(max(max(max(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-    return f0, f1, f2, f3, f4, f5
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n6(y0, y1, y2, y3, y4, y5, inv):
-    p1 = y0
-    p2 = p1 + y1
-    p3 = p2 + y2
-    p4 = p3 + y3
-    p5 = p4 + y4
-    p6 = p5 + y5
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w0_2 = p3 * inv[3]
-    w0_3 = p4 * inv[4]
-    w0_4 = p5 * inv[5]
-    w0_5 = p6 * inv[6]
-    w1_1 = (p2 - p1) * inv[1]
-    w1_2 = (p3 - p1) * inv[2]
-    w1_3 = (p4 - p1) * inv[3]
-    w1_4 = (p5 - p1) * inv[4]
-    w1_5 = (p6 - p1) * inv[5]
-    w2_2 = (p3 - p2) * inv[1]
-    w2_3 = (p4 - p2) * inv[2]
-    w2_4 = (p5 - p2) * inv[3]
-    w2_5 = (p6 - p2) * inv[4]
-    w3_3 = (p4 - p3) * inv[1]
-    w3_4 = (p5 - p3) * inv[2]
-    w3_5 = (p6 - p3) * inv[3]
-    w4_4 = (p5 - p4) * inv[1]
-    w4_5 = (p6 - p4) * inv[2]
-    w5_5 = (p6 - p5) * inv[1]
-    r0_5 = w0_5
-    r0_4 = min(w0_4, r0_5)
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_5 = w1_5
-    r1_4 = min(w1_4, r1_5)
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_5 = w2_5
-    r2_4 = min(w2_4, r2_5)
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_5 = w3_5
-    r3_4 = min(w3_4, r3_5)
-    r3_3 = min(w3_3, r3_4)
-    r4_5 = w4_5
-    r4_4 = min(w4_4, r4_5)
-    r5_5 = w5_5
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    f5 = max(max(max(max(max(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
+    r0 = min(p1 * d[1], min(p2 * d[2], min(p3 * d[3], min(p4 * d[4], min(p5 * d[5], p6 * d[6])))))
+    r1 = min((p2 - p1) * d[1], min((p3 - p1) * d[2], min((p4 - p1) * d[3], min((p5 - p1) * d[4], (p6 - p1) * d[5]))))
+    r2 = min((p3 - p2) * d[1], min((p4 - p2) * d[2], min((p5 - p2) * d[3], (p6 - p2) * d[4])))
+    r3 = min((p4 - p3) * d[1], min((p5 - p3) * d[2], (p6 - p3) * d[3]))
+    r4 = min((p5 - p4) * d[1], (p6 - p4) * d[2])
+    r5 = (p6 - p5) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
+    f2 = max(f1, r2)
+    f3 = max(f2, r3)
+    f4 = max(f3, r4)
+    f5 = max(f4, r5)
     return f0, f1, f2, f3, f4, f5
 
 
@@ -843,9 +550,16 @@ def pava_float_rows_n6(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i6 = inv[6]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 6:(base + cnt) * 6]
+        fb = fit[base * 6:(base + cnt) * 6]
+        bl = blocks[base * 6:(base + cnt) * 6]
         for r in range(cnt):
-            for i in range(6):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 6 + 0]
+            buf[1 * TILE + r] = yb[r * 6 + 1]
+            buf[2 * TILE + r] = yb[r * 6 + 2]
+            buf[3 * TILE + r] = yb[r * 6 + 3]
+            buf[4 * TILE + r] = yb[r * 6 + 4]
+            buf[5 * TILE + r] = yb[r * 6 + 5]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
@@ -859,54 +573,18 @@ def pava_float_rows_n6(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             p4 = p3 + y3
             p5 = p4 + y4
             p6 = p5 + y5
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w0_2 = p3 * i3
-            w0_3 = p4 * i4
-            w0_4 = p5 * i5
-            w0_5 = p6 * i6
-            w1_1 = (p2 - p1) * i1
-            w1_2 = (p3 - p1) * i2
-            w1_3 = (p4 - p1) * i3
-            w1_4 = (p5 - p1) * i4
-            w1_5 = (p6 - p1) * i5
-            w2_2 = (p3 - p2) * i1
-            w2_3 = (p4 - p2) * i2
-            w2_4 = (p5 - p2) * i3
-            w2_5 = (p6 - p2) * i4
-            w3_3 = (p4 - p3) * i1
-            w3_4 = (p5 - p3) * i2
-            w3_5 = (p6 - p3) * i3
-            w4_4 = (p5 - p4) * i1
-            w4_5 = (p6 - p4) * i2
-            w5_5 = (p6 - p5) * i1
-            r0_5 = w0_5
-            r0_4 = _mn(w0_4, r0_5)
-            r0_3 = _mn(w0_3, r0_4)
-            r0_2 = _mn(w0_2, r0_3)
-            r0_1 = _mn(w0_1, r0_2)
-            r0_0 = _mn(w0_0, r0_1)
-            r1_5 = w1_5
-            r1_4 = _mn(w1_4, r1_5)
-            r1_3 = _mn(w1_3, r1_4)
-            r1_2 = _mn(w1_2, r1_3)
-            r1_1 = _mn(w1_1, r1_2)
-            r2_5 = w2_5
-            r2_4 = _mn(w2_4, r2_5)
-            r2_3 = _mn(w2_3, r2_4)
-            r2_2 = _mn(w2_2, r2_3)
-            r3_5 = w3_5
-            r3_4 = _mn(w3_4, r3_5)
-            r3_3 = _mn(w3_3, r3_4)
-            r4_5 = w4_5
-            r4_4 = _mn(w4_4, r4_5)
-            r5_5 = w5_5
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
-            f2 = _mx(_mx(r0_2, r1_2), r2_2)
-            f3 = _mx(_mx(_mx(r0_3, r1_3), r2_3), r3_3)
-            f4 = _mx(_mx(_mx(_mx(r0_4, r1_4), r2_4), r3_4), r4_4)
-            f5 = _mx(_mx(_mx(_mx(_mx(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
+            r0 = _mn(p1 * i1, _mn(p2 * i2, _mn(p3 * i3, _mn(p4 * i4, _mn(p5 * i5, p6 * i6)))))
+            r1 = _mn((p2 - p1) * i1, _mn((p3 - p1) * i2, _mn((p4 - p1) * i3, _mn((p5 - p1) * i4, (p6 - p1) * i5))))
+            r2 = _mn((p3 - p2) * i1, _mn((p4 - p2) * i2, _mn((p5 - p2) * i3, (p6 - p2) * i4)))
+            r3 = _mn((p4 - p3) * i1, _mn((p5 - p3) * i2, (p6 - p3) * i3))
+            r4 = _mn((p5 - p4) * i1, (p6 - p4) * i2)
+            r5 = (p6 - p5) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
+            f2 = _mx(f1, r2)
+            f3 = _mx(f2, r3)
+            f4 = _mx(f3, r4)
+            f5 = _mx(f4, r5)
             tol = tolscale * _mx(_mx(_mx(_mx(_mx(_mx(1.0, abs(y0)), abs(y1)), abs(y2)), abs(y3)), abs(y4)), abs(y5))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -926,11 +604,18 @@ def pava_float_rows_n6(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[4 * TILE + r] = _mn(_mx(f4, lo), hi)
             buf[5 * TILE + r] = _mn(_mx(f5, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(6):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 6):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 6] = 0
+            fb[r * 6 + 0] = buf[0 * TILE + r]
+            fb[r * 6 + 1] = buf[1 * TILE + r]
+            fb[r * 6 + 2] = buf[2 * TILE + r]
+            fb[r * 6 + 3] = buf[3 * TILE + r]
+            fb[r * 6 + 4] = buf[4 * TILE + r]
+            fb[r * 6 + 5] = buf[5 * TILE + r]
+            bl[r * 6 + 1] = bb[1 * TILE + r]
+            bl[r * 6 + 2] = bb[2 * TILE + r]
+            bl[r * 6 + 3] = bb[3 * TILE + r]
+            bl[r * 6 + 4] = bb[4 * TILE + r]
+            bl[r * 6 + 5] = bb[5 * TILE + r]
 
 
 @njit(cache=True, nogil=True)
@@ -1001,144 +686,20 @@ def _fit_int_n7(k0, k1, k2, k3, k4, k5, k6, d):
     p5 = p4 + k4
     p6 = p5 + k5
     p7 = p6 + k6
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w0_2 = p3 * d[3]
-    w0_3 = p4 * d[4]
-    w0_4 = p5 * d[5]
-    w0_5 = p6 * d[6]
-    w0_6 = p7 * d[7]
-    w1_1 = (p2 - p1) * d[1]
-    w1_2 = (p3 - p1) * d[2]
-    w1_3 = (p4 - p1) * d[3]
-    w1_4 = (p5 - p1) * d[4]
-    w1_5 = (p6 - p1) * d[5]
-    w1_6 = (p7 - p1) * d[6]
-    w2_2 = (p3 - p2) * d[1]
-    w2_3 = (p4 - p2) * d[2]
-    w2_4 = (p5 - p2) * d[3]
-    w2_5 = (p6 - p2) * d[4]
-    w2_6 = (p7 - p2) * d[5]
-    w3_3 = (p4 - p3) * d[1]
-    w3_4 = (p5 - p3) * d[2]
-    w3_5 = (p6 - p3) * d[3]
-    w3_6 = (p7 - p3) * d[4]
-    w4_4 = (p5 - p4) * d[1]
-    w4_5 = (p6 - p4) * d[2]
-    w4_6 = (p7 - p4) * d[3]
-    w5_5 = (p6 - p5) * d[1]
-    w5_6 = (p7 - p5) * d[2]
-    w6_6 = (p7 - p6) * d[1]
-    r0_6 = w0_6
-    r0_5 = min(w0_5, r0_6)
-    r0_4 = min(w0_4, r0_5)
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_6 = w1_6
-    r1_5 = min(w1_5, r1_6)
-    r1_4 = min(w1_4, r1_5)
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_6 = w2_6
-    r2_5 = min(w2_5, r2_6)
-    r2_4 = min(w2_4, r2_5)
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_6 = w3_6
-    r3_5 = min(w3_5, r3_6)
-    r3_4 = min(w3_4, r3_5)
-    r3_3 = min(w3_3, r3_4)
-    r4_6 = w4_6
-    r4_5 = min(w4_5, r4_6)
-    r4_4 = min(w4_4, r4_5)
-    r5_6 = w5_6
-    r5_5 = min(w5_5, r5_6)
-    r6_6 = w6_6
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    f5 = max(max(max(max(max(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-    f6 = max(max(max(max(max(max(r0_6, r1_6), r2_6), r3_6), r4_6), r5_6), r6_6)
-    return f0, f1, f2, f3, f4, f5, f6
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n7(y0, y1, y2, y3, y4, y5, y6, inv):
-    p1 = y0
-    p2 = p1 + y1
-    p3 = p2 + y2
-    p4 = p3 + y3
-    p5 = p4 + y4
-    p6 = p5 + y5
-    p7 = p6 + y6
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w0_2 = p3 * inv[3]
-    w0_3 = p4 * inv[4]
-    w0_4 = p5 * inv[5]
-    w0_5 = p6 * inv[6]
-    w0_6 = p7 * inv[7]
-    w1_1 = (p2 - p1) * inv[1]
-    w1_2 = (p3 - p1) * inv[2]
-    w1_3 = (p4 - p1) * inv[3]
-    w1_4 = (p5 - p1) * inv[4]
-    w1_5 = (p6 - p1) * inv[5]
-    w1_6 = (p7 - p1) * inv[6]
-    w2_2 = (p3 - p2) * inv[1]
-    w2_3 = (p4 - p2) * inv[2]
-    w2_4 = (p5 - p2) * inv[3]
-    w2_5 = (p6 - p2) * inv[4]
-    w2_6 = (p7 - p2) * inv[5]
-    w3_3 = (p4 - p3) * inv[1]
-    w3_4 = (p5 - p3) * inv[2]
-    w3_5 = (p6 - p3) * inv[3]
-    w3_6 = (p7 - p3) * inv[4]
-    w4_4 = (p5 - p4) * inv[1]
-    w4_5 = (p6 - p4) * inv[2]
-    w4_6 = (p7 - p4) * inv[3]
-    w5_5 = (p6 - p5) * inv[1]
-    w5_6 = (p7 - p5) * inv[2]
-    w6_6 = (p7 - p6) * inv[1]
-    r0_6 = w0_6
-    r0_5 = min(w0_5, r0_6)
-    r0_4 = min(w0_4, r0_5)
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_6 = w1_6
-    r1_5 = min(w1_5, r1_6)
-    r1_4 = min(w1_4, r1_5)
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_6 = w2_6
-    r2_5 = min(w2_5, r2_6)
-    r2_4 = min(w2_4, r2_5)
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_6 = w3_6
-    r3_5 = min(w3_5, r3_6)
-    r3_4 = min(w3_4, r3_5)
-    r3_3 = min(w3_3, r3_4)
-    r4_6 = w4_6
-    r4_5 = min(w4_5, r4_6)
-    r4_4 = min(w4_4, r4_5)
-    r5_6 = w5_6
-    r5_5 = min(w5_5, r5_6)
-    r6_6 = w6_6
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    f5 = max(max(max(max(max(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-    f6 = max(max(max(max(max(max(r0_6, r1_6), r2_6), r3_6), r4_6), r5_6), r6_6)
+    r0 = min(p1 * d[1], min(p2 * d[2], min(p3 * d[3], min(p4 * d[4], min(p5 * d[5], min(p6 * d[6], p7 * d[7]))))))
+    r1 = min((p2 - p1) * d[1], min((p3 - p1) * d[2], min((p4 - p1) * d[3], min((p5 - p1) * d[4], min((p6 - p1) * d[5], (p7 - p1) * d[6])))))
+    r2 = min((p3 - p2) * d[1], min((p4 - p2) * d[2], min((p5 - p2) * d[3], min((p6 - p2) * d[4], (p7 - p2) * d[5]))))
+    r3 = min((p4 - p3) * d[1], min((p5 - p3) * d[2], min((p6 - p3) * d[3], (p7 - p3) * d[4])))
+    r4 = min((p5 - p4) * d[1], min((p6 - p4) * d[2], (p7 - p4) * d[3]))
+    r5 = min((p6 - p5) * d[1], (p7 - p5) * d[2])
+    r6 = (p7 - p6) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
+    f2 = max(f1, r2)
+    f3 = max(f2, r3)
+    f4 = max(f3, r4)
+    f5 = max(f4, r5)
+    f6 = max(f5, r6)
     return f0, f1, f2, f3, f4, f5, f6
 
 
@@ -1155,9 +716,17 @@ def pava_float_rows_n7(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i7 = inv[7]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 7:(base + cnt) * 7]
+        fb = fit[base * 7:(base + cnt) * 7]
+        bl = blocks[base * 7:(base + cnt) * 7]
         for r in range(cnt):
-            for i in range(7):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 7 + 0]
+            buf[1 * TILE + r] = yb[r * 7 + 1]
+            buf[2 * TILE + r] = yb[r * 7 + 2]
+            buf[3 * TILE + r] = yb[r * 7 + 3]
+            buf[4 * TILE + r] = yb[r * 7 + 4]
+            buf[5 * TILE + r] = yb[r * 7 + 5]
+            buf[6 * TILE + r] = yb[r * 7 + 6]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
@@ -1173,69 +742,20 @@ def pava_float_rows_n7(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             p5 = p4 + y4
             p6 = p5 + y5
             p7 = p6 + y6
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w0_2 = p3 * i3
-            w0_3 = p4 * i4
-            w0_4 = p5 * i5
-            w0_5 = p6 * i6
-            w0_6 = p7 * i7
-            w1_1 = (p2 - p1) * i1
-            w1_2 = (p3 - p1) * i2
-            w1_3 = (p4 - p1) * i3
-            w1_4 = (p5 - p1) * i4
-            w1_5 = (p6 - p1) * i5
-            w1_6 = (p7 - p1) * i6
-            w2_2 = (p3 - p2) * i1
-            w2_3 = (p4 - p2) * i2
-            w2_4 = (p5 - p2) * i3
-            w2_5 = (p6 - p2) * i4
-            w2_6 = (p7 - p2) * i5
-            w3_3 = (p4 - p3) * i1
-            w3_4 = (p5 - p3) * i2
-            w3_5 = (p6 - p3) * i3
-            w3_6 = (p7 - p3) * i4
-            w4_4 = (p5 - p4) * i1
-            w4_5 = (p6 - p4) * i2
-            w4_6 = (p7 - p4) * i3
-            w5_5 = (p6 - p5) * i1
-            w5_6 = (p7 - p5) * i2
-            w6_6 = (p7 - p6) * i1
-            r0_6 = w0_6
-            r0_5 = _mn(w0_5, r0_6)
-            r0_4 = _mn(w0_4, r0_5)
-            r0_3 = _mn(w0_3, r0_4)
-            r0_2 = _mn(w0_2, r0_3)
-            r0_1 = _mn(w0_1, r0_2)
-            r0_0 = _mn(w0_0, r0_1)
-            r1_6 = w1_6
-            r1_5 = _mn(w1_5, r1_6)
-            r1_4 = _mn(w1_4, r1_5)
-            r1_3 = _mn(w1_3, r1_4)
-            r1_2 = _mn(w1_2, r1_3)
-            r1_1 = _mn(w1_1, r1_2)
-            r2_6 = w2_6
-            r2_5 = _mn(w2_5, r2_6)
-            r2_4 = _mn(w2_4, r2_5)
-            r2_3 = _mn(w2_3, r2_4)
-            r2_2 = _mn(w2_2, r2_3)
-            r3_6 = w3_6
-            r3_5 = _mn(w3_5, r3_6)
-            r3_4 = _mn(w3_4, r3_5)
-            r3_3 = _mn(w3_3, r3_4)
-            r4_6 = w4_6
-            r4_5 = _mn(w4_5, r4_6)
-            r4_4 = _mn(w4_4, r4_5)
-            r5_6 = w5_6
-            r5_5 = _mn(w5_5, r5_6)
-            r6_6 = w6_6
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
-            f2 = _mx(_mx(r0_2, r1_2), r2_2)
-            f3 = _mx(_mx(_mx(r0_3, r1_3), r2_3), r3_3)
-            f4 = _mx(_mx(_mx(_mx(r0_4, r1_4), r2_4), r3_4), r4_4)
-            f5 = _mx(_mx(_mx(_mx(_mx(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-            f6 = _mx(_mx(_mx(_mx(_mx(_mx(r0_6, r1_6), r2_6), r3_6), r4_6), r5_6), r6_6)
+            r0 = _mn(p1 * i1, _mn(p2 * i2, _mn(p3 * i3, _mn(p4 * i4, _mn(p5 * i5, _mn(p6 * i6, p7 * i7))))))
+            r1 = _mn((p2 - p1) * i1, _mn((p3 - p1) * i2, _mn((p4 - p1) * i3, _mn((p5 - p1) * i4, _mn((p6 - p1) * i5, (p7 - p1) * i6)))))
+            r2 = _mn((p3 - p2) * i1, _mn((p4 - p2) * i2, _mn((p5 - p2) * i3, _mn((p6 - p2) * i4, (p7 - p2) * i5))))
+            r3 = _mn((p4 - p3) * i1, _mn((p5 - p3) * i2, _mn((p6 - p3) * i3, (p7 - p3) * i4)))
+            r4 = _mn((p5 - p4) * i1, _mn((p6 - p4) * i2, (p7 - p4) * i3))
+            r5 = _mn((p6 - p5) * i1, (p7 - p5) * i2)
+            r6 = (p7 - p6) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
+            f2 = _mx(f1, r2)
+            f3 = _mx(f2, r3)
+            f4 = _mx(f3, r4)
+            f5 = _mx(f4, r5)
+            f6 = _mx(f5, r6)
             tol = tolscale * _mx(_mx(_mx(_mx(_mx(_mx(_mx(1.0, abs(y0)), abs(y1)), abs(y2)), abs(y3)), abs(y4)), abs(y5)), abs(y6))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -1258,11 +778,20 @@ def pava_float_rows_n7(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[5 * TILE + r] = _mn(_mx(f5, lo), hi)
             buf[6 * TILE + r] = _mn(_mx(f6, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(7):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 7):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 7] = 0
+            fb[r * 7 + 0] = buf[0 * TILE + r]
+            fb[r * 7 + 1] = buf[1 * TILE + r]
+            fb[r * 7 + 2] = buf[2 * TILE + r]
+            fb[r * 7 + 3] = buf[3 * TILE + r]
+            fb[r * 7 + 4] = buf[4 * TILE + r]
+            fb[r * 7 + 5] = buf[5 * TILE + r]
+            fb[r * 7 + 6] = buf[6 * TILE + r]
+            bl[r * 7 + 1] = bb[1 * TILE + r]
+            bl[r * 7 + 2] = bb[2 * TILE + r]
+            bl[r * 7 + 3] = bb[3 * TILE + r]
+            bl[r * 7 + 4] = bb[4 * TILE + r]
+            bl[r * 7 + 5] = bb[5 * TILE + r]
+            bl[r * 7 + 6] = bb[6 * TILE + r]
 
 
 @njit(cache=True, nogil=True)
@@ -1339,179 +868,22 @@ def _fit_int_n8(k0, k1, k2, k3, k4, k5, k6, k7, d):
     p6 = p5 + k5
     p7 = p6 + k6
     p8 = p7 + k7
-    w0_0 = p1 * d[1]
-    w0_1 = p2 * d[2]
-    w0_2 = p3 * d[3]
-    w0_3 = p4 * d[4]
-    w0_4 = p5 * d[5]
-    w0_5 = p6 * d[6]
-    w0_6 = p7 * d[7]
-    w0_7 = p8 * d[8]
-    w1_1 = (p2 - p1) * d[1]
-    w1_2 = (p3 - p1) * d[2]
-    w1_3 = (p4 - p1) * d[3]
-    w1_4 = (p5 - p1) * d[4]
-    w1_5 = (p6 - p1) * d[5]
-    w1_6 = (p7 - p1) * d[6]
-    w1_7 = (p8 - p1) * d[7]
-    w2_2 = (p3 - p2) * d[1]
-    w2_3 = (p4 - p2) * d[2]
-    w2_4 = (p5 - p2) * d[3]
-    w2_5 = (p6 - p2) * d[4]
-    w2_6 = (p7 - p2) * d[5]
-    w2_7 = (p8 - p2) * d[6]
-    w3_3 = (p4 - p3) * d[1]
-    w3_4 = (p5 - p3) * d[2]
-    w3_5 = (p6 - p3) * d[3]
-    w3_6 = (p7 - p3) * d[4]
-    w3_7 = (p8 - p3) * d[5]
-    w4_4 = (p5 - p4) * d[1]
-    w4_5 = (p6 - p4) * d[2]
-    w4_6 = (p7 - p4) * d[3]
-    w4_7 = (p8 - p4) * d[4]
-    w5_5 = (p6 - p5) * d[1]
-    w5_6 = (p7 - p5) * d[2]
-    w5_7 = (p8 - p5) * d[3]
-    w6_6 = (p7 - p6) * d[1]
-    w6_7 = (p8 - p6) * d[2]
-    w7_7 = (p8 - p7) * d[1]
-    r0_7 = w0_7
-    r0_6 = min(w0_6, r0_7)
-    r0_5 = min(w0_5, r0_6)
-    r0_4 = min(w0_4, r0_5)
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_7 = w1_7
-    r1_6 = min(w1_6, r1_7)
-    r1_5 = min(w1_5, r1_6)
-    r1_4 = min(w1_4, r1_5)
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_7 = w2_7
-    r2_6 = min(w2_6, r2_7)
-    r2_5 = min(w2_5, r2_6)
-    r2_4 = min(w2_4, r2_5)
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_7 = w3_7
-    r3_6 = min(w3_6, r3_7)
-    r3_5 = min(w3_5, r3_6)
-    r3_4 = min(w3_4, r3_5)
-    r3_3 = min(w3_3, r3_4)
-    r4_7 = w4_7
-    r4_6 = min(w4_6, r4_7)
-    r4_5 = min(w4_5, r4_6)
-    r4_4 = min(w4_4, r4_5)
-    r5_7 = w5_7
-    r5_6 = min(w5_6, r5_7)
-    r5_5 = min(w5_5, r5_6)
-    r6_7 = w6_7
-    r6_6 = min(w6_6, r6_7)
-    r7_7 = w7_7
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    f5 = max(max(max(max(max(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-    f6 = max(max(max(max(max(max(r0_6, r1_6), r2_6), r3_6), r4_6), r5_6), r6_6)
-    f7 = max(max(max(max(max(max(max(r0_7, r1_7), r2_7), r3_7), r4_7), r5_7), r6_7), r7_7)
-    return f0, f1, f2, f3, f4, f5, f6, f7
-
-
-@njit(cache=True, inline="always")
-def _fit_float_n8(y0, y1, y2, y3, y4, y5, y6, y7, inv):
-    p1 = y0
-    p2 = p1 + y1
-    p3 = p2 + y2
-    p4 = p3 + y3
-    p5 = p4 + y4
-    p6 = p5 + y5
-    p7 = p6 + y6
-    p8 = p7 + y7
-    w0_0 = p1 * inv[1]
-    w0_1 = p2 * inv[2]
-    w0_2 = p3 * inv[3]
-    w0_3 = p4 * inv[4]
-    w0_4 = p5 * inv[5]
-    w0_5 = p6 * inv[6]
-    w0_6 = p7 * inv[7]
-    w0_7 = p8 * inv[8]
-    w1_1 = (p2 - p1) * inv[1]
-    w1_2 = (p3 - p1) * inv[2]
-    w1_3 = (p4 - p1) * inv[3]
-    w1_4 = (p5 - p1) * inv[4]
-    w1_5 = (p6 - p1) * inv[5]
-    w1_6 = (p7 - p1) * inv[6]
-    w1_7 = (p8 - p1) * inv[7]
-    w2_2 = (p3 - p2) * inv[1]
-    w2_3 = (p4 - p2) * inv[2]
-    w2_4 = (p5 - p2) * inv[3]
-    w2_5 = (p6 - p2) * inv[4]
-    w2_6 = (p7 - p2) * inv[5]
-    w2_7 = (p8 - p2) * inv[6]
-    w3_3 = (p4 - p3) * inv[1]
-    w3_4 = (p5 - p3) * inv[2]
-    w3_5 = (p6 - p3) * inv[3]
-    w3_6 = (p7 - p3) * inv[4]
-    w3_7 = (p8 - p3) * inv[5]
-    w4_4 = (p5 - p4) * inv[1]
-    w4_5 = (p6 - p4) * inv[2]
-    w4_6 = (p7 - p4) * inv[3]
-    w4_7 = (p8 - p4) * inv[4]
-    w5_5 = (p6 - p5) * inv[1]
-    w5_6 = (p7 - p5) * inv[2]
-    w5_7 = (p8 - p5) * inv[3]
-    w6_6 = (p7 - p6) * inv[1]
-    w6_7 = (p8 - p6) * inv[2]
-    w7_7 = (p8 - p7) * inv[1]
-    r0_7 = w0_7
-    r0_6 = min(w0_6, r0_7)
-    r0_5 = min(w0_5, r0_6)
-    r0_4 = min(w0_4, r0_5)
-    r0_3 = min(w0_3, r0_4)
-    r0_2 = min(w0_2, r0_3)
-    r0_1 = min(w0_1, r0_2)
-    r0_0 = min(w0_0, r0_1)
-    r1_7 = w1_7
-    r1_6 = min(w1_6, r1_7)
-    r1_5 = min(w1_5, r1_6)
-    r1_4 = min(w1_4, r1_5)
-    r1_3 = min(w1_3, r1_4)
-    r1_2 = min(w1_2, r1_3)
-    r1_1 = min(w1_1, r1_2)
-    r2_7 = w2_7
-    r2_6 = min(w2_6, r2_7)
-    r2_5 = min(w2_5, r2_6)
-    r2_4 = min(w2_4, r2_5)
-    r2_3 = min(w2_3, r2_4)
-    r2_2 = min(w2_2, r2_3)
-    r3_7 = w3_7
-    r3_6 = min(w3_6, r3_7)
-    r3_5 = min(w3_5, r3_6)
-    r3_4 = min(w3_4, r3_5)
-    r3_3 = min(w3_3, r3_4)
-    r4_7 = w4_7
-    r4_6 = min(w4_6, r4_7)
-    r4_5 = min(w4_5, r4_6)
-    r4_4 = min(w4_4, r4_5)
-    r5_7 = w5_7
-    r5_6 = min(w5_6, r5_7)
-    r5_5 = min(w5_5, r5_6)
-    r6_7 = w6_7
-    r6_6 = min(w6_6, r6_7)
-    r7_7 = w7_7
-    f0 = r0_0
-    f1 = max(r0_1, r1_1)
-    f2 = max(max(r0_2, r1_2), r2_2)
-    f3 = max(max(max(r0_3, r1_3), r2_3), r3_3)
-    f4 = max(max(max(max(r0_4, r1_4), r2_4), r3_4), r4_4)
-    f5 = max(max(max(max(max(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-    f6 = max(max(max(max(max(max(r0_6, r1_6), r2_6), r3_6), r4_6), r5_6), r6_6)
-    f7 = max(max(max(max(max(max(max(r0_7, r1_7), r2_7), r3_7), r4_7), r5_7), r6_7), r7_7)
+    r0 = min(p1 * d[1], min(p2 * d[2], min(p3 * d[3], min(p4 * d[4], min(p5 * d[5], min(p6 * d[6], min(p7 * d[7], p8 * d[8])))))))
+    r1 = min((p2 - p1) * d[1], min((p3 - p1) * d[2], min((p4 - p1) * d[3], min((p5 - p1) * d[4], min((p6 - p1) * d[5], min((p7 - p1) * d[6], (p8 - p1) * d[7]))))))
+    r2 = min((p3 - p2) * d[1], min((p4 - p2) * d[2], min((p5 - p2) * d[3], min((p6 - p2) * d[4], min((p7 - p2) * d[5], (p8 - p2) * d[6])))))
+    r3 = min((p4 - p3) * d[1], min((p5 - p3) * d[2], min((p6 - p3) * d[3], min((p7 - p3) * d[4], (p8 - p3) * d[5]))))
+    r4 = min((p5 - p4) * d[1], min((p6 - p4) * d[2], min((p7 - p4) * d[3], (p8 - p4) * d[4])))
+    r5 = min((p6 - p5) * d[1], min((p7 - p5) * d[2], (p8 - p5) * d[3]))
+    r6 = min((p7 - p6) * d[1], (p8 - p6) * d[2])
+    r7 = (p8 - p7) * d[1]
+    f0 = r0
+    f1 = max(f0, r1)
+    f2 = max(f1, r2)
+    f3 = max(f2, r3)
+    f4 = max(f3, r4)
+    f5 = max(f4, r5)
+    f6 = max(f5, r6)
+    f7 = max(f6, r7)
     return f0, f1, f2, f3, f4, f5, f6, f7
 
 
@@ -1529,9 +901,18 @@ def pava_float_rows_n8(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
     i8 = inv[8]
     for base in range(start, stop, TILE):
         cnt = min(TILE, stop - base)
+        yb = y[base * 8:(base + cnt) * 8]
+        fb = fit[base * 8:(base + cnt) * 8]
+        bl = blocks[base * 8:(base + cnt) * 8]
         for r in range(cnt):
-            for i in range(8):
-                buf[i * TILE + r] = y[base + r, i]
+            buf[0 * TILE + r] = yb[r * 8 + 0]
+            buf[1 * TILE + r] = yb[r * 8 + 1]
+            buf[2 * TILE + r] = yb[r * 8 + 2]
+            buf[3 * TILE + r] = yb[r * 8 + 3]
+            buf[4 * TILE + r] = yb[r * 8 + 4]
+            buf[5 * TILE + r] = yb[r * 8 + 5]
+            buf[6 * TILE + r] = yb[r * 8 + 6]
+            buf[7 * TILE + r] = yb[r * 8 + 7]
         for r in range(cnt):
             y0 = buf[0 * TILE + r]
             y1 = buf[1 * TILE + r]
@@ -1549,86 +930,22 @@ def pava_float_rows_n8(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             p6 = p5 + y5
             p7 = p6 + y6
             p8 = p7 + y7
-            w0_0 = p1 * i1
-            w0_1 = p2 * i2
-            w0_2 = p3 * i3
-            w0_3 = p4 * i4
-            w0_4 = p5 * i5
-            w0_5 = p6 * i6
-            w0_6 = p7 * i7
-            w0_7 = p8 * i8
-            w1_1 = (p2 - p1) * i1
-            w1_2 = (p3 - p1) * i2
-            w1_3 = (p4 - p1) * i3
-            w1_4 = (p5 - p1) * i4
-            w1_5 = (p6 - p1) * i5
-            w1_6 = (p7 - p1) * i6
-            w1_7 = (p8 - p1) * i7
-            w2_2 = (p3 - p2) * i1
-            w2_3 = (p4 - p2) * i2
-            w2_4 = (p5 - p2) * i3
-            w2_5 = (p6 - p2) * i4
-            w2_6 = (p7 - p2) * i5
-            w2_7 = (p8 - p2) * i6
-            w3_3 = (p4 - p3) * i1
-            w3_4 = (p5 - p3) * i2
-            w3_5 = (p6 - p3) * i3
-            w3_6 = (p7 - p3) * i4
-            w3_7 = (p8 - p3) * i5
-            w4_4 = (p5 - p4) * i1
-            w4_5 = (p6 - p4) * i2
-            w4_6 = (p7 - p4) * i3
-            w4_7 = (p8 - p4) * i4
-            w5_5 = (p6 - p5) * i1
-            w5_6 = (p7 - p5) * i2
-            w5_7 = (p8 - p5) * i3
-            w6_6 = (p7 - p6) * i1
-            w6_7 = (p8 - p6) * i2
-            w7_7 = (p8 - p7) * i1
-            r0_7 = w0_7
-            r0_6 = _mn(w0_6, r0_7)
-            r0_5 = _mn(w0_5, r0_6)
-            r0_4 = _mn(w0_4, r0_5)
-            r0_3 = _mn(w0_3, r0_4)
-            r0_2 = _mn(w0_2, r0_3)
-            r0_1 = _mn(w0_1, r0_2)
-            r0_0 = _mn(w0_0, r0_1)
-            r1_7 = w1_7
-            r1_6 = _mn(w1_6, r1_7)
-            r1_5 = _mn(w1_5, r1_6)
-            r1_4 = _mn(w1_4, r1_5)
-            r1_3 = _mn(w1_3, r1_4)
-            r1_2 = _mn(w1_2, r1_3)
-            r1_1 = _mn(w1_1, r1_2)
-            r2_7 = w2_7
-            r2_6 = _mn(w2_6, r2_7)
-            r2_5 = _mn(w2_5, r2_6)
-            r2_4 = _mn(w2_4, r2_5)
-            r2_3 = _mn(w2_3, r2_4)
-            r2_2 = _mn(w2_2, r2_3)
-            r3_7 = w3_7
-            r3_6 = _mn(w3_6, r3_7)
-            r3_5 = _mn(w3_5, r3_6)
-            r3_4 = _mn(w3_4, r3_5)
-            r3_3 = _mn(w3_3, r3_4)
-            r4_7 = w4_7
-            r4_6 = _mn(w4_6, r4_7)
-            r4_5 = _mn(w4_5, r4_6)
-            r4_4 = _mn(w4_4, r4_5)
-            r5_7 = w5_7
-            r5_6 = _mn(w5_6, r5_7)
-            r5_5 = _mn(w5_5, r5_6)
-            r6_7 = w6_7
-            r6_6 = _mn(w6_6, r6_7)
-            r7_7 = w7_7
-            f0 = r0_0
-            f1 = _mx(r0_1, r1_1)
-            f2 = _mx(_mx(r0_2, r1_2), r2_2)
-            f3 = _mx(_mx(_mx(r0_3, r1_3), r2_3), r3_3)
-            f4 = _mx(_mx(_mx(_mx(r0_4, r1_4), r2_4), r3_4), r4_4)
-            f5 = _mx(_mx(_mx(_mx(_mx(r0_5, r1_5), r2_5), r3_5), r4_5), r5_5)
-            f6 = _mx(_mx(_mx(_mx(_mx(_mx(r0_6, r1_6), r2_6), r3_6), r4_6), r5_6), r6_6)
-            f7 = _mx(_mx(_mx(_mx(_mx(_mx(_mx(r0_7, r1_7), r2_7), r3_7), r4_7), r5_7), r6_7), r7_7)
+            r0 = _mn(p1 * i1, _mn(p2 * i2, _mn(p3 * i3, _mn(p4 * i4, _mn(p5 * i5, _mn(p6 * i6, _mn(p7 * i7, p8 * i8)))))))
+            r1 = _mn((p2 - p1) * i1, _mn((p3 - p1) * i2, _mn((p4 - p1) * i3, _mn((p5 - p1) * i4, _mn((p6 - p1) * i5, _mn((p7 - p1) * i6, (p8 - p1) * i7))))))
+            r2 = _mn((p3 - p2) * i1, _mn((p4 - p2) * i2, _mn((p5 - p2) * i3, _mn((p6 - p2) * i4, _mn((p7 - p2) * i5, (p8 - p2) * i6)))))
+            r3 = _mn((p4 - p3) * i1, _mn((p5 - p3) * i2, _mn((p6 - p3) * i3, _mn((p7 - p3) * i4, (p8 - p3) * i5))))
+            r4 = _mn((p5 - p4) * i1, _mn((p6 - p4) * i2, _mn((p7 - p4) * i3, (p8 - p4) * i4)))
+            r5 = _mn((p6 - p5) * i1, _mn((p7 - p5) * i2, (p8 - p5) * i3))
+            r6 = _mn((p7 - p6) * i1, (p8 - p6) * i2)
+            r7 = (p8 - p7) * i1
+            f0 = r0
+            f1 = _mx(f0, r1)
+            f2 = _mx(f1, r2)
+            f3 = _mx(f2, r3)
+            f4 = _mx(f3, r4)
+            f5 = _mx(f4, r5)
+            f6 = _mx(f5, r6)
+            f7 = _mx(f6, r7)
             tol = tolscale * _mx(_mx(_mx(_mx(_mx(_mx(_mx(_mx(1.0, abs(y0)), abs(y1)), abs(y2)), abs(y3)), abs(y4)), abs(y5)), abs(y6)), abs(y7))
             b = np.int8(0)
             b = b + np.int8(f1 - f0 > tol)
@@ -1654,11 +971,22 @@ def pava_float_rows_n8(y, fit, blocks, lo, hi, inv, tolscale, start, stop):
             buf[6 * TILE + r] = _mn(_mx(f6, lo), hi)
             buf[7 * TILE + r] = _mn(_mx(f7, lo), hi)
         for r in range(cnt):
-            blocks[base + r, 0] = 0
-            for i in range(8):
-                fit[base + r, i] = buf[i * TILE + r]
-            for i in range(1, 8):
-                blocks[base + r, i] = bb[i * TILE + r]
+            bl[r * 8] = 0
+            fb[r * 8 + 0] = buf[0 * TILE + r]
+            fb[r * 8 + 1] = buf[1 * TILE + r]
+            fb[r * 8 + 2] = buf[2 * TILE + r]
+            fb[r * 8 + 3] = buf[3 * TILE + r]
+            fb[r * 8 + 4] = buf[4 * TILE + r]
+            fb[r * 8 + 5] = buf[5 * TILE + r]
+            fb[r * 8 + 6] = buf[6 * TILE + r]
+            fb[r * 8 + 7] = buf[7 * TILE + r]
+            bl[r * 8 + 1] = bb[1 * TILE + r]
+            bl[r * 8 + 2] = bb[2 * TILE + r]
+            bl[r * 8 + 3] = bb[3 * TILE + r]
+            bl[r * 8 + 4] = bb[4 * TILE + r]
+            bl[r * 8 + 5] = bb[5 * TILE + r]
+            bl[r * 8 + 6] = bb[6 * TILE + r]
+            bl[r * 8 + 7] = bb[7 * TILE + r]
 
 
 @njit(cache=True, nogil=True)

@@ -28,6 +28,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from benchkit._kernels import boundary_unrolled as bu
+from benchkit._kernels.boundary_codegen import NMAX
+
 __all__ = [
     "pava_float_serial",
     "pava_counts_serial",
@@ -156,6 +159,12 @@ def tolerance_scale(n: int) -> float:
     return 16.0 * n * np.finfo(np.float64).eps
 
 
+# per-n constants of the unrolled float kernels, built once (not per call: the 14,000 x 6 fit
+# takes ~0.1 ms, so per-call set-up would show)
+_INV = {n: np.concatenate([[0.0], 1.0 / np.arange(1, n + 1)]) for n in range(2, NMAX + 1)}
+_TOLSCALE = {n: tolerance_scale(n) for n in range(2, NMAX + 1)}
+
+
 def _run_rows(kernel, m: int, parallel: bool, *args) -> None:
     if not parallel or m <= _CHUNK:
         kernel(*args, 0, m)
@@ -175,9 +184,6 @@ def pava_batch(y: np.ndarray, *, lo: float = -np.inf, hi: float = np.inf,
     for at least ``PARALLEL_MIN_ELEMENTS`` values. ``out=(fit, blocks)`` reuses output arrays
     (float64 (m, n) and an integer (m, n) array, C-contiguous).
     """
-    from benchkit._kernels import boundary_unrolled as bu
-    from benchkit._kernels.boundary_codegen import NMAX
-
     y = np.ascontiguousarray(y, dtype=np.float64)
     m, n = y.shape
     if out is None:
@@ -185,6 +191,11 @@ def pava_batch(y: np.ndarray, *, lo: float = -np.inf, hi: float = np.inf,
         blocks = np.empty((m, n), dtype=_block_dtype(n))
     else:
         fit, blocks = out
+        if (fit.shape != (m, n) or blocks.shape != (m, n) or fit.dtype != np.float64
+                or not (fit.flags.c_contiguous and blocks.flags.c_contiguous)):
+            raise ValueError(f"out must be C-contiguous float64 and integer arrays of shape "
+                             f"{(m, n)}, got {fit.dtype} {fit.shape} and {blocks.dtype} "
+                             f"{blocks.shape}")
     if m == 0 or n == 0:
         return fit, blocks
     if parallel is None:
@@ -194,10 +205,9 @@ def pava_batch(y: np.ndarray, *, lo: float = -np.inf, hi: float = np.inf,
         blocks[:] = 0
         return fit, blocks
     if n <= NMAX:
-        inv = np.zeros(n + 1, dtype=np.float64)
-        inv[1:] = 1.0 / np.arange(1, n + 1)
-        _run_rows(bu.PAVA_FLOAT_ROWS[n], m, parallel, y, fit, blocks, float(lo), float(hi), inv,
-                  tolerance_scale(n))
+        # the unrolled kernels index flat (m*n) views (reshape of C-contiguous arrays: no copy)
+        _run_rows(bu.PAVA_FLOAT_ROWS[n], m, parallel, y.reshape(-1), fit.reshape(-1),
+                  blocks.reshape(-1), float(lo), float(hi), _INV[n], _TOLSCALE[n])
     else:
         _run_rows(pava_float_serial, m, parallel, y, fit, blocks, float(lo), float(hi))
     return fit, blocks
