@@ -474,3 +474,43 @@ def widget_views(page):
     the ``el`` its ESM ``render`` draws into (``.vega-embed`` for charts).
     """
     return page.locator(".jp-OutputArea-output.lm-Panel > .lm-Widget")
+
+
+@dataclass
+class OfflinePage:
+    """A page opened from a ``file://`` URL with every other request blocked (see :func:`offline_page`)."""
+
+    page: object
+    requests: list[str]  # URLs the page tried to fetch outside file:, blob: and data: (all aborted)
+    errors: list[str]  # page errors and console errors
+
+
+@contextlib.contextmanager
+def offline_page(browser, path: str | Path, *, ready: str = "#benchkit-root[data-ready='true']",
+                 timeout: float = 20_000, **context_options) -> Iterator[OfflinePage]:
+    """Open a static HTML export from ``file://`` in a new context of ``browser``, network blocked.
+
+    Waits for ``ready``; the caller asserts ``requests == [] and errors == []`` when done. The
+    context is always closed.
+    """
+    context = browser.new_context(**context_options)
+    out = OfflinePage(page=None, requests=[], errors=[])
+
+    def route(r):
+        if r.request.url.startswith(("file:", "blob:", "data:")):
+            r.continue_()
+        else:
+            out.requests.append(r.request.url)
+            r.abort()
+
+    try:
+        context.route("**/*", route)
+        page = context.new_page()
+        page.on("pageerror", lambda e: out.errors.append(str(e)))
+        page.on("console", lambda m: out.errors.append(m.text) if m.type == "error" else None)
+        out.page = page
+        page.goto(Path(path).as_uri())
+        page.wait_for_selector(ready, timeout=timeout)
+        yield out
+    finally:
+        context.close()

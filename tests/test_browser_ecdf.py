@@ -17,7 +17,7 @@ import pytest
 from scipy import special
 
 from jupyter_harness import (REPO_ROOT, browser_errors, cell_outputs, error_outputs,
-                             output_elements, run_all_cells, wait_for_idle)
+                             offline_page, output_elements, run_all_cells, wait_for_idle)
 
 NOTEBOOK = REPO_ROOT / "tests" / "notebooks" / "ecdf_explorer.ipynb"
 
@@ -89,17 +89,8 @@ def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path):
     w = ECDFGapExplorer(res, n_neighbors=2)
     path = tmp_path / "ecdf.html"
     w.to_html(path)
-    context = lab_browser.new_context()
-    requests: list[str] = []
-    context.route("**/*", lambda route: (requests.append(route.request.url), route.abort())
-                  if not route.request.url.startswith(("file:", "blob:", "data:")) else route.continue_())
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    try:
-        page.goto(path.as_uri())
-        page.wait_for_selector("#benchkit-root[data-ready='true']", timeout=20_000)
+    with offline_page(lab_browser, path) as off:
+        page, requests, errors = off.page, off.requests, off.errors
         assert page.locator(".bk-gap").count() == 5
         assert page.locator(".bk-strip.bk-disabled").count() == 1  # what-if needs a kernel
 
@@ -121,5 +112,3 @@ def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path):
         ids = page.locator(".bk-items .bk-item").evaluate_all("els => els.map(e => e.dataset.item)")
         assert ids == res["two"].gap_targets(n_neighbors=2).references(1)["item"].tolist()
         assert requests == [] and errors == []
-    finally:
-        context.close()

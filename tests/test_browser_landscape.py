@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from jupyter_harness import (browser_errors, cell_outputs, error_outputs, jupyterlab_page,
-                             output_elements, run_all_cells, wait_for_idle)
+                             offline_page, output_elements, run_all_cells, wait_for_idle)
 
 SETUP = """\
 import json
@@ -99,17 +99,8 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
     w = LandscapeExplorer(rs, variant="prompt_1", max_list=1000)
     path = tmp_path / "landscape.html"
     w.to_html(path)
-    context = lab_browser.new_context()
-    requests: list[str] = []
-    context.route("**/*", lambda route: (requests.append(route.request.url), route.abort())
-                  if not route.request.url.startswith(("file:", "blob:", "data:")) else route.continue_())
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    try:
-        page.goto(path.as_uri())
-        page.wait_for_selector("#benchkit-root[data-ready='true']", timeout=20_000)
+    with offline_page(lab_browser, path) as off:
+        page, requests, errors = off.page, off.requests, off.errors
         assert page.locator(".bk-points circle").count() == 150
         mpd_text = page.locator(".bk-metric[data-metric='mpd'] .bk-value").inner_text()
         assert mpd_text == f"{w.stats['mpd']:.4f}"
@@ -132,5 +123,3 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
         w.compare = "prompt_2"
         assert after.strip() == f"→ {w.compare_stats['mpd']:.4f}"
         assert requests == [] and errors == []
-    finally:
-        context.close()

@@ -19,7 +19,7 @@ import pandas as pd
 import pytest
 
 from jupyter_harness import (browser_errors, error_outputs, jupyterlab_page, jupyterlab_server,
-                             output_elements, run_all_cells, wait_for_idle)
+                             offline_page, output_elements, run_all_cells, wait_for_idle)
 
 SETUP = """\
 from benchkit.simulate import load_sample
@@ -126,17 +126,8 @@ def test_to_html_page_picks_items_and_brushes_offline(lab_browser, tmp_path):
     w = TrajectoryExplorer(prof, responses=rs)
     path = tmp_path / "trajectory.html"
     w.to_html(path)
-    context = lab_browser.new_context(viewport={"width": 1400, "height": 1000})
-    requests: list[str] = []
-    context.route("**/*", lambda route: (requests.append(route.request.url), route.abort())
-                  if not route.request.url.startswith(("file:", "blob:", "data:")) else route.continue_())
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    try:
-        page.goto(path.as_uri())
-        page.wait_for_selector("#benchkit-root[data-ready='true']", timeout=20_000)
+    with offline_page(lab_browser, path, viewport={"width": 1400, "height": 1000}) as off:
+        page, requests, errors = off.page, off.requests, off.errors
         flagged = int(np.flatnonzero(df["flagged"].to_numpy())[0])
         page.locator(f".bk-item[data-index='{flagged}']").click()
         chart = page.locator(f"svg.bk-trajchart[data-item='{df.index[flagged]}']")
@@ -166,5 +157,3 @@ def test_to_html_page_picks_items_and_brushes_offline(lab_browser, tmp_path):
         n = int(keep.sum())
         assert page.locator(".bk-count").get_attribute("data-visible") == str(n)
         assert requests == [] and errors == []
-    finally:
-        context.close()
