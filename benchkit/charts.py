@@ -13,7 +13,8 @@ vega, vega-lite and vega-embed from a CDN. :func:`enable_offline_rendering` swit
 ``"jupyter"`` renderer with ``offline=True``: every chart is shown as an ``alt.JupyterChart``
 anywidget whose JavaScript is a self-contained bundle produced by vl-convert (no network), the same
 mechanism benchkit's explorers use. The committed notebook then stores only a small widget reference
-per chart (a static HTML export needs ``chart.save(..., inline=True)`` instead).
+per chart; ``enable_offline_rendering(static=True)`` stores each chart as an SVG instead, for
+notebooks shared as reports (a standalone page: ``chart.save(..., inline=True)``).
 """
 from __future__ import annotations
 
@@ -53,20 +54,39 @@ def _check_response_set(rs: Any) -> "ResponseSet":
     return rs
 
 
-def enable_offline_rendering() -> None:
+def enable_offline_rendering(*, static: bool = False) -> None:
     """Show Altair charts in JupyterLab with no network access.
 
-    Enables Altair's ``"jupyter"`` renderer with ``offline=True`` (charts become ``alt.JupyterChart``
-    anywidgets bundled by vl-convert). See the module docstring for why the default renderers do not
-    work offline in JupyterLab 4.6 with Altair 6.
+    Parameters
+    ----------
+    static : bool, default False
+        False: Altair's ``"jupyter"`` renderer with ``offline=True`` (charts become interactive
+        ``alt.JupyterChart`` anywidgets bundled by vl-convert). They need a live kernel: a saved
+        notebook stores only a widget reference, which JupyterLab, nbconvert and GitHub show as a
+        line of text. True: Altair's ``"svg"`` renderer. vl-convert draws each chart as an SVG
+        stored in the output itself, so a saved notebook shows its charts anywhere, without a
+        kernel (no tooltips or selections). Use it for notebooks shared as reports.
+
+    Notes
+    -----
+    See the module docstring for why the default renderers do not work offline in JupyterLab 4.6
+    with Altair 6. A saved output that holds both a widget reference and an SVG does not help:
+    JupyterLab renders the widget mimetype, falls back to its text/plain line when the widget
+    state is missing, and never shows the SVG (checked in headless JupyterLab 4.6).
     """
+    if not isinstance(static, bool):
+        raise BenchkitTypeError(f"static must be True or False, got {static!r}")
     alt = _altair()
     try:
-        import anywidget  # noqa: F401
         import vl_convert  # noqa: F401
+        if not static:
+            import anywidget  # noqa: F401
     except ImportError as exc:
         raise ImportError(_INSTALL_HINT) from exc
-    alt.renderers.enable("jupyter", offline=True)
+    if static:
+        alt.renderers.enable("svg")
+    else:
+        alt.renderers.enable("jupyter", offline=True)
 
 
 def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Chart":

@@ -1,6 +1,7 @@
 """Tests of benchkit.charts: chart specs carry the values computed independently of the kit."""
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -115,8 +116,29 @@ def test_enable_offline_rendering():
     try:
         charts.enable_offline_rendering()
         assert alt.renderers.active == "jupyter"
+        charts.enable_offline_rendering(static=True)
+        assert alt.renderers.active == "svg"
+        with pytest.raises(TypeError, match="static must be True or False, got 'yes'"):
+            charts.enable_offline_rendering(static="yes")
     finally:
         alt.renderers.enable(before)
+
+
+def test_static_rendering_stores_the_chart_as_svg(toy):
+    # the saved output must hold the drawing itself (no widget reference, no script, no CDN), so a
+    # notebook shows it without a kernel; oracle: the chart's own data drawn as SVG marks
+    before = alt.renderers.active
+    try:
+        charts.enable_offline_rendering(static=True)
+        bundle = charts.accuracy_chart(toy)._repr_mimebundle_()
+    finally:
+        alt.renderers.enable(before)
+    assert "application/vnd.jupyter.widget-view+json" not in bundle
+    svg = bundle["image/svg+xml"]
+    assert svg.lstrip().startswith("<svg") and "<script" not in svg and "http" not in svg.split(">", 1)[1]
+    # one bar per model, labelled with the hand-worked accuracies of the toy fixture
+    bars = re.findall(r'aria-label="accuracy: ([0-9.]+); model: (\w+);', svg)
+    assert [(m, round(float(a), 6)) for a, m in bars] == [("alpha", 0.75), ("gamma", 0.5), ("beta", 0.25)]
 
 
 def test_imports_without_altair_and_says_how_to_install():
