@@ -1,0 +1,128 @@
+"""The one blocked, seeded map that every resampling function runs through.
+
+Resampling work (bootstraps, permutations, matched-random controls, Monte Carlo) is cut into blocks of
+a fixed size that does not depend on the number of workers. Block ``b`` covers replicates
+``[b * block_size, min(total, (b + 1) * block_size))`` and draws only from child ``b`` of the root
+:class:`~numpy.random.SeedSequence` (:func:`benchkit._random.spawn`). Blocks run through
+``joblib.Parallel(n_jobs=n_jobs)``, which honours ``joblib.parallel_config``: inside
+``with parallel_config("dask"):`` they run on a ``dask.distributed`` cluster. Results come back in
+block order, so they are bit-identical for any ``n_jobs`` and any backend.
+
+``n_jobs=None`` means "whatever ``parallel_config`` says" (serial outside any context), as in
+scikit-learn.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from benchkit._random import spawn
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+
+__all__ = ["check_n_jobs", "parallel_map", "blocked_map", "block_bounds"]
+
+
+def check_n_jobs(n_jobs: Any) -> int | None:
+    """Validate ``n_jobs``: None, or a non-zero int (negative counts from the CPU count, as joblib)."""
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, (int, np.integer)) and not isinstance(n_jobs, (bool, np.bool_)):
+        if int(n_jobs) == 0:
+            raise BenchkitValueError("n_jobs=0 is not allowed; use None (joblib's configured "
+                                     "default), a positive worker count, or -1 for all cores")
+        return int(n_jobs)
+    raise BenchkitTypeError(f"n_jobs must be None or a non-zero int; got {describe(n_jobs)}")
+
+
+def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = None,
+                 progress: bool = False, desc: str | None = None) -> list[Any]:
+    """``[fn(*task) for task in tasks]`` through joblib, in task order.
+
+    Each task is a tuple of positional arguments. ``progress`` shows a tqdm bar over finished tasks.
+    A single task, or ``n_jobs=1``, runs in this process without joblib.
+    """
+    n_jobs = check_n_jobs(n_jobs)
+    tasks = list(tasks)
+    bar = _bar(len(tasks), progress, desc)
+    try:
+        if n_jobs == 1 or len(tasks) <= 1:
+            out = []
+            for t in tasks:
+                out.append(fn(*t))
+                bar.update(1)
+            return out
+        from joblib import Parallel, delayed
+
+        gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(fn)(*t) for t in tasks)
+        out = []
+        for r in gen:
+            out.append(r)
+            bar.update(1)
+        return out
+    finally:
+        bar.close()
+
+
+def block_bounds(total: int, block_size: int) -> list[tuple[int, int]]:
+    """``[(start, stop), ...]`` of the fixed-size blocks covering ``range(total)``."""
+    total = int(total)
+    block_size = int(block_size)
+    if block_size < 1:
+        raise BenchkitValueError(f"block_size must be >= 1, got {block_size}")
+    return [(s, min(total, s + block_size)) for s in range(0, total, block_size)]
+
+
+def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int,
+                args: tuple = (), n_jobs: Any = None, progress: bool = False,
+                desc: str | None = None, name: str = "rng") -> list[Any]:
+    """Run ``fn(seed_b, start, stop, *args)`` for every fixed-size block of ``total`` replicates.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(seed, start, stop, *args)``; ``seed`` is the block's own SeedSequence (make its
+        Generator with ``numpy.random.default_rng(seed)``); it computes replicates
+        ``start..stop-1``. Must be picklable (a module-level function) for process backends.
+    total : int
+        Number of replicates.
+    rng : None, int, SeedSequence or Generator
+        The user's ``rng`` (:mod:`benchkit._random`; a Generator is consumed).
+    block_size : int
+        Replicates per block; a constant of the calling function, never derived from ``n_jobs``.
+    args : tuple
+        Extra positional arguments passed to every block (shipped to each worker).
+    n_jobs : None or int
+        joblib workers (None: ``joblib.parallel_config``'s default, serial outside a context).
+    progress : bool
+        Show a tqdm bar over blocks.
+
+    Returns
+    -------
+    list
+        ``fn``'s results in block order.
+    """
+    total = int(total)
+    if total < 0:
+        raise BenchkitValueError(f"the number of replicates must be >= 0, got {total}")
+    bounds = block_bounds(total, block_size)
+    seeds = spawn(rng, len(bounds), name)
+    tasks = [(s, a, b, *args) for s, (a, b) in zip(seeds, bounds)]
+    return parallel_map(fn, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _bar(total: int, progress: bool, desc: str | None):
+    if not progress or total <= 1:
+        return _NoBar()
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc=desc, leave=False)

@@ -1,0 +1,251 @@
+"""Statistics shared by every method: rank agreement, multiple testing, divergences, entropies,
+exact tails and bootstrap intervals.
+
+One implementation of each, used everywhere it applies; each is checked against scipy /
+statsmodels in ``tests/test_stats.py``.
+
+=====================================  ===========================================================
+:func:`kendall_tau_b`                  Kendall's tau-b, batched over leading axes (scipy semantics)
+:func:`holm`                           Holm step-down adjusted p-values
+:func:`benjamini_hochberg`             Benjamini-Hochberg adjusted p-values (q-values)
+:func:`jsd`                            Jensen-Shannon divergence, natural logs
+:func:`xlogx`                          ``x log x`` with ``0 log 0 = 0``
+:func:`normalized_entropy`             Shannon entropy divided by ``log(n_states)``
+:func:`hypergeom_sf`                   exact hypergeometric upper tail ``P(X >= k)``
+:func:`percentile_interval`            percentile bootstrap interval of replicates
+=====================================  ===========================================================
+"""
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+
+from benchkit._validation import BenchkitValueError, check_array, check_probability, describe
+
+__all__ = [
+    "kendall_tau_b",
+    "holm",
+    "benjamini_hochberg",
+    "jsd",
+    "xlogx",
+    "normalized_entropy",
+    "hypergeom_sf",
+    "percentile_interval",
+]
+
+_PAIR_CHUNK = 1 << 22  # pairs per chunk in kendall_tau_b (bounds memory for long rankings)
+
+
+def kendall_tau_b(x, y) -> np.ndarray | float:
+    r"""Kendall's :math:`\tau_b` between rankings, batched over leading axes.
+
+    Parameters
+    ----------
+    x, y : array_like (..., n)
+        Scores of the same n objects (e.g. models on a subset and on the full benchmark);
+        broadcast against each other.
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\tau_b = (n_c - n_d) / \sqrt{(n_0 - n_1)(n_0 - n_2)}` with :math:`n_0 = n(n-1)/2`
+        and :math:`n_1, n_2` the pairs tied in x, y; NaN when x or y is constant (as
+        ``scipy.stats.kendalltau``, the oracle in the tests).
+
+    Notes
+    -----
+    Counts over all pairs (O(n^2) time, memory bounded by chunks of pairs), exact in integers, so
+    ties are handled as scipy does. Benchmark² Eq. 1 (CBRC) and the subset-ranking scores of
+    BSDProbe use it.
+
+    Examples
+    --------
+    >>> from benchkit.stats import kendall_tau_b
+    >>> kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4])
+    0.6666666666666666
+    """
+    xa = check_array("x", x, ndim=None, dtype="float")
+    ya = check_array("y", y, ndim=None, dtype="float")
+    if xa.ndim == 0 or ya.ndim == 0:
+        raise BenchkitValueError("x and y must have at least one axis (the ranked objects)")
+    if xa.shape[-1] != ya.shape[-1]:
+        raise BenchkitValueError(
+            f"x and y must rank the same number of objects; got {xa.shape[-1]} and {ya.shape[-1]}"
+        )
+    n = xa.shape[-1]
+    if n < 2:
+        raise BenchkitValueError(f"Kendall tau needs at least 2 objects; got {n}")
+    xa, ya = np.broadcast_arrays(xa, ya)
+    i, j = np.triu_indices(n, 1)
+    n0 = i.size
+    batch = int(np.prod(xa.shape[:-1], dtype=np.int64))
+    step = max(1, _PAIR_CHUNK // max(batch, 1))
+    s = np.zeros(xa.shape[:-1], dtype=np.int64)
+    tx = np.zeros(xa.shape[:-1], dtype=np.int64)
+    ty = np.zeros(xa.shape[:-1], dtype=np.int64)
+    for a in range(0, n0, step):
+        ii, jj = i[a:a + step], j[a:a + step]
+        sx = np.sign(xa[..., ii] - xa[..., jj]).astype(np.int8)
+        sy = np.sign(ya[..., ii] - ya[..., jj]).astype(np.int8)
+        s += (sx.astype(np.int64) * sy).sum(-1)
+        tx += (sx != 0).sum(-1)
+        ty += (sy != 0).sum(-1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = s / np.sqrt(tx.astype(float) * ty)
+    tau = np.where((tx == 0) | (ty == 0), np.nan, np.clip(tau, -1.0, 1.0))
+    return float(tau) if tau.ndim == 0 else tau
+
+
+def holm(pvalues) -> np.ndarray:
+    """Holm (1979) step-down adjusted p-values.
+
+    ``p_(i) * (m - i + 1)`` in ascending order, made monotone by a cumulative maximum and capped at 1
+    (``statsmodels.stats.multitest.multipletests(method="holm")``, the oracle in the tests).
+
+    Examples
+    --------
+    >>> from benchkit.stats import holm
+    >>> holm([0.01, 0.04, 0.03]).round(4).tolist()
+    [0.03, 0.06, 0.06]
+    """
+    p = _pvalues(pvalues)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+def benjamini_hochberg(pvalues) -> np.ndarray:
+    """Benjamini-Hochberg (1995) adjusted p-values (q-values) controlling the false discovery rate.
+
+    ``min_{j >= i} p_(j) * m / j``, capped at 1 (``multipletests(method="fdr_bh")``, the oracle in
+    the tests). Reject at FDR level q where the result is ``<= q``.
+
+    Examples
+    --------
+    >>> from benchkit.stats import benjamini_hochberg
+    >>> benjamini_hochberg([0.01, 0.04, 0.03]).round(4).tolist()
+    [0.03, 0.04, 0.04]
+    """
+    p = _pvalues(pvalues)
+    m = p.size
+    order = np.argsort(p, kind="stable")
+    scaled = p[order] * m / np.arange(1, m + 1)
+    adj = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+    out = np.empty(m)
+    out[order] = adj
+    return out
+
+
+def _pvalues(pvalues) -> np.ndarray:
+    p = check_array("pvalues", pvalues, ndim=1, dtype="float")
+    if np.any((p < 0) | (p > 1)):
+        bad = p[(p < 0) | (p > 1)][0]
+        raise BenchkitValueError(f"pvalues must lie in [0, 1]; got {describe(bad)}")
+    return p
+
+
+def xlogx(x) -> np.ndarray:
+    """``x * log(x)`` elementwise with ``0 log 0 = 0`` (natural log)."""
+    p = np.asarray(x, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+
+
+def jsd(P, Q, axis: int = -1) -> np.ndarray:
+    """Jensen-Shannon divergence with natural logs, in ``[0, log 2]``.
+
+    ``JSD = H(M) - (H(P) + H(Q)) / 2`` with ``M = (P + Q) / 2``, which equals
+    ``(KL(P||M) + KL(Q||M)) / 2`` (BSDProbe App. G, Eq. 20). The oracle in the tests is
+    ``scipy.spatial.distance.jensenshannon(P, Q) ** 2``.
+    """
+    P = np.asarray(P, dtype=np.float64)
+    Q = np.asarray(Q, dtype=np.float64)
+    M = 0.5 * (P + Q)
+    out = 0.5 * (xlogx(P).sum(axis) + xlogx(Q).sum(axis)) - xlogx(M).sum(axis)
+    return np.maximum(out, 0.0)
+
+
+def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
+    """Shannon entropy of distributions along ``axis`` divided by ``log(n_states)``.
+
+    Parameters
+    ----------
+    probs : array_like
+        Probabilities (each slice along ``axis`` sums to 1; not renormalized here).
+    n_states : int or array_like of int, optional
+        The number of possible states; defaults to the length of ``axis``. An array broadcasts
+        against the result (one count per distribution).
+    axis : int
+
+    Returns
+    -------
+    ndarray
+        In ``[0, 1]``; 0 where ``n_states <= 1``.
+
+    Notes
+    -----
+    BSDProbe Eq. 2 (normalized entropy over the M_q answer states seen for an item; 0 when
+    M_q = 1) and the landscape's H_norm (entropy of the renormalized non-top options over
+    ``log(k - 1)``; 0 when k = 2) are both this function. ``0 log 0 = 0``; the result is clipped
+    to [0, 1] against rounding. Oracle in the tests: ``scipy.stats.entropy(p) / log(n)``.
+    """
+    p = np.asarray(probs, dtype=np.float64)
+    h = -xlogx(p).sum(axis=axis)
+    m = np.asarray(p.shape[axis] if n_states is None else n_states, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(m > 1, h / np.log(np.maximum(m, 2.0)), 0.0)
+    return np.clip(out, 0.0, 1.0)
+
+
+def hypergeom_sf(k: int, M: int, n: int, N: int) -> float:
+    """Exact ``P(X >= k)`` for ``X ~ Hypergeometric(M population, n successes, N draws)``.
+
+    Exact integer arithmetic (``math.comb``, :class:`fractions.Fraction`), rounded once to float.
+    Oracle in the tests: ``scipy.stats.hypergeom(M, n, N).sf(k - 1)``.
+    """
+    lo, hi = max(0, N - (M - n)), min(n, N)
+    if k <= lo:
+        return 1.0
+    if k > hi:
+        return 0.0
+    num = sum(math.comb(n, x) * math.comb(M - n, N - x) for x in range(k, hi + 1))
+    return float(Fraction(num, math.comb(M, N)))
+
+
+def percentile_interval(replicates, confidence_level: float = 0.95, *, axis: int = 0
+                        ) -> tuple[np.ndarray | float, np.ndarray | float]:
+    """Percentile bootstrap interval: the ``(1 - c)/2`` and ``(1 + c)/2`` quantiles of replicates.
+
+    Parameters
+    ----------
+    replicates : array_like
+        Bootstrap replicates of a statistic along ``axis``; NaN replicates (undefined statistic on a
+        resample) are left out.
+    confidence_level : float, default 0.95
+    axis : int, default 0
+
+    Returns
+    -------
+    (low, high)
+        Floats for 1-D replicates, arrays otherwise; NaN where no replicate is finite.
+
+    Notes
+    -----
+    Linear interpolation between order statistics, as ``scipy.stats.bootstrap(method="percentile")``
+    (the oracle in the tests: the same interval from its ``bootstrap_distribution``).
+    """
+    c = check_probability("confidence_level", confidence_level, open_interval=True)
+    r = np.asarray(replicates, dtype=np.float64)
+    q = [(1 - c) / 2, (1 + c) / 2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # an all-NaN slice gives NaN
+        lo, hi = np.nanquantile(r, q, axis=axis) if r.size else (np.nan, np.nan)
+    if np.ndim(lo) == 0:
+        return float(lo), float(hi)
+    return lo, hi

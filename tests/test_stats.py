@@ -1,0 +1,145 @@
+"""benchkit.stats, benchkit._random and benchkit._parallel against independent oracles.
+
+Oracles: scipy.stats.kendalltau (tau-b), statsmodels multipletests (Holm, BH), scipy's
+jensenshannon (JSD = distance**2), scipy.stats.entropy, scipy.stats.hypergeom, and the percentile
+interval scipy.stats.bootstrap computes from its own bootstrap distribution.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+from scipy.spatial.distance import jensenshannon
+from statsmodels.stats.multitest import multipletests
+
+from benchkit import _parallel, _random, stats
+
+
+def _rankings(rng, n_sets=40):
+    for _ in range(n_sets):
+        n = int(rng.integers(2, 30))
+        # few distinct values, so ties are frequent in both rankings
+        yield rng.integers(0, 5, n).astype(float), rng.integers(0, 4, n).astype(float)
+
+
+def test_kendall_tau_b_matches_scipy_with_ties():
+    rng = np.random.default_rng(0)
+    for x, y in _rankings(rng):
+        ref = sps.kendalltau(x, y, variant="b").statistic
+        got = stats.kendall_tau_b(x, y)
+        if np.isnan(ref):
+            assert np.isnan(got)
+        else:
+            assert abs(got - ref) < 1e-12
+
+
+def test_kendall_tau_b_batched_and_chunked(monkeypatch):
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(7, 50))
+    y = rng.normal(size=50)
+    ref = np.array([sps.kendalltau(x, y).statistic for x in X])
+    np.testing.assert_allclose(stats.kendall_tau_b(X, y), ref, rtol=0, atol=1e-12)
+    monkeypatch.setattr(stats, "_PAIR_CHUNK", 37)  # many small chunks: same integers
+    np.testing.assert_allclose(stats.kendall_tau_b(X, y), ref, rtol=0, atol=1e-12)
+
+
+def test_kendall_tau_b_errors():
+    with pytest.raises(ValueError, match="same number of objects; got 3 and 2"):
+        stats.kendall_tau_b([1, 2, 3], [1, 2])
+    with pytest.raises(ValueError, match="at least 2 objects; got 1"):
+        stats.kendall_tau_b([1], [1])
+
+
+@pytest.mark.parametrize(("ours", "method"), [(stats.holm, "holm"),
+                                              (stats.benjamini_hochberg, "fdr_bh")])
+def test_multiple_testing_matches_statsmodels(ours, method):
+    rng = np.random.default_rng(2)
+    for m in (1, 2, 5, 40):
+        p = rng.uniform(size=m) ** 3
+        p[: m // 3] = p[0]  # ties
+        ref = multipletests(p, method=method)[1]
+        np.testing.assert_allclose(ours(p), ref, rtol=0, atol=1e-12)
+    with pytest.raises(ValueError, match=r"pvalues must lie in \[0, 1\]; got 1.5"):
+        ours([0.1, 1.5])
+
+
+def test_jsd_and_entropy_match_scipy():
+    rng = np.random.default_rng(3)
+    P = rng.dirichlet(np.ones(5), size=20)
+    Q = rng.dirichlet(np.ones(5), size=20)
+    P[0, :2] = [0.0, P[0, :2].sum()]
+    ref = np.array([jensenshannon(p, q) ** 2 for p, q in zip(P, Q)])
+    np.testing.assert_allclose(stats.jsd(P, Q), ref, rtol=0, atol=1e-12)
+    ref_h = np.array([sps.entropy(p) / math.log(5) for p in P])
+    np.testing.assert_allclose(stats.normalized_entropy(P), ref_h, rtol=0, atol=1e-12)
+    # per-row state counts; a single state gives 0 (BSDProbe Eq. 2 with M_q = 1)
+    n_states = np.array([1] + [5] * 19)
+    got = stats.normalized_entropy(P, n_states=n_states)
+    assert got[0] == 0.0
+    np.testing.assert_allclose(got[1:], ref_h[1:], rtol=0, atol=1e-12)
+
+
+def test_hypergeom_sf_matches_scipy():
+    for M, n, N in [(373, 9, 30), (50, 10, 10), (12, 12, 3), (20, 0, 5)]:
+        for k in range(0, min(n, N) + 2):
+            ref = sps.hypergeom(M, n, N).sf(k - 1)
+            assert abs(stats.hypergeom_sf(k, M, n, N) - ref) < 1e-12
+
+
+def test_percentile_interval_matches_scipy_bootstrap():
+    rng = np.random.default_rng(4)
+    data = rng.normal(size=60)
+    res = sps.bootstrap((data,), np.mean, n_resamples=999, method="percentile",
+                        confidence_level=0.9, rng=5)
+    lo, hi = stats.percentile_interval(res.bootstrap_distribution, 0.9)
+    assert abs(lo - res.confidence_interval.low) < 1e-12
+    assert abs(hi - res.confidence_interval.high) < 1e-12
+    lo2, hi2 = stats.percentile_interval(np.r_[res.bootstrap_distribution, np.nan], 0.9)
+    assert (lo2, hi2) == (lo, hi)  # an undefined replicate is left out
+    with pytest.raises(ValueError, match="confidence_level=1.0 is out of range"):
+        stats.percentile_interval(data, 1.0)
+
+
+def test_rng_rule():
+    # int and SeedSequence: reproducible; Generator: consumed (second use differs)
+    a = _random.spawn(7, 2)
+    b = _random.spawn(7, 2)
+    assert [s.generate_state(2).tolist() for s in a] == [s.generate_state(2).tolist() for s in b]
+    ss = np.random.SeedSequence(3)
+    assert (_random.generator(ss).random() == _random.generator(ss).random())
+    g = np.random.default_rng(0)
+    assert _random.seed_sequence(g).entropy != _random.seed_sequence(g).entropy
+    with pytest.raises(TypeError, match="rng must be None, a non-negative int, a numpy SeedSequence"
+                                        " or a numpy Generator; got 'x'"):
+        _random.seed_sequence("x")
+    with pytest.raises(ValueError, match="rng=-1 must be a non-negative integer"):
+        _random.generator(-1)
+
+
+def _draws(seed, start, stop, scale):
+    return np.random.default_rng(seed).random(stop - start) * scale
+
+
+def test_blocked_map_independent_of_n_jobs_and_backend():
+    from joblib import parallel_config
+
+    ref = np.concatenate(_parallel.blocked_map(_draws, 23, rng=11, block_size=5, args=(2.0,)))
+    assert ref.shape == (23,)
+    for n_jobs in (1, 2, -1):
+        got = _parallel.blocked_map(_draws, 23, rng=11, block_size=5, args=(2.0,), n_jobs=n_jobs)
+        np.testing.assert_array_equal(np.concatenate(got), ref)
+    with parallel_config("threading", n_jobs=2):
+        got = _parallel.blocked_map(_draws, 23, rng=11, block_size=5, args=(2.0,))
+    np.testing.assert_array_equal(np.concatenate(got), ref)
+
+
+@pytest.mark.parametrize(("value", "exc", "msg"), [
+    (0, ValueError, "n_jobs=0 is not allowed"),
+    (1.5, TypeError, "n_jobs must be None or a non-zero int; got 1.5"),
+    (True, TypeError, "n_jobs must be None or a non-zero int; got True"),
+])
+def test_n_jobs_errors(value, exc, msg):
+    with pytest.raises(exc, match=msg):
+        _parallel.blocked_map(_draws, 3, rng=0, block_size=2, args=(1.0,), n_jobs=value)
