@@ -68,7 +68,7 @@ def test_explorer_in_jupyterlab_click_gap_lists_items_and_what_if_round_trip(ope
 
 def _result():
     from benchkit import ResponseSet
-    from benchkit.measure_pipeline import measure_benchmarks
+    from benchkit.measure import measure_benchmarks
 
     sets = {}
     for name, (n_items, n_models, T, seed) in {"one": (30, 10, 1, 3), "two": (45, 7, 4, 4)}.items():

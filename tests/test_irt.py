@@ -256,9 +256,12 @@ def test_calibrate_items_reproduces_fixed_parameter_estimates(sim):
 
 def test_leave_one_model_out():
     Y, _, _ = simulate(40, 12, seed=13)
-    loo = irt.leave_one_model_out(Y, method="jml")
+    loo = measure.leave_one_model_out(Y, method="jml")
     ref = irt.fit_1pl(np.delete(Y, 4, axis=1), method="jml").difficulty
     np.testing.assert_allclose(loo.difficulties[4], ref)
+    # the refits run through benchkit._parallel: the same result with two workers
+    np.testing.assert_array_equal(measure.leave_one_model_out(Y, method="jml", n_jobs=2).difficulties,
+                                  loo.difficulties)
     assert loo.models.shape[0] == 12 and (loo.models["pearson"] > 0.9).all()
     assert set(loo.models.columns) >= {"DDM", "Max Gap", "Top-5 Sum", "max_abs_dz"}
     assert loo.items["sd_z"].notna().any()

@@ -232,14 +232,32 @@ def test_detection_power_exact_max_test_against_enumeration():
         assert abs(row["power"] - pw) < 1e-12
 
 
+def test_detection_power_part_1_against_enumeration():
+    # w <= G(B): no item is covered; the power is computed by the kit and checked against the
+    # enumeration oracle above (all outcomes of both models, scipy's binomial pmf), whose power
+    # with nothing covered is its size
+    z = np.array([0.2, 0.6])  # G = 0.4
+    for w, k in ((0.3, 2), (0.4, 3)):
+        res = measure.detection_power(z, [w], k=[k], a=0.3, alpha=0.1, baseline=[0.5, 0.3])
+        row = res.to_frame().iloc[0]
+        assert row["covered"] == 0 and not row["detectable"]
+        pw, size = _brute_max_test_power(k, [0.5, 0.3], [False, False], 0.3, 0.1)
+        assert abs(pw - 0.1) < 1e-12
+        assert abs(size - 0.1) < 1e-12
+        assert abs(row["power"] - pw) < 1e-12
+
+
 def test_detection_power_boundary_behaviour():
     z = measure.normalize_difficulty(RNG.normal(size=40))
     G = measure.max_gap(z).width
     widths = [G * 0.5, G, min(1.0, G * 1.5), min(1.0, G * 3)]
     res = measure.detection_power(z, widths, k=(1, 10, 1000), a=0.3)
     df = res.to_frame()
-    # Theorem 2.3 part 1: power = alpha for w <= G, for every k
-    assert np.all(df.loc[df["w"] <= G, "power"] == 0.05)
+    # Theorem 2.3 part 1: for w <= G the worst interval covers no item, the two models' responses
+    # have one law, and the (randomized, exact-size) test's power -- computed, not set -- is alpha
+    below = df.loc[df["w"] <= G]
+    assert len(below) == 6 and np.all(below["covered"] == 0)
+    np.testing.assert_allclose(below["power"], 0.05, rtol=0, atol=1e-12)
     # part 2: beyond G power grows with k and approaches 1
     big = df[df["w"] > G]
     for w, grp in big.groupby("w"):
@@ -251,33 +269,50 @@ def test_detection_power_boundary_behaviour():
 def test_detection_power_score_test_seeded():
     z = measure.normalize_difficulty(RNG.normal(size=30))
     G = measure.max_gap(z).width
-    kw = dict(k=(5, 50), a=0.3, test="score", n_sim=4000)
-    r1 = measure.detection_power(z, [G / 2, min(1.0, 2 * G)], seed=7, **kw).to_frame()
-    r2 = measure.detection_power(z, [G / 2, min(1.0, 2 * G)], seed=7, **kw).to_frame()
+    widths = [G / 2, min(1.0, 2 * G)]
+    kw = dict(k=(5, 50), a=0.3, test="score", n_resamples=12_000)
+    r1 = measure.detection_power(z, widths, rng=7, **kw).to_frame()
+    r2 = measure.detection_power(z, widths, rng=7, **kw).to_frame()
     pd.testing.assert_frame_equal(r1, r2)
-    assert np.all(r1.loc[r1["w"] <= G, "power"] == 0.05)
+    # the blocks are seeded, not the workers: identical for n_jobs=1 and 2
+    r3 = measure.detection_power(z, widths, rng=7, n_jobs=2, **kw).to_frame()
+    pd.testing.assert_frame_equal(r1, r3)
+    # a Generator is consumed (as in scipy): a second call with it gives new draws
+    gen = np.random.default_rng(3)
+    g1 = measure.detection_power(z, widths, rng=gen, **kw).to_frame()
+    g2 = measure.detection_power(z, widths, rng=gen, **kw).to_frame()
+    assert not g1["power"].equals(g2["power"])
     # oracle: exact power with a constant baseline 0.5, where the sums are binomial:
-    # post = Bin(k c, 0.8) + Bin(k (n - c), 0.5), pre = Bin(k n, 0.5); randomized at the critical value
-    w = min(1.0, 2 * G)
-    c, _ = measure.covered_items_worst_case(z, w)
+    # post = Bin(k c, 0.8) + Bin(k (n - c), 0.5), pre = Bin(k n, 0.5); randomized at the critical value.
+    # For w <= G no item is covered (c = 0): the exact power is alpha (Theorem 2.3 part 1); the
+    # simulated power is computed from the draws, so it matches alpha only up to Monte Carlo error.
     n = z.size
-    for k in (5, 50):
-        post0 = stats.binom.pmf(np.arange(k * n + 1), k * n, 0.5)
-        post1 = np.convolve(stats.binom.pmf(np.arange(k * c + 1), k * c, 0.8),
-                            stats.binom.pmf(np.arange(k * (n - c) + 1), k * (n - c), 0.5))
-        pre = post0
-        d0 = np.convolve(post0, pre[::-1])  # support -kn..kn
-        d1 = np.convolve(post1, pre[::-1])
-        surv0 = 1 - np.cumsum(d0)
-        t = int(np.flatnonzero(surv0 <= 0.05)[0])
-        gamma = (0.05 - surv0[t]) / d0[t]
-        exact = (1 - np.cumsum(d1))[t] + gamma * d1[t]
-        mc = r1.loc[(r1["w"] == w) & (r1["k"] == k), "power"].iloc[0]
-        assert abs(mc - exact) < 4 * np.sqrt(exact * (1 - exact) / 4000) + 0.01
+    for w in widths:
+        c, _ = measure.covered_items_worst_case(z, w)
+        assert (c == 0) == (w <= G)
+        for k in (5, 50):
+            post0 = stats.binom.pmf(np.arange(k * n + 1), k * n, 0.5)
+            post1 = np.convolve(stats.binom.pmf(np.arange(k * c + 1), k * c, 0.8),
+                                stats.binom.pmf(np.arange(k * (n - c) + 1), k * (n - c), 0.5))
+            pre = post0
+            d0 = np.convolve(post0, pre[::-1])  # support -kn..kn
+            d1 = np.convolve(post1, pre[::-1])
+            surv0 = 1 - np.cumsum(d0)
+            t = int(np.flatnonzero(surv0 <= 0.05)[0])
+            gamma = (0.05 - surv0[t]) / d0[t]
+            exact = (1 - np.cumsum(d1))[t] + gamma * d1[t]
+            if c == 0:
+                assert exact == pytest.approx(0.05, abs=1e-9)
+            mc = r1.loc[(r1["w"] == w) & (r1["k"] == k), "power"].iloc[0]
+            assert abs(mc - exact) < 4 * np.sqrt(exact * (1 - exact) / 12_000) + 0.01
     with pytest.raises(BenchkitValueError, match="test='t' is not allowed"):
         measure.detection_power(z, [0.1], test="t")
     with pytest.raises(BenchkitValueError, match="widths=0.0 is out of range"):
         measure.detection_power(z, [0.0])
+    with pytest.raises(BenchkitValueError, match="rng=-1 must be a non-negative integer"):
+        measure.detection_power(z, [0.1], rng=-1)
+    with pytest.raises(BenchkitValueError, match="n_jobs=0 is not allowed"):
+        measure.detection_power(z, [0.1], test="score", n_jobs=0)
 
 
 def test_gap_targets_and_what_if():

@@ -13,9 +13,8 @@ import pytest
 from scipy import optimize, special
 
 from benchkit import ResponseSet, measure
-from benchkit.irt import fit_1pl
-from benchkit.measure_pipeline import (BenchmarkMeasures, combine, fit_1pl_counts,
-                                       fit_difficulties, measure_benchmarks)
+from benchkit.irt import fit_1pl, fit_1pl_counts
+from benchkit.measure import BenchmarkMeasures, combine, fit_difficulties, measure_benchmarks
 from benchkit.widgets import ECDFGapExplorer
 from benchkit.widgets._base import explorer_module
 from benchkit.widgets._assets import asset
@@ -335,7 +334,7 @@ def test_static_html_escapes_script_end_tags():
 
 # ---------------------------------------------------------------------------- charts
 def test_ecdf_frames_area_integrates_to_ddm_and_steps_are_the_ecdfs():
-    from benchkit.charts_measure import ecdf_frames
+    from benchkit.charts.measure import ecdf_frames
 
     z = np.random.default_rng(12).beta(2, 5, 64)
     z[:3] = z[3]  # ties
@@ -351,7 +350,7 @@ def test_ecdf_frames_area_integrates_to_ddm_and_steps_are_the_ecdfs():
 
 
 def test_charts_build_valid_specs(result):
-    from benchkit.charts_measure import detection_power_chart, ecdf_chart, measure_table_chart
+    from benchkit.charts.measure import detection_power_chart, ecdf_chart, measure_table_chart
 
     spec = ecdf_chart(result["alpha"]).to_dict()
     assert spec["title"].startswith("alpha: DDM ")

@@ -88,7 +88,7 @@ class ECDFGapExplorer(BenchkitWidget):
 
     def __init__(self, result: Any, *, benchmark: str | None = None, n_neighbors: int = 5,
                  text_chars: int = 300, **kwargs: Any) -> None:
-        from benchkit.measure_pipeline import BenchmarkMeasures, measure_benchmarks
+        from benchkit.measure import BenchmarkMeasures, measure_benchmarks
 
         if not isinstance(result, BenchmarkMeasures):
             result = measure_benchmarks(result)

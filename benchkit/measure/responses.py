@@ -1,22 +1,23 @@
 r"""Paper 002's pipeline on ResponseSets: 1PL difficulties per benchmark -> the empirical measure.
 
-:mod:`benchkit.measure` works on arrays of difficulties. This module is the ResponseSet-level
-convenience on top of it (DESIGN, layer 3): it fits a 1PL per benchmark, normalizes the
+The rest of :mod:`benchkit.measure` works on arrays of difficulties. This module holds the
+ResponseSet-level entry points on top of it: it fits a 1PL per benchmark, normalizes the
 difficulties, and collects DDM, the gaps and Table 1 for many benchmarks in one frozen result that
 the explorer (:class:`benchkit.widgets.ECDFGapExplorer`) and the charts
-(:mod:`benchkit.charts_measure`) read.
+(:mod:`benchkit.charts.measure`) read; and it checks how the measure moves when one model is left
+out of the fit.
 
 ============================== ===============================================================
 :func:`measure_benchmarks`     ResponseSet(s) -> :class:`BenchmarkMeasures` (Table 1 + per-item)
 :func:`fit_difficulties`       the 1PL fit used for one ResponseSet (binary or sampled counts)
-:func:`fit_1pl_counts`         (from :mod:`benchkit.irt`) penalized joint ML of the binomial 1PL for k/T counts
 :func:`combine`                several results (e.g. whole sets and a ``by=`` split) in one
+:func:`leave_one_model_out`    refit without each model: stability of difficulties and metrics
 ============================== ===============================================================
 
 Example
 -------
 >>> from benchkit import datasets
->>> from benchkit.measure_pipeline import measure_benchmarks
+>>> from benchkit.measure import measure_benchmarks
 >>> res = measure_benchmarks({"humaneval": datasets.fetch("eval-arena", benchmark="humaneval"),
 ...                           "math-l5": datasets.fetch("zeroeval", benchmark="math-l5")})
 >>> res.to_frame()                      # doctest: +SKIP
@@ -30,9 +31,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy import stats
 
-from benchkit import measure as _measure
-from benchkit.irt import fit_1pl_counts
+from benchkit._parallel import parallel_map
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
@@ -41,15 +42,21 @@ from benchkit._validation import (
     check_int,
     describe,
 )
-
-__all__ = [
-    "fit_1pl_counts",
-    "fit_difficulties",
-    "BenchmarkMeasure",
-    "BenchmarkMeasures",
-    "measure_benchmarks",
-    "combine",
-]
+from benchkit.irt import IRTFit, fit_1pl, fit_1pl_counts
+from benchkit.irt._common import _labels, _matrix
+from benchkit.measure._filling import GapTargets, WhatIf, gap_targets, what_if
+from benchkit.measure._metrics import (
+    TABLE1_THRESHOLDS,
+    MeasureSummary,
+    MeasureTable,
+    TopGaps,
+    ddm,
+    measure_table,
+    normalize_difficulty,
+    summarize,
+    top_gaps,
+)
+from benchkit.measure._power import DetectionPower, detection_power
 
 
 def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
@@ -58,8 +65,6 @@ def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _fit_counts(K, N, *, method, item_prior_sd, ability_prior_sd, items, models):
-    from benchkit.irt import fit_1pl
-
     if N.max(initial=0) <= 1:  # one sample per cell: the ordinary (Bernoulli) 1PL
         Y = np.where(N == 1, K, np.nan).astype(float)
         kw = dict(method=method, item_prior_sd=item_prior_sd, items=items, models=models)
@@ -142,7 +147,7 @@ class BenchmarkMeasure:
     difficulty: np.ndarray = field(repr=False)
     z: np.ndarray = field(repr=False)
     text: np.ndarray | None = field(repr=False)
-    summary: _measure.MeasureSummary = field(repr=False)
+    summary: MeasureSummary = field(repr=False)
     fit: Any = field(repr=False)
     n_models: int
     dropped: pd.Index = field(repr=False)
@@ -165,7 +170,7 @@ class BenchmarkMeasure:
         return self.summary.top_sum
 
     @property
-    def top_gaps(self) -> _measure.TopGaps:
+    def top_gaps(self) -> TopGaps:
         return self.summary.top_gaps
 
     def to_frame(self) -> pd.DataFrame:
@@ -176,24 +181,24 @@ class BenchmarkMeasure:
             df["text"] = self.text
         return df
 
-    def gap_targets(self, *, k: int | None = None, n_neighbors: int = 3) -> _measure.GapTargets:
+    def gap_targets(self, *, k: int | None = None, n_neighbors: int = 3) -> GapTargets:
         """:func:`benchkit.measure.gap_targets` on this benchmark, with item ids (and ``text``)."""
         kk = len(self.summary.top_gaps) if k is None else k
-        gt = _measure.gap_targets(self.z, k=kk, n_neighbors=n_neighbors, items=list(self.items))
+        gt = gap_targets(self.z, k=kk, n_neighbors=n_neighbors, items=list(self.items))
         if self.text is not None and len(gt.neighbors):
             nb = gt.neighbors.copy()
             nb["text"] = self.text[nb["index"].to_numpy(dtype=np.int64)]
-            gt = _measure.GapTargets(gaps=gt.gaps, neighbors=nb)
+            gt = GapTargets(gaps=gt.gaps, neighbors=nb)
         return gt
 
-    def what_if(self, added: Any, *, k: int | None = None, target: Any = "uniform") -> _measure.WhatIf:
+    def what_if(self, added: Any, *, k: int | None = None, target: Any = "uniform") -> WhatIf:
         """:func:`benchkit.measure.what_if`: the metrics after adding items at ``added`` (in [0, 1])."""
         kk = len(self.summary.top_gaps) if k is None else k
-        return _measure.what_if(self.z, added, k=kk, target=target)
+        return what_if(self.z, added, k=kk, target=target)
 
-    def detection_power(self, widths: Any, **options: Any) -> _measure.DetectionPower:
+    def detection_power(self, widths: Any, **options: Any) -> DetectionPower:
         """:func:`benchkit.measure.detection_power` on this benchmark (options passed through)."""
-        return _measure.detection_power(self.z, widths, **options)
+        return detection_power(self.z, widths, **options)
 
 
 @dataclass(frozen=True)
@@ -205,7 +210,7 @@ class BenchmarkMeasures:
     """
 
     benchmarks: tuple[BenchmarkMeasure, ...]
-    table: _measure.MeasureTable = field(repr=False)
+    table: MeasureTable = field(repr=False)
     k: int
     target: str
     options: dict = field(default_factory=dict, repr=False)
@@ -263,8 +268,8 @@ def _one(name, b, items, text, fit, n_models, *, normalize, k, target):
     if ok.sum() < 1:
         raise BenchkitValueError(f"benchmark {name!r}: no item has a finite difficulty")
     bb = b[ok]
-    z = _measure.normalize_difficulty(bb, method=normalize)
-    summ = _measure.summarize(z, k=k, target=target, name=name)
+    z = normalize_difficulty(bb, method=normalize)
+    summ = summarize(z, k=k, target=target, name=name)
     txt = None if text is None else np.asarray(text, dtype=object)[ok]
     return BenchmarkMeasure(name=name, items=items[ok], difficulty=bb, z=z, text=txt, summary=summ,
                             fit=fit, n_models=int(n_models), dropped=dropped, normalize=normalize)
@@ -278,7 +283,7 @@ def measure_benchmarks(
     normalize: str = "minmax",
     k: int = 5,
     target: str = "uniform",
-    thresholds: Sequence[float] = _measure.TABLE1_THRESHOLDS,
+    thresholds: Sequence[float] = TABLE1_THRESHOLDS,
     texts: Any = None,
     item_prior_sd: float | None = 3.0,
     ability_prior_sd: float | None = 3.0,
@@ -411,7 +416,7 @@ def measure_benchmarks(
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise BenchkitValueError(f"benchmark names must be unique; repeated: {dup}")
-    table = _measure.measure_table({b.name: b.z for b in out}, normalize=None, k=k, target=target,
+    table = measure_table({b.name: b.z for b in out}, normalize=None, k=k, target=target,
                                    thresholds=thresholds)
     opts = dict(by=by, method=method, normalize=normalize, item_prior_sd=item_prior_sd,
                 ability_prior_sd=ability_prior_sd, extreme=extreme)
@@ -439,7 +444,104 @@ def combine(*results: BenchmarkMeasures, thresholds: Sequence[float] | None = No
     if dup:
         raise BenchkitValueError(f"benchmark names must be unique; repeated: {dup}")
     th = results[0].table.thresholds if thresholds is None else thresholds
-    table = _measure.measure_table({b.name: b.z for b in benches}, normalize=None, k=k,
+    table = measure_table({b.name: b.z for b in benches}, normalize=None, k=k,
                                    target=target, thresholds=th)
     return BenchmarkMeasures(benchmarks=benches, table=table, k=k, target=target,
                              options={"combined": [r.options for r in results]})
+
+
+# ----------------------------------------------------------------------------------------------
+# leave one model out
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class LOOStability:
+    """Leave-one-model-out stability of difficulties and of the measure metrics."""
+
+    full: IRTFit = field(repr=False)
+    difficulties: np.ndarray = field(repr=False)  # (n_models, n_items), row j = fit without model j
+    models: pd.DataFrame
+    items: pd.DataFrame
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.models.copy()
+
+
+def _loo_one(arr, j, fit_kwargs):
+    sub = np.delete(arr, j, axis=1)
+    return fit_1pl(sub, **fit_kwargs).difficulty
+
+
+def leave_one_model_out(
+    Y: Any,
+    *,
+    method: str = "jml",
+    normalize: str = "minmax",
+    n_jobs: int | None = None,
+    **fit_kwargs: Any,
+) -> LOOStability:
+    r"""Refit the 1PL leaving out each model in turn; report how difficulties and metrics move.
+
+    Parameters
+    ----------
+    Y : array_like (n_items, n_models)
+    method : {"jml", "mml"}
+        Estimator for all refits (default "jml", the fast one).
+    normalize : {"minmax", "logistic"}
+        Map used for the normalized difficulties and metrics.
+    n_jobs : int or None
+        joblib workers for the refits (results do not depend on it).
+    **fit_kwargs
+        Passed to :func:`fit_1pl`.
+
+    Returns
+    -------
+    LOOStability
+        ``models``: per left-out model, Pearson and Spearman correlation of its refit's
+        difficulties with the full fit's, max |change| of normalized difficulty, and DDM, Max Gap,
+        Top-5 Sum of the refit; ``items``: per item, SD and max |change| of the normalized
+        difficulty across refits.
+
+    Notes
+    -----
+    The paper checks "leave-one-out stability" after its Bayesian fit (Figure 2 step 3). Reading:
+    leave one *model* (response-matrix column) out and refit, so that a difficulty axis that hinges
+    on a single model shows up; the metrics are recomputed on each refit, since the normalized
+    difficulties (not the logits) are what the paper reports. Only items with finite difficulties
+    in every fit enter the correlations.
+    """
+    arr = _matrix(Y)
+    check_choice("method", method, ("mml", "jml"))
+    check_choice("normalize", normalize, ("minmax", "logistic"))
+    items, models = _labels(Y, arr.shape[0], arr.shape[1], fit_kwargs.pop("items", None),
+                            fit_kwargs.pop("models", None))
+    if arr.shape[1] < 3:
+        raise BenchkitValueError("leave_one_model_out needs at least 3 models")
+    fit_kwargs = dict(fit_kwargs, method=method)
+    full = fit_1pl(arr, items=items, models=models, **fit_kwargs)
+    out = parallel_map(_loo_one, [(arr, j, fit_kwargs) for j in range(arr.shape[1])], n_jobs=n_jobs)
+    B = np.vstack(out)
+    fin = np.isfinite(full.difficulty) & np.all(np.isfinite(B), axis=0)
+    if fin.sum() < 2:
+        raise BenchkitValueError("fewer than 2 items have finite difficulties in every refit")
+    z_full = normalize_difficulty(full.difficulty[fin], method=normalize)
+    rows = []
+    Z = np.empty((B.shape[0], int(fin.sum())))
+    for j in range(B.shape[0]):
+        z = normalize_difficulty(B[j, fin], method=normalize)
+        Z[j] = z
+        tg = top_gaps(z, k=5)
+        rows.append({
+            "pearson": float(np.corrcoef(B[j, fin], full.difficulty[fin])[0, 1]),
+            "spearman": float(stats.spearmanr(B[j, fin], full.difficulty[fin])[0]),
+            "max_abs_dz": float(np.max(np.abs(z - z_full))),
+            "DDM": ddm(z), "Max Gap": tg.gaps[0].width, "Top-5 Sum": tg.total,
+        })
+    mframe = pd.DataFrame(rows, index=models)
+    sd = np.full(arr.shape[0], np.nan)
+    mx = np.full(arr.shape[0], np.nan)
+    sd[fin] = Z.std(axis=0, ddof=0)
+    mx[fin] = np.max(np.abs(Z - z_full[None, :]), axis=0)
+    iframe = pd.DataFrame({"z": np.where(fin, 0.0, np.nan), "sd_z": sd, "max_abs_dz": mx},
+                          index=items)
+    iframe.loc[fin, "z"] = z_full
+    return LOOStability(full=full, difficulties=B, models=mframe, items=iframe)

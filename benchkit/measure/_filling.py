@@ -1,0 +1,134 @@
+"""Difficulty-targeted gap filling: gap targets with their neighbour items, and what-ifs."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_array, check_int
+from benchkit.measure._metrics import MeasureSummary, TopGaps, _unit, summarize, top_gaps
+
+
+# ----------------------------------------------------------------------------------------------
+# gap filling
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class GapTargets:
+    """Gap-filling targets: for each of the widest gaps, its midpoint and nearest items each side."""
+
+    gaps: TopGaps
+    neighbors: pd.DataFrame = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per gap: ``rank, left, right, width, target`` and the adjacent items."""
+        df = self.gaps.to_frame().rename(columns={"midpoint": "target"})
+        return df
+
+    def references(self, rank: int) -> pd.DataFrame:
+        """The neighbour items (parents and references) of gap ``rank``."""
+        return self.neighbors[self.neighbors["rank"] == rank].reset_index(drop=True)
+
+
+def gap_targets(
+    z: Any,
+    *,
+    k: int = 5,
+    n_neighbors: int = 3,
+    items: Sequence[Any] | None = None,
+) -> GapTargets:
+    r"""Targets for difficulty-targeted gap filling.
+
+    Parameters
+    ----------
+    z : array_like, shape (n,)
+        Normalized difficulties in [0, 1].
+    k : int
+        Number of gaps (the k widest, default 5).
+    n_neighbors : int
+        Items listed on each side of each gap (default 3): the nearest below (``side="lower"``,
+        nearest first) and above (``side="upper"``).
+    items : sequence, optional
+        Item ids (default: positions).
+
+    Returns
+    -------
+    GapTargets
+        ``to_frame()``: gaps with their target :math:`z^\star = (z_L + z_R)/2`; ``neighbors``: one
+        row per (gap, side, item) with ``z`` and ``distance`` to the target.
+
+    Notes
+    -----
+    Paper, "Difficulty-targeted gap filling": for an adjacent gap :math:`[z_L, z_R]` the goal is a
+    new item with difficulty as close as possible to :math:`z^\star = (z_L + z_R)/2`; the existing
+    items closest to the target serve as rewriting parents and the nearby lower and higher items as
+    the reference list (Figure 4). Gaps next to 0 or 1 have neighbours on one side only.
+    """
+    zz = _unit("z", z)
+    n_neighbors = check_int("n_neighbors", n_neighbors, min=1)
+    ids = list(range(zz.size)) if items is None else list(items)
+    if len(ids) != zz.size:
+        raise BenchkitValueError(f"items has {len(ids)} ids but z has {zz.size} values")
+    tg = top_gaps(zz, k=k)
+    order = np.argsort(zz, kind="mergesort")
+    zs = zz[order]
+    rows = []
+    for g in tg:
+        t = g.midpoint
+        lo = np.searchsorted(zs, g.left, side="right")  # positions < lo are <= left
+        hi = np.searchsorted(zs, g.right, side="left")  # positions >= hi are >= right
+        for r, pos in enumerate(range(lo - 1, max(lo - 1 - n_neighbors, -1), -1)):
+            i = int(order[pos])
+            rows.append({"rank": g.rank, "target": t, "side": "lower", "order": r + 1,
+                         "item": ids[i], "index": i, "z": float(zz[i]), "distance": abs(t - zz[i])})
+        for r, pos in enumerate(range(hi, min(hi + n_neighbors, zs.size))):
+            i = int(order[pos])
+            rows.append({"rank": g.rank, "target": t, "side": "upper", "order": r + 1,
+                         "item": ids[i], "index": i, "z": float(zz[i]), "distance": abs(t - zz[i])})
+    cols = ["rank", "target", "side", "order", "item", "index", "z", "distance"]
+    return GapTargets(gaps=tg, neighbors=pd.DataFrame(rows, columns=cols))
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """Metrics before and after adding items at given normalized difficulties."""
+
+    before: MeasureSummary
+    after: MeasureSummary
+    added: np.ndarray = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        k = len(self.before.top_gaps)
+        rows = []
+        for label, s in (("before", self.before), ("after", self.after)):
+            rows.append({"": label, "DDM": s.ddm, "Max Gap": s.max_gap, f"Top-{k} Sum": s.top_sum,
+                         "#": s.n_items})
+        return pd.DataFrame(rows).set_index("")
+
+
+def what_if(z: Any, added: Any, *, k: int = 5, target: Any = "uniform") -> WhatIf:
+    """The metrics after adding items at given normalized difficulties (nothing is replaced).
+
+    Parameters
+    ----------
+    z : array_like, shape (n,)
+        Current normalized difficulties in [0, 1].
+    added : array_like, shape (m,)
+        Normalized difficulties of the added items, in [0, 1] (e.g. gap midpoints, or calibrated
+        new items placed with ``normalize_difficulty(b_new, reference=b_old)``).
+    k, target : see :func:`summarize`
+
+    Notes
+    -----
+    The axis is kept fixed: the added items are placed on the current normalized axis and the
+    union is not re-normalized (the paper's before/after ECDF panels share one axis). The same-size
+    uniform reference grows with the benchmark (n + m atoms).
+    """
+    zz = _unit("z", z)
+    add = check_array("added", added, ndim=(0, 1), dtype="float").ravel()
+    add = _unit("added", add) if add.size else add
+    before = summarize(zz, k=k, target=target, name="before")
+    after = summarize(np.concatenate([zz, add]), k=k, target=target, name="after")
+    return WhatIf(before=before, after=after, added=add)

@@ -1,0 +1,93 @@
+"""Theorem 2.1: which score differences are rank-stable under the DDM bound."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_array, check_float
+
+
+# ----------------------------------------------------------------------------------------------
+# Theorem 2.1
+# ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class RankStability:
+    """Which observed score differences are rank-stable under Theorem 2.1."""
+
+    bound: float
+    lipschitz: float
+    ddm: float
+    pairs: pd.DataFrame = field(repr=False)
+
+    @property
+    def fraction_stable(self) -> float:
+        return float(self.pairs["stable"].mean()) if len(self.pairs) else float("nan")
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.pairs.copy()
+
+
+def rank_stability(
+    scores: Any,
+    *,
+    lipschitz: float,
+    ddm: float,
+    names: Sequence[str] | None = None,
+) -> RankStability:
+    r"""Theorem 2.1 made usable: pairs of models whose benchmark ranking cannot flip under the target.
+
+    Parameters
+    ----------
+    scores : array_like, shape (m,)
+        Benchmark scores :math:`S_B(\theta)` of m models (mean item score), or a mapping
+        name -> score.
+    lipschitz : float
+        A Lipschitz constant :math:`L` of the performance difference :math:`\Delta(z)` on the
+        normalized difficulty axis (the same axis as ``ddm``).
+    ddm : float
+        :math:`W_1(\nu_B, \mu)` from :func:`ddm`.
+    names : sequence of str, optional
+        Model names (default ``model_0``...).
+
+    Returns
+    -------
+    RankStability
+        ``bound`` = :math:`L\,W_1`; ``pairs`` has, for each unordered pair (a stronger-first),
+        ``D_B``, the interval ``[D_B - bound, D_B + bound]`` that contains :math:`D_\mu`, and
+        ``stable`` (``|D_B| > bound``).
+
+    Notes
+    -----
+    Theorem 2.1: :math:`|D_B - D_\mu| \le L\,W_1(\nu_B,\mu)`. The paper states the consequence for
+    the target difference (:math:`|D_\mu| > L W_1` implies equal signs); since the bound is
+    symmetric, the same holds with the observed :math:`D_B` in place of :math:`D_\mu`, which is what
+    a user can check: if :math:`|D_B| > L W_1` then :math:`D_\mu` has the sign of :math:`D_B`.
+    Reading: scores are treated as exact (population) item-averaged performances; sampling noise of
+    the scores is not part of the theorem.
+    """
+    if isinstance(scores, Mapping):
+        names = list(map(str, scores.keys()))
+        scores = list(scores.values())
+    s = check_array("scores", scores, ndim=1, dtype="float", min_size=1)
+    L = check_float("lipschitz", lipschitz, min=0.0)
+    w = check_float("ddm", ddm, min=0.0)
+    if names is None:
+        names = [f"model_{i}" for i in range(s.size)]
+    names = [str(x) for x in names]
+    if len(names) != s.size:
+        raise BenchkitValueError(f"names has {len(names)} entries but scores has {s.size}")
+    bound = L * w
+    i, j = np.triu_indices(s.size, k=1)
+    swap = s[i] < s[j]
+    a = np.where(swap, j, i)
+    b = np.where(swap, i, j)
+    d = s[a] - s[b]
+    pairs = pd.DataFrame({
+        "model_a": [names[x] for x in a], "model_b": [names[x] for x in b],
+        "D_B": d, "D_mu_low": d - bound, "D_mu_high": d + bound, "stable": np.abs(d) > bound,
+    })
+    return RankStability(bound=bound, lipschitz=L, ddm=w, pairs=pairs)
