@@ -153,3 +153,15 @@ def test_imports_without_altair_and_says_how_to_install():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "IMPORTERROR" in out.stdout and "pip install 'benchkit[jupyter]'" in out.stdout
+    # the per-method chart modules share the one loader, so they give the same hint
+    for mod, call in (("boundary", "rate_chart(None, category='k')"), ("measure", "ecdf_chart([0.5])"),
+                      ("landscape", "mpd_heatmap(None)")):
+        code = ("import sys; sys.modules['altair'] = None\n"
+                f"from benchkit.charts import {mod} as m\n"
+                "try:\n"
+                f"    m.{call}\n"
+                "except ImportError as e:\n"
+                "    print('IMPORTERROR', e)\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, out.stderr
+        assert "pip install 'benchkit[jupyter]'" in out.stdout, mod

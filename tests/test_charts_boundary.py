@@ -1,11 +1,11 @@
-"""Tests for benchkit.charts_boundary: chart data against independent computations."""
+"""Tests for benchkit.charts.boundary: chart data against independent computations."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import charts_boundary as cb
+from benchkit.charts import boundary as cb
 from benchkit.boundary import exact_table, get_table, profiles
 
 pytest.importorskip("altair")
@@ -145,5 +145,12 @@ def test_rate_chart():
     data = [d for v in spec["datasets"].values() for d in v if "lo" in d]
     se = np.sqrt(0.04 * 0.96 / 400)
     np.testing.assert_allclose(data[0]["hi"], 0.04 + 2 * se)
+    # the dashed reference line sits at `reference` (default 0.05) and is absent with None
+    levels = [d["level"] for v in spec["datasets"].values() for d in v if "level" in d]
+    assert levels == [0.05]
+    spec = cb.rate_chart(fr, category="k", reference=0.1).to_dict()
+    assert [d["level"] for v in spec["datasets"].values() for d in v if "level" in d] == [0.1]
+    spec = cb.rate_chart(fr, category="k", reference=None).to_dict()
+    assert not [d for v in spec["datasets"].values() for d in v if "level" in d]
     with pytest.raises(ValueError, match="no column"):
         cb.rate_chart(fr, category="missing")

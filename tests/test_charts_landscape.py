@@ -1,4 +1,4 @@
-"""Tests of benchkit.charts_landscape: binned landscape counts against numpy.histogram2d and the
+"""Tests of benchkit.charts.landscape: binned landscape counts against numpy.histogram2d and the
 chart specs' data against the points they were given."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import charts_landscape as cl
+from benchkit.charts import landscape as cl
 from benchkit.landscape import model_table, points
 
 
@@ -51,6 +51,11 @@ def test_landscape_chart_scatter_and_density():
     sub = cl.landscape_chart(pts, max_points=100, density=False, facet="model").to_dict()
     vals = next(iter(sub["datasets"].values()))
     assert len(vals) == 200 and "up to 100 points" in sub["title"]
+    # the subsample is drawn from rng (default 0): same rng, same points; another rng, others
+    same = cl.landscape_chart(pts, max_points=100, density=False, facet="model", rng=0).to_dict()
+    other = cl.landscape_chart(pts, max_points=100, density=False, facet="model", rng=1).to_dict()
+    assert next(iter(same["datasets"].values())) == vals
+    assert next(iter(other["datasets"].values())) != vals
     dens = cl.landscape_chart(pts, max_points=100).to_dict()  # auto: 600 > 100 -> density
     assert dens["mark"]["type"] == "rect"
     vals = next(iter(dens["datasets"].values()))

@@ -19,7 +19,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._random import generator
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_columns, check_int
+from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -29,14 +31,8 @@ __all__ = ["landscape_frame", "landscape_chart", "mpd_heatmap"]
 _XY = ("p_top1", "h_norm")
 
 
-def _altair():
-    from benchkit.charts import _altair as get
-
-    return get()
-
-
 def _frame_of(points: Any, need: Sequence[str]) -> pd.DataFrame:
-    from benchkit.landscape.points import LandscapePoints
+    from benchkit.landscape import LandscapePoints
 
     if isinstance(points, LandscapePoints):
         frame = points.to_frame()
@@ -104,7 +100,7 @@ def landscape_frame(points: Any, *, by: str | Sequence[str] | None = None,
 def landscape_chart(points: Any, *, facet: str | None = None, color: str | None = None,
                     density: bool | None = None, max_points: int = 4000, bins: int = 25,
                     columns: int = 4, width: int = 170, height: int = 150,
-                    title: str | None = None, seed: int = 0) -> "altair.Chart":
+                    title: str | None = None, rng: Any = 0) -> "altair.Chart":
     """The probability landscape: ``P_top1`` (x) against ``H_norm`` (y), one panel per ``facet``.
 
     Parameters
@@ -125,8 +121,9 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
         Density grid per axis.
     columns : int
         Panels per row.
-    seed : int
-        Seed of the scatter subsample.
+    rng : None, int, SeedSequence or Generator
+        Randomness of the scatter subsample (default 0, so a chart is reproducible; a Generator
+        is consumed).
 
     Notes
     -----
@@ -156,12 +153,12 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
         )
     else:
         parts = []
-        rng = np.random.default_rng(seed)
+        gen = generator(rng)
         groups = f.groupby(facet, sort=True) if facet else [(None, f)]
         sub = False
         for _, g in groups:
             if len(g) > max_points:
-                g = g.iloc[np.sort(rng.choice(len(g), size=max_points, replace=False))]
+                g = g.iloc[np.sort(gen.choice(len(g), size=max_points, replace=False))]
                 sub = True
             parts.append(g)
         keep = [c for c in [*_XY, facet, color, "item", "model", "variant", "benchmark"]

@@ -5,6 +5,12 @@ These charts need no widget and no running kernel: they can be saved (``chart.sa
 Altair is imported inside each function, so ``import benchkit.charts`` works without it; calling a
 chart function without Altair raises an ImportError that names the ``benchkit[jupyter]`` extra.
 
+Generic charts of a ResponseSet live here; one module per method holds that method's charts:
+:mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.measure` (002) and
+:mod:`benchkit.charts.landscape` (003). They load on first access (``charts.measure``) or with
+``from benchkit.charts import measure as charts_measure``, and share the one lazy Altair loader
+below.
+
 Showing charts in JupyterLab offline
 ------------------------------------
 Altair 6 emits Vega-Lite 6 specs. JupyterLab 4.6's built-in Vega renderer only knows the
@@ -30,7 +36,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from benchkit.response_set import ResponseSet
 
-__all__ = ["accuracy_chart", "difficulty_histogram", "difficulty_bins", "enable_offline_rendering"]
+__all__ = ["accuracy_chart", "difficulty_bins", "difficulty_histogram", "enable_offline_rendering"]
+
+_METHOD_MODULES = ("boundary", "landscape", "measure")
 
 _INSTALL_HINT = (
     "benchkit.charts needs Altair (and vl-convert-python for offline rendering); "
@@ -39,11 +47,20 @@ _INSTALL_HINT = (
 
 
 def _altair():
+    """The one lazy Altair import of every chart module, with the install hint on failure."""
     try:
         import altair as alt
     except ImportError as exc:  # pragma: no cover - exercised by monkeypatching in the tests
         raise ImportError(_INSTALL_HINT) from exc
     return alt
+
+
+def __getattr__(name: str):  # the per-method chart modules load on first use
+    if name in _METHOD_MODULES:
+        import importlib
+
+        return importlib.import_module(f"benchkit.charts.{name}")
+    raise AttributeError(f"module 'benchkit.charts' has no attribute {name!r}")
 
 
 def _check_response_set(rs: Any) -> "ResponseSet":

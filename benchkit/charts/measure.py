@@ -20,17 +20,12 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError
+from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
 
 __all__ = ["ecdf_frames", "ecdf_chart", "detection_power_chart", "measure_table_chart"]
-
-
-def _altair():
-    from benchkit.charts import _altair as get
-
-    return get()
 
 
 def _summary_of(result: Any):

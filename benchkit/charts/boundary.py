@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int, describe
+from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -46,15 +47,9 @@ __all__ = [
 _VARS = ("x", "w", "v")
 
 
-def _altair():
-    from benchkit.charts import _altair as get
-
-    return get()
-
-
 def _profile(result: Any):
     """The array-level ProfileResult inside ``result`` (itself, or a wrapper's attribute)."""
-    from benchkit.boundary.profiles import ProfileResult
+    from benchkit.boundary import ProfileResult
 
     if isinstance(result, ProfileResult):
         return result
@@ -277,7 +272,7 @@ def calibration_frame(tables: Any) -> pd.DataFrame:
     DataFrame ``table, D, o, method, n, T``: one row per atom of each table (``to_frame()``),
     o being the score of any statistic in [D, next atom).
     """
-    from benchkit.boundary.calibration import CalibrationTable
+    from benchkit.boundary import CalibrationTable
 
     if isinstance(tables, CalibrationTable):
         tables = {f"{tables.method} n={tables.n} T={tables.T}": tables}
@@ -319,12 +314,13 @@ def calibration_chart(tables: Any, *, alpha_o: float | None = 0.05, log: bool = 
 # rates against a level (simulation checks)
 # ----------------------------------------------------------------------------------------------
 def rate_chart(frame: pd.DataFrame, *, category: str, rate: str = "rate", n: str = "n",
-               level: float | None = 0.05, color: str | None = None, width: int = 360,
+               reference: float | None = 0.05, color: str | None = None, width: int = 360,
                height: int = 200) -> "altair.Chart":
-    """Bar chart of rates with +-2 binomial standard errors and a horizontal level.
+    """Bar chart of rates with +-2 binomial standard errors and a horizontal reference line.
 
     ``frame`` has one row per bar: ``category`` (label), ``rate`` (in [0, 1]) and ``n`` (the
-    number of trials behind it, for se = sqrt(rate (1 - rate) / n)).
+    number of trials behind it, for se = sqrt(rate (1 - rate) / n)). ``reference`` (default 0.05,
+    e.g. a test's nominal level) is drawn as a dashed red line; None draws none.
     """
     alt = _altair()
     for col in (category, rate, n) + ((color,) if color else ()):
@@ -343,7 +339,7 @@ def rate_chart(frame: pd.DataFrame, *, category: str, rate: str = "rate", n: str
     if color:
         err_enc["xOffset"] = enc["xOffset"]
     chart = bars + alt.Chart(df).mark_rule(color="black").encode(**err_enc)
-    if level is not None:
-        chart = chart + alt.Chart(pd.DataFrame({"level": [float(level)]})).mark_rule(
+    if reference is not None:
+        chart = chart + alt.Chart(pd.DataFrame({"level": [float(reference)]})).mark_rule(
             color="red", strokeDash=[4, 3]).encode(y="level:Q")
     return chart.properties(width=width, height=height)
