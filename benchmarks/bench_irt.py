@@ -31,7 +31,7 @@ def _matrix():
     if "Y" not in _state:
         from benchkit.simulate import binary_matrix
 
-        sim = binary_matrix(N_ITEMS, N_MODELS, seed=2026, dtype=np.float64, discrimination_sd=0.0)
+        sim = binary_matrix(N_ITEMS, N_MODELS, rng=2026, dtype=np.float64, discrimination_sd=0.0)
         Y = np.ascontiguousarray(sim.matrix)
         rng = np.random.default_rng(7)
         Ym = Y.copy()

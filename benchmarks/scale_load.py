@@ -56,7 +56,7 @@ def main(argv=None) -> int:
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         path = Path(tmp) / "long.parquet"
         t = time.perf_counter()
-        write_long_parquet(path, args.items, args.models, seed=0)
+        write_long_parquet(path, args.items, args.models, rng=0)
         write_s = time.perf_counter() - t
         rows = args.items * args.models
         print(f"wrote {rows:,} rows ({path.stat().st_size / 2**20:.0f} MiB) in {write_s:.1f} s")

@@ -126,7 +126,7 @@ def test_per_model_budget_needs_common_T():
 def test_ladder_profiles_match_array_api_and_find_planted_items():
     from benchkit.simulate import repeated_sampling
 
-    sim = repeated_sampling(n_items=300, T=10, seed=20260601,
+    sim = repeated_sampling(n_items=300, T=10, rng=20260601,
                             flawed={"non_monotone": 0.05, "flat": 0.1})
     rs = sim.to_response_set() if hasattr(sim, "to_response_set") else sim.responses
     res = bb.profile_responses(rs, axis="size")
