@@ -4,8 +4,8 @@ The compute layers (everything but :mod:`benchkit.widgets` and :mod:`benchkit.ch
 nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``benchkit.io``,
 ``benchkit.simulate``, and the method modules.
 """
-from benchkit._version import __version__
 from benchkit._validation import BenchkitError, BenchkitTypeError, BenchkitValueError, BenchkitWarning
+from benchkit._version import __version__
 from benchkit.response_set import NO_ANSWER, AnswerCounts, CountMatrix, DropReport, ResponseSet
 
 __all__ = [

@@ -43,6 +43,7 @@ def _summarize(obj, out) -> None:
 
 
 def main(argv: list[str] | None = None, out=None) -> int:
+    """Run the ``benchkit`` command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     out = out or sys.stdout
     parser = argparse.ArgumentParser(prog="benchkit", description="Item-level diagnosis of LLM benchmarks.")
     sub = parser.add_subparsers(dest="command", required=True)

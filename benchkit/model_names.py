@@ -5,8 +5,9 @@ field can be overridden by passing a ``models`` table to :class:`benchkit.Respon
 
 Examples
 --------
->>> parse_model_name("Qwen1.5-110B")
-ModelName(name='Qwen1.5-110B', family='qwen', owner='alibaba', size=110000000000.0, series='qwen1.5', variant='base')
+>>> m = parse_model_name("Qwen1.5-110B")
+>>> m.family, m.owner, m.size, m.series, m.variant
+('qwen', 'alibaba', 110000000000.0, 'qwen1.5', 'base')
 >>> parse_model_name("meta_llama-3.1-70b-instruct-turbo").owner
 'meta'
 """

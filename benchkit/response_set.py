@@ -76,16 +76,19 @@ class DropReport:
 
     @property
     def n_rows(self) -> int:
+        """Rows dropped in total."""
         return sum(e.n_rows for e in self.entries)
 
     @property
     def n_cells(self) -> int:
+        """(model, item) cells dropped in total."""
         return sum(e.n_cells for e in self.entries)
 
     def __bool__(self) -> bool:
         return bool(self.entries)
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per reason: reason, n_rows, n_cells and example cells."""
         return pd.DataFrame(
             [(e.reason, e.n_rows, e.n_cells, "; ".join(e.examples)) for e in self.entries],
             columns=["reason", "n_rows", "n_cells", "examples"],
@@ -118,6 +121,7 @@ class CountMatrix:
 
     @property
     def missing(self) -> np.ndarray:
+        """Boolean mask (items x models) of unobserved cells (``N == 0``)."""
         return self.N == 0
 
     @property
@@ -160,6 +164,7 @@ class AnswerCounts:
         return np.array([len(s) for s in self.states], dtype=np.int64)
 
     def to_frame(self) -> pd.DataFrame:
+        """Long table: one row per observed (item, model, answer state) with its count."""
         rows = []
         for i, labels in enumerate(self.states):
             for s, label in enumerate(labels):
@@ -768,7 +773,8 @@ class ResponseSet:
         for col in ("n_correct", "n_samples"):
             v = frame[col]
             if not pd.api.types.is_integer_dtype(v.dtype) or v.dtype == bool:
-                if pd.api.types.is_float_dtype(v.dtype) and np.all(np.isfinite(v)) and np.all(v == np.round(v)):
+                is_float = pd.api.types.is_float_dtype(v.dtype)
+                if is_float and np.all(np.isfinite(v)) and np.all(v == np.round(v)):
                     raise BenchkitTypeError(
                         f"counts column {col!r} must have an integer dtype, got {v.dtype} (whole "
                         f"numbers: convert with .astype(int) deliberately)"
@@ -778,7 +784,8 @@ class ResponseSet:
         k, n = arrs["n_correct"], arrs["n_samples"]
         if (n < 1).any():
             row = int(np.nonzero(n < 1)[0][0])
-            raise BenchkitValueError(f"counts column 'n_samples' must be >= 1; row {row} ({where(row)}) has {n[row]}")
+            raise BenchkitValueError(
+                f"counts column 'n_samples' must be >= 1; row {row} ({where(row)}) has {n[row]}")
         if ((k < 0) | (k > n)).any():
             row = int(np.nonzero((k < 0) | (k > n))[0][0])
             raise BenchkitValueError(
@@ -892,18 +899,22 @@ class ResponseSet:
 
     @property
     def model_ids(self) -> pd.Index:
+        """The model identifiers, in roster order."""
         return self.models.index
 
     @property
     def item_ids(self) -> pd.Index:
+        """The item identifiers, in item order."""
         return self.items.index
 
     @property
     def n_models(self) -> int:
+        """Number of models."""
         return len(self.models)
 
     @property
     def n_items(self) -> int:
+        """Number of items."""
         return len(self.items)
 
     @property
@@ -925,16 +936,19 @@ class ResponseSet:
 
     @property
     def variants(self) -> tuple[str, ...]:
+        """The prompt/perturbation variants present (empty when there is no ``variant`` column)."""
         if self._long is None or "variant" not in self._long.columns:
             return ()
         return tuple(self._long["variant"].cat.categories)
 
     @property
     def has_answers(self) -> bool:
+        """True when the responses carry answer states."""
         return self._long is not None and "answer" in self._long.columns
 
     @property
     def has_option_probs(self) -> bool:
+        """True when option probabilities (MCQ) are present."""
         return self._P is not None
 
     @property
@@ -950,6 +964,7 @@ class ResponseSet:
 
     @property
     def n_responses(self) -> int:
+        """Number of individual responses (samples) held."""
         return int(len(self._long)) if self._long is not None else int(self._N.sum())
 
     def __repr__(self) -> str:
@@ -1156,8 +1171,8 @@ class ResponseSet:
         T = self._T
         if np.ndim(T):
             T = np.asarray(T)[self.model_ids.get_indexer(m_index)]
-        return ResponseSet._build(self.models.loc[m_index], self.items.loc[i_index], sub.reset_index(drop=True),
-                                  P, T, self.name, self.meta, self.report)
+        return ResponseSet._build(self.models.loc[m_index], self.items.loc[i_index],
+                                  sub.reset_index(drop=True), P, T, self.name, self.meta, self.report)
 
     @staticmethod
     def _pick(name: str, wanted: Iterable[str], index: pd.Index) -> pd.Index:

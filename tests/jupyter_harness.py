@@ -21,7 +21,8 @@ What the harness guarantees
   --ServerApp.token=<random> --allow-root`` with temporary ``JUPYTER_CONFIG_DIR``,
   ``JUPYTER_DATA_DIR``, ``JUPYTER_RUNTIME_DIR``, ``JUPYTERLAB_SETTINGS_DIR``,
   ``JUPYTERLAB_WORKSPACES_DIR`` and ``IPYTHONDIR``, so the user's Jupyter set-up is neither read
-  nor touched; checkpoints are kept there too. The app is exposed as ``window.jupyterapp`` (``LabApp.expose_app_in_browser``),
+  nor touched; checkpoints are kept there too. The app is exposed as ``window.jupyterapp``
+  (``LabApp.expose_app_in_browser``),
   news and update checks are off, and document autosave is off, so running a committed notebook
   never rewrites it on disk.
 - The browser is Debian's ``/usr/bin/chromium`` launched by Playwright with
@@ -337,7 +338,8 @@ def jupyterlab_page(notebook: str | Path, *, root_dir: str | Path | None = None,
         page.set_default_timeout(timeout * 1000)
         messages = _CONSOLE.setdefault(id(page), [])
         stack.callback(lambda: _CONSOLE.pop(id(page), None))
-        page.on("console", lambda m: messages.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
+        page.on("console",
+                lambda m: messages.append(f"console.{m.type}: {m.text}") if m.type == "error" else None)
         page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
         stack.callback(lambda: _shutdown_sessions(server, rel))
         page.goto(server.lab_url(rel), timeout=timeout * 1000)
@@ -462,7 +464,8 @@ def error_outputs(page) -> list[dict]:
 
 def chart_views(page):
     """``Locator`` of drawn Vega charts in outputs: the ``canvas``/``svg`` vega-embed renders."""
-    return page.locator(".jp-OutputArea-output .vega-embed canvas, .jp-OutputArea-output .vega-embed svg.marks")
+    return page.locator(".jp-OutputArea-output .vega-embed canvas, "
+                        ".jp-OutputArea-output .vega-embed svg.marks")
 
 
 def widget_views(page):

@@ -68,7 +68,9 @@ def test_eval_archives_two_models(tmp_path):
         samples, exp[model] = _samples(j)
         _write_eval(tmp_path / f"log{j}.eval", "mmlu_0_shot", model, samples)
     rs = read_inspect(tmp_path)
-    assert rs.T == 2 and rs.n_items == 6 and rs.n_models == 2
+    assert rs.T == 2
+    assert rs.n_items == 6
+    assert rs.n_models == 2
     long = rs.to_long()
     assert len(long) == 24
     for _, row in long.iterrows():
@@ -90,7 +92,9 @@ def test_json_log_and_journal_only_archive(tmp_path):
     (tmp_path / "a.json").write_text(json.dumps(log))
     (tmp_path / "logs.json").write_text(json.dumps({"a.json": {}}))  # inspect's listing: skipped
     rs = read_inspect(tmp_path)
-    assert rs.n_items == 6 and "options" not in rs.items and rs.items["answer_key"].isna().all()
+    assert rs.n_items == 6
+    assert "options" not in rs.items
+    assert rs.items["answer_key"].isna().all()
     # oracle: mean over epochs of C/I/P/N -> 1/0/0.5/0 (P scores are fractional, so counts() is
     # refused and scores() holds the means)
     with pytest.raises(BenchkitValueError, match="fractional scores"):
@@ -110,24 +114,29 @@ def test_json_log_and_journal_only_archive(tmp_path):
 def test_scorer_choice_and_errors(tmp_path):
     samples, _ = _samples(1, scorers=("match", "model_graded_qa"))
     _write_eval(tmp_path / "x.eval", "t", "openai/gpt-4o", samples)
-    with pytest.raises(BenchkitValueError, match=r"several scores \['match', 'model_graded_qa'\]; pass scorer"):
+    msg = r"several scores \['match', 'model_graded_qa'\]; pass scorer"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_inspect(tmp_path / "x.eval")
-    with pytest.raises(BenchkitValueError, match=r"no score from scorer 'f1'; available: \['match', 'model_graded_qa'\]"):
+    msg = r"no score from scorer 'f1'; available: \['match', 'model_graded_qa'\]"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_inspect(tmp_path / "x.eval", scorer="f1")
     assert read_inspect(tmp_path / "x.eval", scorer="match").meta["scorer"] == ["match"]
     bad = [dict(s) for s in samples]
     bad[3] = {**bad[3], "scores": None, "error": {"message": "RateLimitError"}}
     _write_eval(tmp_path / "y.eval", "t", "openai/gpt-4o", bad)
-    with pytest.raises(BenchkitValueError, match=r"y\.eval!samples/.*has no scores \(error: 'RateLimitError'\)"):
+    msg = r"y\.eval!samples/.*has no scores \(error: 'RateLimitError'\)"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_inspect(tmp_path / "y.eval", scorer="match")
     rs = read_inspect(tmp_path / "y.eval", scorer="match", drop_unscored=True, drop_incomplete=True)
-    assert len(rs.meta["unscored"]) == 1 and rs.report is not None
+    assert len(rs.meta["unscored"]) == 1
+    assert rs.report is not None
     odd = [dict(s) for s in samples]
     odd[0] = {**odd[0], "scores": {"match": {"value": 7}}}
     _write_eval(tmp_path / "z.eval", "t", "openai/gpt-4o", odd)
     with pytest.raises(BenchkitValueError, match=r"score 'match' has value 7; allowed: C, I, P, N"):
         read_inspect(tmp_path / "z.eval", scorer="match")
-    with pytest.raises(BenchkitValueError, match=r"duplicate sample: model 'openai/gpt-4o', item 't/q0', epoch 1"):
+    msg = r"duplicate sample: model 'openai/gpt-4o', item 't/q0', epoch 1"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_inspect([tmp_path / "x.eval", tmp_path / "x.eval"], scorer="match")
     (tmp_path / "notzip.eval").write_text("hello")
     with pytest.raises(BenchkitValueError, match="not an Inspect .eval archive"):
@@ -137,4 +146,5 @@ def test_scorer_choice_and_errors(tmp_path):
 def test_score_to_float():
     assert [score_to_float(v) for v in ("C", "I", "P", "N", True, False, 0.25, "0.75")] == \
         [1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.25, 0.75]
-    assert score_to_float({"a": 1}) is None and score_to_float("maybe") is None
+    assert score_to_float({"a": 1}) is None
+    assert score_to_float("maybe") is None

@@ -84,7 +84,8 @@ def test_multiple_choice_two_models(tmp_path, new):
         read_lm_eval(tmp_path)
     rs = read_lm_eval(tmp_path, metric="acc")
     assert list(rs.model_ids) == ["EleutherAI/pythia-160m", "EleutherAI/pythia-410m"]
-    assert rs.n_items == 12 and rs.items["benchmark"].eq("arc_easy").all()
+    assert rs.n_items == 12
+    assert rs.items["benchmark"].eq("arc_easy").all()
     long = rs.to_long().set_index(["model", "item"])
     for name, (lls, gold, conts) in data.items():
         for i in range(len(gold)):
@@ -146,12 +147,14 @@ def test_generation_filters_and_no_answer(tmp_path):
     long = rs.to_long().set_index("item")
     assert list(long["answer"]) == ["4", NO_ANSWER, "7", NO_ANSWER]
     assert list(long["correct"]) == [1.0, 0.0, 1.0, 0.0]
-    assert "answer_key" in rs.items and rs.items["answer_key"].isna().all()
+    assert "answer_key" in rs.items
+    assert rs.items["answer_key"].isna().all()
     assert list(rs.items["target"]) == targets
     assert not rs.has_option_probs
     rf = read_lm_eval(tmp_path, filter={"gsm8k": "flexible-extract"})
     assert list(rf.to_long()["correct"]) == [1.0, 1.0, 0.0, 1.0]
-    assert rf.meta["filter"] == {"gsm8k": "flexible-extract"} and rf.meta["metric"] == {"gsm8k": "exact_match"}
+    assert rf.meta["filter"] == {"gsm8k": "flexible-extract"}
+    assert rf.meta["metric"] == {"gsm8k": "exact_match"}
 
 
 def test_mixed_tasks_drop_option_logprobs(tmp_path):
@@ -162,12 +165,14 @@ def test_mixed_tasks_drop_option_logprobs(tmp_path):
     _write_run(tmp_path / "m", "gpt2", "triviaqa", gen, date="2024-06-01T11-00-00.000001")
     # results file pairs with each samples file by its date_id
     rs = read_lm_eval(tmp_path, metric={"hellaswag": "acc", "triviaqa": "exact_match"})
-    assert rs.n_items == 5 and not rs.has_option_probs
+    assert rs.n_items == 5
+    assert not rs.has_option_probs
     assert sorted(rs.items["benchmark"].unique()) == ["hellaswag", "triviaqa"]
     with pytest.raises(BenchkitValueError, match="option_logprobs=True needs every document"):
         read_lm_eval(tmp_path, metric={"hellaswag": "acc", "triviaqa": "exact_match"}, option_logprobs=True)
     one = read_lm_eval(tmp_path, tasks=["hellaswag"], metric="acc")
-    assert one.n_items == 3 and one.has_option_probs
+    assert one.n_items == 3
+    assert one.has_option_probs
 
 
 def test_errors_name_file_and_line(tmp_path):
@@ -175,15 +180,18 @@ def test_errors_name_file_and_line(tmp_path):
     recs = [_mc_record(i, lls[i], int(gold[i]), conts[i]) for i in range(3)]
     del recs[1]["doc_id"]
     _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r"samples_arc_easy_.*\.jsonl:2: record has no field 'doc_id'"):
+    msg = r"samples_arc_easy_.*\.jsonl:2: record has no field 'doc_id'"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_lm_eval(tmp_path / "a", metric="acc")
     recs[1]["doc_id"] = 0
     _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r"duplicate document: model 'gpt2', item 'arc_easy/0' appears at .*:1 and .*:2"):
+    msg = r"duplicate document: model 'gpt2', item 'arc_easy/0' appears at .*:1 and .*:2"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_lm_eval(tmp_path / "a", metric="acc")
     recs[1]["doc_id"] = 1
     _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r":1: record has no metric 'f1'; available: \['acc', 'acc_norm'\]"):
+    msg = r":1: record has no metric 'f1'; available: \['acc', 'acc_norm'\]"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_lm_eval(tmp_path / "a", metric="f1")
     recs[2]["acc"] = 3.5
     _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)

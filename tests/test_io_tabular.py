@@ -39,7 +39,8 @@ def test_parquet_aggregated_equals_from_long(tmp_path, frame, engine):
     assert list(agg.item_ids) == list(ref.item_ids)
     np.testing.assert_array_equal(agg.binary(), ref.binary())
     full = read_parquet(path, aggregate=False)
-    assert full.has_samples and np.array_equal(full.counts().K, ref.counts().K)
+    assert full.has_samples
+    assert np.array_equal(full.counts().K, ref.counts().K)
 
 
 @pytest.mark.parametrize("engine", ["duckdb", "pyarrow"])
@@ -47,8 +48,8 @@ def test_parquet_with_samples_aggregated(tmp_path, frame, engine):
     df = pd.concat([frame.assign(sample=0), frame.assign(sample=1, correct=1)])
     path = tmp_path / "s.parquet"
     df.to_parquet(path)
+    pd.concat([df, df.iloc[[3]]]).to_parquet(tmp_path / "d.parquet")
     with pytest.raises(BenchkitValueError, match="model 'model-4', item 'item-3' repeats sample 0"):
-        pd.concat([df, df.iloc[[3]]]).to_parquet(tmp_path / "d.parquet")
         read_parquet(tmp_path / "d.parquet", aggregate=True, engine=engine)
     rs = read_parquet(path, aggregate=True, engine=engine)
     assert rs.T == 2
@@ -60,7 +61,8 @@ def test_parquet_errors(tmp_path, frame, engine):
     bad = frame.copy()
     bad.loc[3, "correct"] = 2
     bad.to_parquet(tmp_path / "bad.parquet")
-    with pytest.raises(BenchkitValueError, match=r"aggregate=True needs 0/1 correctness; model 'model-4', item 'item-3' has 2"):
+    msg = r"aggregate=True needs 0/1 correctness; model 'model-4', item 'item-3' has 2"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_parquet(tmp_path / "bad.parquet", engine=engine)
     dup = pd.concat([frame, frame.iloc[[5]]])
     dup.to_parquet(tmp_path / "dup.parquet")

@@ -18,7 +18,8 @@ CASES = [
     ("codellama-34b-python", "codellama", "meta", 34e9, "codellama", "base"),
     ("Mixtral-8x7B-v0.1", "mixtral", "mistral", 56e9, "mixtral", "base"),
     ("Yi-6B", "yi", "01-ai", 6e9, "yi", "base"),
-    ("deepseek-ai/deepseek-coder-1.3b-instruct", "deepseek-coder", "deepseek", 1.3e9, "deepseek-coder", "instruct"),
+    ("deepseek-ai/deepseek-coder-1.3b-instruct", "deepseek-coder", "deepseek", 1.3e9, "deepseek-coder",
+     "instruct"),
     ("phi-1_5", "phi", "microsoft", 1.3e9, "phi-1.5", "base"),
     ("phi-2", "phi", "microsoft", 2.7e9, "phi-2", "base"),
     ("starcoder2-15b", "starcoder", "bigcode", 15e9, "starcoder-2", "base"),
@@ -28,7 +29,7 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("name,family,owner,size,series,variant", CASES)
+@pytest.mark.parametrize(("name", "family", "owner", "size", "series", "variant"), CASES)
 def test_parse(name, family, owner, size, series, variant):
     r = parse_model_name(name)
     assert (r.family, r.owner, r.series, r.variant) == (family, owner, series, variant)
@@ -37,7 +38,9 @@ def test_parse(name, family, owner, size, series, variant):
 
 def test_unknown_name_keeps_prefix_owner_and_nan_size():
     r = parse_model_name("acme/widget-model")
-    assert r.family is None and r.owner == "acme" and math.isnan(r.size)
+    assert r.family is None
+    assert r.owner == "acme"
+    assert math.isnan(r.size)
 
 
 def test_rules_override():
@@ -47,6 +50,7 @@ def test_rules_override():
 
 def test_frame_and_errors():
     frame = parse_model_names(["Yi-34B", "gemini-1.5-pro-002"])
-    assert frame.loc["Yi-34B", "size"] == 34e9 and math.isnan(frame.loc["gemini-1.5-pro-002", "size"])
+    assert frame.loc["Yi-34B", "size"] == 34e9
+    assert math.isnan(frame.loc["gemini-1.5-pro-002", "size"])
     with pytest.raises(BenchkitValueError, match="model name must be a non-empty string"):
         parse_model_name("")

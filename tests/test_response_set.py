@@ -35,7 +35,8 @@ def test_counts_match_independent_pivot():
     size = df.pivot_table(index="item", columns="model", values="correct", aggfunc="size")
     np.testing.assert_array_equal(cm.K, piv.loc[rs.item_ids, rs.model_ids].to_numpy())
     np.testing.assert_array_equal(cm.N, size.loc[rs.item_ids, rs.model_ids].to_numpy())
-    assert cm.T == 4 and rs.T == 4
+    assert cm.T == 4
+    assert rs.T == 4
     assert list(rs.model_ids) == ["x", "y", "z"]  # roster order = first appearance
 
 
@@ -54,10 +55,14 @@ def test_hand_worked_views():
     assert cm.missing.tolist() == [[False, False], [False, True]]
     # principal = lowest sample: a/q1 sample 0 -> 1; a/q2 -> 0; b/q1 sample 0 -> 1
     b = rs.binary()
-    assert b[0, 0] == 1 and b[1, 0] == 0 and b[0, 1] == 1 and np.isnan(b[1, 1])
+    assert b[0, 0] == 1
+    assert b[1, 0] == 0
+    assert b[0, 1] == 1
+    assert np.isnan(b[1, 1])
     np.testing.assert_allclose(rs.accuracy().to_numpy(), [(0.5 + 0.0) / 2, 1.0])
     ac = rs.answer_counts()
-    assert ac.states[0] == ("x", "y") and ac.states[1] == ("y", "z")
+    assert ac.states[0] == ("x", "y")
+    assert ac.states[1] == ("y", "z")
     assert ac.n_states.tolist() == [2, 2]
     np.testing.assert_array_equal(ac.counts[0], [[1, 1], [2, 0]])
     np.testing.assert_array_equal(ac.state_correct[0], [1.0, 0.0])
@@ -117,7 +122,8 @@ def test_from_wide_binary_and_counts():
     rs = ResponseSet.from_wide(wide)
     assert rs.counts().N.tolist() == [[1, 1], [1, 1], [0, 1]]
     rs10 = ResponseSet.from_wide(wide * 7, T=10)
-    assert rs10.counts().K.tolist() == [[7, 0], [0, 7], [0, 7]] and rs10.T == 10
+    assert rs10.counts().K.tolist() == [[7, 0], [0, 7], [0, 7]]
+    assert rs10.T == 10
     with pytest.raises(BenchkitValueError, match=r"correct counts 0..T=10"):
         ResponseSet.from_wide(wide * 11, T=10)
 
@@ -133,7 +139,8 @@ def test_select_and_variants():
     masked = rs.select(variant="masked")
     assert masked.counts().K.sum() == 0
     sub = rs.select(variant="base", benchmark="x", models=["m-b"])
-    assert list(sub.item_ids) == ["q1", "q2"] and list(sub.model_ids) == ["m-b"]
+    assert list(sub.item_ids) == ["q1", "q2"]
+    assert list(sub.model_ids) == ["m-b"]
     with pytest.raises(BenchkitValueError, match="variant='other' is not allowed"):
         rs.select(variant="other")
     with pytest.raises(BenchkitValueError, match="unknown id"):
@@ -188,8 +195,8 @@ def test_error_unknown_column():
 
 def test_error_duplicate_rows():
     df = pd.DataFrame({"model": ["a", "a"], "item": ["q", "q"], "correct": [1, 0]})
-    with pytest.raises(BenchkitValueError,
-                       match=r"duplicate rows .*rows 0 and 1 .*model 'a', item 'q', sample 0.*add a 'sample'"):
+    msg = r"duplicate rows .*rows 0 and 1 .*model 'a', item 'q', sample 0.*add a 'sample'"
+    with pytest.raises(BenchkitValueError, match=msg):
         ResponseSet.from_long(df)
 
 
@@ -233,21 +240,25 @@ def test_drop_incomplete_is_counted():
     df = toy_long(T=10, models=("a", "b"), items=("q1", "q2"))
     df = df[~((df["model"] == "b") & (df["item"] == "q1") & (df["sample"] >= 8))]
     rs = ResponseSet.from_long(df, drop_incomplete=True)
-    assert rs.report.n_rows == 8 and rs.report.n_cells == 1
-    assert "incomplete cell" in str(rs.report) and "'b' on 'q1': 8 samples" in str(rs.report)
+    assert rs.report.n_rows == 8
+    assert rs.report.n_cells == 1
+    assert "incomplete cell" in str(rs.report)
+    assert "'b' on 'q1': 8 samples" in str(rs.report)
     assert rs.counts().N.tolist() == [[10, 0], [10, 10]]
     assert "dropped 8 rows" in repr(rs)
 
 
 def test_error_more_samples_than_T():
     df = toy_long(T=3)
-    with pytest.raises(BenchkitValueError, match=r"has 3 samples for item 'q1', more than the sample budget T=2"):
+    msg = r"has 3 samples for item 'q1', more than the sample budget T=2"
+    with pytest.raises(BenchkitValueError, match=msg):
         ResponseSet.from_long(df, T=2)
 
 
 def test_error_probs_do_not_sum_to_one():
     df = pd.DataFrame({"model": ["a"], "item": ["q"], "correct": [1], "option_probs": [[0.5, 0.4, 0.05]]})
-    with pytest.raises(BenchkitValueError, match=r"must sum to 1 .* row 0 \(model 'a', item 'q'\) sums to 0.95"):
+    msg = r"must sum to 1 .* row 0 \(model 'a', item 'q'\) sums to 0.95"
+    with pytest.raises(BenchkitValueError, match=msg):
         ResponseSet.from_long(df)
 
 
@@ -281,14 +292,16 @@ def test_error_ragged_options():
 def test_error_answer_key_not_among_options():
     df = pd.DataFrame({"model": ["a"], "item": ["q"], "correct": [1]})
     items = pd.DataFrame({"item": ["q"], "answer_key": ["E"], "options": [["w", "x", "y", "z"]]})
-    with pytest.raises(BenchkitValueError, match=r"item 'q' has answer_key 'E', which is not among its 4 options \(A-D\)"):
+    msg = r"item 'q' has answer_key 'E', which is not among its 4 options \(A-D\)"
+    with pytest.raises(BenchkitValueError, match=msg):
         ResponseSet.from_long(df, items=items)
 
 
 def test_error_answer_key_not_a_letter():
     df = pd.DataFrame({"model": ["a"], "item": ["q"], "correct": [1]})
     items = pd.DataFrame({"item": ["q"], "answer_key": ["paris"], "options": [["paris", "rome"]]})
-    with pytest.raises(BenchkitValueError, match="'answer_key' for item 'q' is 'paris'; it must be a letter A-B"):
+    msg = "'answer_key' for item 'q' is 'paris'; it must be a letter A-B"
+    with pytest.raises(BenchkitValueError, match=msg):
         ResponseSet.from_long(df, items=items)
 
 
@@ -318,7 +331,8 @@ def test_error_metadata_tables():
 
 def test_error_counts_table():
     base = {"model": ["a"], "item": ["q"], "n_samples": [10]}
-    with pytest.raises(BenchkitValueError, match=r"'n_correct' must be between 0 and n_samples; .* n_correct=11"):
+    msg = r"'n_correct' must be between 0 and n_samples; .* n_correct=11"
+    with pytest.raises(BenchkitValueError, match=msg):
         ResponseSet.from_counts(pd.DataFrame({**base, "n_correct": [11]}))
     with pytest.raises(BenchkitTypeError, match="must have an integer dtype, got float64"):
         ResponseSet.from_counts(pd.DataFrame({**base, "n_correct": [3.0]}))

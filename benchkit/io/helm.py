@@ -186,7 +186,8 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
         if not model_id:
             raise BenchkitValueError(f"{str(path)!r}: adapter_spec names no model; pass model=...")
         bench = benchmark or _benchmark_name(path)
-        stats, stats_file = _instance_stats(path.parent, metric) if path.name == "scenario_state.json" else (None, None)
+        stats, stats_file = (_instance_stats(path.parent, metric) if path.name == "scenario_state.json"
+                             else (None, None))
         if stats is None and metric != "exact_match":
             raise BenchkitValueError(
                 f"{str(path)!r}: metric {metric!r} needs per_instance_stats.json next to the scenario "

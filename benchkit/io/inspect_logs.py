@@ -227,9 +227,10 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
                 if drop_unscored:
                     unscored.append(where)
                     continue
+                error = str((s.get("error") or {}).get("message", ""))[:80]
                 raise BenchkitValueError(
                     f"{where}: sample {s['id']!r} epoch {s['epoch']} has no scores"
-                    + (f" (error: {str((s.get('error') or {}).get('message', ''))[:80]!r})" if s.get("error") else "")
+                    + (f" (error: {error!r})" if s.get("error") else "")
                     + "; pass drop_unscored=True to leave such samples out"
                 )
             if scorer is None:

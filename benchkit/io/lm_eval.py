@@ -371,7 +371,10 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             + (f" for tasks {sorted(wanted)}" if wanted is not None else "")
         )
     frame = pd.DataFrame.from_records(rows)
-    mc = frame["option_logprobs"].notna() if "option_logprobs" in frame.columns else pd.Series(False, index=frame.index)
+    if "option_logprobs" in frame.columns:
+        mc = frame["option_logprobs"].notna()
+    else:
+        mc = pd.Series(False, index=frame.index)
     ks = frame.loc[mc, "option_logprobs"].map(len).unique() if mc.any() else []
     keep = bool(mc.all()) and len(ks) == 1
     if option_logprobs is True and not keep:

@@ -75,7 +75,8 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
 
 
 def _check_aggregate(aggregate) -> None:
-    if aggregate not in (True, False, "auto") or isinstance(aggregate, int) and not isinstance(aggregate, bool):
+    not_bool_int = isinstance(aggregate, int) and not isinstance(aggregate, bool)
+    if aggregate not in (True, False, "auto") or not_bool_int:
         raise BenchkitValueError(f"aggregate={aggregate!r} is not allowed; choose True, False or 'auto'")
 
 
