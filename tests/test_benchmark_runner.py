@@ -60,18 +60,25 @@ def test_medians_ratio_and_warmup_are_separate(clock):
     assert r.alternative_warmup == 1.0
     assert r.alternative_median == 6.0
     assert r.ratio == 3.0  # alternative / kit = 6 / 2
-    assert not r.failed and result.failed == ()
+    assert not r.failed
+    assert result.failed == ()
     table = out.getvalue()
-    assert "trivial" in table and "3.00x" in table and "10 s" in table and "n=3" in table
+    assert "trivial" in table
+    assert "3.00x" in table
+    assert "10 s" in table
+    assert "n=3" in table
     frame = result.to_frame()
-    assert frame.loc[0, "ratio"] == 3.0 and frame.loc[0, "warmup_s"] == 10.0 and frame.loc[0, "repeat"] == 3
+    assert frame.loc[0, "ratio"] == 3.0
+    assert frame.loc[0, "warmup_s"] == 10.0
+    assert frame.loc[0, "repeat"] == 3
 
 
 def test_real_clock_orders_a_slow_alternative():
     fast = Case("sleep", kit=lambda: time.sleep(0.001), alternative=lambda: time.sleep(0.02),
                 alternative_name="slower", repeat=3)
     (r,) = run([fast], out=None).results
-    assert r.kit_median >= 0.001 and r.alternative_median >= 0.02
+    assert r.kit_median >= 0.001
+    assert r.alternative_median >= 0.02
     assert r.ratio > 1.0
 
 
@@ -79,7 +86,9 @@ def test_no_alternative_gives_nan_ratio(clock):
     case = Case("alone", kit=lambda: clock.advance(1.0), alternative=None, alternative_name="", repeat=2)
     out = io.StringIO()
     (r,) = run([case], out=out).results
-    assert r.kit_median == 1.0 and math.isnan(r.alternative_median) and math.isnan(r.ratio)
+    assert r.kit_median == 1.0
+    assert math.isnan(r.alternative_median)
+    assert math.isnan(r.ratio)
     assert r.alternative_times == ()
 
 
@@ -104,12 +113,16 @@ def test_failing_case_is_reported_and_others_still_run():
     out = io.StringIO()
     result = run(cases, out=out)
     bad, good = result.results
-    assert bad.failed and "RuntimeError: kernel exploded" in bad.error and "alternative 'alt'" in bad.error
+    assert bad.failed
+    assert "RuntimeError: kernel exploded" in bad.error
+    assert "alternative 'alt'" in bad.error
     assert math.isnan(bad.kit_median)
-    assert not good.failed and len(good.kit_times) == 2
+    assert not good.failed
+    assert len(good.kit_times) == 2
     assert result.failed == (bad,)
     text = out.getvalue()
-    assert "FAILED" in text and "1 of 2 case(s) failed" in text
+    assert "FAILED" in text
+    assert "1 of 2 case(s) failed" in text
 
 
 def test_bad_cases_are_rejected():
@@ -144,10 +157,13 @@ def test_main_discovers_bench_modules(tmp_path, monkeypatch, capsys):
     main = functools.partial(entry.main, directory=pkg, package="benchmarks_fake")
     assert main(["toy"]) == 0
     out = capsys.readouterr().out
-    assert "toy sum" in out and "toy other" in out and "list sum" in out
+    assert "toy sum" in out
+    assert "toy other" in out
+    assert "list sum" in out
     assert main(["other"]) == 0
     out = capsys.readouterr().out
-    assert "toy other" in out and "toy sum" not in out
+    assert "toy other" in out
+    assert "toy sum" not in out
     csv = tmp_path / "res" / "r.csv"
     assert main(["sum", "--csv", str(csv)]) == 0
     assert "toy sum" in csv.read_text()

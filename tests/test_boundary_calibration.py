@@ -9,7 +9,9 @@ from benchkit.boundary import CalibrationTable, build_table, exact_table, get_ta
 def test_family_size_matches_paper():
     assert reference_family(6).shape == (217, 6)  # App. D.3: 217 vectors for n = 6
     fam = reference_family(5)
-    assert np.all(np.diff(fam, axis=1) >= 0) and fam.min() > 0 and fam.max() < 1
+    assert np.all(np.diff(fam, axis=1) >= 0)
+    assert fam.min() > 0
+    assert fam.max() < 1
 
 
 def test_score_semantics_against_direct_eq19():
@@ -41,7 +43,8 @@ def test_same_table_for_any_worker_count(tmp_path):
     np.testing.assert_array_equal(a.tail, b.tail)
     a.save(tmp_path / "t.npz")
     c = CalibrationTable.load(tmp_path / "t.npz")
-    np.testing.assert_array_equal(c.atoms, a.atoms) and np.testing.assert_array_equal(c.tail, a.tail)
+    np.testing.assert_array_equal(c.atoms, a.atoms)
+    np.testing.assert_array_equal(c.tail, a.tail)
 
 
 def test_exact_vs_monte_carlo():
@@ -64,12 +67,15 @@ def test_all_common_settings_are_shipped():
             tab = CalibrationTable.load(_DATA / table_path(n, T))
             assert (tab.n, tab.T, tab.B, tab.seed) == (n, T, 200_000, 42)
             assert tab.reference.shape == reference_family(n).shape
-            assert np.all(np.diff(tab.atoms) > 0) and np.all(np.diff(tab.tail) <= 0)
+            assert np.all(np.diff(tab.atoms) > 0)
+            assert np.all(np.diff(tab.tail) <= 0)
 
 
 def test_shipped_table_lookup():
     tab = get_table(6, 20)
-    assert tab.B == 200_000 and tab.seed == 42 and tab.reference.shape == (217, 6)
+    assert tab.B == 200_000
+    assert tab.seed == 42
+    assert tab.reference.shape == (217, 6)
     assert tab.min_score == pytest.approx(1 / 200_001)
     assert tab.score(np.array([0.0]))[0] == 1.0
 

@@ -80,8 +80,10 @@ def test_edge_cases_match_oracle(table):
     res = profiles(k, 20, calibration=table)
     compare(res, oracle(k, 20))
     df = res.to_frame()
-    assert df.loc[0, "x"] == pytest.approx(1.0) and df.loc[1, "x"] == pytest.approx(0.0)
-    assert df.loc[5, "delta"] == 0 and df.loc[5, "D"] > 0  # flat fit, reversals still scored
+    assert df.loc[0, "x"] == pytest.approx(1.0)
+    assert df.loc[1, "x"] == pytest.approx(0.0)
+    assert df.loc[5, "delta"] == 0
+    assert df.loc[5, "D"] > 0
     assert (df["o"][df["D"] == 0] == 1.0).all()  # D = 0 gives o = 1
 
 
@@ -109,7 +111,8 @@ def test_flagging_and_groups(table):
                    items=[f"q{i}" for i in range(10)])
     df = res.to_frame()
     np.testing.assert_array_equal(df["flagged"], df["o"] <= 0.05)
-    assert df.index.name == "item" and list(df["group"].unique()) == ["a", "b"]
+    assert df.index.name == "item"
+    assert list(df["group"].unique()) == ["a", "b"]
     assert df["o"].min() >= 1 / (table.B + 1)
 
 

@@ -72,11 +72,14 @@ def test_split_half_matches_brute_force():
     tb, _ = rel._role_types(np.array([np.round(b * 10).astype(int) for b in B]), 10)
     boot = rel._boot_block(kid, 1, 40, ta, tb, Jm, res.self_jsd)
     assert boot[0] == pytest.approx(g0, abs=1e-12)
-    assert res.ci[0] < res.G < res.ci[1] and res.ci[0] > 0
+    assert res.ci[0] < res.G < res.ci[1]
+    assert res.ci[0] > 0
     assert res.p_perm == pytest.approx(1 / 301)  # item-dependent: no permutation beats it
-    assert res.table7().shape == (1, 3) and np.all(np.diff(res.table7().to_numpy()) < 0)
+    assert res.table7().shape == (1, 3)
+    assert np.all(np.diff(res.table7().to_numpy()) < 0)
     ct = res.contrast_table()
-    assert ct.loc[10, "G"] == pytest.approx(res.G) and ct.loc[10, "self_jsd"] == pytest.approx(self_d.mean())
+    assert ct.loc[10, "G"] == pytest.approx(res.G)
+    assert ct.loc[10, "self_jsd"] == pytest.approx(self_d.mean())
     s5, c5, *_ = brute(states, roles, 5, 7)
     assert ct.loc[5, "cross_jsd"] == pytest.approx(c5.mean(), abs=1e-12)
 
@@ -97,7 +100,9 @@ def test_reproducible_and_independent_of_n_jobs():
     with parallel_config(backend="threading"):
         b = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_boot=1200,
                                       n_perm=1100, seed=11, n_jobs=2)
-    assert a.ci == b.ci and a.p_perm == b.p_perm and a.G == b.G
+    assert a.ci == b.ci
+    assert a.p_perm == b.p_perm
+    assert a.G == b.G
 
 
 def test_reliability_table_holm():
@@ -119,8 +124,12 @@ def test_cruxeval_codellama_reliability():
         pytest.skip(f"cruxeval data unavailable: {exc}")
     res = bb.response_reliability(rs, "codellama-7b", n_boot=500, n_perm=500)
     print(res.to_frame().T, res.table7())
-    assert res.block_sizes == (5,) and res.t == 5 and res.n_items == 1600
-    assert res.G > 0 and res.ci[0] > 0 and res.p_perm == pytest.approx(1 / 501)
+    assert res.block_sizes == (5,)
+    assert res.t == 5
+    assert res.n_items == 1600
+    assert res.G > 0
+    assert res.ci[0] > 0
+    assert res.p_perm == pytest.approx(1 / 501)
     assert res.spearman_c[0] > 0.5
 
 
@@ -143,8 +152,10 @@ def ladder():
 def test_budget_sensitivity(ladder):
     r = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3)
     t = r.to_frame()
-    assert list(t.index) == [5] and t.loc[5, "n_rep"] == 6
-    assert 70 < t.loc[5, "agreement_pct"] <= 100 and 0 < t.loc[5, "x_mae"] < 0.2
+    assert list(t.index) == [5]
+    assert t.loc[5, "n_rep"] == 6
+    assert 70 < t.loc[5, "agreement_pct"] <= 100
+    assert 0 < t.loc[5, "x_mae"] < 0.2
     from joblib import parallel_config
 
     with parallel_config(backend="threading"):
@@ -173,7 +184,8 @@ def test_budget_degenerate_items_agree_exactly():
     sc, ok = bb.binary_state_counts(k, 10)
     tr = bb.state_trajectories(sc, ok, 10, entropy_source="binary")
     r = bb.budget_sensitivity(tr, budgets=(5,), n_rep=3)
-    assert (r.runs["agreement"] == 1.0).all() and (r.runs["x_mae"] == 0).all()
+    assert (r.runs["agreement"] == 1.0).all()
+    assert (r.runs["x_mae"] == 0).all()
 
 
 def test_subaxis_sensitivity(ladder):
@@ -195,4 +207,5 @@ def test_subaxis_sensitivity(ladder):
     row = res.runs[res.runs["models"] == " > ".join(models)].iloc[0]
     assert row["x_mae"] == pytest.approx(np.mean(np.abs(xm[both] - ladder.profile.x[both])))
     full = bb.subaxis_sensitivity(ladder, sizes=(6,))
-    assert full.runs["agreement"].iloc[0] == 1.0 and full.runs["x_mae"].iloc[0] == pytest.approx(0)
+    assert full.runs["agreement"].iloc[0] == 1.0
+    assert full.runs["x_mae"].iloc[0] == pytest.approx(0)

@@ -117,7 +117,8 @@ def test_kmeans_fixed_point_and_reproducible():
     X = rng.normal(size=(200, 3))
     r1 = kmeans(X, 7, seed=5)
     r2 = kmeans(X, 7, seed=5)
-    assert np.array_equal(r1.labels, r2.labels) and np.array_equal(r1.centers, r2.centers)
+    assert np.array_equal(r1.labels, r2.labels)
+    assert np.array_equal(r1.centers, r2.centers)
     # Lloyd fixed point: each center is its cluster mean, each point at its nearest center
     for c in range(7):
         assert np.allclose(r1.centers[c], X[r1.labels == c].mean(0))
@@ -190,7 +191,8 @@ def test_kmedoids_global_optimum_on_separated_data():
 def test_select_random_uniform_and_seeded():
     a = select_random(50, 10, seed=3)
     b = select_random(50, 10, seed=3)
-    assert np.array_equal(a.indices, b.indices) and np.unique(a.indices).size == 10
+    assert np.array_equal(a.indices, b.indices)
+    assert np.unique(a.indices).size == 10
     assert np.allclose(a.weights, 0.1)
     # inclusion frequencies are uniform: chi-square over 2000 draws (seeded, deterministic)
     rng = np.random.default_rng(0)
@@ -244,7 +246,8 @@ def test_tinybenchmarks_nearest_to_centroid_and_duplicates():
     assert np.allclose(s.weights, np.bincount(km.labels, minlength=25) / 300)
     # 1PL on 10 models: at most 11 distinct difficulties -> coinciding centroids, still 25 items
     s1 = select_tinybenchmarks(Y, 25, irt="1pl", seed=1)
-    assert np.unique(s1.indices).size == 25 and s1.weights.sum() == pytest.approx(1.0)
+    assert np.unique(s1.indices).size == 25
+    assert s1.weights.sum() == pytest.approx(1.0)
     # reuse of a fit: same subset
     s2 = select_tinybenchmarks(size=25, fit=fit, seed=1)
     assert np.array_equal(s.indices, s2.indices)
@@ -350,7 +353,8 @@ def test_select_bsdprobe_fills_with_zero_weight_items(sim):
     elig = ~prof.flagged
     pool = np.flatnonzero(elig & (wt > 0))[:5].tolist() + np.flatnonzero(elig & (wt == 0))[:10].tolist()
     sub = select_bsdprobe(prof, 8, seed=0, pool=pool)
-    assert sub.info["n_filled"] == 3 and (sub.groups == -1).sum() == 3
+    assert sub.info["n_filled"] == 3
+    assert (sub.groups == -1).sum() == 3
     assert set(np.flatnonzero(elig & (wt > 0))[:5]) <= set(sub.indices.tolist())
 
 
@@ -383,7 +387,8 @@ def test_subset_utility_worker_count_and_method_independence(sim):
     assert r1.tau_b[3, 0, 2] == pytest.approx(
         scipy.stats.kendalltau(R[rows].mean(0), R.mean(0)).statistic)
     df = r1.to_frame()
-    assert len(df) == 4 * 6 and set(df.columns) == {"method", "size", "repeat", "ndr", "tau_b"}
+    assert len(df) == 4 * 6
+    assert set(df.columns) == {"method", "size", "repeat", "ndr", "tau_b"}
 
 
 def test_bsdprobe_beats_random_on_simulated_ladder():

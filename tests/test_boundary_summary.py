@@ -21,19 +21,24 @@ def test_summary_matches_numpy(table):
     p = bb.profiles(k, 10, calibration=table)
     s = bb.summarize(p, bins=5, benchmark="b", axis="a")
     pos = ~p.flat
-    assert s.n_items == 400 and s.n_positive == pos.sum() and s.n_flat == p.flat.sum()
+    assert s.n_items == 400
+    assert s.n_positive == pos.sum()
+    assert s.n_flat == p.flat.sum()
     assert s.flat_share == pytest.approx(p.flat.mean())
     assert s.anomaly_rate == pytest.approx(p.flagged.mean())  # all items, Table 1
-    assert s.x_mean == pytest.approx(p.x[pos].mean()) and s.w_median == pytest.approx(np.median(p.w[pos]))
+    assert s.x_mean == pytest.approx(p.x[pos].mean())
+    assert s.w_median == pytest.approx(np.median(p.w[pos]))
     assert s.x_vmean == pytest.approx(np.average(p.x[pos], weights=p.v[pos]))
     assert s.w_vmean == pytest.approx(np.average(p.w[pos], weights=p.v[pos]))
-    assert s.v_mean == pytest.approx(p.v.mean()) and s.v_mean_positive == pytest.approx(p.v[pos].mean())
+    assert s.v_mean == pytest.approx(p.v.mean())
+    assert s.v_mean_positive == pytest.approx(p.v[pos].mean())
     h, _ = np.histogram(p.x[pos], bins=np.linspace(0, 1, 6))
     np.testing.assert_allclose(s.hist["x"], h / h.sum())
     hv, _ = np.histogram(p.w[pos], bins=np.linspace(0, 1, 6), weights=p.v[pos])
     np.testing.assert_allclose(s.hist["w_v"], hv / hv.sum())
     d = s.distributions()
-    assert set(d["quantity"]) == {"x", "w", "v"} and set(d["weighting"]) == {"count", "v"}
+    assert set(d["quantity"]) == {"x", "w", "v"}
+    assert set(d["weighting"]) == {"count", "v"}
     np.testing.assert_allclose(d.groupby(["quantity", "weighting"])["share"].sum(), 1.0)
     assert s.to_frame().shape[0] == 1
 
@@ -43,7 +48,8 @@ def test_zero_weight_gives_no_weighted_distribution(table):
     k = np.array([[0, 0, 5, 10], [0, 5, 5, 10], [3, 3, 3, 3]])
     p = bb.profiles(k, 10, entropy=np.ones((3, 4)), calibration=table)
     s = bb.summarize(p)
-    assert s.hist["x_v"] is None and np.isnan(s.x_vmean)
+    assert s.hist["x_v"] is None
+    assert np.isnan(s.x_vmean)
     assert s.hist["x"] is not None
 
 
@@ -61,14 +67,16 @@ def test_diagnose_table1_layout():
     rs = ResponseSet.from_counts(fr.drop(columns="benchmark"), items=items, parse_names=False)
     dg = bb.diagnose(rs, {"acc": None, "rev": ["s4", "s3", "s2", "s1"]})
     t1 = dg.table1()
-    assert list(t1.index) == ["easy", "hard"] and list(t1.columns) == ["acc", "rev"]
+    assert list(t1.index) == ["easy", "hard"]
+    assert list(t1.columns) == ["acc", "rev"]
     # oracle: each cell is 100 x the flagged share of profile_responses on that benchmark
     sub = rs.select(benchmark="hard")
     direct = bb.profile_responses(sub, axis=["s4", "s3", "s2", "s1"])
     assert t1.loc["hard", "rev"] == pytest.approx(100 * direct.profile.flagged.mean())
     assert t1.loc["easy", "rev"] > t1.loc["easy", "acc"]  # the reversed axis is anomalous
     full = dg.to_frame()
-    assert len(full) == 4 and {"x_mean", "w_mean", "v_mean", "flat_share"} <= set(full.columns)
+    assert len(full) == 4
+    assert {"x_mean", "w_mean", "v_mean", "flat_share"} <= set(full.columns)
     assert len(dg.distributions()) > 0
     with pytest.raises(ValueError, match="value='nope' is not a summary column"):
         dg.table1("nope")

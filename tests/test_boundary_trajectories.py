@@ -33,7 +33,8 @@ def small():
 
 def test_trajectories_hand_worked(small):
     tr = bb.trajectories(small, ["m1", "m2", "m3"])
-    assert tr.entropy_source == "answers" and tr.T == 4
+    assert tr.entropy_source == "answers"
+    assert tr.T == 4
     np.testing.assert_array_equal(tr.counts, [[1, 3, 4], [0, 1, 3]])
     np.testing.assert_allclose(tr.c, tr.counts / 4)
     # q1 states seen on the axis: C, D, A -> M = 3; q2: A, B, NO_ANSWER -> M = 3
@@ -43,9 +44,12 @@ def test_trajectories_hand_worked(small):
     e_m2_q2 = scipy_entropy([1, 2, 1]) / np.log(3)
     assert tr.entropy[0, 0] == pytest.approx(e_m1_q1, abs=1e-14)
     assert tr.entropy[1, 1] == pytest.approx(e_m2_q2, abs=1e-14)
-    assert tr.entropy[0, 2] == 0.0 and tr.entropy[1, 0] == 0.0  # concentrated
+    assert tr.entropy[0, 2] == 0.0
+    assert tr.entropy[1, 0] == 0.0
     d = tr.distribution("q2")
-    assert d.loc["B", "m3"] == 0.75 and bool(d.loc["B", "correct"]) and not d.loc[NO_ANSWER, "correct"]
+    assert d.loc["B", "m3"] == 0.75
+    assert bool(d.loc["B", "correct"])
+    assert not d.loc[NO_ANSWER, "correct"]
     assert set(tr.to_frame().columns) >= {"item", "model", "position", "k", "c", "e"}
 
 
@@ -80,8 +84,10 @@ def test_empirical_axis_ties_keep_roster_order():
                      index=[f"q{i}" for i in range(4)])
     rs = ResponseSet.from_wide(Y, parse_names=False)
     ax = bb.empirical_axis(rs)
-    assert ax.models == ("b", "d", "a", "c") and ax.accuracy_kind == "principal"
-    assert ax.accuracy == (0.25, 0.25, 0.5, 0.5) and ax.n_items == 4
+    assert ax.models == ("b", "d", "a", "c")
+    assert ax.accuracy_kind == "principal"
+    assert ax.accuracy == (0.25, 0.25, 0.5, 0.5)
+    assert ax.n_items == 4
     ax2 = bb.empirical_axis(rs, ["d", "c", "b", "a"])  # another roster order breaks ties differently
     assert ax2.models == ("d", "b", "c", "a")
     assert bb.model_axis(rs, ["c", "a"]).models == ("c", "a")  # explicit order is kept
@@ -100,13 +106,15 @@ def test_empirical_axis_uses_complete_items_and_principal():
                                parse_names=False)
     ax = bb.empirical_axis(rs)
     # principal accuracy on {q1, q2}: m1 = 1/2, m2 = 0/2 (mean correctness would rank m2 higher)
-    assert ax.models == ("m2", "m1") and ax.n_items == 2
+    assert ax.models == ("m2", "m1")
+    assert ax.n_items == 2
 
 
 def test_subaxes_and_mapping():
     ax = bb.explicit_axis([f"m{i}" for i in range(6)])
     subs = bb.subaxes(ax, (3, 4, 5))
-    assert [s.n for s in subs].count(3) == 4 and [s.n for s in subs].count(4) == 6
+    assert [s.n for s in subs].count(3) == 4
+    assert [s.n for s in subs].count(4) == 6
     assert [s.n for s in subs].count(5) == 4  # App. H.2: four, six and four sub-axes
     assert all(s.models[0] == "m0" and s.models[-1] == "m5" for s in subs)
     s = ax.subaxis(["m0", "m2", "m5"])
@@ -139,9 +147,11 @@ def test_ladder_profiles_match_array_api_and_find_planted_items():
     recall = df.loc[planted, "flagged"].mean()
     false_rate = df.loc[~planted, "flagged"].mean()
     print("recall", recall, "false-flag", false_rate)
-    assert recall >= 0.5 and false_rate <= 0.06
+    assert recall >= 0.5
+    assert false_rate <= 0.06
     # item metadata rides along for explorers
-    assert "answer_key" in df.columns and df["n_states"].min() >= 1
+    assert "answer_key" in df.columns
+    assert df["n_states"].min() >= 1
     assert set(res.item_frame(df.index[0]).columns) == {"position", "k", "c", "e", "fit", "block"}
 
 
@@ -156,7 +166,9 @@ def test_eval_arena_codellama_ladder():
     ax = bb.size_axis(rs, models=ladder)
     assert ax.models == tuple(ladder)
     res = bb.profile_responses(rs, axis=ax)
-    assert res.T == 10 and res.n_items == 800 and res.trajectories.entropy_source == "binary"
+    assert res.T == 10
+    assert res.n_items == 800
+    assert res.trajectories.entropy_source == "binary"
     # oracle: the counts are the loader's k/10 counts in axis order
     cm = rs.counts()
     np.testing.assert_array_equal(res.profile.counts,

@@ -111,4 +111,5 @@ def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path):
         page.locator(".bk-gap[data-rank='1']").click(force=True)
         ids = page.locator(".bk-items .bk-item").evaluate_all("els => els.map(e => e.dataset.item)")
         assert ids == res["two"].gap_targets(n_neighbors=2).references(1)["item"].tolist()
-        assert requests == [] and errors == []
+        assert requests == []
+        assert errors == []

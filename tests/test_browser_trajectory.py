@@ -141,7 +141,8 @@ def test_to_html_page_picks_items_and_brushes_offline(lab_browser, tmp_path):
         lo, hi = float(tag.get_attribute("data-lo")), float(tag.get_attribute("data-hi"))
         expected = _expected_list(df, lo, hi)
         ids = page.locator(".bk-item").evaluate_all("els => els.map(e => Number(e.dataset.index))")
-        assert ids == expected[:200] and len(expected) > 0
+        assert ids == expected[:200]
+        assert len(expected) > 0
         assert page.locator(".bk-count").get_attribute("data-visible") == str(len(expected))
         # linked histogram: the selected counts of the v histogram are numpy's on the listed items
         sel = np.zeros(len(df), bool)
@@ -156,4 +157,5 @@ def test_to_html_page_picks_items_and_brushes_offline(lab_browser, tmp_path):
         keep = sub["x"].between(lo, hi) & ~sub["flat"] & ~sub["flagged"]
         n = int(keep.sum())
         assert page.locator(".bk-count").get_attribute("data-visible") == str(n)
-        assert requests == [] and errors == []
+        assert requests == []
+        assert errors == []

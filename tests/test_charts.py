@@ -57,7 +57,8 @@ def test_difficulty_histogram_hand_worked(toy):
     rows = _dataset(spec)
     assert [(r["bin_start"], r["bin_end"], r["n_items"]) for r in rows] == [
         (0.0, 0.25, 1), (0.25, 0.5, 1), (0.5, 0.75, 1), (0.75, 1.0, 1)]
-    assert spec["encoding"]["x"]["bin"] == "binned" and spec["encoding"]["x2"]["field"] == "bin_end"
+    assert spec["encoding"]["x"]["bin"] == "binned"
+    assert spec["encoding"]["x2"]["field"] == "bin_end"
     assert spec["encoding"]["y"]["field"] == "n_items"
     # 3 bins: 0 -> [0,1/3); 1/3 -> [1/3,2/3); 2/3 and 1 -> [2/3,1] (edges belong to the upper bin)
     rows3 = _dataset(charts.difficulty_histogram(toy, bins=3).to_dict())
@@ -135,7 +136,9 @@ def test_static_rendering_stores_the_chart_as_svg(toy):
         alt.renderers.enable(before)
     assert "application/vnd.jupyter.widget-view+json" not in bundle
     svg = bundle["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg") and "<script" not in svg and "http" not in svg.split(">", 1)[1]
+    assert svg.lstrip().startswith("<svg")
+    assert "<script" not in svg
+    assert "http" not in svg.split(">", 1)[1]
     # one bar per model, labelled with the hand-worked accuracies of the toy fixture
     bars = re.findall(r'aria-label="accuracy: ([0-9.]+); model: (\w+);', svg)
     assert [(m, round(float(a), 6)) for a, m in bars] == [("alpha", 0.75), ("gamma", 0.5), ("beta", 0.25)]
@@ -152,7 +155,8 @@ def test_imports_without_altair_and_says_how_to_install():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "IMPORTERROR" in out.stdout and "pip install 'benchkit[jupyter]'" in out.stdout
+    assert "IMPORTERROR" in out.stdout
+    assert "pip install 'benchkit[jupyter]'" in out.stdout
     # the per-method chart modules share the one loader, so they give the same hint
     for mod, call in (("boundary", "rate_chart(None, category='k')"), ("measure", "ecdf_chart([0.5])"),
                       ("landscape", "mpd_heatmap(None)")):

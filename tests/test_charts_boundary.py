@@ -46,7 +46,8 @@ def test_trajectory_frame_hand_worked(prof):
 
 def test_trajectory_frame_flat_and_rows(prof):
     fr = cb.trajectory_frame(prof, 1)
-    assert fr["crossings"].empty and fr["high"].empty
+    assert fr["crossings"].empty
+    assert fr["high"].empty
     np.testing.assert_allclose(fr["points"]["fit"], 0.5)
     # row index and label agree; the fit equals scipy's isotonic regression (independent PAVA)
     from scipy.optimize import isotonic_regression
@@ -130,7 +131,8 @@ def test_calibration_frame_vs_lookup():
         sub = df[df.table == lab]
         # the step values are the table's own lookups at the atoms
         np.testing.assert_allclose(sub["o"].to_numpy(), tb.score(sub["D"].to_numpy()), rtol=1e-12)
-        assert sub["o"].iloc[0] == 1.0 and sub["D"].iloc[0] == 0.0  # D = 0 gives o = 1
+        assert sub["o"].iloc[0] == 1.0
+        assert sub["D"].iloc[0] == 0.0
     # Monte Carlo scores never fall below the add-one minimum 1/(B+1) (Eq. 19)
     assert df[df.table == "mc"]["o"].min() >= 1 / (mc.B + 1) - 1e-15
     spec = cb.calibration_chart({"mc": mc, "exact": ex}).to_dict()

@@ -43,14 +43,16 @@ def test_landscape_chart_scatter_and_density():
     pts = _pts()
     ch = cl.landscape_chart(pts, facet="benchmark", color="correct")
     spec = ch.to_dict()
-    assert spec["facet"]["field"] == "benchmark" and spec["spec"]["mark"]["type"] == "circle"
+    assert spec["facet"]["field"] == "benchmark"
+    assert spec["spec"]["mark"]["type"] == "circle"
     vals = next(iter(spec["datasets"].values()))
     assert len(vals) == len(pts)  # all 600 points, below max_points
     assert sorted({round(v["p_top1"], 12) for v in vals}) == \
         sorted({round(v, 12) for v in pts.p_top1})
     sub = cl.landscape_chart(pts, max_points=100, density=False, facet="model").to_dict()
     vals = next(iter(sub["datasets"].values()))
-    assert len(vals) == 200 and "up to 100 points" in sub["title"]
+    assert len(vals) == 200
+    assert "up to 100 points" in sub["title"]
     # the subsample is drawn from rng (default 0): same rng, same points; another rng, others
     same = cl.landscape_chart(pts, max_points=100, density=False, facet="model", rng=0).to_dict()
     other = cl.landscape_chart(pts, max_points=100, density=False, facet="model", rng=1).to_dict()

@@ -106,7 +106,8 @@ def test_eval_arena_counts(arena):
         n_models = len({r["model"] for r in rows})
         n_items = len({r["example_id"] for r in rows})
         assert (rs.n_models, rs.n_items) == (n_models, n_items) == ARENA_SHAPES[name]
-        assert 29 <= rs.n_models <= 78 and 164 <= rs.n_items <= 800
+        assert 29 <= rs.n_models <= 78
+        assert 164 <= rs.n_items <= 800
         assert (rs.counts().N > 0).all(), name  # every (model, example) present
         assert (rs.items["benchmark"] == name).all()
         assert rs.name == f"eval-arena/{name}"
@@ -122,9 +123,13 @@ def test_eval_arena_budgets(arena):
         assert (b == 10).sum() > len(b) / 2
     lcb = arena["lcb_codegen"].budget
     tagged = [m for m in lcb.index if "(n=1)" in m]
-    assert len(tagged) == 3 and (lcb[tagged] == 1).all() and (lcb.drop(tagged) == 10).all()
+    assert len(tagged) == 3
+    assert (lcb[tagged] == 1).all()
+    assert (lcb.drop(tagged) == 10).all()
     cx = arena["cruxeval_output"].budget
-    assert cx["codellama-7b"] == 10 and cx["claude-3-opus-20240229"] == 1 and cx["gpt-4o+cot"] == 6
+    assert cx["codellama-7b"] == 10
+    assert cx["claude-3-opus-20240229"] == 1
+    assert cx["gpt-4o+cot"] == 6
     assert sorted(cx.value_counts().items()) == [(1, 2), (3, 3), (6, 1), (10, 31)]
 
 
@@ -139,7 +144,8 @@ def test_eval_arena_values_equal_raw_pass1(arena):
         # per-model accuracy = mean pass1 (Eval-Arena's "pass1" leaderboard column)
         np.testing.assert_allclose(rs.accuracy().to_numpy(), raw.mean(axis=0), atol=1e-12)
     r0 = raw_jsonl(ROOT / "eval-arena" / "data/cruxeval_output.jsonl")[1]
-    assert r0["model"] == "codellama-13b+cot" and r0["example_id"] == "CRUXEval-output/1"
+    assert r0["model"] == "codellama-13b+cot"
+    assert r0["example_id"] == "CRUXEval-output/1"
     rs = arena["cruxeval_output"]
     i, m = rs.item_ids.get_loc("CRUXEval-output/1"), rs.model_ids.get_loc("codellama-13b+cot")
     assert rs.counts().K[i, m] == round(r0["pass1"] * 10) == 7
@@ -149,12 +155,14 @@ def test_eval_arena_models_and_items(arena):
     m = arena["cruxeval_output"].models
     assert m.loc["codellama-13b+cot", "prompting"] == "cot"
     assert m.loc["codellama-13b+cot", "parsed_name"] == "codellama-13b"
-    assert m.loc["codellama-13b", "family"] == "codellama" and m.loc["codellama-13b", "size"] == 13e9
+    assert m.loc["codellama-13b", "family"] == "codellama"
+    assert m.loc["codellama-13b", "size"] == 13e9
     assert m.loc["deepseek-instruct-6.7b", "family"] == "deepseek-coder"
     assert m.loc["phind", "family"] == "phind"
     assert m.loc["codellama-7b", "hyperparams"] == "temp0.2"
     lcb = arena["lcb_codegen"].models
-    assert lcb.loc["DSCoder-33b-Ins", "owner"] == "deepseek" and lcb.loc["DSCoder-33b-Ins", "variant"] == "instruct"
+    assert lcb.loc["DSCoder-33b-Ins", "owner"] == "deepseek"
+    assert lcb.loc["DSCoder-33b-Ins", "variant"] == "instruct"
     he = arena["humaneval"].models
     assert he.loc["Qwen--Qwen1.5-72B-Chat", "owner"] == "alibaba"
     # names that do not say their owner stay unknown, and are listed
@@ -162,7 +170,8 @@ def test_eval_arena_models_and_items(arena):
     assert "xdan-l1-chat" in meta["models_without_owner"]
     assert pd.isna(he.loc["xdan-l1-chat", "owner"])
     it = arena["humaneval_hf"].items
-    assert (it["benchmark_id"] == "humaneval").all() and (it["benchmark"] == "humaneval_hf").all()
+    assert (it["benchmark_id"] == "humaneval").all()
+    assert (it["benchmark"] == "humaneval_hf").all()
     assert it.loc["HumanEval/0", "example_id"] == "HumanEval/0"
 
 
@@ -175,7 +184,8 @@ def test_derive_budgets_hand_cases():
     assert eval_arena.derive_budgets(frame([0.5, 0.1]))["m"] == 10     # lcm(2, 10)
     assert eval_arena.derive_budgets(frame([0.5, 1 / 3]))["m"] == 6    # lcm(2, 3)
     counts = eval_arena.counts_from_pass1(frame([0.0, 0.3, 1.0]))
-    assert counts["n_correct"].tolist() == [0, 3, 10] and counts["n_samples"].tolist() == [10] * 3
+    assert counts["n_correct"].tolist() == [0, 3, 10]
+    assert counts["n_samples"].tolist() == [10] * 3
 
 
 def test_pass1_not_a_multiple_of_one_over_n_is_an_error(arena):
@@ -201,7 +211,8 @@ def test_pass1_not_a_multiple_of_one_over_n_is_an_error(arena):
 
 def test_eval_arena_explicit_budget_and_fetch():
     rs = fetch("eval-arena", benchmark="humaneval_hf", budgets={"gemma-7b": 10})
-    assert rs.budget["gemma-7b"] == 10 and rs.budget.drop("gemma-7b").eq(1).all()
+    assert rs.budget["gemma-7b"] == 10
+    assert rs.budget.drop("gemma-7b").eq(1).all()
     cm = rs.counts()
     j = rs.model_ids.get_loc("gemma-7b")
     assert set(np.unique(cm.K[:, j])) <= {0, 10}
@@ -214,11 +225,16 @@ def test_cruxeval_counts_and_problems(crux):
     problems = cruxeval.load_problems()
     raw = raw_jsonl(ROOT / "cruxeval" / "data/cruxeval.jsonl")
     assert len(problems) == len(raw) == 800
-    assert problems.loc[17, "code"] == raw[17]["code"] and problems.loc[17, "id"] == "sample_17"
+    assert problems.loc[17, "code"] == raw[17]["code"]
+    assert problems.loc[17, "id"] == "sample_17"
     assert problems.loc[799, "output"] == raw[799]["output"]
-    assert crux.n_items == 1600 and crux.n_models == 1 and crux.T == 10 and crux.has_answers
+    assert crux.n_items == 1600
+    assert crux.n_models == 1
+    assert crux.T == 10
+    assert crux.has_answers
     out = crux.select(benchmark="CRUXEval-output")
-    assert out.n_items == 800 and out.items.loc["CRUXEval-output/0", "gold"] == raw[0]["output"]
+    assert out.n_items == 800
+    assert out.items.loc["CRUXEval-output/0", "gold"] == raw[0]["output"]
     inp = crux.select(benchmark="CRUXEval-input")
     assert inp.items.loc["CRUXEval-input/5", "gold"] == raw[5]["input"]
 
@@ -307,7 +323,10 @@ def test_zeroeval_counts(zero):
     assert set(zero) == {"crux", "math-l5"}
     for bench, n in (("crux", 800), ("math-l5", 721)):
         rs = zero[bench]
-        assert rs.n_models == 7 and rs.n_items == n and rs.T == 1 and rs.has_answers
+        assert rs.n_models == 7
+        assert rs.n_items == n
+        assert rs.T == 1
+        assert rs.has_answers
         assert (rs.counts().N == 1).all()
         assert set(rs.models["family"]) == {"qwen", "gemma"}
         assert rs.models.loc["Qwen2.5-32B-Instruct", "size"] == 32e9
@@ -367,14 +386,20 @@ def test_zeroeval_rules_hand_cases():
     assert ex('broken {"answer": "abc", "reasoning": "x\n') == "abc"        # regex fallback
     assert ex('"answer": 42, more') == "42"                                 # unquoted value
     assert ex("no json here") is zeroeval._NO
-    assert zeroeval.crux_correct("'abc'", "'abc'") and zeroeval.crux_correct('"abc"', "'abc'")
+    assert zeroeval.crux_correct("'abc'", "'abc'")
+    assert zeroeval.crux_correct('"abc"', "'abc'")
     assert not zeroeval.crux_correct("''", "''")                           # both empty: summary rule
     assert zeroeval.crux_correct("''", "''", rule="latest")
     s = zeroeval.sanitize_math_answer
-    assert s("$1,000$") == "1000" and s("3/4") == "0.75" and s("-1/2") == "-0.5"
-    assert s("\\frac{1}{2}") == "\\frac{1}{2}" and s("1/0") == "1/0"
+    assert s("$1,000$") == "1000"
+    assert s("3/4") == "0.75"
+    assert s("-1/2") == "-0.5"
+    assert s("\\frac{1}{2}") == "\\frac{1}{2}"
+    assert s("1/0") == "1/0"
     assert s("__import__('os').getcwd()/1") == "__import__('os').getcwd()/1"   # never executed
     assert s("9**9**9/2") == "9**9**9/2"                                       # not computed
-    assert zeroeval.math_correct("x = 15", "15") and zeroeval.math_correct("15.0", "#15")
+    assert zeroeval.math_correct("x = 15", "15")
+    assert zeroeval.math_correct("15.0", "#15")
     assert not zeroeval.math_correct("\\frac{1}{2}", "0.5")                    # first number 1
-    assert zeroeval.math_answer("3/4") == "0.75" and zeroeval.math_answer("none") == "none"
+    assert zeroeval.math_answer("3/4") == "0.75"
+    assert zeroeval.math_answer("none") == "none"

@@ -61,7 +61,8 @@ def test_sha256_pins_match_the_mirror(mod):
     assert source(s.name) is s
     for f in s.files:
         data = (ROOT / s.name / f.path).read_bytes()
-        assert len(data) == f.size and hashlib.sha256(data).hexdigest() == f.sha256, f.path
+        assert len(data) == f.size, f.path
+        assert hashlib.sha256(data).hexdigest() == f.sha256, f.path
 
 
 @pytest.mark.parametrize("mod, rel", [(lub, "option_logits_base.parquet"),
@@ -98,18 +99,22 @@ def test_logit_counts(logits, raw_table):
     assert len(logits) == 799_600 == 16 * 5 * 9_995
     assert logits.attrs["n_demonstration_rows_dropped"] == 400 == 16 * 5 * 5
     assert not logits["item_id"].isin([1, 3, 5, 7, 9]).any()
-    assert logits["model"].nunique() == 16 and set(logits["model"]) == set(lub.MODELS)
+    assert logits["model"].nunique() == 16
+    assert set(logits["model"]) == set(lub.MODELS)
     sizes = logits.groupby(["dataset", "prompt_template"]).agg(
         models=("model", "nunique"), items=("item_id", "nunique"), rows=("model", "size"))
     assert sizes.index.tolist() == [("cosmosqa", "base"), ("hellaswag", "base"), ("mmlu", "base"),
                                     ("mmlu", "shared"), ("mmlu", "task")]
-    assert (sizes["models"] == 16).all() and (sizes["items"] == 9_995).all()
+    assert (sizes["models"] == 16).all()
+    assert (sizes["items"] == 9_995).all()
     assert (sizes["rows"] == 16 * 9_995).all()
     kept = lub.load(drop_demonstrations=False)
-    assert len(kept) == 800_000 and kept.attrs["n_demonstration_rows_dropped"] == 0
+    assert len(kept) == 800_000
+    assert kept.attrs["n_demonstration_rows_dropped"] == 0
     assert kept.attrs["n_demonstration_rows"] == 400
     one = lub.load(datasets="hellaswag", models=["Yi-6B"])
-    assert len(one) == 9_995 and one.attrs["n_demonstration_rows_dropped"] == 5
+    assert len(one) == 9_995
+    assert one.attrs["n_demonstration_rows_dropped"] == 5
     with pytest.raises(BenchkitValueError, match="datasets"):
         lub.load(datasets="halu_dialogue")
 
@@ -140,12 +145,16 @@ def test_option_probs(logits, raw_table):
     r6 = lub.option_probs(logits, options="ABCDEF")
     p4, models, items = r4.probs, list(r4.models), list(r4.items)
     p6, models6, items6 = r6.probs, list(r6.models), list(r6.items)
-    assert r4.options == tuple("ABCD") and r6.options == tuple("ABCDEF")
+    assert r4.options == tuple("ABCD")
+    assert r6.options == tuple("ABCDEF")
     tf = r4.to_frame()
-    assert len(tf) == 16 * 9_995 and list(tf.columns) == ["model", "item", "p_A", "p_B", "p_C", "p_D"]
+    assert len(tf) == 16 * 9_995
+    assert list(tf.columns) == ["model", "item", "p_A", "p_B", "p_C", "p_D"]
     assert tf["p_C"].iloc[9_995 + 2] == p4[1, 2, 2]
-    assert p4.shape == (16, 9_995, 4) and p6.shape == (16, 9_995, 6)
-    assert models == models6 == list(lub.MODELS) and items == items6
+    assert p4.shape == (16, 9_995, 4)
+    assert p6.shape == (16, 9_995, 6)
+    assert models == models6 == list(lub.MODELS)
+    assert items == items6
     assert items[:3] == ["mmlu/0", "mmlu/2", "mmlu/4"]
     np.testing.assert_allclose(p4.sum(axis=2), 1.0, atol=1e-12)
     # the four-option set = the six-way probabilities of A-D renormalized
@@ -160,12 +169,14 @@ def test_option_probs(logits, raw_table):
     np.testing.assert_allclose(p6[j], softmax(z, axis=1), rtol=1e-12, atol=1e-15)
     np.testing.assert_allclose(p4[j], softmax(z[:, :4], axis=1), rtol=1e-12, atol=1e-15)
     hs = lub.option_probs(logits, options="ABCD", dataset="hellaswag")
-    assert hs.probs.shape == (16, 9_995, 4) and hs.items[0] == "hellaswag/0"
+    assert hs.probs.shape == (16, 9_995, 4)
+    assert hs.items[0] == "hellaswag/0"
 
 
 def test_fetch_dispatch_for_logits():
     frame = fetch("llm-uncertainty-bench", datasets="cosmosqa", models="mpt-7b")
-    assert len(frame) == 9_995 and set(frame["prompt_template"]) == {"base"}
+    assert len(frame) == 9_995
+    assert set(frame["prompt_template"]) == {"base"}
 
 
 # ------------------------------------------------------------------ conformal-llm
@@ -182,9 +193,12 @@ SUBJECT_N = {
 
 def test_conformal_counts(conformal):
     assert sum(SUBJECT_N.values()) == 2_886
-    assert conformal.n_items == 2_886 and conformal.n_models == 1
+    assert conformal.n_items == 2_886
+    assert conformal.n_models == 1
     assert conformal.variants == tuple(f"prompt_{v}" for v in range(10))
-    assert conformal.n_responses == 28_860 and conformal.has_option_probs and conformal.has_answers
+    assert conformal.n_responses == 28_860
+    assert conformal.has_option_probs
+    assert conformal.has_answers
     assert conformal.items.groupby("source").size().to_dict() == SUBJECT_N
     for subject, n in SUBJECT_N.items():
         assert raw_npy(f"{subject}_targets.npy").shape == (n,)
@@ -217,7 +231,8 @@ def test_conformal_values_equal_raw(conformal):
 
 def test_conformal_subjects_option():
     rs = conformal_llm.load(subjects="anatomy")
-    assert rs.n_items == 150 and set(rs.items["source"]) == {"anatomy"}
+    assert rs.n_items == 150
+    assert set(rs.items["source"]) == {"anatomy"}
     with pytest.raises(BenchkitValueError, match="subjects"):
         conformal_llm.load(subjects="astronomy")
     arrays = conformal_llm.read_arrays()

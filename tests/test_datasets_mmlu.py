@@ -48,11 +48,14 @@ def test_counts_from_source_md(test_items, everything):
     assert test_items["source"].nunique() == 57 == len(mmlu.SUBJECTS)
     assert (test_items["benchmark"] == "mmlu").all()
     dev = mmlu.load(split="dev")
-    assert len(dev) == 285 and (dev.groupby("source").size() == 5).all()
+    assert len(dev) == 285
+    assert (dev.groupby("source").size() == 5).all()
     arc = mmlu.load(part="arc-challenge")
-    assert len(arc) == 1_165 and (arc["options"].map(len) == 4).all()
+    assert len(arc) == 1_165
+    assert (arc["options"].map(len) == 4).all()
     csqa = mmlu.load(part="commonsenseqa")
-    assert len(csqa) == 1_216 and (csqa["options"].map(len) == 5).all()
+    assert len(csqa) == 1_216
+    assert (csqa["options"].map(len) == 5).all()
     assert len(raw_rows("data_arc/dev/arc_dev.csv")) == len(mmlu.load(part="arc-challenge", split="dev")) == 5
     assert len(raw_rows("data_csqa/dev/csqa_dev.csv")) == len(mmlu.load(part="commonsenseqa", split="dev")) == 5
     assert len(everything) == 14_042 + 285 + 1_165 + 5 + 1_216 + 5
@@ -75,7 +78,8 @@ def test_columns_and_ids(test_items):
     letters = np.array(list("ABCD"))
     assert (letters[test_items["answer_index"].to_numpy()] == test_items["answer_key"].to_numpy()).all()
     arc = mmlu.load(part="arc-challenge")
-    assert arc["item"].iloc[7] == "arc-challenge/test/7" and (arc["source"] == "arc-challenge").all()
+    assert arc["item"].iloc[7] == "arc-challenge/test/7"
+    assert (arc["source"] == "arc-challenge").all()
     csqa = mmlu.load(part="commonsenseqa", split="dev")
     assert csqa["item"].tolist() == [f"commonsenseqa/dev/{i}" for i in range(5)]
 
@@ -103,7 +107,8 @@ def test_first_row_by_hand(test_items):
     # data_mmlu/test/abstract_algebra_test.csv line 1, read by eye
     first = test_items.iloc[0]
     assert first["text"].startswith("Find the degree for the given field extension Q(sqrt(2)")
-    assert first["options"] == ["0", "4", "2", "6"] and first["answer_key"] == "B"
+    assert first["options"] == ["0", "4", "2", "6"]
+    assert first["answer_key"] == "B"
 
 
 def test_answer_key_distribution_matches_raw(test_items):
@@ -129,13 +134,15 @@ def test_subject_filter_and_errors():
 
 def test_fetch_by_name_dispatches():
     arc = fetch("mmlu", part="arc-challenge", split="dev")
-    assert len(arc) == 5 and source("mmlu") is mmlu.SOURCE
+    assert len(arc) == 5
+    assert source("mmlu") is mmlu.SOURCE
 
 
 def test_pins_list_every_file_and_match_the_mirror():
     pinned = {f.path: f for f in mmlu.SOURCE.files}
     on_disk = {str(p.relative_to(FOLDER)) for p in FOLDER.rglob("*.csv")}
-    assert set(pinned) == on_disk and len(pinned) == 2 * 57 + 4
+    assert set(pinned) == on_disk
+    assert len(pinned) == 2 * 57 + 4
     for path in ("data_arc/test/arc_test.csv", "data_mmlu/test/anatomy_test.csv"):
         data = (FOLDER / path).read_bytes()
         assert pinned[path].sha256 == hashlib.sha256(data).hexdigest()

@@ -46,8 +46,11 @@ def upstream():
 
 def test_shape_and_names(rs):
     # SOURCE.md / README: 18 models x 12,032 items
-    assert rs.n_models == 18 and rs.n_items == 12_032 and rs.T == 1
-    assert "Meta-Llama-3_1-70B-Instruct" in rs.model_ids and "gemini-1.5-flash-002" in rs.model_ids
+    assert rs.n_models == 18
+    assert rs.n_items == 12_032
+    assert rs.T == 1
+    assert "Meta-Llama-3_1-70B-Instruct" in rs.model_ids
+    assert "gemini-1.5-flash-002" in rs.model_ids
     assert list(rs.model_ids) == list(mmlu_pro.MODELS)
     assert rs.models.loc["Qwen1.5-110B", "size"] == 110e9
     assert rs.models.loc["Meta-Llama-3_1-70B-Instruct", "family"] == "llama"
@@ -58,7 +61,8 @@ def test_gemini_missing_cells_are_reported(rs):
     # SOURCE.md: "gemini: 12,012 and 12,020" records
     N = rs.counts().N
     missing = dict(zip(rs.model_ids, (N == 0).sum(axis=0)))
-    assert missing["gemini-1.5-flash-002"] == 20 and missing["gemini-1.5-pro-002"] == 12
+    assert missing["gemini-1.5-flash-002"] == 20
+    assert missing["gemini-1.5-pro-002"] == 12
     assert sum(missing.values()) == 32 == rs.meta["n_missing_cells"]
     assert rs.models.loc["gemini-1.5-flash-002", "n_records"] == 12_012
     assert rs.models.loc["gemini-1.5-pro-002", "n_records"] == 12_020
@@ -86,13 +90,17 @@ def test_against_raw_zip(rs, model):
 
 def test_items_table(rs):
     items = rs.items
-    assert items["category"].nunique() == 14 and (items["source"] == items["category"]).all()
-    assert items["options"].map(len).max() == 10 and (items["n_options"] == items["options"].map(len)).all()
+    assert items["category"].nunique() == 14
+    assert (items["source"] == items["category"]).all()
+    assert items["options"].map(len).max() == 10
+    assert (items["n_options"] == items["options"].map(len)).all()
     assert items["src"].str.startswith(("ori_mmlu", "stemez", "theoremQA", "scibench")).all()
     first = raw_records("Yi-6B")[0]
     row = items.loc[str(first["question_id"])]
-    assert row["text"] == first["question"] and row["options"] == first["options"]
-    assert row["answer_key"] == first["answer"] and row["src"] == first["src"]
+    assert row["text"] == first["question"]
+    assert row["options"] == first["options"]
+    assert row["answer_key"] == first["answer"]
+    assert row["src"] == first["src"]
     # the model files disagree on 48 items (MMLU-Pro was revised between runs): measured
     assert int(items["revised"].sum()) == 48 == len(rs.meta["revised_items"])
 
@@ -120,13 +128,16 @@ def test_upstream_scoring_reproduces_leaderboard(rs, upstream):
     assert upstream.accuracy()["Qwen1.5-7B-Chat"] == pytest.approx(corr / len(recs), abs=1e-15)
     # the guess only ever helps, and only where preds are null
     diff = upstream.accuracy() - rs.accuracy()
-    assert (diff >= 0).all() and diff["Meta-Llama-3_1-8B"] == 0  # Llama-3.1 files have no nulls
-    assert upstream.meta["scoring"] == "upstream" and upstream.meta["seed"] == 12345
+    assert (diff >= 0).all()
+    assert diff["Meta-Llama-3_1-8B"] == 0
+    assert upstream.meta["scoring"] == "upstream"
+    assert upstream.meta["seed"] == 12345
 
 
 def test_options_and_errors():
     two = mmlu_pro.load(models=["Yi-34B", "Yi-6B"])
-    assert list(two.model_ids) == ["Yi-34B", "Yi-6B"] and two.n_items == 12_032
+    assert list(two.model_ids) == ["Yi-34B", "Yi-6B"]
+    assert two.n_items == 12_032
     with pytest.raises(BenchkitValueError, match="scoring='random' is not allowed"):
         mmlu_pro.load(scoring="random")
     with pytest.raises(BenchkitValueError, match="models='Yi-9B' is not allowed"):
@@ -138,7 +149,8 @@ def test_options_and_errors():
 def test_pins_cover_every_zip():
     pinned = {f.path: f for f in mmlu_pro.SOURCE.files}
     on_disk = {str(p.relative_to(FOLDER)) for p in (FOLDER / "eval_results").glob("*.zip")}
-    assert set(pinned) == on_disk and len(pinned) == 18
+    assert set(pinned) == on_disk
+    assert len(pinned) == 18
     # sizes as listed in SOURCE.md
     assert pinned["eval_results/model_outputs_Yi-6B_5shots.zip"].size == 3_206_745
     assert pinned["eval_results/model_outputs_gemini-1.5-pro-002_5shots.zip"].size == 3_554_333

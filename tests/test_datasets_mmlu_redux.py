@@ -66,11 +66,13 @@ def all_csv() -> list[dict]:
 
 def test_label_counts(labels):
     assert len(labels) == 5_700
-    assert (labels.groupby("subject").size() == 100).all() and labels["subject"].nunique() == 57
+    assert (labels.groupby("subject").size() == 100).all()
+    assert labels["subject"].nunique() == 57
     assert labels["error_type"].value_counts().to_dict() == SOURCE_MD_COUNTS
     assert int((labels["error_type"] != "ok").sum()) == 370  # README: "5,700 labelled items (370 flawed)"
     assert set(labels["error_type"]) <= set(mmlu_redux.ERROR_TYPES)
-    assert labels["item"].is_unique and labels["item"].iloc[0] == "mmlu-redux/abstract_algebra/0"
+    assert labels["item"].is_unique
+    assert labels["item"].iloc[0] == "mmlu-redux/abstract_algebra/0"
 
 
 def test_raw_spellings_are_kept(labels):
@@ -109,7 +111,8 @@ def test_moral_scenarios_is_mac_roman(labels):
     assert (ms["file_encoding"] == "mac_roman").all()
     assert ms["text"].tolist() == [r["question"] for r in rows]
     hit = ms[ms["text"].str.contains("I slapped my sister")]
-    assert len(hit) == 1 and "sister\u2019s head" in hit["text"].iloc[0]
+    assert len(hit) == 1
+    assert "sister\u2019s head" in hit["text"].iloc[0]
     # ... which is MMLU's own text (mmlu source)
     mm = mmlu.load(subjects="moral_scenarios").set_index("item")
     assert mm.loc[hit["mmlu_item"].iloc[0], "text"] == hit["text"].iloc[0]
@@ -137,9 +140,12 @@ def test_normalize_error_type():
 
 
 def test_helm_labelled_shape_and_items(labelled):
-    assert labelled.n_items == 5_700 and labelled.n_models == 14 and labelled.T == 1
+    assert labelled.n_items == 5_700
+    assert labelled.n_models == 14
+    assert labelled.T == 1
     assert list(labelled.model_ids) == list(mmlu_redux.HELM_LABELLED_MODELS)
-    assert labelled.has_answers and not labelled.report
+    assert labelled.has_answers
+    assert not labelled.report
     assert labelled.items["error_type"].value_counts().to_dict() == SOURCE_MD_COUNTS
     assert labelled.items.loc["mmlu-redux/virology/3", "source"] == "virology"
     assert labelled.meta["commit"] == "4563cfa79b659d76716e5b6019f46bba85fa02db"
@@ -208,22 +214,29 @@ def test_helm_labelled_accuracies_plausible(labelled):
 def test_helm_full_join(full):
     join = full.meta["join"]
     # SOURCE.md: 14,015 rows, "join to MMLU test by question text -> 14,014/14,015 match"
-    assert join["n_helm_rows"] == 14_015 and join["n_joined"] == 14_014 and join["n_failed"] == 1
+    assert join["n_helm_rows"] == 14_015
+    assert join["n_joined"] == 14_014
+    assert join["n_failed"] == 1
     assert join["join_rate"] == pytest.approx(14_014 / 14_015)
     (fail,) = join["failed"]
-    assert fail["file"].endswith("high_school_computer_science.csv") and fail["row"] == 54
+    assert fail["file"].endswith("high_school_computer_science.csv")
+    assert fail["row"] == 54
     assert fail["reason"] == "no MMLU test question of the subject has this text"
-    assert join["n_mmlu_test_rows"] == 14_042 and join["n_mmlu_rows_without_helm"] == 28
+    assert join["n_mmlu_test_rows"] == 14_042
+    assert join["n_mmlu_rows_without_helm"] == 28
     assert join["mmlu_rows_without_helm_reasons"] == {
         "identical to an earlier row of the subject (HELM evaluates one copy)": 27,
         "no HELM row could be joined to it": 1,
     }
     (entry,) = full.report.entries
-    assert "not joined" in entry.reason and entry.n_cells == 10 and entry.n_rows == 10
+    assert "not joined" in entry.reason
+    assert entry.n_cells == 10
+    assert entry.n_rows == 10
 
 
 def test_helm_full_shape_keys_and_raw_values(full):
-    assert full.n_models == 10 and full.n_items == 14_014
+    assert full.n_models == 10
+    assert full.n_items == 14_014
     assert list(full.model_ids) == list(mmlu_redux.HELM_FULL_MODELS)
     mm = mmlu.load().set_index("item")
     assert (mm.loc[full.item_ids, "answer_key"].to_numpy() == full.items["answer_key"].to_numpy()).all()
@@ -260,10 +273,12 @@ def test_helm_full_accuracies_plausible(full):
 
 def test_corruption_table():
     c = mmlu_redux.load(part="corruption")
-    assert len(c) == 500 and (c.groupby("corruption").size() == 100).all()
+    assert len(c) == 500
+    assert (c.groupby("corruption").size() == 100).all()
     assert (c["original_dataset"] == "ARC-Easy").all()
     nca = c[c["corruption"] == "NCA"]
-    assert (nca["n_options"] == 3).all() and nca["answer_index"].isna().all()
+    assert (nca["n_options"] == 3).all()
+    assert nca["answer_index"].isna().all()
     raw = read_dicts("outputs/corruption_tests/corruption_test_MCA.csv")
     mca = c[c["corruption"] == "MCA"].reset_index(drop=True)
     # row 1 printed by numpy: "['carbon dioxide' 'food' 'food' 'water']"
@@ -278,7 +293,8 @@ def test_corruption_table():
 
 def test_helm_raw_table_agrees_with_combined_file():
     raw = mmlu_redux.load(part="helm-raw")
-    assert len(raw) == 200 and (raw.groupby("model").size() == 100).all()
+    assert len(raw) == 200
+    assert (raw.groupby("model").size() == 100).all()
     assert (raw["completion_logprob"] == 0).all()  # SOURCE.md: no option probabilities
     with open(FOLDER / "outputs/original_helm/openai_gpt-4-0613/global_facts.json", encoding="utf-8") as fh:
         js = json.load(fh)
@@ -297,7 +313,8 @@ def test_helm_raw_table_agrees_with_combined_file():
 
 def test_em_per_error_table():
     em = mmlu_redux.load(part="em-per-error")
-    assert len(em) == 167 * 10 and em["model"].nunique() == 10
+    assert len(em) == 167 * 10
+    assert em["model"].nunique() == 10
     top = em[(em["subject"] == "all") & (em["condition"] == "Overall")].set_index("model")["em"]
     assert top["anthropic_claude-3-5-sonnet-20240620"] == 0.8647368421052631
 
@@ -309,7 +326,8 @@ def test_pins_cover_every_file_read():
     pinned = {f.path: f for f in mmlu_redux.SOURCE.files}
     on_disk = {str(p.relative_to(FOLDER)) for d in ("mmlu_redux", "outputs") for p in (FOLDER / d).rglob("*")
                if p.is_file()}
-    assert set(pinned) == on_disk and len(pinned) == 57 + 5 + 2 + 2 + 57
+    assert set(pinned) == on_disk
+    assert len(pinned) == 57 + 5 + 2 + 2 + 57
 
 
 def test_corrupted_mirror_copy_raises(tmp_path, monkeypatch):

@@ -28,8 +28,10 @@ def test_names_and_pins():
     assert list(table.index) == EIGHT
     for name in EIGHT:
         s = source(name)
-        assert s.name == name and re.fullmatch(r"[0-9a-f]{40}", s.commit), name
-        assert s.files and all(re.fullmatch(r"[0-9a-f]{64}", f.sha256) for f in s.files), name
+        assert s.name == name
+        assert re.fullmatch(r"[0-9a-f]{40}", s.commit), name
+        assert s.files, name
+        assert all(re.fullmatch(r"[0-9a-f]{64}", f.sha256) for f in s.files), name
         assert s.license
 
 
@@ -42,8 +44,10 @@ def test_unknown_name():
 def test_fetch_kinds():
     assert isinstance(fetch("mmlu", part="arc-challenge"), pd.DataFrame)
     ea = fetch("eval-arena", benchmark="humaneval")
-    assert isinstance(ea, ResponseSet) and ea.n_items == 164
-    assert benchkit.datasets is not None and benchkit.simulate is not None  # lazy sub-packages
+    assert isinstance(ea, ResponseSet)
+    assert ea.n_items == 164
+    assert benchkit.datasets is not None
+    assert benchkit.simulate is not None
 
 
 @needs_mirror

@@ -58,7 +58,8 @@ def test_download_into_cache(tmp_path, monkeypatch, served):
     monkeypatch.setenv("BENCHKIT_DATA_MIRROR", str(tmp_path))  # a mirror without this source
     monkeypatch.setenv("BENCHKIT_CACHE", str(tmp_path / "cache"))
     path = fetch_file(_source(url=f"{served}/x.csv"), "data/x.csv")
-    assert path == tmp_path / "cache" / "toy" / "data" / "x.csv" and path.read_bytes() == PAYLOAD
+    assert path == tmp_path / "cache" / "toy" / "data" / "x.csv"
+    assert path.read_bytes() == PAYLOAD
     # second call: from the cache, no server needed
     assert fetch_file(_source(url="http://127.0.0.1:9/unreachable"), "data/x.csv") == path
 

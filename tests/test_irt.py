@@ -143,7 +143,8 @@ def test_collapse_is_exact(sim, method):
     Y, _, _ = sim
     a = irt.fit_1pl(Y, method=method, collapse=True, tol=1e-10)
     b = irt.fit_1pl(Y, method=method, collapse=False, tol=1e-10)
-    assert a.collapsed and not b.collapsed
+    assert a.collapsed
+    assert not b.collapsed
     np.testing.assert_allclose(a.difficulty, b.difficulty, atol=2e-6)
     np.testing.assert_allclose(a.ability, b.ability, atol=2e-6)
 
@@ -155,10 +156,13 @@ def test_extreme_items_and_no_prior():
     Y[2] = np.nan
     for method in ("mml", "jml"):
         fit = irt.fit_1pl(Y, method=method, item_prior_sd=None)
-        assert fit.difficulty[0] == -np.inf and fit.difficulty[1] == np.inf
-        assert np.isnan(fit.difficulty[2]) and np.all(np.isfinite(fit.difficulty[3:]))
+        assert fit.difficulty[0] == -np.inf
+        assert fit.difficulty[1] == np.inf
+        assert np.isnan(fit.difficulty[2])
+        assert np.all(np.isfinite(fit.difficulty[3:]))
         pen = irt.fit_1pl(Y, method=method)
-        assert np.isfinite(pen.difficulty[:2]).all() and pen.difficulty[0] < pen.difficulty[1]
+        assert np.isfinite(pen.difficulty[:2]).all()
+        assert pen.difficulty[0] < pen.difficulty[1]
 
 
 def test_2pl_recovers_and_agrees_with_girth():
@@ -210,7 +214,8 @@ def test_response_diagnostics_brute_force():
                 if acc[j] > acc[k] and not np.isnan(Y[i, j]) and not np.isnan(Y[i, k]):
                     pairs += 1
                     inv += Y[i, j] == 0 and Y[i, k] == 1
-        assert d.items["inversions"].iloc[i] == inv and d.items["pairs"].iloc[i] == pairs
+        assert d.items["inversions"].iloc[i] == inv
+        assert d.items["pairs"].iloc[i] == pairs
     for j in range(9):
         inv = pairs = 0
         for e in range(12):
@@ -218,7 +223,8 @@ def test_response_diagnostics_brute_force():
                 if pval[e] > pval[h] and not np.isnan(Y[e, j]) and not np.isnan(Y[h, j]):
                     pairs += 1
                     inv += Y[e, j] == 0 and Y[h, j] == 1
-        assert d.models["inversions"].iloc[j] == inv and d.models["pairs"].iloc[j] == pairs
+        assert d.models["inversions"].iloc[j] == inv
+        assert d.models["pairs"].iloc[j] == pairs
     np.testing.assert_allclose(d.items["information"], pval * (1 - pval))
     assert d.inversion_rate == pytest.approx(d.items["inversions"].sum() / d.items["pairs"].sum())
 
@@ -262,7 +268,8 @@ def test_leave_one_model_out():
     # the refits run through benchkit._parallel: the same result with two workers
     np.testing.assert_array_equal(measure.leave_one_model_out(Y, method="jml", n_jobs=2).difficulties,
                                   loo.difficulties)
-    assert loo.models.shape[0] == 12 and (loo.models["pearson"] > 0.9).all()
+    assert loo.models.shape[0] == 12
+    assert (loo.models["pearson"] > 0.9).all()
     assert set(loo.models.columns) >= {"DDM", "Max Gap", "Top-5 Sum", "max_abs_dz"}
     assert loo.items["sd_z"].notna().any()
 
@@ -285,7 +292,8 @@ def test_dataframe_labels_and_frames(sim):
     df = pd.DataFrame(Y, index=[f"i{k}" for k in range(Y.shape[0])],
                       columns=[f"m{k}" for k in range(Y.shape[1])])
     fit = irt.fit_1pl(df, method="jml")
-    assert fit.to_frame().index[0] == "i0" and fit.abilities().index[-1] == "m99"
+    assert fit.to_frame().index[0] == "i0"
+    assert fit.abilities().index[-1] == "m99"
     assert list(fit.to_frame().columns) == ["difficulty", "difficulty_se", "discrimination",
                                             "discrimination_se"]
 
@@ -356,7 +364,8 @@ def test_mml_recovers_ability_sd_at_14000_item_scale():
     # fixed 41-node Gauss-Hermite gave an ability SD of 0.41 here instead of ~1
     Y, b, t = simulate(6000, 200, seed=32, b_sd=1.5)
     fit = irt.fit_1pl(Y, method="mml")
-    assert fit.converged and fit.collapsed
+    assert fit.converged
+    assert fit.collapsed
     assert abs(fit.ability_sd - t.std()) < 0.02
     shift = np.mean(t)  # MML's location: mean ability 0 under the N(0, sigma^2) prior
     rmse = np.sqrt(np.mean((fit.difficulty - (b - shift)) ** 2))
@@ -392,7 +401,8 @@ def test_mml_missing_many_items_vs_girth():
     girth = pytest.importorskip("girth")
     Y, b, _ = simulate(800, 80, seed=35, missing=0.1)
     fit = irt.fit_1pl(Y, method="mml")
-    assert fit.converged and not fit.collapsed
+    assert fit.converged
+    assert not fit.collapsed
     ref = girth.rasch_mml(np.where(np.isnan(Y), -99999, Y).astype(int))["Difficulty"]
     assert np.corrcoef(fit.difficulty, ref)[0, 1] >= 0.99
     assert np.corrcoef(fit.difficulty, b)[0, 1] >= 0.95

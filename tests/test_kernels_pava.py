@@ -180,7 +180,8 @@ def test_pava_out_must_match_shape_and_layout():
     y = np.random.default_rng(3).random((5, 6))
     good = (np.empty((5, 6)), np.empty((5, 6), np.int8))
     fit, blocks = pava_batch(y, out=good)
-    assert fit is good[0] and np.allclose(fit, [isotonic_regression(r).x for r in y], atol=1e-12)
+    assert fit is good[0]
+    assert np.allclose(fit, [isotonic_regression(r).x for r in y], atol=1e-12)
     with pytest.raises(ValueError, match=r"out must be C-contiguous .* shape \(5, 6\), got float64 \(6, 5\)"):
         pava_batch(y, out=(np.empty((6, 5)), np.empty((5, 6), np.int8)))
     with pytest.raises(ValueError, match="out must be C-contiguous"):
@@ -193,5 +194,7 @@ def test_rebuilt_calibration_table_equals_shipped():
     from benchkit.boundary import build_table, get_table
 
     a, b = build_table(3, 5), get_table(3, 5)
-    assert np.array_equal(a.atoms, b.atoms) and np.array_equal(a.tail, b.tail)
-    assert np.array_equal(a.argmax, b.argmax) and a.version == b.version
+    assert np.array_equal(a.atoms, b.atoms)
+    assert np.array_equal(a.tail, b.tail)
+    assert np.array_equal(a.argmax, b.argmax)
+    assert a.version == b.version

@@ -92,7 +92,8 @@ def test_landscape_points_input_and_degenerate_sizes():
     assert mpd(r).mpd == pytest.approx(pdist(r.xy).mean(), rel=1e-12)
     assert mpd(r, by="model")["b"].mpd == pytest.approx(pdist(r.xy[150:]).mean(), rel=1e-12)
     one = mpd(np.zeros((1, 2)))
-    assert math.isnan(one.mpd) and one.n_pairs == 0
+    assert math.isnan(one.mpd)
+    assert one.n_pairs == 0
     assert mpd(np.array([[0.0, 0.0], [3.0, 4.0]])).mpd == 5.0
 
 
@@ -132,7 +133,8 @@ def test_bootstrap_is_seeded_and_sensible():
     r1 = mpd(P, ci=0.9, n_boot=300, seed=7)
     r2 = mpd(P, ci=0.9, n_boot=300, seed=7)
     np.testing.assert_array_equal(r1.boot, r2.boot)
-    assert r1.ci_low < r1.mpd < r1.ci_high and r1.level == 0.9
+    assert r1.ci_low < r1.mpd < r1.ci_high
+    assert r1.level == 0.9
     # replicate mean ~ MPD (self-copy pairs excluded), SD close to the U-statistic SE
     # from the Hoeffding projection: Var(U) ~ 4 Var(h1) / N, h1(x_i) = mean distance to the others.
     D = squareform(pdist(P))
@@ -165,7 +167,8 @@ def test_sampled_estimate_is_unbiased_with_correct_se():
     z = []
     for s in range(40):
         r = mpd(P, method="sampled", n_pairs=20_000, seed=s)
-        assert r.method == "sampled" and r.n_sampled == 20_000
+        assert r.method == "sampled"
+        assert r.n_sampled == 20_000
         z.append((r.mpd - exact) / r.se)
     z = np.array(z)
     assert abs(z.mean()) < 3 / math.sqrt(40)  # unbiased
@@ -204,12 +207,14 @@ def test_tables_layout_and_values():
     t3 = variant_table(f, stat="accuracy")
     assert t3.loc["ARC", "baseline"] == pytest.approx(100 * base[base.benchmark == "ARC"].correct.mean())
     t7 = model_table(base, models=["q", "g", "l"])
-    assert list(t7.index) == ["q", "g", "l"] and list(t7.columns) == ["ARC", "MMLU"]
+    assert list(t7.index) == ["q", "g", "l"]
+    assert list(t7.columns) == ["ARC", "MMLU"]
     gl = base[(base.model == "l") & (base.benchmark == "MMLU")]
     assert t7.loc["l", "MMLU"] == pytest.approx(pdist(gl[["p_top1", "h_norm"]].to_numpy()).mean(),
                                                 rel=1e-12)
     t11 = model_table(base, models=["l", "g"], orient="benchmark")
-    assert list(t11.columns) == ["l", "g"] and list(t11.index) == ["ARC", "MMLU"]
+    assert list(t11.columns) == ["l", "g"]
+    assert list(t11.index) == ["ARC", "MMLU"]
     t8 = rank_table(base)
     assert list(t8.columns) == ["1st", "2nd"]
     for m in "glq":
@@ -233,7 +238,8 @@ def test_score_spread_table_hand_case():
     assert list(t.columns) == ["score_bias_1/10", "score_bias", "score_bias_100/100", "complete",
                                "spread_pp"]
     assert t.loc[("m", "b"), "spread_pp"] == pytest.approx(75.0 - 25.0)
-    assert t.loc[("m", "b"), "complete"] and not t.loc[("m2", "b"), "complete"]
+    assert t.loc[("m", "b"), "complete"]
+    assert not t.loc[("m2", "b"), "complete"]
     with pytest.raises(ValueError, match=r"no rows with variant in"):
         score_spread_table(pd.DataFrame(rows), variants=["x"])
 

@@ -52,7 +52,8 @@ def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
 
     m = P.mask(items)
     _check_common(items, m, "mask")
-    assert _key_text(m) == key and m["options"].tolist() == items["options"].tolist()
+    assert _key_text(m) == key
+    assert m["options"].tolist() == items["options"].tolist()
     assert all(set(t.split()) <= {"[MASK]"} and len(t.split()) == len(o.split())
                for t, o in zip(m["text"], items["text"]))
 
@@ -64,13 +65,15 @@ def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
 
     sb = P.score_bias(items)
     _check_common(items, sb, "score_bias")
-    assert all(t.endswith(" (Score: 10/10)") for t in sb["text"]) and _key_text(sb) == key
+    assert all(t.endswith(" (Score: 10/10)") for t in sb["text"])
+    assert _key_text(sb) == key
     assert P.score_bias(items, value="100/100")["variant"].iloc[0] == "score_bias_100/100"
 
     for pos in "ABCD":
         pb = P.positional_bias(items, pos)
         _check_common(items, pb, f"bias_{pos}")
-        assert (pb["answer_key"] == pos).all() and _key_text(pb) == key
+        assert (pb["answer_key"] == pos).all()
+        assert _key_text(pb) == key
         assert all(sorted(a) == sorted(b) for a, b in zip(pb["options"], items["options"]))
 
     nz = P.noise_injection(items, seed=3)
@@ -79,7 +82,8 @@ def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
     names = set(P.cities()["city"])
     for o, j, old in zip(nz["options"], nz["answer_index"], items["options"]):
         distractors = [x for i, x in enumerate(o) if i != j]
-        assert set(distractors) <= names and len(set(distractors)) == len(distractors)
+        assert set(distractors) <= names
+        assert len(set(distractors)) == len(distractors)
         assert not (set(distractors) & {x.strip() for x in old})  # never a city already shown
 
 
@@ -97,10 +101,12 @@ def test_deterministic_given_seed_and_independent_of_other_items(real_items):
     assert all(sub[i] == full[i] for i in sub.index)
     m1 = P.mask(items, fraction=0.5, seed=5)
     m2 = P.mask(items, fraction=0.5, seed=5)
-    assert m1["text"].tolist() == m2["text"].tolist() and m1["variant"].iloc[0] == "mask50"
+    assert m1["text"].tolist() == m2["text"].tolist()
+    assert m1["variant"].iloc[0] == "mask50"
     for t, o in zip(m1["text"], items["text"]):
         n = len(o.split())
-        assert t.split().count("[MASK]") >= int(round(0.5 * n)) and len(t.split()) == n
+        assert t.split().count("[MASK]") >= int(round(0.5 * n))
+        assert len(t.split()) == n
 
 
 @needs_data
@@ -108,17 +114,21 @@ def test_standardize_csqa_5_to_4(real_items):
     items = P.normalize_items(real_items["commonsenseqa"])
     assert (items["n_options"] == 5).all()
     st = P.standardize_choices(items)
-    assert (st["n_options"] == 4).all() and st["item"].tolist() == items["item"].tolist()
+    assert (st["n_options"] == 4).all()
+    assert st["item"].tolist() == items["item"].tolist()
     for o_old, j_old, o_new, j_new in zip(items["options"], items["answer_index"],
                                           st["options"], st["answer_index"]):
         assert o_new[j_new] == o_old[j_old]  # the key is never removed
         if j_old < 4:  # drop E
-            assert o_new == o_old[:4] and j_new == j_old
+            assert o_new == o_old[:4]
+            assert j_new == j_old
         else:  # E correct: drop D, E relabelled D (Sec. 4.2)
-            assert o_new == o_old[:3] + [o_old[4]] and j_new == 3
+            assert o_new == o_old[:3] + [o_old[4]]
+            assert j_new == 3
     assert (items["answer_index"] == 4).sum() > 100  # the E-correct branch is exercised
     ps = P.perturb(items, ["baseline", "noise", "bias_D"], standardize=4, seed=0)
-    assert (ps.frame["n_options"] == 4).all() and len(ps) == 3 * len(items)
+    assert (ps.frame["n_options"] == 4).all()
+    assert len(ps) == 3 * len(items)
 
 
 @needs_data
@@ -127,12 +137,15 @@ def test_noise_guards_on_real_items(real_items):
     neg = nz[nz["negation"]]
     cues = {"not", "except", "never", "least", "false", "incorrect", "untrue", "cannot", "can't",
             "isn't", "aren't", "doesn't", "don't", "exception", "neither", "nor"}
-    assert len(neg) > 20 and all(set(t) & cues for t in neg["guard_terms"])
+    assert len(neg) > 20
+    assert all(set(t) & cues for t in neg["guard_terms"])
     assert not any(set(t) & cues for t in nz.loc[~nz["negation"], "guard_terms"])
     ex = nz[nz["text"].str.contains("EXCEPT")]
-    assert len(ex) and ex["negation"].all()  # App. J X1
+    assert len(ex)
+    assert ex["negation"].all()
     jp = nz[nz["guard_terms"].map(lambda t: "japanese" in t or "japan" in t)]
-    assert len(jp) and jp["collision_risk"].all()
+    assert len(jp)
+    assert jp["collision_risk"].all()
     for o in jp["options"]:  # X2: Tokyo/Osaka never injected into a Japan-related item
         assert not ({"Tokyo", "Osaka"} & set(o))
     kept = P.noise_injection(real_items["mmlu"], seed=0, skip_flagged=True)
@@ -150,10 +163,13 @@ def test_guards_hand_cases():
         "answer_key": ["D", "A", "B"],
     })
     nz = P.noise_injection(items, seed=0).set_index("item")
-    assert nz.loc["x1", "negation"] and "not" in nz.loc["x1", "guard_terms"]
-    assert nz.loc["x2", "collision_risk"] and "japan" in nz.loc["x2", "guard_terms"]
+    assert nz.loc["x1", "negation"]
+    assert "not" in nz.loc["x1", "guard_terms"]
+    assert nz.loc["x2", "collision_risk"]
+    assert "japan" in nz.loc["x2", "guard_terms"]
     assert not {"Tokyo", "Osaka", "Lima", "Santiago", "Nairobi"} & set(nz.loc["x2", "options"])
-    assert not nz.loc["ok", "negation"] and not nz.loc["ok", "collision_risk"]
+    assert not nz.loc["ok", "negation"]
+    assert not nz.loc["ok", "collision_risk"]
     assert nz.loc["ok", "options"][1] == "4"
     assert P.negation_terms("All of the following EXCEPT") == ["except"]
 

@@ -73,7 +73,8 @@ def test_fixed_readings_k2_zero_residual_uniform():
     assert r.h_norm[0] == 0.0  # k = 2
     assert r.h_norm[1] == 0.0  # residual mass 0
     assert r.h_norm[2] == pytest.approx(1.0, abs=1e-15)  # uniform
-    assert r.p_top1[2] == 0.25 and r.pred[2] == 0  # ties -> lowest index
+    assert r.p_top1[2] == 0.25
+    assert r.pred[2] == 0
     assert r.h_norm[3] == 0.0  # residual all on one option (B), others 0
 
 
@@ -83,7 +84,8 @@ def test_offered_options_outside_restricted_set():
     r = points(L, kind="logits", offered=4)
     S4 = softmax(L[:, :4], axis=1)
     np.testing.assert_allclose(r.probs[:, :4], S4, atol=1e-14)
-    assert np.all(r.probs[:, 4:] == 0) and np.all(r.n_options == 4)
+    assert np.all(r.probs[:, 4:] == 0)
+    assert np.all(r.n_options == 4)
     full = softmax(L, axis=1)
     np.testing.assert_allclose(r.outside_mass, full[:, 4:].sum(axis=1), atol=1e-14)
     # per-row counts: row i offers 4 or 5 options; NaN allowed outside
@@ -97,7 +99,8 @@ def test_offered_options_outside_restricted_set():
         assert r2.p_top1[i] == pytest.approx(pt, abs=1e-14)
     # probabilities with an E column outside: renormalized over A-D, E reported as outside mass
     r3 = points([[0.4, 0.2, 0.1, 0.1, 0.2]], offered=np.array([1, 1, 1, 1, 0], bool))
-    assert r3.p_top1[0] == pytest.approx(0.5) and r3.outside_mass[0] == pytest.approx(0.2)
+    assert r3.p_top1[0] == pytest.approx(0.5)
+    assert r3.outside_mass[0] == pytest.approx(0.2)
 
 
 def test_answer_correct_and_frame():
@@ -107,7 +110,8 @@ def test_answer_correct_and_frame():
     assert r.accuracy == pytest.approx(2 / 3)
     f = r.to_frame()
     assert list(f.columns[:2]) == ["model", "item"]
-    assert f["pred"].tolist() == ["B", "A", "C"] and f["answer"].tolist() == ["B", "C", "C"]
+    assert f["pred"].tolist() == ["B", "A", "C"]
+    assert f["answer"].tolist() == ["B", "C", "C"]
     assert {"p_top1", "h_norm", "correct", "p_A", "p_C", "outside_mass"} <= set(f.columns)
     np.testing.assert_array_equal(r.xy, np.column_stack([r.p_top1, r.h_norm]))
     r2 = points([[0.1, 0.6, 0.3]], answer=[1])
@@ -117,7 +121,8 @@ def test_answer_correct_and_frame():
 
 def test_unnormalized_probs_are_renormalized_or_rejected():
     r = points([[2.0, 1.0, 1.0]])
-    assert r.p_top1[0] == 0.5 and r.h_norm[0] == pytest.approx(1.0)
+    assert r.p_top1[0] == 0.5
+    assert r.h_norm[0] == pytest.approx(1.0)
     with pytest.raises(ValueError, match=r"row 0 sums to 4.0 over the offered options"):
         points([[2.0, 1.0, 1.0]], renormalize=False)
 

@@ -137,7 +137,9 @@ def test_letter_logprobs_hand_case():
     got, miss = letter_logprobs(top, "ABCD")
     # hand-worked: A combines "A" and " A" by log-sum-exp; lower-case "a" is not "A"
     assert got[0] == pytest.approx(math.log(math.exp(-0.1) + math.exp(-2.0)), abs=1e-12)
-    assert got[1:3] == [-3.0, -4.0] and got[3] == -math.inf and miss == 1
+    assert got[1:3] == [-3.0, -4.0]
+    assert got[3] == -math.inf
+    assert miss == 1
     got_f, _ = letter_logprobs(list(top.items()), "ABCD", missing="floor")
     assert got_f[3] == -5.0
     with pytest.raises(ValueError, match="missing"):
@@ -153,7 +155,9 @@ def test_callable_backend_in_memory_and_conversion(prompts):
         return [_fake_logprobs(p.prompt) for p in batch]
 
     res = run_prompts(prompts, CallableBackend(fn, model="toy-model"), batch_size=5, progress=False)
-    assert calls == [5, 5, 5, 5, 1] and res.n_new == 21 and res.n_resumed == 0
+    assert calls == [5, 5, 5, 5, 1]
+    assert res.n_new == 21
+    assert res.n_resumed == 0
     assert list(res.records["item"]) == list(prompts["item"])
     np.testing.assert_allclose(np.array(res.records["option_logprobs"].tolist()),
                                np.array([_fake_logprobs(p) for p in prompts["prompt"]]), rtol=0,
@@ -164,7 +168,8 @@ def test_callable_backend_in_memory_and_conversion(prompts):
                                   (pred == prompts["answer_index"].to_numpy()).astype(float))
     assert list(long["answer"]) == ["ABCD"[j] for j in pred]
     rs = res.to_response_set(name="toy")
-    assert set(rs.variants) == {"baseline", "score_bias", "bias_A"} and rs.n_items == 7
+    assert set(rs.variants) == {"baseline", "score_bias", "bias_A"}
+    assert rs.n_items == 7
     assert list(rs.items["benchmark"].unique()) == ["toy"]
     one = rs.select(variant="bias_A")
     P = one.option_probs()[:, 0, :]
@@ -192,7 +197,8 @@ def test_variants_table_is_rendered_when_no_prompt_column():
     run_prompts(ps, CallableBackend(lambda b: seen.extend(b) or [[0.0, -1, -2, -3]] * len(b),
                                     model="m"), progress=False)
     assert seen[0].prompt == perturb.render_prompt(ps.frame["text"][0], ps.frame["options"][0])
-    assert seen[0].system == perturb.SYSTEM_PROMPT and seen[0].letters == tuple("ABCD")
+    assert seen[0].system == perturb.SYSTEM_PROMPT
+    assert seen[0].letters == tuple("ABCD")
 
 
 # ----------------------------------------------------------------------------- HTTP
@@ -202,11 +208,16 @@ def test_openai_chat_endpoint(prompts):
         res = run_prompts(prompts, be, batch_size=4, progress=False)
     np.testing.assert_allclose(np.array(res.records["option_logprobs"].tolist()),
                                np.array(_expected_chat(prompts)), atol=1e-15)
-    assert len(srv.requests) == 21 and all(r["path"] == "/v1/chat/completions"
+    assert len(srv.requests) == 21
+    assert all(r["path"] == "/v1/chat/completions"
                                            for r in srv.requests)
     body = srv.requests[0]["body"]
-    assert body["max_tokens"] == 1 and body["temperature"] == 0 and body["top_p"] == 1
-    assert body["logprobs"] is True and body["top_logprobs"] == 5 and body["model"] == "fake-llm"
+    assert body["max_tokens"] == 1
+    assert body["temperature"] == 0
+    assert body["top_p"] == 1
+    assert body["logprobs"] is True
+    assert body["top_logprobs"] == 5
+    assert body["model"] == "fake-llm"
     assert body["messages"][0] == {"role": "system", "content": prompts["system"][0]}
     assert body["messages"][1]["content"] == prompts["prompt"][0]
     assert srv.requests[0]["auth"] == "Bearer k"
@@ -217,7 +228,8 @@ def test_openai_completions_batched(prompts):
         be = OpenAIBackend(srv.url, "fake-llm", api="completions", api_key_env=None)
         res = run_prompts(prompts, be, batch_size=8, progress=False)
     assert [len(r["body"]["prompt"]) for r in srv.requests] == [8, 8, 5]
-    assert srv.requests[0]["auth"] is None and srv.requests[0]["body"]["logprobs"] == 20
+    assert srv.requests[0]["auth"] is None
+    assert srv.requests[0]["body"]["logprobs"] == 20
     texts = [f"{s}\n\n{p}" for s, p in zip(prompts["system"], prompts["prompt"])]
     np.testing.assert_allclose(np.array(res.records["option_logprobs"].tolist()),
                                np.array([_fake_logprobs(t) for t in texts]), atol=1e-15)
@@ -271,8 +283,10 @@ def test_on_error_skip_counts_failed(prompts):
     with _Server(fail=lambda n, b: (503, {}) if n == 1 else None) as srv:
         res = run_prompts(prompts, OpenAIBackend(srv.url, "m"), batch_size=1, max_retries=0,
                           on_error="skip", progress=False)
-    assert res.n_failed == 1 and res.failed == (f"m\t{prompts['item'][0]}\tbaseline",)
-    assert res.n_new == 20 and len(res.records) == 20
+    assert res.n_failed == 1
+    assert res.failed == (f"m\t{prompts['item'][0]}\tbaseline",)
+    assert res.n_new == 20
+    assert len(res.records) == 20
 
 
 def test_connection_refused_is_transient():
@@ -325,9 +339,13 @@ def test_interrupted_run_resumes_without_redoing(tmp_path, prompts):
 
     res = run_prompts(prompts, CallableBackend(fn2, model="m"), path=path, batch_size=3,
                       progress=Bar)
-    assert res.n_resumed == 6 and res.n_new == 15 and res.n_truncated == 1
-    assert not set(second) & set(computed) and len(second) == 15
-    assert ticks[0] == ("init", 21, 6, "m") and sum(t for t in ticks if isinstance(t, int)) == 15
+    assert res.n_resumed == 6
+    assert res.n_new == 15
+    assert res.n_truncated == 1
+    assert not set(second) & set(computed)
+    assert len(second) == 15
+    assert ticks[0] == ("init", 21, 6, "m")
+    assert sum(t for t in ticks if isinstance(t, int)) == 15
     # identical to an uninterrupted in-memory run
     full = run_prompts(prompts, CallableBackend(fn2, model="m"), progress=False)
     pd.testing.assert_frame_equal(res.records, full.records)
@@ -335,11 +353,13 @@ def test_interrupted_run_resumes_without_redoing(tmp_path, prompts):
     # a third run has nothing to do
     again = run_prompts(prompts, CallableBackend(lambda b: pytest.fail("nothing to do"),
                                                  model="m"), path=path, progress=False)
-    assert again.n_new == 0 and again.n_resumed == 21
+    assert again.n_new == 0
+    assert again.n_resumed == 21
     # another model in the same file is a different key
     other = run_prompts(prompts.head(2), CallableBackend(fn2, model="m2"), path=path,
                         progress=False)
-    assert other.n_new == 2 and len(read_results(path)) == 23
+    assert other.n_new == 2
+    assert len(read_results(path)) == 23
 
 
 def test_changed_prompt_under_same_key_is_an_error(tmp_path, prompts):

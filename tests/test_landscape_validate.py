@@ -22,7 +22,9 @@ def test_taxonomy_table5():
     assert lab["group"].tolist() == ["Excluded", None, "Actionable"]
     assert list(lab.columns) == ["item", "text", "label", "group", "type"]
     c = V.taxonomy_counts(lab)
-    assert c.loc["X1", "count"] == 1 and c.loc["A2", "count"] == 1 and c["count"].sum() == 2
+    assert c.loc["X1", "count"] == 1
+    assert c.loc["A2", "count"] == 1
+    assert c["count"].sum() == 2
     with pytest.raises(ValueError, match=r"labels\[0\]='B7' is not a taxonomy code"):
         V.labelling_table(["a"], labels=["B7"])
     with pytest.raises(ValueError, match=r"labels has 1 entries but there are 2 candidates"):
@@ -53,28 +55,38 @@ def test_table6_reproduces_paper_numbers():
     r = t.loc["Noise injection"]
     # Table 6 row 1: 2, 0.222, 1.000, 0.364, 41.4x, 0.0005
     assert r["Flagged"] == 2
-    assert round(r["Recall"], 3) == 0.222 and round(r["Precision"], 3) == 1.000
-    assert round(r["F1"], 3) == 0.364 and round(r["Enrichment"], 1) == 41.4
+    assert round(r["Recall"], 3) == 0.222
+    assert round(r["Precision"], 3) == 1.000
+    assert round(r["F1"], 3) == 0.364
+    assert round(r["Enrichment"], 1) == 41.4
     assert round(r["p"], 4) == 0.0005
     assert r["p"] == pytest.approx(math.comb(9, 2) / math.comb(373, 2), rel=1e-12)  # hand-worked
     u = t.loc["Noise injection ∪ LLM classifier"]
     # Table 6 row 2: 11, 0.444, 0.364, 0.400, 15.1x, < 0.0001
     assert u["Flagged"] == 11
-    assert round(u["Recall"], 3) == 0.444 and round(u["Precision"], 3) == 0.364
-    assert round(u["F1"], 3) == 0.400 and round(u["Enrichment"], 1) == 15.1 and u["p"] < 1e-4
+    assert round(u["Recall"], 3) == 0.444
+    assert round(u["Precision"], 3) == 0.364
+    assert round(u["F1"], 3) == 0.400
+    assert round(u["Enrichment"], 1) == 15.1
+    assert u["p"] < 1e-4
     assert u["p"] == pytest.approx(hypergeom.sf(3, 373, 9, 11), rel=1e-9)
     b = t.loc["Random baseline"]
-    assert round(b["Precision"], 3) == 0.024 and b["Enrichment"] == 1.0  # Table 6 row 3
+    assert round(b["Precision"], 3) == 0.024
+    assert b["Enrichment"] == 1.0
 
 
 def test_validate_flags_ids_universe_and_outside():
     res = V.validate_flags(["a", "b", "zz"], ["a", "c"], universe=["a", "b", "c", "d"], signal="s")
     assert (res.flagged, res.true_positives, res.n_outside) == (2, 1, 1)
-    assert res.recall == 0.5 and res.precision == 0.5 and res.f1 == 0.5
+    assert res.recall == 0.5
+    assert res.precision == 0.5
+    assert res.f1 == 0.5
     assert res.enrichment == pytest.approx(0.5 / 0.5)
     assert res.to_frame().loc[0, "signal"] == "s"
     empty = V.validate_flags([], ["a"], universe=["a", "b"])
-    assert empty.flagged == 0 and math.isnan(empty.precision) and empty.p_value == 1.0
+    assert empty.flagged == 0
+    assert math.isnan(empty.precision)
+    assert empty.p_value == 1.0
     with pytest.raises(ValueError, match=r"universe is required"):
         V.validate_flags(["a"], ["a"])
     with pytest.raises(ValueError, match=r"1 expert positive\(s\) are outside the universe"):
@@ -121,10 +133,12 @@ def test_annotation_agreement_against_statsmodels():
     table = np.array([[sum(1 for x, y in zip(a, b) if x == ca and y == cb) for cb in cats]
                       for ca in cats])
     assert res.kappa == pytest.approx(cohens_kappa(table).kappa, abs=1e-12)
-    assert res.agreement == 6 / 8 and res.n == 8
+    assert res.agreement == 6 / 8
+    assert res.n == 8
     # Table 17, ARC: all items X1 for both annotators -> kappa undefined, agreement 100%
     arc = V.annotation_agreement(["X1"] * 5, ["X1"] * 5)
-    assert math.isnan(arc.kappa) and arc.agreement == 1.0
+    assert math.isnan(arc.kappa)
+    assert arc.agreement == 1.0
 
 
 def test_noise_failures_cross_model():
@@ -137,7 +151,8 @@ def test_noise_failures_cross_model():
     nf = V.noise_failures(f)
     assert nf.flagged == ("a",)
     t = nf.to_frame().set_index("item")
-    assert t.loc["b", "n_failed"] == 2 and t.loc["c", "n_models"] == 2
+    assert t.loc["b", "n_failed"] == 2
+    assert t.loc["c", "n_models"] == 2
     assert V.noise_failures(f, min_models=2).flagged == ("a", "b")
     with pytest.raises(ValueError, match=r"no rows with variant='mask'"):
         V.noise_failures(f, variant="mask")

@@ -92,10 +92,14 @@ def test_max_gap_and_top_gaps_match_sorting(name):
 
 def test_gap_edge_cases_by_hand():
     g = measure.max_gap([0.3])  # gaps 0.3 and 0.7
-    assert g.width == pytest.approx(0.7, abs=1e-15) and g.left == 0.3 and g.right == 1.0
-    assert g.left_index == 0 and g.right_index == -1
+    assert g.width == pytest.approx(0.7, abs=1e-15)
+    assert g.left == 0.3
+    assert g.right == 1.0
+    assert g.left_index == 0
+    assert g.right_index == -1
     tg = measure.top_gaps([0.3], k=5)
-    assert len(tg) == 2 and tg.total == pytest.approx(1.0, abs=1e-15)
+    assert len(tg) == 2
+    assert tg.total == pytest.approx(1.0, abs=1e-15)
     # all equal at 0.42: gaps 0.42, zeros, 0.58
     tg = measure.top_gaps(np.full(4, 0.42), k=3)
     np.testing.assert_allclose(tg.widths, [0.58, 0.42, 0.0], atol=1e-15)
@@ -155,10 +159,16 @@ def test_measure_table_layout_and_highlights():
     df = tab.to_frame()
     assert list(df.columns[:5]) == ["Benchmark", "DDM", "Max Gap", "Top-5 Sum", "#"]
     ev = df.set_index("Benchmark").loc["even"]
-    assert ev["DDM"] == 0.0 and ev["Max Gap"] == pytest.approx(0.05) and ev["#"] == 20
-    assert not ev["DDM high"] and not ev["Max Gap high"] and not ev["Top-5 Sum high"]
+    assert ev["DDM"] == 0.0
+    assert ev["Max Gap"] == pytest.approx(0.05)
+    assert ev["#"] == 20
+    assert not ev["DDM high"]
+    assert not ev["Max Gap high"]
+    assert not ev["Top-5 Sum high"]
     cl = df.set_index("Benchmark").loc["clumped"]
-    assert cl["Max Gap"] == pytest.approx(0.9) and cl["Max Gap high"] and cl["Top-5 Sum high"]
+    assert cl["Max Gap"] == pytest.approx(0.9)
+    assert cl["Max Gap high"]
+    assert cl["Top-5 Sum high"]
     assert cl["DDM"] == pytest.approx(stats.wasserstein_distance(
         benches["clumped"], (np.arange(11) + 0.5) / 11), abs=1e-12)
     assert tab.counts() == {"DDM": 1, "Max Gap": 1, "Top-5 Sum": 1}
@@ -174,7 +184,8 @@ def test_rank_stability_theorem_2_1():
     assert res.bound == pytest.approx(0.08)
     df = res.to_frame().set_index(["model_a", "model_b"])
     assert not df.loc[("a", "b"), "stable"]  # 0.05 <= 0.08
-    assert df.loc[("a", "c"), "stable"] and df.loc[("b", "c"), "stable"]
+    assert df.loc[("a", "c"), "stable"]
+    assert df.loc[("b", "c"), "stable"]
     assert df.loc[("b", "c"), "D_mu_low"] == pytest.approx(0.07)
     assert res.fraction_stable == pytest.approx(2 / 3)
     # the bound itself on a concrete pair of curves: |D_B - D_mu| <= L W1 (mu = Lebesgue uniform)
@@ -240,7 +251,8 @@ def test_detection_power_part_1_against_enumeration():
     for w, k in ((0.3, 2), (0.4, 3)):
         res = measure.detection_power(z, [w], k=[k], a=0.3, alpha=0.1, baseline=[0.5, 0.3])
         row = res.to_frame().iloc[0]
-        assert row["covered"] == 0 and not row["detectable"]
+        assert row["covered"] == 0
+        assert not row["detectable"]
         pw, size = _brute_max_test_power(k, [0.5, 0.3], [False, False], 0.3, 0.1)
         assert abs(pw - 0.1) < 1e-12
         assert abs(size - 0.1) < 1e-12
@@ -256,7 +268,8 @@ def test_detection_power_boundary_behaviour():
     # Theorem 2.3 part 1: for w <= G the worst interval covers no item, the two models' responses
     # have one law, and the (randomized, exact-size) test's power -- computed, not set -- is alpha
     below = df.loc[df["w"] <= G]
-    assert len(below) == 6 and np.all(below["covered"] == 0)
+    assert len(below) == 6
+    assert np.all(below["covered"] == 0)
     np.testing.assert_allclose(below["power"], 0.05, rtol=0, atol=1e-12)
     # part 2: beyond G power grows with k and approaches 1
     big = df[df["w"] > G]

@@ -80,13 +80,16 @@ def test_binary_matrix_matches_2pl_probabilities():
     th = s.truth.models["theta"].to_numpy()
     p = scipy.special.expit(a[:, None] * th[None, :] + b[:, None])  # float64 oracle
     Y = s.matrix
-    assert Y.shape == (400, 300) and Y.dtype == np.int8 and set(np.unique(Y)) <= {0, 1}
+    assert Y.shape == (400, 300)
+    assert Y.dtype == np.int8
+    assert set(np.unique(Y)) <= {0, 1}
     assert abs(binomial_z(Y, p)) < 4
     assert np.all(np.abs(calibration_z(Y, p)) < 4)
     # per model: accuracy within 5 binomial sd of its expectation, for every one of 300 models
     z_m = (Y.sum(0) - p.sum(0)) / np.sqrt((p * (1 - p)).sum(0))
     assert np.all(np.abs(z_m) < 5)
-    assert s.responses is None and s.truth.p_correct is None
+    assert s.responses is None
+    assert s.truth.p_correct is None
 
 
 def test_binary_matrix_reproducible_chunk_invariant_and_prefix_stable():
@@ -132,7 +135,9 @@ def test_binary_matrix_to_response_set():
     s = sim.binary_matrix(25, 12, rng=4)
     rs = s.to_response_set()
     assert isinstance(rs, ResponseSet)
-    assert rs.n_items == 25 and rs.n_models == 12 and rs.T == 1
+    assert rs.n_items == 25
+    assert rs.n_models == 12
+    assert rs.T == 1
     assert np.array_equal(rs.binary(), s.matrix.astype(float))
     assert list(rs.model_ids) == list(s.truth.models.index)
 
@@ -203,7 +208,8 @@ def test_mirt_truth_probabilities_follow_the_documented_model(mirt_big):
                      flawed={"miskeyed": 5, "non_monotone": 5, "family_biased": 5, "owner_biased": 5})
     p, _ = recompute_mirt_p(s)
     np.testing.assert_allclose(s.truth.p_correct, p, rtol=1e-12, atol=1e-15)
-    assert p.min() >= 0 and p.max() <= 1
+    assert p.min() >= 0
+    assert p.max() <= 1
     # the long responses, the matrix and the ResponseSet agree
     assert np.array_equal(s.responses.binary(), s.matrix.astype(float))
     np.testing.assert_allclose(s.truth.items["p_mean"], p.mean(1))
@@ -239,7 +245,8 @@ def test_mirt_non_monotone_items_peak_in_the_middle(mirt_big):
     for i in rows:
         order = np.argsort(eta[i])
         lo, mid, hi = order[:40], order[180:220], order[-40:]
-        assert p[i, mid].mean() > p[i, lo].mean() + 0.3 and p[i, mid].mean() > p[i, hi].mean() + 0.3
+        assert p[i, mid].mean() > p[i, lo].mean() + 0.3
+        assert p[i, mid].mean() > p[i, hi].mean() + 0.3
         mid_minus_ends.append(Y[i, mid].mean() - max(Y[i, lo].mean(), Y[i, hi].mean()))
     # empirically: the middle models beat both extremes on almost every planted item
     assert np.mean(np.array(mid_minus_ends) > 0) >= 0.9
@@ -267,7 +274,8 @@ def test_mirt_biased_items_shift_their_group(mirt_big):
         assert np.sum(zs) / math.sqrt(len(zs)) > 5  # pooled standardized shift
     flaws = mirt_big.truth.flaws
     assert set(flaws["flaw"]) == {"miskeyed", "non_monotone", "family_biased", "owner_biased"}
-    assert len(flaws) == 80 and flaws["item"].is_unique
+    assert len(flaws) == 80
+    assert flaws["item"].is_unique
 
 
 def test_mirt_abilities_grow_with_log_size_and_family_offsets():
@@ -298,7 +306,8 @@ def test_mirt_reproducible_and_chunk_invariant():
     for chunk in (1, 4, 1000):
         m = sim.mirt_2pl(80, 30, matrix_only=True, chunk=chunk, **kw)
         assert np.array_equal(m.matrix, full.matrix)
-        assert m.responses is None and m.truth.p_correct is None
+        assert m.responses is None
+        assert m.truth.p_correct is None
     again = sim.mirt_2pl(80, 30, **kw)
     pd.testing.assert_frame_equal(again.truth.items, full.truth.items)
     pd.testing.assert_frame_equal(again.tables["responses"], full.tables["responses"])
@@ -310,15 +319,19 @@ def test_mirt_roster_and_response_set():
     s = sim.mirt_2pl(60, 40, rng=2, families=("llama", "qwen"), owners=("a", "b", "c"),
                      sizes=(1.0, 7.0), benchmarks=("x", "y", "z"), flawed={})
     rs = s.responses
-    assert rs.n_items == 60 and rs.n_models == 40
-    assert set(rs.models["family"]) <= {"llama", "qwen"} and set(rs.models["owner"]) <= {"a", "b", "c"}
+    assert rs.n_items == 60
+    assert rs.n_models == 40
+    assert set(rs.models["family"]) <= {"llama", "qwen"}
+    assert set(rs.models["owner"]) <= {"a", "b", "c"}
     assert set(rs.models["size"]) <= {1e9, 7e9}
     assert list(rs.items["benchmark"].unique()) == ["x", "y", "z"]
     assert (rs.items["benchmark"].value_counts() == 20).all()
     assert rs.model_ids[0].startswith(rs.models["owner"].iloc[0] + "/")
-    assert (s.truth.items["flaw"] == "none").all() and s.truth.flaws.empty
+    assert (s.truth.items["flaw"] == "none").all()
+    assert s.truth.flaws.empty
     assert s.to_frame().equals(s.truth.items)
-    assert "mirt_2pl" in repr(s) and "planted flaws: none" in repr(s)
+    assert "mirt_2pl" in repr(s)
+    assert "planted flaws: none" in repr(s)
 
 
 def test_mirt_rasch_and_explicit_easiness():
@@ -332,7 +345,9 @@ def test_mirt_rasch_and_explicit_easiness():
 def test_mirt_flawed_counts_and_fractions():
     s = sim.mirt_2pl(200, 10, rng=1, matrix_only=True, flawed={"miskeyed": 0.05, "family_biased": 7})
     vc = s.truth.items["flaw"].value_counts()
-    assert vc["miskeyed"] == 10 and vc["family_biased"] == 7 and vc["none"] == 183
+    assert vc["miskeyed"] == 10
+    assert vc["family_biased"] == 7
+    assert vc["none"] == 183
 
 
 @pytest.mark.parametrize(
@@ -399,7 +414,8 @@ def test_repeated_sampling_trajectories_as_planted(ladder):
     th = ladder.truth.p_correct
     items = ladder.truth.items
     flaw = items["flaw"].to_numpy()
-    assert (flaw == "non_monotone").sum() == 15 and (flaw == "flat").sum() == 30
+    assert (flaw == "non_monotone").sum() == 15
+    assert (flaw == "flat").sum() == 30
     reg = flaw == "none"
     assert np.all(np.diff(th[reg], axis=1) >= 0)  # monotone items: nondecreasing along the ladder
     assert np.all(np.diff(th[flaw == "flat"], axis=1) == 0)
@@ -435,7 +451,9 @@ def test_repeated_sampling_states_and_correctness(ladder):
     K = counts[np.arange(300)[:, None], np.arange(6)[None, :], key[:, None]]
     assert abs(binomial_z(K, th, n=10)) < 4  # K ~ Binomial(10, theta): same mean
     rs = ladder.responses
-    assert rs.T == 10 and rs.has_answers and list(rs.model_ids) == [f"sim-{s}b" for s in ("0.6", "1.7", "4", "8", "14", "32")]
+    assert rs.T == 10
+    assert rs.has_answers
+    assert list(rs.model_ids) == [f"sim-{s}b" for s in ("0.6", "1.7", "4", "8", "14", "32")]
     np.testing.assert_array_equal(rs.counts().K, K)
     np.testing.assert_array_equal(rs.counts().N, 10)
     # the principal answer is sample 0
@@ -493,7 +511,8 @@ def test_repeated_sampling_dense_ladder_recovers_boundary_position_and_width():
     for q in np.flatnonzero(inside):
         xq = q_alpha(th[q], 0.5)
         wq = q_alpha(th[q], 0.75) - q_alpha(th[q], 0.25)
-        assert abs(xq - x[q]) < 0.01 and abs(wq - w[q]) < 0.05 * w[q] + 1e-3, (q, xq, x[q], wq, w[q])
+        assert abs(xq - x[q]) < 0.01, (q, xq, x[q])
+        assert abs(wq - w[q]) < 0.05 * w[q] + 1e-3, (q, wq, w[q])
 
 
 def test_repeated_sampling_axis_and_int_ladder():
@@ -648,15 +667,20 @@ def test_committed_sample_equals_regeneration(name):
 def test_load_sample_contents():
     rs = sim.load_sample("ladder")
     assert isinstance(rs, ResponseSet)
-    assert (rs.n_items, rs.n_models, rs.T) == (300, 6, 10) and rs.has_answers
-    assert rs.name == "sample-ladder" and "repeated_sampling" in rs.meta["notes"]
+    assert (rs.n_items, rs.n_models, rs.T) == (300, 6, 10)
+    assert rs.has_answers
+    assert rs.name == "sample-ladder"
+    assert "repeated_sampling" in rs.meta["notes"]
     rs = sim.load_sample("mirt")
     assert (rs.n_items, rs.n_models) == (500, 60)
-    assert rs.models["family"].nunique() == 5 and rs.models["owner"].nunique() > 5
+    assert rs.models["family"].nunique() == 5
+    assert rs.models["owner"].nunique() > 5
     rs = sim.load_sample("mcq")
-    assert (rs.n_items, rs.n_models) == (300, 8) and rs.has_option_probs
+    assert (rs.n_items, rs.n_models) == (300, 8)
+    assert rs.has_option_probs
     s = sim.load_sample("dif", with_truth=True)
-    assert s.responses.n_models == 300 and s.truth.p_correct is None
+    assert s.responses.n_models == 300
+    assert s.truth.p_correct is None
     assert set(s.truth.flaws["flaw"]) == {"family_biased", "owner_biased", "miskeyed"}
     assert sim.load_sample("suite").items["benchmark"].nunique() == 6
 

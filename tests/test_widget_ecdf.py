@@ -64,7 +64,8 @@ def test_fit_1pl_counts_equals_fit_1pl_jml_for_one_sample():
     np.testing.assert_allclose(ours.difficulty, ref.difficulty, atol=1e-7)
     np.testing.assert_allclose(ours.ability, ref.ability, atol=1e-7)
     np.testing.assert_allclose(ours.difficulty_se, ref.difficulty_se, rtol=1e-6)
-    assert ours.converged and ours.options["likelihood"] == "binomial"
+    assert ours.converged
+    assert ours.options["likelihood"] == "binomial"
 
 
 def test_fit_1pl_counts_matches_direct_scipy_optimum_with_samples_and_missing_cells():
@@ -97,7 +98,8 @@ def test_fit_1pl_counts_without_priors_gives_infinite_extremes_and_nan_for_empty
     N[2] = 0
     K[2] = 0  # never observed
     fit = fit_1pl_counts(K, N, item_prior_sd=None)
-    assert fit.difficulty[0] == -np.inf and fit.difficulty[1] == np.inf
+    assert fit.difficulty[0] == -np.inf
+    assert fit.difficulty[1] == np.inf
     assert np.isnan(fit.difficulty[2])
     assert np.all(np.isfinite(fit.difficulty[3:]))
 
@@ -203,7 +205,8 @@ def test_measure_benchmarks_accepts_difficulty_arrays():
 def test_explorer_initial_state_comes_from_measure(result):
     w = ECDFGapExplorer(result)
     bm = result["alpha"]
-    assert w.benchmark == "alpha" and w.benchmarks == ["alpha", "beta"]
+    assert w.benchmark == "alpha"
+    assert w.benchmarks == ["alpha", "beta"]
     assert w.z == sorted(bm.z.tolist())
     assert w.metrics["ddm"] == pytest.approx(measure.ddm(bm.z), abs=1e-15)
     tg = measure.top_gaps(bm.z, k=5)
@@ -211,7 +214,9 @@ def test_explorer_initial_state_comes_from_measure(result):
     assert [g["rank"] for g in w.gaps] == [1, 2, 3, 4, 5]
     assert [r["name"] for r in w.table] == ["alpha", "beta"]
     assert w.thresholds == [0.1, 0.1, 0.3]
-    assert w.selected_gap == -1 and w.selected_items.empty and w.after == {}
+    assert w.selected_gap == -1
+    assert w.selected_items.empty
+    assert w.after == {}
 
 
 def test_explorer_picking_a_benchmark_reloads_its_measure(result):
@@ -223,7 +228,9 @@ def test_explorer_picking_a_benchmark_reloads_its_measure(result):
     assert w.z == sorted(bm.z.tolist())
     assert w.metrics["max_gap"] == pytest.approx(measure.max_gap(bm.z).width, abs=1e-15)
     assert w.metrics["n_items"] == 30
-    assert w.selected_gap == -1 and w.added == [] and w.after == {}
+    assert w.selected_gap == -1
+    assert w.added == []
+    assert w.after == {}
     with pytest.raises(ValueError, match=r"benchmark='gamma' is not in the result; choose one of"):
         w.benchmark = "gamma"
 
@@ -263,13 +270,15 @@ def test_explorer_what_if_recomputes_with_measure_what_if(result):
         w.added = [0.2, 1.5]
     assert len(w.added) == 2
     w.clear_added()
-    assert w.after == {} and w.what_if_result is None
+    assert w.after == {}
+    assert w.what_if_result is None
 
 
 def test_explorer_accepts_raw_input_and_validates_options(result):
     K, _ = _simulate(15, 6, 1, seed=9)
     w = ECDFGapExplorer({"raw": _wide(K, 1, prefix="raw")})
-    assert w.benchmark == "raw" and len(w.z) == 15
+    assert w.benchmark == "raw"
+    assert len(w.z) == 15
     with pytest.raises(ValueError, match="n_neighbors"):
         ECDFGapExplorer(result, n_neighbors=0)
     with pytest.raises(ValueError, match=r"benchmark='x' is not in the result"):
@@ -292,7 +301,8 @@ def test_assets_are_plain_esm_without_network_imports():
     js = asset("ecdf_gap.js")
     assert "export default" in js
     assert not re.search(r"^\s*import\s", js, flags=re.M), "the explorer must not import modules"
-    assert "http://" not in js.replace("http://www.w3.org/2000/svg", "") and "https://" not in js
+    assert "http://" not in js.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in js
     assert ".bk-gap" in asset("ecdf_gap.css")
 
 
@@ -304,7 +314,8 @@ def test_state_names_and_to_jsonable():
     K, _ = _simulate(10, 5, 1, seed=11)
     w = ECDFGapExplorer({"s": _wide(K, 1, prefix="s")})
     assert isinstance(w, BenchkitWidget)
-    assert "layout" not in w.state_names() and "_esm" not in w.state_names()
+    assert "layout" not in w.state_names()
+    assert "_esm" not in w.state_names()
     assert set(w.state_names()) >= {"z", "gaps", "gap_items", "added", "after", "static_mode"}
 
 
@@ -317,11 +328,14 @@ def test_to_html_embeds_module_state_and_every_benchmark(result, tmp_path):
     state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
     esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
     assert esm == explorer_module("ecdf_gap.js")
-    assert state["static_mode"] is True and w.static_mode is False
-    assert state["selected_gap"] == 0 and state["z"] == w.z
+    assert state["static_mode"] is True
+    assert w.static_mode is False
+    assert state["selected_gap"] == 0
+    assert state["z"] == w.z
     assert set(state["bundle"]) == {"alpha", "beta"}
     assert state["bundle"]["beta"]["z"] == sorted(result["beta"].z.tolist())
-    assert "<script src=" not in page and "https://" not in page
+    assert "<script src=" not in page
+    assert "https://" not in page
     assert ".bk-gap" in page  # CSS inlined
 
 

@@ -81,7 +81,8 @@ def test_landscape_data_points_match_raw_arrays(data, raw):
     f = data.frame
     assert len(f) == 10 * sum(raw[s][1].shape[0] for s in SUBJECTS)
     assert data.variants == [f"prompt_{v}" for v in range(10)]
-    assert data.groups == SUBJECTS and data.models == ["llama-13b"]
+    assert data.groups == SUBJECTS
+    assert data.models == ["llama-13b"]
     for s in SUBJECTS:
         scores, targets = raw[s]
         for v in (0, 7):
@@ -111,7 +112,8 @@ def test_landscape_data_rejects_bad_input(rs, data):
 # ----------------------------------------------------------------------------- widget
 def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
     w = LandscapeExplorer(rs, group="source")
-    assert w.models == ["llama-13b"] and w.groups == [ALL, *SUBJECTS]
+    assert w.models == ["llama-13b"]
+    assert w.groups == [ALL, *SUBJECTS]
     w.group = "business_ethics"
     w.variant = "prompt_4"
     scores, _ = raw["business_ethics"]
@@ -143,19 +145,23 @@ def test_brush_lists_items_with_values_vs_points(rs, raw):
     inside = np.flatnonzero((pts.p_top1 >= box[0]) & (pts.p_top1 <= box[1])
                             & (pts.h_norm >= box[2]) & (pts.h_norm <= box[3]))
     assert len(inside) > 5  # the list is capped, the count is not
-    assert w.n_selected == len(inside) and len(w.selected) == 5
+    assert w.n_selected == len(inside)
+    assert len(w.selected) == 5
     assert [r["item"] for r in w.selected] == [f"anatomy/{i}" for i in inside[:5]]
     for r, i in zip(w.selected, inside[:5]):
         assert r["p_top1"] == pytest.approx(pts.p_top1[i], abs=1e-12)
         assert r["h_norm"] == pytest.approx(pts.h_norm[i], abs=1e-12)
         np.testing.assert_allclose(r["probs"], pts.probs[i], atol=1e-12)
-        assert r["pred"] == "ABCD"[pts.pred[i]] and r["answer"] == "ABCD"[targets[i]]
-        assert r["correct"] == bool(pts.correct[i]) and r["variant"] == "prompt_2"
+        assert r["pred"] == "ABCD"[pts.pred[i]]
+        assert r["answer"] == "ABCD"[targets[i]]
+        assert r["correct"] == bool(pts.correct[i])
+        assert r["variant"] == "prompt_2"
     assert w.selected_items["item"].tolist() == [f"anatomy/{i}" for i in inside]
     # the Python API and an empty brush
     assert len(w.select_box(0.0, 0.2, 0.0, 1.0)) == 0  # P_top1 >= 1/4 always
     w.clear_brush()
-    assert w.n_selected == 0 and w.selected == []
+    assert w.n_selected == 0
+    assert w.selected == []
     with pytest.raises(BenchkitValueError, match=r"brush=.* must be \[\] or \[x0, x1, y0, y1\]"):
         w.brush = [0.5, 0.4, 0.0, 1.0]
 
@@ -181,12 +187,15 @@ def test_before_after_arrows_and_compare_stats(rs, raw):
     assert r["p_top1_after"] == pytest.approx(p9.p_top1[i], abs=1e-12)
     assert r["h_norm_after"] == pytest.approx(p9.h_norm[i], abs=1e-12)
     w.compare = ""
-    assert w.arrows == [] and w.compare_stats == {} and w.moves is None
+    assert w.arrows == []
+    assert w.compare_stats == {}
+    assert w.moves is None
 
 
 def test_density_mode_bins_equal_histogram2d(rs):
     w = LandscapeExplorer(rs, group="source", density_threshold=100, bins=20)
-    assert w.mode == "density" and w.xy == []
+    assert w.mode == "density"
+    assert w.xy == []
     pts = points(np.stack(rs.select(variant="prompt_0").to_long()["option_probs"].to_numpy()))
     ref, _, _ = np.histogram2d(pts.p_top1, pts.h_norm, bins=20, range=[[0, 1], [0, 1]])
     assert np.array_equal(np.asarray(w.density["counts"]), ref.astype(int))
@@ -199,7 +208,8 @@ def test_density_mode_bins_equal_histogram2d(rs):
 def test_expert_labels_text_and_options_listed(votes):
     rs, probs, items = votes
     w = LandscapeExplorer(rs)
-    assert w.label_name == "error_type" and w.groups == ["mmlu-redux"]
+    assert w.label_name == "error_type"
+    assert w.groups == ["mmlu-redux"]
     w.brush = [0.0, 1.0, 0.0, 1.0]
     assert w.n_selected == len(probs)
     sel = w.selected_items.set_index("item")
@@ -222,7 +232,8 @@ def test_to_html_embeds_bundle_with_python_stats(rs):
     page = w.to_html()
     state = json.loads(re.search(r'<script type="application/json" id="benchkit-state">(.*?)</script>',
                                  page, re.S).group(1).replace("<\\/", "</"))
-    assert state["static_mode"] is True and "http" not in state.get("_esm", "")
+    assert state["static_mode"] is True
+    assert "http" not in state.get("_esm", "")
     B = state["bundle"]
     key = B["sep"].join(["llama-13b", "anatomy", "prompt_3"])
     d = landscape_data(rs, group="source")
@@ -230,4 +241,5 @@ def test_to_html_embeds_bundle_with_python_stats(rs):
     assert B["views"][key]["mpd"] == pytest.approx(ref.mpd, abs=1e-15)
     assert len(B["rows"]["x"]) == len(d)
     assert len(B["views"]) == len(w.models) * len(w.groups) * len(w.variants)
-    assert "<script src" not in page and "import(url)" in page
+    assert "<script src" not in page
+    assert "import(url)" in page

@@ -66,7 +66,8 @@ def test_selecting_an_item_syncs_its_trajectory_fit_crossings_and_numbers(prof, 
     for i in picks:
         w.selected = i  # what the front end does when a row is clicked
         t = w.trajectory
-        assert t["index"] == i and t["item"] == str(ladder.item_ids[i]) == w.item
+        assert t["index"] == i
+        assert t["item"] == str(ladder.item_ids[i]) == w.item
         np.testing.assert_array_equal(t["counts"], prof.counts[i])
         np.testing.assert_allclose(t["c"], prof.counts[i] / 10, atol=1e-15)
         np.testing.assert_allclose(t["e"], prof.entropy[i], atol=1e-15)
@@ -76,16 +77,20 @@ def test_selecting_an_item_syncs_its_trajectory_fit_crossings_and_numbers(prof, 
         np.testing.assert_allclose(t["fit"], iso, atol=1e-12)
         for key in ("x", "w", "v", "o", "D", "gamma", "delta", "a"):
             assert t[key] == pytest.approx(float(getattr(prof, key)[i]), abs=1e-15), key
-        assert t["flagged"] == bool(prof.flagged[i]) and t["flat"] == bool(prof.flat[i])
+        assert t["flagged"] == bool(prof.flagged[i])
+        assert t["flat"] == bool(prof.flat[i])
         if prof.flat[i]:
             assert t["q25"] is t["q50"] is t["q75"] is t["levels"] is None
-            assert t["w"] == 1.0 and not any(t["high"]) and t["v"] == 0.0
+            assert t["w"] == 1.0
+            assert not any(t["high"])
+            assert t["v"] == 0.0
             continue
         for key, alpha in (("q25", 0.25), ("q50", 0.5), ("q75", 0.75)):
             assert t[key] == pytest.approx(_crossing(iso, alpha), abs=1e-12)
             assert t[key] == pytest.approx(float(getattr(prof, key)[i]), abs=1e-15)
             assert t["levels"][str(alpha)] == pytest.approx(iso[0] + alpha * (iso[-1] - iso[0]), abs=1e-12)
-        assert t["x"] == pytest.approx(t["q50"]) and t["w"] == pytest.approx(t["q75"] - t["q25"])
+        assert t["x"] == pytest.approx(t["q50"])
+        assert t["w"] == pytest.approx(t["q75"] - t["q25"])
         # Eq. 6: H = {i : s_i >= Q_0.75}, v = Delta * gamma * (1 - mean_H e)
         s = np.arange(6) / 5
         H = s >= _crossing(iso, 0.75) - 1e-12
@@ -94,9 +99,11 @@ def test_selecting_an_item_syncs_its_trajectory_fit_crossings_and_numbers(prof, 
         assert t["e_hi"] == pytest.approx(e_hi, abs=1e-12)
         assert t["v"] == pytest.approx((iso[-1] - iso[0]) * t["gamma"] * (1 - e_hi), abs=1e-12)
     w.select(str(ladder.item_ids[7]))
-    assert w.selected == 7 and w.trajectory["item"] == str(ladder.item_ids[7])
+    assert w.selected == 7
+    assert w.trajectory["item"] == str(ladder.item_ids[7])
     w.selected = -1
-    assert w.trajectory == {} and w.item is None
+    assert w.trajectory == {}
+    assert w.item is None
     with pytest.raises(ValueError, match=r"selected=300 must be -1 \(none\) or a row index 0..299"):
         w.selected = 300
     with pytest.raises(ValueError, match=r"selected='nope' is not an item id"):
@@ -107,14 +114,17 @@ def test_initial_list_is_sorted_by_o_and_shows_the_first_item(prof, frame):
     w = TrajectoryExplorer(prof)
     ref = frame.reset_index().sort_values("o", kind="stable", na_position="last")
     assert w.visible == ref.index.tolist()
-    assert w.selected == w.visible[0] and w.trajectory["index"] == w.visible[0]
+    assert w.selected == w.visible[0]
+    assert w.trajectory["index"] == w.visible[0]
     assert w.models == [f"model {j}" for j in range(1, 7)]  # nothing said which models
     row = w.rows[5]
     for key in ("x", "w", "v", "o", "D", "gamma", "delta"):
         assert row[key] == pytest.approx(float(frame[key].iloc[5]), abs=1e-15)
-    assert row["flagged"] == bool(frame["flagged"].iloc[5]) and row["item"] == frame.index[5]
+    assert row["flagged"] == bool(frame["flagged"].iloc[5])
+    assert row["item"] == frame.index[5]
     sm = w.summary
-    assert sm["n_items"] == 300 and sm["n_flat"] == int(frame["flat"].sum())
+    assert sm["n_items"] == 300
+    assert sm["n_flat"] == int(frame["flat"].sum())
     assert sm["n_flagged"] == int(frame["flagged"].sum())
     assert sm["mean_x"] == pytest.approx(frame.loc[~frame["flat"], "x"].mean(), abs=1e-15)
 
@@ -180,7 +190,9 @@ def test_a_brush_from_the_front_end_and_clearing(prof, frame):
     assert set(w.brush) == {"o"}
     w.flag_filter = "flagged"
     w.clear_filters()
-    assert w.brush == {} and w.flag_filter == "all" and len(w.visible) == 300
+    assert w.brush == {}
+    assert w.flag_filter == "all"
+    assert len(w.visible) == 300
     for bad, match in [({"q": [0, 1]}, r"brush variable 'q' is not one of \['x', 'w', 'v', 'o'\]"),
                        ({"x": [0.5, 0.1]}, r"brush\['x'\] must be finite \[lo, hi\] with lo <= hi"),
                        ({"x": [0.1]}, r"brush\['x'\] must be \[lo, hi\]")]:
@@ -199,7 +211,8 @@ def test_histograms_are_numpy_bins_over_the_paper_populations(prof, frame):
     for var in ("x", "w"):
         h = w.histograms[var]
         assert h["counts"] == np.histogram(frame.loc[pos, var], bins=edges)[0].tolist()
-        assert h["n"] == int(pos.sum()) and h["population"] == "Δ > 0 items"
+        assert h["n"] == int(pos.sum())
+        assert h["population"] == "Δ > 0 items"
         # v-weighted distribution (Sec. 3.3), normalized
         wc = np.histogram(frame.loc[pos, var], bins=edges, weights=frame.loc[pos, "v"])[0]
         np.testing.assert_allclose(h["weighted"], wc / frame.loc[pos, "v"].sum(), atol=1e-15)
@@ -211,7 +224,8 @@ def test_histograms_are_numpy_bins_over_the_paper_populations(prof, frame):
     th = TrajectoryExplorer(tiny, bins=4).histograms
     # item 0: fit (0, 0, 1) on s = (0, .5, 1) -> Q.25 = .625, Q.5 = .75, Q.75 = .875, w = .25;
     # item 1: fit (0, .5, 1) -> x = .5, w = .5; item 2 is flat (excluded from x and w)
-    assert th["x"]["counts"] == [0, 0, 1, 1] and th["x"]["n"] == 2
+    assert th["x"]["counts"] == [0, 0, 1, 1]
+    assert th["x"]["n"] == 2
     assert th["w"]["counts"] == [0, 1, 1, 0]
     # monotone trajectories: D = 0 -> o = 1, which falls in the closed last bin
     assert th["o"]["counts"] == [0, 0, 0, 3]
@@ -230,7 +244,8 @@ def test_response_level_result_gives_axis_models_answers_and_entropy_source(ladd
     res = profile_responses(ladder, axis="size")
     w = TrajectoryExplorer(res, n_answers=3)
     assert w.models == list(res.axis.models)
-    assert w.entropy_source == "answers" and w.summary["entropy_source"] == "answers"
+    assert w.entropy_source == "answers"
+    assert w.summary["entropy_source"] == "answers"
     long = ladder.to_long()
     for i in (0, 11, 123):
         w.selected = i
@@ -243,7 +258,8 @@ def test_response_level_result_gives_axis_models_answers_and_entropy_source(ladd
             cnt = ref[cell["model"]]
             top = sorted(cnt.items(), key=lambda kv: (-kv[1], kv[0]))
             assert [(s["answer"], s["count"]) for s in cell["states"]] == top[:3]
-            assert cell["other"] == sum(c for _, c in top[3:]) and cell["total"] == 10
+            assert cell["other"] == sum(c for _, c in top[3:])
+            assert cell["total"] == 10
             assert all(s["correct"] == float(s["answer"] == key) for s in cell["states"])
     # the same numbers from the array-level result plus the ResponseSet
     w2 = TrajectoryExplorer(res.profile, responses=ladder, models=list(res.axis.models), n_answers=3)
@@ -251,7 +267,8 @@ def test_response_level_result_gives_axis_models_answers_and_entropy_source(ladd
     assert w2.trajectory["answers"] == w.trajectory["answers"]
     # a ResponseSet is profiled with profile_responses' defaults
     w3 = TrajectoryExplorer(ladder)
-    assert len(w3.rows) == 300 and w3.entropy_source == "answers"
+    assert len(w3.rows) == 300
+    assert w3.entropy_source == "answers"
 
 
 def test_text_from_responses_and_mapping_is_cut_and_plain(prof, ladder):
@@ -267,7 +284,8 @@ def test_text_from_responses_and_mapping_is_cut_and_plain(prof, ladder):
     assert w.rows[1]["text"].startswith("<b>question 1</b>")
     m = TrajectoryExplorer(prof, text={str(ladder.item_ids[2]): "two"})
     m.selected = 2
-    assert m.trajectory["text"] == "two" and m.rows[3]["text"] is None
+    assert m.trajectory["text"] == "two"
+    assert m.rows[3]["text"] is None
 
 
 def test_given_entropy_recomputes_the_profiles(prof, ladder):
@@ -329,12 +347,16 @@ def test_to_html_embeds_every_trajectory_and_runs_offline(prof, ladder, tmp_path
     state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
     esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
     assert esm == explorer_module("trajectory.js")
-    assert state["static_mode"] is True and w.static_mode is False
-    assert state["selected"] == 17 and state["visible"] == w.visible and state["brush"] == {"v": [0.2, 1.0]}
+    assert state["static_mode"] is True
+    assert w.static_mode is False
+    assert state["selected"] == 17
+    assert state["visible"] == w.visible
+    assert state["brush"] == {"v": [0.2, 1.0]}
     assert len(state["bundle"]) == 300
     assert state["bundle"][17] == state["trajectory"] == w.trajectory
     np.testing.assert_allclose(state["bundle"][250]["fit"], prof.fit[250], atol=1e-15)
-    assert "<script src=" not in page and "https://" not in page
+    assert "<script src=" not in page
+    assert "https://" not in page
     assert ".bk-highside" in page  # CSS inlined
 
 
@@ -342,7 +364,8 @@ def test_assets_are_plain_esm_without_network_imports():
     js = asset("trajectory.js")
     assert "export default" in js
     assert not re.search(r"^\s*import\s", js, flags=re.M)
-    assert "http://" not in js.replace("http://www.w3.org/2000/svg", "") and "https://" not in js
+    assert "http://" not in js.replace("http://www.w3.org/2000/svg", "")
+    assert "https://" not in js
     assert ".bk-c-line" in asset("trajectory.css")
     w = TrajectoryExplorer(profiles(np.array([[0, 1, 2], [2, 1, 0]]), 2, calibration="exact"))
     assert isinstance(w, BenchkitWidget)
@@ -363,7 +386,9 @@ def test_cruxeval_output_deepseek_coder_size_ladder():
     assert set(sub.budget.tolist()) == {10}
     p = profiles(cm.K, 10, items=sub.item_ids)
     w = TrajectoryExplorer(p, responses=sub)
-    assert w.models == ladder and len(w.rows) == 800 and w.summary["n_models"] == 3
+    assert w.models == ladder
+    assert len(w.rows) == 800
+    assert w.summary["n_models"] == 3
     w.brush = {"x": [0.0, 0.5]}
     df = p.to_frame()
     assert len(w.visible) == int((df["x"].between(0, 0.5) & ~df["flat"]).sum())
