@@ -131,7 +131,7 @@ def test_upstream_scoring_reproduces_leaderboard(rs, upstream):
     assert (diff >= 0).all()
     assert diff["Meta-Llama-3_1-8B"] == 0
     assert upstream.meta["scoring"] == "upstream"
-    assert upstream.meta["seed"] == 12345
+    assert upstream.meta["rng"] == 12345
 
 
 def test_options_and_errors():
@@ -142,8 +142,8 @@ def test_options_and_errors():
         mmlu_pro.load(scoring="random")
     with pytest.raises(BenchkitValueError, match="models='Yi-9B' is not allowed"):
         mmlu_pro.load(models=["Yi-9B"])
-    with pytest.raises(BenchkitTypeError, match="seed must be an integer"):
-        mmlu_pro.load(scoring="upstream", seed=1.5)
+    with pytest.raises(BenchkitTypeError, match="rng must be an integer"):
+        mmlu_pro.load(scoring="upstream", rng=1.5)
 
 
 def test_pins_cover_every_zip():

@@ -8,6 +8,7 @@ import hashlib
 import http.server
 import threading
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,58 @@ def test_errors(tmp_path, monkeypatch):
 def test_default_url_is_pinned_commit():
     assert _source().url("data/x.csv") == (
         "https://raw.githubusercontent.com/owner/toy/" + "0" * 40 + "/data/x.csv")
+
+
+# ---------------------------------------------------------------------------------------------
+# manifests: the pinned hashes are package data (benchkit/datasets/manifests/<source>.json)
+# ---------------------------------------------------------------------------------------------
+# Known counts of pinned files per source, from the loaders' documentation and the mirror layout
+# (an independent record: a manifest that loses or gains entries fails here).
+_PINNED_COUNTS = {"mmlu-redux": 123, "mmlu": 118, "mmlu-pro": 18, "eval-arena": 8, "cruxeval": 5,
+                  "zeroeval": 14, "llm-uncertainty-bench": 1, "conformal-llm": 1}
+
+
+def test_every_source_reads_its_manifest_from_package_data():
+    import json
+    from importlib import resources
+
+    from benchkit import datasets
+
+    folder = resources.files("benchkit.datasets").joinpath("manifests")
+    on_disk = sorted(p.name for p in folder.iterdir() if p.name.endswith(".json"))
+    assert on_disk == sorted(f"{n}.json" for n in datasets.names())
+    # inside the package folder, so hatch's wheel target (packages = ["benchkit"]) ships them
+    import benchkit
+
+    pkg = Path(benchkit.__file__).resolve().parent
+    assert all((pkg / "datasets" / "manifests" / n).is_file() for n in on_disk)
+    for name in datasets.names():
+        src = datasets.source(name)
+        doc = json.loads(folder.joinpath(f"{name}.json").read_text(encoding="utf-8"))
+        assert (doc["source"], doc["repo"], doc["commit"]) == (src.name, src.repo, src.commit)
+        assert [(f["path"], f["sha256"], f["size"]) for f in doc["files"]] == \
+            [(f.path, f.sha256, f.size) for f in src.files]
+        assert len(src.files) == _PINNED_COUNTS[name]
+        assert all(len(f.sha256) == 64 and int(f.sha256, 16) >= 0 and f.size > 0 for f in src.files)
+        assert len({f.path for f in src.files}) == len(src.files)
+
+
+def test_manifest_hashes_match_the_mirror_files():
+    # oracle: hashlib over the mirror copies (independent of the loader's memoized sha256_of)
+    from benchkit import datasets
+
+    root = _fetch.mirror_root()
+    if root is None:
+        pytest.skip("no data mirror (BENCHKIT_DATA_MIRROR) on this machine")
+    src = datasets.source("cruxeval")
+    for f in src.files:
+        data = (root / src.name / f.path).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == f.sha256
+        assert len(data) == f.size
+
+
+def test_manifest_of_another_commit_is_an_error():
+    with pytest.raises(BenchkitValueError, match=r"manifest cruxeval.json has commit='190faf16"):
+        _fetch.load_manifest("cruxeval", repo="facebookresearch/cruxeval", commit="0" * 40)
+    with pytest.raises(BenchkitValueError, match=r"no manifest for source 'nope'"):
+        _fetch.load_manifest("nope", repo="a/b", commit="0" * 40)

@@ -11,20 +11,28 @@ A :class:`Source` pins one public repository at one commit and lists its files w
 
 Every file is checked against its pinned sha256 before use (a mismatch is an error naming the file,
 the expected and the actual hash). The network is touched only in step 3.
+
+The pinned hashes are package data: ``benchkit/datasets/manifests/<source>.json`` holds the source's
+name, repository and commit and one ``{"path", "sha256", "size"}`` entry per file
+(:func:`load_manifest`); each loader module declares its :class:`Source` with
+``files=load_manifest(name, repo=..., commit=...)``.
 """
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import tempfile
 import urllib.request
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 
 from benchkit._validation import BenchkitValueError
 
-__all__ = ["Source", "SourceFile", "fetch_file", "mirror_root", "cache_root", "DatasetIntegrityError"]
+__all__ = ["Source", "SourceFile", "fetch_file", "load_manifest", "mirror_root", "cache_root",
+           "DatasetIntegrityError"]
 
 _GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 _HASH_MEMO: dict[tuple[str, int, int], str] = {}
@@ -74,6 +82,25 @@ class Source:
     def url(self, path: str) -> str:
         f = self.file(path)
         return f.url or _GITHUB_RAW.format(repo=self.repo, commit=self.commit, path=f.path)
+
+
+def load_manifest(name: str, *, repo: str, commit: str) -> tuple[SourceFile, ...]:
+    """The pinned files of source ``name``, read from ``manifests/<name>.json`` (package data).
+
+    ``repo`` and ``commit`` are the loader's pins; the manifest must have been computed for them
+    (a manifest of another commit is an error, never silently used).
+    """
+    ref = resources.files("benchkit.datasets").joinpath("manifests", f"{name}.json")
+    if not ref.is_file():
+        raise BenchkitValueError(f"no manifest for source {name!r} (expected package data {ref})")
+    doc = json.loads(ref.read_text(encoding="utf-8"))
+    pins = {"source": name, "repo": repo, "commit": commit}
+    for key, want in pins.items():
+        if doc.get(key) != want:
+            raise BenchkitValueError(
+                f"manifest {name}.json has {key}={doc.get(key)!r} but the loader pins {want!r}"
+            )
+    return tuple(SourceFile(str(f["path"]), str(f["sha256"]), int(f["size"])) for f in doc["files"])
 
 
 def mirror_root() -> Path | None:

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import Source, fetch_file, load_manifest
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "SUBJECTS", "load", "read_arrays"]
@@ -36,10 +36,7 @@ SOURCE = Source(
     repo=_REPO,
     commit=_COMMIT,
     license="MIT (Copyright (c) 2023 Bhawesh Kumar and Charlie Lu)",
-    files=(
-        # sha256 and size computed from the mirror (an unchanged copy)
-        SourceFile(_ZIP, "83f2898e50d3cb99aef35b0e0f21f86c3328ecf2cb3678a5274ef5f743b13f9b", 869694),
-    ),
+    files=load_manifest("conformal-llm", repo=_REPO, commit=_COMMIT),
     description=(
         "LLaMA-13B softmax over A-D with gold index on 2,886 items of 16 MMLU subjects under 10 "
         "prompt variants"

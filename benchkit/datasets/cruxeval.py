@@ -24,7 +24,7 @@ import json
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import Source, fetch_file, load_manifest
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "TASKS", "NORMALIZATIONS", "load", "load_problems", "normalize_answer"]
@@ -37,25 +37,12 @@ _PROBLEMS = "data/cruxeval.jsonl"
 _SCORED = "samples/evaluation_results/sample_scored_codellama-7b_temp0.2_{task}.json"
 _GENERATIONS = "samples/model_generations/sample_codellama-7b_temp0.2_{task}/generations.json"
 
-# sha256 and size computed from the mirror of the pinned commit (unchanged copies).
-_FILES: tuple[tuple[str, str, int], ...] = (
-    ("data/cruxeval.jsonl", "8368b81047dc5014e4caf5a2f97604eff7644e0ecd7415e3ceeb184bbc2e0c96", 186873),
-    ("samples/evaluation_results/sample_scored_codellama-7b_temp0.2_input.json",
-     "3103330feeb84fdc7f02d60bf71adac42a7352f40d93c7016229bbc8cc946f22", 444976),
-    ("samples/evaluation_results/sample_scored_codellama-7b_temp0.2_output.json",
-     "2b3095f6e8642c32e8a074abb626c13374a64a4dce4e2b4ab6a9ec72c46d6ae2", 395875),
-    ("samples/model_generations/sample_codellama-7b_temp0.2_input/generations.json",
-     "fdb8f6140996c29663a6bb4319262f42a445d698bb88de173b709af2dbd4ef85", 451050),
-    ("samples/model_generations/sample_codellama-7b_temp0.2_output/generations.json",
-     "e0a70dc1b041212d17b41e28e3184c23662401fead1212b0b6748677f74ee412", 401809),
-)
-
 SOURCE = Source(
     name="cruxeval",
     repo=_REPO,
     commit=_COMMIT,
     license="MIT (Copyright (c) 2023 Meta)",
-    files=tuple(SourceFile(p, s, n) for p, s, n in _FILES),
+    files=load_manifest("cruxeval", repo=_REPO, commit=_COMMIT),
     description=(
         "The 800 CRUXEval problems and Code Llama 7B's 10 sampled answers (T=0.2) per problem "
         "with CRUXEval's scores, for input and output prediction"

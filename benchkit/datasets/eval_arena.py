@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import Source, fetch_file, load_manifest
 from benchkit.model_names import FAMILY_RULES, parse_model_names
 from benchkit.response_set import ResponseSet
 
@@ -56,18 +56,6 @@ BENCHMARKS: dict[str, str] = {
     "mbpp+": "data/mbpp+.jsonl",
 }
 
-# sha256 and size computed from the mirror of the pinned commit (files are byte-for-byte copies).
-_FILES: tuple[tuple[str, str, int], ...] = (
-    ("data/cruxeval_input.jsonl", "deb9ed22e44cff852fc2beb2264c4fd3896616fb2099351f23dae99bfa34182a", 3886235),
-    ("data/cruxeval_output.jsonl", "0f88686ca8e4573a69dbd95f0336de31c9773861d2957caf7b07c23c402122b5", 3945858),
-    ("data/humaneval+.jsonl", "7a9ae8be03275e0be7af814c742c237fd59e4733a38c00163faf0e69f38fa62b", 813134),
-    ("data/humaneval.jsonl", "a65e061e56db75c78a1c7919a2f2b1c89e408f66c85e8b5e2945b99ddecb43c6", 805098),
-    ("data/humaneval_hf.jsonl", "d1d8f48530ca417fb39c7e811723aaa6e89acc03aa52ced452fdd0167fca2802", 447646),
-    ("data/lcb_codegen.jsonl", "0646e979dd8125ee680b39f6433b40f77d963a6216b1774ce06661d956eacb83", 2110564),
-    ("data/mbpp+.jsonl", "192f024c07afbdd894bef09b0ce6fbcdba86d84d4589d693e6f890c35a4c2e38", 1996080),
-    ("data/mbpp.jsonl", "8086a56cec781e5a77e75b09c5c6c4f7567d48aceb5b1abbd24404a9f04e0fdf", 1973778),
-)
-
 SOURCE = Source(
     name="eval-arena",
     repo=_REPO,
@@ -76,7 +64,7 @@ SOURCE = Source(
         "MIT per the repository README (no LICENSE file); portions under DS-1000 / google-research "
         "licenses, none of which are among these files"
     ),
-    files=tuple(SourceFile(p, s, n) for p, s, n in _FILES),
+    files=load_manifest("eval-arena", repo=_REPO, commit=_COMMIT),
     description=(
         "Example-level pass1 (fraction of passing samples) of 29-59 models on CRUXEval-I/O (800), "
         "HumanEval(+) (164), MBPP(+) (378), LiveCodeBench codegen (400) and base-model HumanEval"

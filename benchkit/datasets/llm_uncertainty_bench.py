@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice, check_columns
-from benchkit.datasets._fetch import DatasetIntegrityError, Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import DatasetIntegrityError, Source, fetch_file, load_manifest
 
 __all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
            "OptionProbs", "load", "option_probs"]
@@ -46,11 +46,7 @@ SOURCE = Source(
     repo=_REPO,
     commit=_COMMIT,
     license="MIT",
-    files=(
-        # sha256 and size of the mirror's converted file (no upstream path: see the module notes)
-        SourceFile(_PARQUET, "e8344b0a40d397f8ed4b7fa247ba54236da9facc4bea81195e174e3be2223fac",
-                   11970110),
-    ),
+    files=load_manifest("llm-uncertainty-bench", repo=_REPO, commit=_COMMIT),
     description=(
         "Last-token logits of option letters A-F for 16 base models x 10,000 items on MMLU (3 "
         "prompt templates), HellaSwag and CosmosQA; converted to parquet from outputs_base/*.pkl"

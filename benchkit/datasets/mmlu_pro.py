@@ -22,42 +22,19 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import Source, fetch_file, load_manifest
 
 __all__ = ["SOURCE", "MODELS", "SCORINGS", "load"]
 
 _REPO = "TIGER-AI-Lab/MMLU-Pro"
 _COMMIT = "f418b116db00b065c2aea046518d8fcf74d39872"
 
-# (path, sha256, size in bytes) of every file the loader reads, computed from the mirror of the
-# pinned commit (unchanged copies at their repository paths).
-_FILES: tuple[tuple[str, str, int], ...] = (
-    ("eval_results/model_outputs_Llama-2-13b-hf_5shots.zip", "248fbe602862506158edc8e74bff78f1c66b889226a1f98750c207843dccebbf", 3175051),
-    ("eval_results/model_outputs_Llama-2-70b-hf_5shots.zip", "1e3e50201339dfc25a4f2a009afecee6bc1d188f51c5fb4bd04b0b2bb683b9ce", 3276558),
-    ("eval_results/model_outputs_Llama-2-7b-hf_5shots.zip", "57c47f6e70da9d5edf44a4803f75550c553feaadd94340dd9fef09afdeb82e09", 3098504),
-    ("eval_results/model_outputs_Meta-Llama-3-70B_5shots.zip", "d38e3397a932d2fd120afe7ce1a91d77c9d47a2edafc0dcf47e088301167a39b", 4187941),
-    ("eval_results/model_outputs_Meta-Llama-3-8B_5shots.zip", "e295f4844082081e8721d9c45bfff17ef1324e92ff0ae05d2c3057e3928a6b0e", 4136315),
-    ("eval_results/model_outputs_Meta-Llama-3_1-70B-Instruct_5shots.zip", "26573565138fcd27358a0945c9f525a7d9a75a756689058a0d5bfcbc64fa55cb", 3745363),
-    ("eval_results/model_outputs_Meta-Llama-3_1-70B_5shots.zip", "adad31c9ca629cd3143d0770fec98ca5763297cb349570eba4cf59a41d704476", 3500970),
-    ("eval_results/model_outputs_Meta-Llama-3_1-8B-Instruct_5shots.zip", "d5e76b2564b5baad90892c3664287a51f562a3be792a130acaec458b8560a1cf", 3937818),
-    ("eval_results/model_outputs_Meta-Llama-3_1-8B_5shots.zip", "ea8fe2417ec5bece1ebbd11d6bef2c9a23b13d56dcf1f7314aa1e492e528908f", 3481454),
-    ("eval_results/model_outputs_Mistral-7B-v0.1_5shots.zip", "d7fc5b95fe29f2e62fdf6ab7aad5da424f16a0ad204713db9f8f1fc7f25bbd72", 3177727),
-    ("eval_results/model_outputs_Mixtral-8x7B-v0.1_5shots.zip", "c31198ca658a59b734f54b9c676fd481465def1e2a66900511cc1c81fc641163", 3289938),
-    ("eval_results/model_outputs_Qwen1.5-110B_5shots.zip", "37a0859dc3bbd2617fd2c612a8d1d28854c097651aceadb7b61f875828905c76", 3335590),
-    ("eval_results/model_outputs_Qwen1.5-72B-Chat_5shots.zip", "a87935dfe3c349c06115a3b82e299dea30929a3b25ababc879394b58cc93c0b9", 4190708),
-    ("eval_results/model_outputs_Qwen1.5-7B-Chat_5shots.zip", "e1819661f16044ee97734d292c9a7e40f38f9be0aae274642f07943ab69a37b5", 4054339),
-    ("eval_results/model_outputs_Yi-34B_5shots.zip", "17e44df39275a324a250fee8b98f96d8cddcdc00e68f171f07996db9012c5f27", 3230333),
-    ("eval_results/model_outputs_Yi-6B_5shots.zip", "2a85c02303f8e9b98ebd689f239c9fa7bf329014ec911c589f2a91fa47bc377d", 3206745),
-    ("eval_results/model_outputs_gemini-1.5-flash-002_5shots.zip", "fed3caed9a9c1bfc7da74e5116f70ffdb9023794d1677eb2f7d48a2a4adec2e7", 3926017),
-    ("eval_results/model_outputs_gemini-1.5-pro-002_5shots.zip", "7d95c116e999dc15012d753e871bbbc8fd4e74b9feb49b992ea55247576af370", 3554333),
-)
-
 SOURCE = Source(
     name="mmlu-pro",
     repo=_REPO,
     commit=_COMMIT,
     license="Apache-2.0 (LICENSE of the repository; the Hugging Face dataset card says MIT)",
-    files=tuple(SourceFile(p, h, n) for p, h, n in _FILES),
+    files=load_manifest("mmlu-pro", repo=_REPO, commit=_COMMIT),
     description=(
         "MMLU-Pro CoT 5-shot outputs of 18 models (Llama-2/3/3.1, Yi, Qwen1.5, Mistral, Mixtral, "
         "Gemini-1.5) on 12,032 ten-option questions; correct = pred == answer"
@@ -67,7 +44,7 @@ SOURCE = Source(
 _PREFIX, _SUFFIX = "eval_results/model_outputs_", "_5shots.zip"
 
 #: Model ids, taken from the file names (``model_outputs_<model>_5shots.zip``), in file order.
-MODELS: tuple[str, ...] = tuple(p[len(_PREFIX):-len(_SUFFIX)] for p, _, _ in _FILES)
+MODELS: tuple[str, ...] = tuple(f.path[len(_PREFIX):-len(_SUFFIX)] for f in SOURCE.files)
 
 #: Scoring rules for a null ``pred``: "strict" (incorrect) or "upstream" (the scorer's guess).
 SCORINGS: tuple[str, ...] = ("strict", "upstream")
@@ -130,7 +107,7 @@ class _All:
 def _parse_all(local_paths: tuple[str, ...]) -> _All:
     """Every file parsed, and the item table, memoized on the verified local paths."""
     canon: dict = {}
-    files = {m: _read_zip(lp, rel, canon) for m, lp, (rel, _, _) in zip(MODELS, local_paths, _FILES)}
+    files = {m: _read_zip(lp, rel, canon) for m, lp, rel in zip(MODELS, local_paths, (f.path for f in SOURCE.files))}
     # item content: the version most files share (ties: the earliest file); all files are used,
     # so the table does not depend on which models are loaded
     versions: dict[str, dict] = {}
@@ -161,7 +138,7 @@ def _upstream_guess(n_options: int, seed: int) -> int:
     return random.Random(seed).randint(0, n_options - 1)
 
 
-def load(*, scoring: str = "strict", seed: int = 12345, models=None):
+def load(*, scoring: str = "strict", rng: int = 12345, models=None):
     """Load MMLU-Pro as a ResponseSet: 18 models x 12,032 items, one CoT answer per cell.
 
     Parameters
@@ -170,10 +147,12 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
         How a record whose ``pred`` is null (no answer extracted) is scored. ``"strict"``: its
         answer state is :data:`benchkit.NO_ANSWER` and it is incorrect. ``"upstream"``: as the
         repository's scorer (``save_res`` in ``evaluate_from_local.py``) does, a random guess
-        ``random.seed(seed); x = random.randint(0, len(options) - 1)`` is correct when ``x ==
+        ``random.seed(rng); x = random.randint(0, len(options) - 1)`` is correct when ``x ==
         answer_index``; the answer state stays NO_ANSWER.
-    seed : int, default 12345
-        The seed of the upstream guess (12345 upstream); used only with ``scoring="upstream"``.
+    rng : int, default 12345
+        Seed of the upstream guess (12345 upstream), used only with ``scoring="upstream"``. Only
+        an int: the upstream scorer seeds Python's :mod:`random`, whose stream benchkit replays
+        (a numpy Generator or SeedSequence cannot reproduce it).
     models : sequence of str, optional
         Model ids to load (see :data:`MODELS`); default all 18.
 
@@ -218,7 +197,7 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
     from benchkit.response_set import DropEntry, DropReport
 
     check_choice("scoring", scoring, SCORINGS)
-    seed = check_int("seed", seed)
+    rng = check_int("rng", rng, min=0)
     if models is None:
         chosen = list(MODELS)
     else:
@@ -226,7 +205,7 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
         for m in chosen:
             check_choice("models", m, MODELS)
         chosen = [m for m in MODELS if m in chosen]
-    locals_ = tuple(str(fetch_file(SOURCE, p)) for p, _, _ in _FILES)
+    locals_ = tuple(str(fetch_file(SOURCE, f.path)) for f in SOURCE.files)
     parsed_all = _parse_all(locals_)
     parsed = {m: parsed_all.files[m] for m in chosen}
     used = {q for m in chosen for q in parsed[m].qid}
@@ -246,7 +225,7 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
                 if scoring == "upstream":
                     n = len(c[1])
                     if n not in guess_cache:
-                        guess_cache[n] = _upstream_guess(n, seed)
+                        guess_cache[n] = _upstream_guess(n, rng)
                     ok = guess_cache[n] == ai
                 else:
                     ok = False
@@ -272,7 +251,7 @@ def load(*, scoring: str = "strict", seed: int = 12345, models=None):
         "license": SOURCE.license,
         "files": [f"{_PREFIX}{m}{_SUFFIX}" for m in chosen],
         "scoring": scoring,
-        "seed": seed if scoring == "upstream" else None,
+        "rng": rng if scoring == "upstream" else None,
         "n_items": len(items),
         "n_models": len(chosen),
         "missing_cells": missing,

@@ -27,7 +27,7 @@ import re
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import Source, fetch_file, load_manifest
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["SOURCE", "BENCHMARKS", "MODELS", "CRUX_RULES", "load", "extract_answer", "crux_correct",
@@ -44,30 +44,12 @@ MODELS: tuple[str, ...] = (
     "gemma-2-2b-it", "gemma-2-9b-it", "gemma-2-27b-it",
 )
 
-# sha256 and size computed from the mirror of the pinned commit (unchanged copies).
-_FILES: tuple[tuple[str, str, int], ...] = (
-    ("result_dirs/crux/Qwen2.5-32B-Instruct.json", "3abadf0c92caa82522c2bc24c3564dcaf730a9a7e54fda02997912d27c5e0883", 2831850),
-    ("result_dirs/crux/Qwen2.5-3B-Instruct.json", "bbbf655a14e0835cffe77d1df1505836299636bfc54a6dc5fb1c663fb4ac0467", 2937265),
-    ("result_dirs/crux/Qwen2.5-72B-Instruct.json", "eb8b14bea9fb098709bc64706ba98064cbe96ff9d34698eeb47b81d96cd1653f", 2798729),
-    ("result_dirs/crux/Qwen2.5-7B-Instruct.json", "b427536f4320c93f6cb35b1218739038ae3bb51572a3e61e75ccf4f996878606", 2847726),
-    ("result_dirs/crux/gemma-2-27b-it.json", "440736bd2e73f8673d47d10cc76f060f5b49676531cee3a7df052453c461484d", 1908297),
-    ("result_dirs/crux/gemma-2-2b-it.json", "4fddf1b25581215de31e03c9436bd3337283cc5522acd5a3bc0f7479d3bb5902", 2581132),
-    ("result_dirs/crux/gemma-2-9b-it.json", "8dc654c65add34609b3dbb2c6be9170bd7b2bc68163de0ba80f80c86834dccb3", 1978543),
-    ("result_dirs/math-l5/Qwen2.5-32B-Instruct.json", "53f875907b9cffcbfe0b94300e782ac288ae4e9966733a8e8cf58109532c6419", 2453115),
-    ("result_dirs/math-l5/Qwen2.5-3B-Instruct.json", "4412b79ef7631f42f47a6f686f0a10053a72de0347722827306d628780743cdd", 3288222),
-    ("result_dirs/math-l5/Qwen2.5-72B-Instruct.json", "490efd4164c69d98933dc0f1b1303ed4890237d0b0b2593bf20c1bf0d477b892", 2411867),
-    ("result_dirs/math-l5/Qwen2.5-7B-Instruct.json", "ed95ec0d5ff15550c60f79eab6163ace4671c641798585fc32b3081cd222e644", 2723382),
-    ("result_dirs/math-l5/gemma-2-27b-it.json", "afd68ea25a12611d58b54b77aeb45e9eddfea3864fe91741c9b3d88e5c31190c", 1706195),
-    ("result_dirs/math-l5/gemma-2-2b-it.json", "957264912a36236c2597cd6448a3606f84334c8e9605f1be11f61d332312ee9e", 3378569),
-    ("result_dirs/math-l5/gemma-2-9b-it.json", "5d93441ca6653c9c41af9e5b07cd6be48d4a311825083a6d10ccfb34ade34a80", 1744943),
-)
-
 SOURCE = Source(
     name="zeroeval",
     repo=_REPO,
     commit=_COMMIT,
     license="Apache-2.0",
-    files=tuple(SourceFile(p, s, n) for p, s, n in _FILES),
+    files=load_manifest("zeroeval", repo=_REPO, commit=_COMMIT),
     description=(
         "Greedy zero-shot JSON outputs and gold answers of Qwen2.5-Instruct 3/7/32/72B and "
         "gemma-2-it 2/9/27B on CRUXEval-O (800) and MATH level 5 (721)"
