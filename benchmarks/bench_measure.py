@@ -55,6 +55,14 @@ def _power_kit():
     return measure.detection_power(_Z[0][:500], np.linspace(0.005, 0.05, 10), k=(1, 10, 100))
 
 
+def _power_score(n_jobs):
+    from benchkit import measure
+
+    z = _Z[1][:2000]
+    return measure.detection_power(z, [0.002, 0.01, 0.05, 0.2], k=(1, 10, 100), test="score",
+                                   n_resamples=20_000, rng=5, n_jobs=n_jobs).to_frame()
+
+
 def cases() -> list[Case]:
     return [
         Case("ddm 4 x 14000", kit=_ddm_kit, alternative=_ddm_scipy,
@@ -65,4 +73,7 @@ def cases() -> list[Case]:
              alternative_name="numpy/scipy loop", repeat=5),
         Case("detection_power exact 500 items, 10 widths x 3 k", kit=_power_kit, alternative=None,
              alternative_name="", repeat=3),
+        Case("detection_power score 2000 items, 4 widths x 3 k, 20,000 draws", kit=lambda: _power_score(2),
+             alternative=lambda: _power_score(1), alternative_name="the same call with n_jobs=1",
+             repeat=3, note="48 seeded blocks of 5,000 draws; identical tables for any n_jobs"),
     ]

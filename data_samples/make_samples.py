@@ -27,7 +27,7 @@ HERE = Path(__file__).resolve().parent
 
 def main(names: list[str]) -> None:
     for name in names or list(SAMPLES):
-        paths = write_sample(name, HERE)
+        paths = write_sample(name, folder=HERE)
         size = sum(p.stat().st_size for p in paths)
         print(f"{name:8s} {SAMPLES[name].call()}\n         -> {len(paths)} files, {size / 1e3:.0f} kB")
     total = sum(p.stat().st_size for p in HERE.rglob("*.parquet"))

@@ -42,8 +42,8 @@ def test_ddm_sample_and_weighted_targets_match_scipy(name):
     z = CASES[name]
     v = RNG.random(13)
     w = RNG.random(13) + 0.1
-    assert abs(measure.ddm(z, v) - stats.wasserstein_distance(z, v)) < 1e-12
-    assert abs(measure.ddm(z, (v, w)) - stats.wasserstein_distance(z, v, v_weights=w)) < 1e-12
+    assert abs(measure.ddm(z, target=v) - stats.wasserstein_distance(z, v)) < 1e-12
+    assert abs(measure.ddm(z, target=(v, w)) - stats.wasserstein_distance(z, v, v_weights=w)) < 1e-12
 
 
 @pytest.mark.parametrize("name", ["random", "n1", "ties", "ends"])
@@ -54,14 +54,14 @@ def test_ddm_lebesgue_and_distribution_targets(name):
     pts = np.unique(np.concatenate([z, np.arange(z.size + 1) / z.size]))
     oracle = integrate.quad(lambda x: abs(F(x) - x), 0, 1, points=pts, limit=500,
                             epsabs=1e-13)[0]
-    assert abs(measure.ddm(z, "lebesgue") - oracle) < 1e-10
-    assert abs(measure.ddm(z, stats.uniform()) - oracle) < 1e-10
+    assert abs(measure.ddm(z, target="lebesgue") - oracle) < 1e-10
+    assert abs(measure.ddm(z, target=stats.uniform()) - oracle) < 1e-10
     # a Beta target against the quantile form W1 = int_0^1 |Q_n(u) - Q(u)| du
     beta = stats.beta(2, 3)
     zs = np.sort(z)
     qform = sum(integrate.quad(lambda u: abs(zs[i] - beta.ppf(u)), i / z.size, (i + 1) / z.size,
                                limit=200, epsabs=1e-13)[0] for i in range(z.size))
-    assert abs(measure.ddm(z, beta) - qform) < 1e-8
+    assert abs(measure.ddm(z, target=beta) - qform) < 1e-8
 
 
 @pytest.mark.parametrize("name", list(CASES))
@@ -193,7 +193,7 @@ def test_rank_stability_theorem_2_1():
     delta = lambda x: 0.3 * np.sin(3 * x)  # Lipschitz constant 0.9  # noqa: E731
     d_b = delta(z).mean()
     d_mu = integrate.quad(delta, 0, 1)[0]
-    assert abs(d_b - d_mu) <= 0.9 * measure.ddm(z, "lebesgue") + 1e-12
+    assert abs(d_b - d_mu) <= 0.9 * measure.ddm(z, target="lebesgue") + 1e-12
 
 
 def test_covered_items_worst_case_brute_force():

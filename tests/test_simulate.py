@@ -690,7 +690,7 @@ def test_load_sample_errors_and_regeneration(tmp_path):
         sim.load_sample("nope")
     with pytest.raises(BenchkitValueError, match="has no complete sample 'mcq'"):
         sim.load_sample("mcq", folder=tmp_path)
-    sim.write_sample("mcq", tmp_path)
+    sim.write_sample("mcq", folder=tmp_path)
     a = sim.load_sample("mcq", folder=tmp_path)
     b = sim.load_sample("mcq", regenerate=True)
     np.testing.assert_allclose(a.option_probs(), b.option_probs(), rtol=1e-15)

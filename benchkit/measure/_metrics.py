@@ -175,7 +175,7 @@ def _w1_distribution(zs: np.ndarray, dist: Any) -> float:
     return float(total)
 
 
-def ddm(z: Any, target: Any = "uniform") -> float:
+def ddm(z: Any, *, target: Any = "uniform") -> float:
     r"""Difficulty Distribution Mismatch: :math:`\mathrm{DDM}(B;\mu) = W_1(\nu_B, \mu)`.
 
     Parameters
@@ -335,7 +335,7 @@ def max_gap(z: Any) -> Gap:
     return _gap(knots, widths, idx, j, 1)
 
 
-def top_gaps(z: Any, k: int = 5) -> TopGaps:
+def top_gaps(z: Any, *, k: int = 5) -> TopGaps:
     """The ``k`` largest gaps of the difficulty axis (counting those next to 0 and 1).
 
     Parameters

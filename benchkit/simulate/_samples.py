@@ -107,7 +107,7 @@ def sample_tables(sim: Simulation) -> dict[str, pd.DataFrame]:
     }
 
 
-def write_sample(name: str, folder: str | Path | None = None) -> list[Path]:
+def write_sample(name: str, *, folder: str | Path | None = None) -> list[Path]:
     """Generate sample ``name`` and write its Parquet files to ``folder/<name>/``."""
     spec = SAMPLES[check_choice("name", name, tuple(SAMPLES))]
     out = Path(folder) if folder is not None else samples_dir()
