@@ -1,4 +1,4 @@
-"""Kernels of benchkit.boundary against slow numpy twins and scipy."""
+"""Kernels of benchkit.boundary against slow numpy twins (tests/naive.py) and scipy."""
 from fractions import Fraction
 from itertools import product
 
@@ -8,34 +8,8 @@ from scipy.optimize import isotonic_regression
 
 from benchkit._kernels import boundary_codegen, lrt
 from benchkit._kernels.pava import pava_batch, pava_counts_batch
-
-
-# ---- slow twins -------------------------------------------------------------------------------
-def twin_pava_exact(row):
-    """Textbook PAVA in exact rationals, pooling while left mean >= right mean (scipy's rule)."""
-    pools = []  # [sum, count, start]
-    for i, y in enumerate(row):
-        s, c, st = Fraction(y), 1, i
-        while pools and pools[-1][0] / pools[-1][1] >= s / c:
-            ps, pc, pst = pools.pop()
-            s, c, st = s + ps, c + pc, pst
-        pools.append([s, c, st])
-    fit, lab = [None] * len(row), [0] * len(row)
-    for b, (s, c, st) in enumerate(pools):
-        for i in range(st, st + c):
-            fit[i], lab[i] = s / c, b
-    return fit, lab
-
-
-def twin_D(k, T):
-    """Eq. 16 directly: 2T sum KL(Bern(c)||Bern(c~)) with 0 log 0 = 0 (numpy logs)."""
-    fit, _ = twin_pava_exact([Fraction(int(x), T) for x in k])
-    c = np.asarray(k, float) / T
-    f = np.array([float(x) for x in fit])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        t1 = np.where(c > 0, c * np.log(c / f), 0.0)
-        t2 = np.where(c < 1, (1 - c) * np.log((1 - c) / (1 - f)), 0.0)
-    return max(0.0, 2 * T * float(np.sum(t1 + t2)))
+from naive import lr_statistic as twin_D  # slow twins: tests/naive.py
+from naive import pava_exact as twin_pava_exact
 
 
 # ---- PAVA -------------------------------------------------------------------------------------

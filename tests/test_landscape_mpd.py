@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist, squareform
 
+import naive
 from benchkit._kernels import mpd as K
 from benchkit.landscape import (
     benchmark_table,
@@ -83,6 +84,8 @@ def test_weighted_kernel_against_numpy():
     got = parts.sum(axis=0)
     ref = np.array([0.5 * (wr @ D @ wr) for wr in w])  # sum over i<j of w_i w_j d_ij
     np.testing.assert_allclose(got, ref, rtol=1e-13)
+    # per task: the slow twin (tests/naive.py)
+    np.testing.assert_allclose(parts, naive.weighted_pair_sums(P.T, w, bi, bj, 64), rtol=1e-13, atol=1e-12)
 
 
 def test_landscape_points_input_and_degenerate_sizes():

@@ -1,0 +1,213 @@
+"""Slow, obviously-correct twins of every kernel in ``benchkit/_kernels`` (plain Python / numpy).
+
+Each twin computes what its kernel's contract says in the most direct way (textbook loops, exact
+rationals, full enumeration), with no tables, tiling, unrolling or threads, so that a kernel test
+is "fast kernel == slow twin" on inputs small enough for the twin. :data:`TWINS` maps each kernel
+module to its kernels and their twins; ``tests/test_kernels_twins.py`` checks that every kernel
+module is covered and that each kernel agrees with its twin.
+
+Import from tests as ``from naive import ...`` (``tests/conftest.py`` puts this folder on
+``sys.path``).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+from scipy.stats import binom
+
+# ---- benchkit._kernels.pava -------------------------------------------------------------------
+
+
+def pava_exact(row):
+    """Textbook PAVA in exact rationals, pooling while left mean >= right mean (scipy's rule).
+
+    Returns ``(fit, labels)``: the fitted values as :class:`fractions.Fraction` and the 0-based
+    block label of each position.
+    """
+    pools = []  # [sum, count, start]
+    for i, y in enumerate(row):
+        s, c, st = Fraction(y), 1, i
+        while pools and pools[-1][0] / pools[-1][1] >= s / c:
+            ps, pc, pst = pools.pop()
+            s, c, st = s + ps, c + pc, pst
+        pools.append([s, c, st])
+    fit, lab = [None] * len(row), [0] * len(row)
+    for b, (s, c, st) in enumerate(pools):
+        for i in range(st, st + c):
+            fit[i], lab[i] = s / c, b
+    return fit, lab
+
+
+def pava_counts(k):
+    """Twin of ``pava_counts_serial`` for one row: (block sums, block lengths, labels) as ints."""
+    fit, lab = pava_exact([int(x) for x in k])
+    num = [sum(int(k[j]) for j in range(len(k)) if lab[j] == lab[i]) for i in range(len(k))]
+    den = [lab.count(lab[i]) for i in range(len(k))]
+    assert all(Fraction(a, b) == f for a, b, f in zip(num, den, fit))
+    return np.array(num), np.array(den), np.array(lab)
+
+
+def minmax_fit_units(k, lcm):
+    """Twin of ``minmax_counts_lcm``: fit_i = max_{j<=i} min_{m>=i} mean(k_j..k_m), times ``lcm``.
+
+    The min-max formula (Barlow et al. 1972, Thm 1.4.4) evaluated literally in exact rationals.
+    """
+    n = len(k)
+    out = []
+    for i in range(n):
+        best = max(min(Fraction(sum(int(x) for x in k[j:m + 1]), m + 1 - j) for m in range(i, n))
+                   for j in range(i + 1))
+        out.append(best * lcm)
+    assert all(v.denominator == 1 for v in out)
+    return np.array([int(v) for v in out], dtype=np.int64)
+
+
+# ---- benchkit._kernels.lrt --------------------------------------------------------------------
+
+
+def lr_statistic(k, T):
+    """BSDProbe Eq. 16 directly: 2T sum KL(Bern(c) || Bern(c~)), 0 log 0 = 0, numpy logs.
+
+    ``k`` integer counts in [0, T]; the fit c~ is the exact-rational isotonic fit of c = k/T.
+    """
+    fit, _ = pava_exact([Fraction(int(x), T) for x in k])
+    c = np.asarray(k, float) / T
+    f = np.array([float(x) for x in fit])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t1 = np.where(c > 0, c * np.log(c / f), 0.0)
+        t2 = np.where(c < 1, (1 - c) * np.log((1 - c) / (1 - f)), 0.0)
+    return max(0.0, 2 * T * float(np.sum(t1 + t2)))
+
+
+def lr_statistic_float(c_counts, T):
+    """Eq. 7 for real-valued "counts" ``T * c`` (population trajectories): scipy's isotonic fit."""
+    import scipy.optimize
+    import scipy.special
+
+    c = np.asarray(c_counts, float) / T
+    ct = np.clip(scipy.optimize.isotonic_regression(c).x, 0.0, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kl = (scipy.special.xlogy(c, c) - scipy.special.xlogy(c, ct)
+              + scipy.special.xlogy(1 - c, 1 - c) - scipy.special.xlogy(1 - c, 1 - ct))
+    return 2 * T * np.nansum(kl)
+
+
+def count_vectors(n, T):
+    """All (T+1)^n count vectors in mixed-radix order, first position slowest (itertools)."""
+    return np.array(list(itertools.product(range(T + 1), repeat=n)), dtype=np.int64).reshape(-1, n)
+
+
+def enumerate_keys(n, T):
+    """Twin of ``lrt.enumerate_keys``: rho(D) = rint(D * 1e10) of every count vector."""
+    return np.array([int(np.rint(lr_statistic(k, T) * 1e10)) for k in count_vectors(n, T)],
+                    dtype=np.int64)
+
+
+def exact_mass(inv_group, ngroups, theta, n, T):
+    """Twin of ``lrt.exact_mass`` for every reference vector: mass[a, g] = P_theta_a(atom g).
+
+    ``theta`` (nref, n); the probability of a count vector is the product of scipy's binomial
+    pmfs, summed per atom ``inv_group[idx]`` of vector ``idx`` (mixed-radix order).
+    """
+    theta = np.atleast_2d(theta)
+    mass = np.zeros((theta.shape[0], ngroups))
+    for idx, k in enumerate(count_vectors(n, T)):
+        for a, th in enumerate(theta):
+            mass[a, inv_group[idx]] += math.prod(binom.pmf(int(k[i]), T, th[i]) for i in range(n))
+    return mass
+
+
+def tail_envelope(mass):
+    """Twin of ``lrt.tail_envelope``: upper tails P(atom >= g) per row, their max and argmax."""
+    tails = np.array([[sum(row[g:]) for g in range(row.size)] for row in np.asarray(mass)])
+    return tails.max(axis=0), tails.argmax(axis=0)
+
+
+def envelope_counts(keys_per_vector):
+    """Twin of ``lrt.envelope_counts``: max over vectors of #{D* >= atom} at every atom."""
+    atoms = np.unique(np.concatenate([np.asarray(k) for k in keys_per_vector]))
+    tails = np.array([[int((np.asarray(k) >= u).sum()) for u in atoms] for k in keys_per_vector])
+    return atoms, tails.max(axis=0), tails.argmax(axis=0)
+
+
+# ---- benchkit._kernels.irt --------------------------------------------------------------------
+
+
+def scan_binary(Y):
+    """Twin of ``irt.scan_binary``: nansum / non-NaN counts along both axes, and bad cells."""
+    Y = np.asarray(Y, dtype=float)
+    obs = (Y == 0) | (Y == 1)
+    return (np.where(obs, Y, 0).sum(1), obs.sum(1).astype(float), np.where(obs, Y, 0).sum(0),
+            obs.sum(0).astype(float), float((~np.isnan(Y) & ~obs).sum()))
+
+
+# ---- benchkit._kernels.mpd --------------------------------------------------------------------
+
+
+def _tile(block, t, n):
+    return range(t * block, min(n, (t + 1) * block))
+
+
+def pair_sums(pts, bi, bj, block):
+    """Twin of ``mpd.pair_sums_2d`` / ``pair_sums_nd``: per task, sum of d_ij over i < j.
+
+    ``pts`` (dim, n); task t covers rows of tile ``bi[t]`` and columns of tile ``bj[t]``.
+    """
+    pts = np.asarray(pts, float)
+    n = pts.shape[1]
+    out = np.zeros(len(bi))
+    for t, (a, b) in enumerate(zip(bi, bj)):
+        out[t] = math.fsum(math.dist(pts[:, i], pts[:, j])
+                           for i in _tile(block, a, n) for j in _tile(block, b, n) if i < j)
+    return out
+
+
+def weighted_pair_sums(pts, w, bi, bj, block):
+    """Twin of ``mpd.weighted_pair_sums``: per task and weight row r, sum of w_ri w_rj d_ij, i < j."""
+    pts = np.asarray(pts, float)
+    n = pts.shape[1]
+    out = np.zeros((len(bi), w.shape[0]))
+    for t, (a, b) in enumerate(zip(bi, bj)):
+        for r in range(w.shape[0]):
+            out[t, r] = math.fsum(w[r, i] * w[r, j] * math.dist(pts[:, i], pts[:, j])
+                                  for i in _tile(block, a, n) for j in _tile(block, b, n) if i < j)
+    return out
+
+
+# ---- coverage ---------------------------------------------------------------------------------
+#: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
+#: own are listed in :data:`NOT_KERNELS` with the reason.
+TWINS = {
+    "benchkit._kernels.pava": {
+        "pava_float_serial": pava_exact,
+        "pava_counts_serial": pava_counts,
+        "minmax_counts_lcm": minmax_fit_units,
+    },
+    "benchkit._kernels.lrt": {
+        "lr_statistic_counts": lr_statistic,
+        "enumerate_generic": enumerate_keys,
+        "exact_mass": exact_mass,
+        "tail_envelope": tail_envelope,
+        "exact_tail_max": tail_envelope,
+        "envelope_counts": envelope_counts,
+    },
+    "benchkit._kernels.irt": {"scan_binary": scan_binary},
+    "benchkit._kernels.mpd": {
+        "pair_sums_2d": pair_sums,
+        "pair_sums_2d_serial": pair_sums,
+        "pair_sums_nd": pair_sums,
+        "weighted_pair_sums": weighted_pair_sums,
+    },
+    # the generated per-n copies of the lrt/pava loops: twins are those of the loops they unroll
+    "benchkit._kernels.boundary_unrolled": {
+        "pava_float_rows_n{n}": pava_exact,
+        "enumerate_range_n{n}": enumerate_keys,
+    },
+}
+NOT_KERNELS = {
+    "benchkit._kernels.boundary_codegen": "generator of boundary_unrolled (tested: file is current)",
+    "benchkit._kernels.boundary_threads": "thread pool (parallel_for), no arithmetic",
+}
