@@ -1,5 +1,5 @@
-"""Probability-landscape explorer (issue 4 item 6): landscape_data, the widget's Python side and its
-static export, on real data.
+"""Probability-landscape explorer (issue 4 item 6): the widget's Python side and its static export,
+on real data (landscape_data's own tests are in tests/test_landscape_explore.py).
 
 Data: benchkit.datasets.fetch("conformal-llm") (LLaMA-13B option probabilities, 10 prompt variants,
 two subjects here) and fetch("mmlu-redux", part="helm-labelled") (14 HELM models' chosen letters on
@@ -17,17 +17,14 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist
-from scipy.stats import entropy
+from test_landscape_explore import SUBJECTS, _oracle  # shared with the compute tests
 
 from benchkit import ResponseSet
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.datasets import fetch
-from benchkit.datasets import conformal_llm
+from benchkit._validation import BenchkitValueError
+from benchkit.datasets import conformal_llm, fetch
 from benchkit.landscape import mpd, points
 from benchkit.landscape.explore import ALL, landscape_data
 from benchkit.widgets import LandscapeExplorer
-
-SUBJECTS = ["anatomy", "business_ethics"]
 
 
 @pytest.fixture(scope="module")
@@ -38,21 +35,6 @@ def rs():
 @pytest.fixture(scope="module")
 def raw():
     return {s: conformal_llm.read_arrays()[s] for s in SUBJECTS}
-
-
-@pytest.fixture(scope="module")
-def data(rs):
-    return landscape_data(rs, group="source")
-
-
-def _oracle(p):
-    """Sec. 3.2 written out: P_top1 = max p; H_norm = H(residual renormalized) / log(k - 1)."""
-    p = np.asarray(p, float) / np.sum(p)
-    top = int(np.argmax(p))
-    rest = np.delete(p, top)
-    if rest.sum() == 0:  # DESIGN.md reading: no residual mass -> H_norm = 0
-        return p[top], 0.0, top
-    return p[top], entropy(rest / rest.sum()) / np.log(len(p) - 1), top
 
 
 @pytest.fixture(scope="module")
@@ -74,39 +56,6 @@ def votes():
     meta = items.reindex(probs.index).reset_index()
     rs = ResponseSet.from_long(resp, items=meta, name="mmlu-redux votes")
     return rs, probs, items
-
-
-# ----------------------------------------------------------------------------- landscape_data
-def test_landscape_data_points_match_raw_arrays(data, raw):
-    f = data.frame
-    assert len(f) == 10 * sum(raw[s][1].shape[0] for s in SUBJECTS)
-    assert data.variants == [f"prompt_{v}" for v in range(10)]
-    assert data.groups == SUBJECTS
-    assert data.models == ["llama-13b"]
-    for s in SUBJECTS:
-        scores, targets = raw[s]
-        for v in (0, 7):
-            for i in (0, 5, scores.shape[1] - 1):
-                row = f[(f["item"] == f"{s}/{i}") & (f["variant"] == f"prompt_{v}")]
-                assert len(row) == 1
-                pt, hn, top = _oracle(scores[v, i])
-                assert row["p_top1"].iloc[0] == pytest.approx(pt, abs=1e-12)
-                assert row["h_norm"].iloc[0] == pytest.approx(hn, abs=1e-12)
-                assert row["pred"].iloc[0] == "ABCD"[top]
-                assert row["answer"].iloc[0] == "ABCD"[targets[i]]
-                assert bool(row["correct"].iloc[0]) == (top == targets[i])
-
-
-def test_landscape_data_rejects_bad_input(rs, data):
-    with pytest.raises(BenchkitTypeError, match="source must be a benchkit.ResponseSet"):
-        landscape_data(np.zeros((3, 4)))
-    with pytest.raises(BenchkitValueError, match="model='gpt' is not in the data"):
-        data.view_rows(model="gpt")
-    with pytest.raises(BenchkitValueError, match="x0 <= x1"):
-        data.brush(data.view_rows(), (0.9, 0.1, 0, 1))
-    no_probs = ResponseSet.from_long(pd.DataFrame({"model": ["m"], "item": ["i"], "correct": [1]}))
-    with pytest.raises(BenchkitValueError, match="no option probabilities"):
-        landscape_data(no_probs)
 
 
 # ----------------------------------------------------------------------------- widget

@@ -1,0 +1,78 @@
+"""benchkit.landscape.explore.landscape_data (the view model the LandscapeExplorer renders), on real
+data; moved out of tests/test_widget_landscape.py so it runs without the Jupyter extra.
+
+Data: benchkit.datasets.fetch("conformal-llm") (LLaMA-13B option probabilities, 10 prompt variants,
+two subjects here). Oracles: the raw ConformalLLM arrays with P_top1 / H_norm written out with
+scipy.stats.entropy (paper 003, Sec. 3.2).
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import entropy
+
+from benchkit import ResponseSet
+from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit.datasets import conformal_llm, fetch
+from benchkit.landscape.explore import landscape_data
+
+SUBJECTS = ["anatomy", "business_ethics"]
+
+
+@pytest.fixture(scope="module")
+def rs():
+    return fetch("conformal-llm", subjects=SUBJECTS)
+
+
+@pytest.fixture(scope="module")
+def raw():
+    return {s: conformal_llm.read_arrays()[s] for s in SUBJECTS}
+
+
+@pytest.fixture(scope="module")
+def data(rs):
+    return landscape_data(rs, group="source")
+
+
+def _oracle(p):
+    """Sec. 3.2 written out: P_top1 = max p; H_norm = H(residual renormalized) / log(k - 1)."""
+    p = np.asarray(p, float) / np.sum(p)
+    top = int(np.argmax(p))
+    rest = np.delete(p, top)
+    if rest.sum() == 0:  # DESIGN.md reading: no residual mass -> H_norm = 0
+        return p[top], 0.0, top
+    return p[top], entropy(rest / rest.sum()) / np.log(len(p) - 1), top
+
+
+# ----------------------------------------------------------------------------- landscape_data
+def test_landscape_data_points_match_raw_arrays(data, raw):
+    f = data.frame
+    assert len(f) == 10 * sum(raw[s][1].shape[0] for s in SUBJECTS)
+    assert data.variants == [f"prompt_{v}" for v in range(10)]
+    assert data.groups == SUBJECTS
+    assert data.models == ["llama-13b"]
+    for s in SUBJECTS:
+        scores, targets = raw[s]
+        for v in (0, 7):
+            for i in (0, 5, scores.shape[1] - 1):
+                row = f[(f["item"] == f"{s}/{i}") & (f["variant"] == f"prompt_{v}")]
+                assert len(row) == 1
+                pt, hn, top = _oracle(scores[v, i])
+                assert row["p_top1"].iloc[0] == pytest.approx(pt, abs=1e-12)
+                assert row["h_norm"].iloc[0] == pytest.approx(hn, abs=1e-12)
+                assert row["pred"].iloc[0] == "ABCD"[top]
+                assert row["answer"].iloc[0] == "ABCD"[targets[i]]
+                assert bool(row["correct"].iloc[0]) == (top == targets[i])
+
+
+def test_landscape_data_rejects_bad_input(rs, data):
+    with pytest.raises(BenchkitTypeError, match="source must be a benchkit.ResponseSet"):
+        landscape_data(np.zeros((3, 4)))
+    with pytest.raises(BenchkitValueError, match="model='gpt' is not in the data"):
+        data.view_rows(model="gpt")
+    with pytest.raises(BenchkitValueError, match="x0 <= x1"):
+        data.brush(data.view_rows(), (0.9, 0.1, 0, 1))
+    no_probs = ResponseSet.from_long(pd.DataFrame({"model": ["m"], "item": ["i"], "correct": [1]}))
+    with pytest.raises(BenchkitValueError, match="no option probabilities"):
+        landscape_data(no_probs)
