@@ -22,10 +22,31 @@ __all__ = [
 ]
 
 
-def __getattr__(name):  # lazy sub-packages, so "import benchkit" stays light
-    import importlib
+# Public sub-modules, imported on first attribute access (``benchkit.boundary``, ...). Exactly the
+# public modules that exist, except ``widgets`` (``import benchkit.widgets``: it needs the Jupyter
+# extra) and ``cli`` (the command line); tests/test_import_isolation.py keeps this list true.
+_SUBMODULES = (
+    "boundary",
+    "charts",
+    "datasets",
+    "io",
+    "irt",
+    "landscape",
+    "measure",
+    "model_names",
+    "simulate",
+    "stats",
+    "subsets",
+)
 
-    if name in {"datasets", "io", "simulate", "irt", "measure", "boundary", "landscape", "dif",
-                "quality", "charts", "model_names", "stats", "subsets"}:
+
+def __getattr__(name):  # lazy sub-modules, so "import benchkit" stays light
+    if name in _SUBMODULES:
+        import importlib
+
         return importlib.import_module(f"benchkit.{name}")
     raise AttributeError(f"module 'benchkit' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted([*globals(), *_SUBMODULES])

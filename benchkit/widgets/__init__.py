@@ -12,6 +12,24 @@ libraries; install them with ``pip install 'benchkit[jupyter]'``.
 from __future__ import annotations
 
 import importlib
+import importlib.util
+
+# Without the Jupyter extra, fail here with the install hint (as benchkit.charts does) instead of a
+# bare ModuleNotFoundError from deep inside an explorer module.
+_REQUIRES = ("anywidget", "ipywidgets", "traitlets")
+_INSTALL_HINT = "benchkit.widgets needs the Jupyter extra; install it with: pip install 'benchkit[jupyter]'"
+
+
+def _absent(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is None
+    except ImportError:
+        return True
+
+
+_MISSING = [name for name in _REQUIRES if _absent(name)]
+if _MISSING:
+    raise ImportError(f"{_INSTALL_HINT} (missing: {', '.join(_MISSING)})", name=_MISSING[0])
 
 # Explorer name -> module, imported on first access (one line per explorer).
 _LAZY = {
