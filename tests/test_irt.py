@@ -1,6 +1,10 @@
 """Tests of benchkit.irt against girth, direct scipy optimization and brute-force formulas."""
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -441,3 +445,16 @@ def test_2pl_many_items_matches_quad_oracle():
     up = quad_ll(np.exp(la + h), b_hat) - 0.5 * (la + h) @ (la + h)
     dn = quad_ll(np.exp(la - h), b_hat) - 0.5 * (la - h) @ (la - h)
     assert abs((up - dn) / (2 * h)) < 1e-2
+
+
+def test_irt_layer_imports_no_method_package():
+    # the shared IRT layer sits below the methods (DESIGN, layer 2): importing it, in a fresh
+    # interpreter, loads no method package (leave_one_model_out lives in benchkit.measure)
+    code = ("import sys, benchkit.irt\n"
+            "print(sorted({m.split('.')[1] for m in sys.modules if m.startswith('benchkit.')}))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    loaded = set(ast.literal_eval(out.stdout))
+    assert loaded.isdisjoint({"measure", "boundary", "landscape", "dif", "quality", "charts", "widgets"})
+    assert "irt" in loaded
+    assert not hasattr(irt, "leave_one_model_out")
