@@ -1,7 +1,7 @@
 r"""Item-subset selection for efficient evaluation: the generic selectors and ranking agreement.
 
 Shared by the papers' subset experiments (BSDProbe's measurement utility, Sec. 4.4 / App. J, builds
-on it in :mod:`benchkit.boundary.subsets`). Input everywhere is an items x models matrix.
+on it in :mod:`benchkit.boundary.utility`). Input everywhere is an items x models matrix.
 
 =================================== ===========================================================
 :func:`select_random`               uniform sampling without replacement (the Random baseline)
@@ -13,12 +13,13 @@ on it in :mod:`benchkit.boundary.subsets`). Input everywhere is an items x model
                                     weighted by cluster size
 :func:`estimate_accuracy`           accuracy of models from a subset: plain subset mean, the
                                     subset's weights, or tinyBenchmarks' p-IRT estimator
-:func:`kendall_tau_b`               Kendall's tau-b, batched (scipy.stats.kendalltau semantics)
+:func:`fit_item_parameters`         the IRT item fit tinyBenchmarks clusters (2PL or 1PL)
 :func:`kmeans`, :func:`kmedoids`    the clustering both baselines use (numpy, seeded)
 =================================== ===========================================================
 
-Every selector takes ``seed`` (int, SeedSequence or Generator) and returns a frozen
-:class:`Subset` with the selected rows, their estimator weights and method details.
+Every selector takes ``rng`` (None, int, SeedSequence or Generator; :mod:`benchkit._random`, a
+Generator is consumed) and returns a frozen :class:`Subset` with the selected rows, their
+estimator weights and method details. Kendall's tau-b is :func:`benchkit.stats.kendall_tau_b`.
 """
 from __future__ import annotations
 
@@ -29,13 +30,13 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from benchkit._random import generator
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
     check_array,
     check_choice,
     check_int,
-    check_seed,
     describe,
 )
 
@@ -43,7 +44,7 @@ __all__ = [
     "Subset",
     "KMeansResult",
     "KMedoidsResult",
-    "kendall_tau_b",
+    "fit_item_parameters",
     "kmeans",
     "kmedoids",
     "select_random",
@@ -86,6 +87,7 @@ class Subset:
 
     @property
     def size(self) -> int:
+        """Number of selected items."""
         return int(self.indices.size)
 
     def to_frame(self) -> pd.DataFrame:
@@ -126,49 +128,6 @@ class KMedoidsResult:
         """One row per cluster: medoid row and cluster size."""
         return pd.DataFrame({"medoid": self.medoids,
                              "size": np.bincount(self.labels, minlength=self.medoids.size)})
-
-
-# ----------------------------------------------------------------------------------------------
-# Kendall tau-b
-# ----------------------------------------------------------------------------------------------
-def kendall_tau_b(x, y) -> np.ndarray | float:
-    r"""Kendall's :math:`\tau_b` between rankings, batched over leading axes.
-
-    Parameters
-    ----------
-    x, y : array_like (..., n)
-        Scores of the same n objects (e.g. models on a subset and on the full benchmark);
-        broadcast against each other.
-
-    Returns
-    -------
-    float or ndarray
-        :math:`\tau_b = (n_c - n_d) / \sqrt{(n_0 - n_1)(n_0 - n_2)}` with :math:`n_0 = n(n-1)/2`
-        and :math:`n_1, n_2` the pairs tied in x, y; NaN when x or y is constant (as
-        ``scipy.stats.kendalltau``, the oracle in the tests).
-    """
-    xa = check_array("x", x, ndim=None, dtype="float")
-    ya = check_array("y", y, ndim=None, dtype="float")
-    if xa.ndim == 0 or ya.ndim == 0:
-        raise BenchkitValueError("x and y must have at least one axis (the ranked objects)")
-    if xa.shape[-1] != ya.shape[-1]:
-        raise BenchkitValueError(
-            f"x and y must rank the same number of objects; got {xa.shape[-1]} and {ya.shape[-1]}"
-        )
-    n = xa.shape[-1]
-    if n < 2:
-        raise BenchkitValueError(f"Kendall tau needs at least 2 objects; got {n}")
-    i, j = np.triu_indices(n, 1)
-    sx = np.sign(xa[..., i] - xa[..., j])
-    sy = np.sign(ya[..., i] - ya[..., j])
-    s = (sx * sy).sum(-1)
-    n0 = i.size
-    tx = n0 - (sx == 0).sum(-1)
-    ty = n0 - (sy == 0).sum(-1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        tau = s / np.sqrt(tx.astype(float) * ty)
-    tau = np.where((tx == 0) | (ty == 0), np.nan, np.clip(tau, -1.0, 1.0))
-    return float(tau) if tau.ndim == 0 else tau
 
 
 # ----------------------------------------------------------------------------------------------
@@ -229,7 +188,7 @@ def _plusplus(rng: np.random.Generator, dist_to: Any, n: int, k: int) -> np.ndar
     return chosen
 
 
-def kmeans(X, k: int, *, seed: Any = None, max_iter: int = 300, tol: float = 1e-10) -> KMeansResult:
+def kmeans(X, k: int, *, rng: Any = None, max_iter: int = 300, tol: float = 1e-10) -> KMeansResult:
     r"""Lloyd's k-means with k-means++ seeding (Arthur & Vassilvitskii, 2007).
 
     Parameters
@@ -237,7 +196,7 @@ def kmeans(X, k: int, *, seed: Any = None, max_iter: int = 300, tol: float = 1e-
     X : array_like (n, d)
     k : int
         Number of clusters, 1 <= k <= n.
-    seed : None, int, SeedSequence or Generator
+    rng : None, int, SeedSequence or Generator
         Seeding randomness.
     max_iter, tol : int, float
         Iteration cap; stop when no center moves by more than ``tol``.
@@ -255,7 +214,7 @@ def kmeans(X, k: int, *, seed: Any = None, max_iter: int = 300, tol: float = 1e-
     n = Xa.shape[0]
     k = check_int("k", k, min=1, max=max(n, 1))
     max_iter = check_int("max_iter", max_iter, min=1)
-    rng = check_seed("seed", seed)
+    rng = generator(rng)
     sq = (Xa * Xa).sum(1)
 
     def dist_to(i):
@@ -267,9 +226,11 @@ def kmeans(X, k: int, *, seed: Any = None, max_iter: int = 300, tol: float = 1e-
 
 
 class _CorrelationDistance:
-    """d(i, j) = 1 - r_ij over models, for constant rows r = 0 to varying rows and r = 1 to constant
-    rows; d(i, i) = 0. Rows are standardized to unit vectors with one extra coordinate that is 1
-    exactly for constant rows, so r_ij = z_i . z_j throughout."""
+    """d(i, j) = 1 - r_ij over models (r = 0 between a constant and a varying row).
+
+    r = 1 between constant rows; d(i, i) = 0. Rows are standardized to unit vectors with one
+    extra coordinate that is 1 exactly for constant rows, so r_ij = z_i . z_j throughout.
+    """
 
     name = "correlation"
 
@@ -316,7 +277,7 @@ class _EuclideanDistance:
         return out
 
 
-def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
+def kmedoids(X, k: int, *, metric: str = "correlation", rng: Any = None,
              max_iter: int = 100, init=None) -> KMedoidsResult:
     r"""k-medoids by alternating assignment and medoid update (Park & Jun, 2009).
 
@@ -333,7 +294,7 @@ def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
         reimplementations zero undefined correlations) and to 1 against other constant rows, so
         that items carrying no ranking information form their own cluster(s) instead of all
         joining the first medoid by a tie.
-    seed : None, int, SeedSequence or Generator
+    rng : None, int, SeedSequence or Generator
         k-means++-style seeding (probability proportional to the squared distance).
     max_iter : int
     init : array_like of int (k,), optional
@@ -357,7 +318,7 @@ def kmedoids(X, k: int, *, metric: str = "correlation", seed: Any = None,
     k = check_int("k", k, min=1, max=max(n, 1))
     check_choice("metric", metric, ("correlation", "euclidean"))
     max_iter = check_int("max_iter", max_iter, min=1)
-    rng = check_seed("seed", seed)
+    rng = generator(rng)
     dist = _CorrelationDistance(Xa) if metric == "correlation" else _EuclideanDistance(Xa)
     if init is None:
         med = _plusplus(rng, lambda i: dist.to(np.array([i]))[:, 0], n, k)
@@ -412,11 +373,11 @@ def _pool_matrix(name: str, X) -> np.ndarray:
     return arr
 
 
-def select_random(n_pool: int, size: int, *, seed: Any = None) -> Subset:
+def select_random(n_pool: int, size: int, *, rng: Any = None) -> Subset:
     """The Random baseline: ``size`` of ``n_pool`` rows uniformly without replacement."""
     n_pool = check_int("n_pool", n_pool, min=1)
     size = _check_size(size, n_pool)
-    rng = check_seed("seed", seed)
+    rng = generator(rng)
     idx = rng.choice(n_pool, size=size, replace=False).astype(np.int64)
     return Subset(idx, np.full(size, 1.0 / size), "random", n_pool, np.full(size, -1, np.int64))
 
@@ -434,7 +395,7 @@ def _representatives(dist_to_center: np.ndarray, labels: np.ndarray, k: int):
     return reps, weights
 
 
-def select_anchor_points(confidence, size: int, *, metric: str = "correlation", seed: Any = None,
+def select_anchor_points(confidence, size: int, *, metric: str = "correlation", rng: Any = None,
                          max_iter: int = 100) -> Subset:
     r"""Anchor Points (Vivek et al., 2024): k-medoids on the items' model-confidence patterns.
 
@@ -448,7 +409,7 @@ def select_anchor_points(confidence, size: int, *, metric: str = "correlation", 
     metric : {"correlation", "euclidean"}
         Distance between items' patterns (default ``1 - r``, Anchor Points' correlation
         clustering).
-    seed, max_iter
+    rng, max_iter
         As in :func:`kmedoids`.
 
     Returns
@@ -470,15 +431,30 @@ def select_anchor_points(confidence, size: int, *, metric: str = "correlation", 
         raise BenchkitValueError(
             f"confidence needs at least 2 models (columns) to compare items; got {C.shape[1]}"
         )
-    res = kmedoids(C, size, metric=metric, seed=seed, max_iter=max_iter)
+    res = kmedoids(C, size, metric=metric, rng=rng, max_iter=max_iter)
     w = np.bincount(res.labels, minlength=size) / float(C.shape[0])
     return Subset(res.medoids.copy(), w, "anchor_points", C.shape[0],
                   np.arange(size, dtype=np.int64), {"labels": res.labels, "clustering": res})
 
 
-def _irt_fit(Y, irt: str):
+def fit_item_parameters(Y, *, irt: str = "2pl"):
+    """The IRT fit tinyBenchmarks clusters: :func:`benchkit.irt.fit_2pl` or ``fit_1pl`` of 0/1 Y.
+
+    Parameters
+    ----------
+    Y : array_like (n_items, n_models)
+        0/1 responses of the source models.
+    irt : {"2pl", "1pl"}, default "2pl"
+
+    Returns
+    -------
+    IRTFit
+        Deterministic; fit it once and pass it as ``fit=`` to :func:`select_tinybenchmarks`
+        across repetitions.
+    """
     from benchkit import irt as _irt
 
+    check_choice("irt", irt, ("2pl", "1pl"))
     if irt == "2pl":
         return _irt.fit_2pl(Y)
     return _irt.fit_1pl(Y)
@@ -494,7 +470,7 @@ def _embedding(fit) -> np.ndarray:
 
 
 def select_tinybenchmarks(Y=None, size: int = 100, *, fit=None, irt: str = "2pl",
-                          seed: Any = None, max_iter: int = 300) -> Subset:
+                          rng: Any = None, max_iter: int = 300) -> Subset:
     r"""tinyBenchmarks-style selection (Polo et al., 2024, "IRT" anchor strategy).
 
     Parameters
@@ -509,7 +485,7 @@ def select_tinybenchmarks(Y=None, size: int = 100, *, fit=None, irt: str = "2pl"
     irt : {"2pl", "1pl"}
         Model fitted when ``fit`` is None (default 2PL, the unidimensional case of the original's
         multidimensional IRT).
-    seed, max_iter
+    rng, max_iter
         k-means++ seeding and Lloyd iteration cap.
 
     Returns
@@ -531,12 +507,12 @@ def select_tinybenchmarks(Y=None, size: int = 100, *, fit=None, irt: str = "2pl"
         Ya = _pool_matrix("Y", Y)
         if np.any((Ya != 0) & (Ya != 1)):
             raise BenchkitValueError("Y must hold 0/1 responses; binarize scores first")
-        fit = _irt_fit(Ya, irt)
+        fit = fit_item_parameters(Ya, irt=irt)
     elif not hasattr(fit, "difficulty") or not hasattr(fit, "discrimination"):
         raise BenchkitTypeError(f"fit must be an IRTFit from benchkit.irt; got {describe(fit)}")
     E = _embedding(fit)
     size = _check_size(size, E.shape[0])
-    km = kmeans(E, size, seed=seed, max_iter=max_iter)
+    km = kmeans(E, size, rng=rng, max_iter=max_iter)
     d = np.sqrt(_sqdist(E, km.centers))
     reps, w = _representatives(d, km.labels, size)
     return Subset(reps, w, "tinybenchmarks", E.shape[0], np.arange(size, dtype=np.int64),

@@ -60,7 +60,8 @@ def _numpy_one_vector():
         c = k / T
         f = np.clip(fit / T, 0, 1)
         with np.errstate(divide="ignore", invalid="ignore"):
-            kl = np.where(c > 0, c * np.log(c / f), 0) + np.where(c < 1, (1 - c) * np.log((1 - c) / (1 - f)), 0)
+            kl = (np.where(c > 0, c * np.log(c / f), 0)
+                  + np.where(c < 1, (1 - c) * np.log((1 - c) / (1 - f)), 0))
         keys = np.rint(2 * T * kl.sum(axis=1) * 1e10).astype(np.int64)
         return np.unique(keys, return_counts=True)
     return run
@@ -105,7 +106,8 @@ def _reliability_paper_scale():
     u = rng.random((N, R))
     roles = (u > pr[:, :1]).astype(np.int64) + (u > pr[:, :1] + pr[:, 1:2])
     states = np.where(roles == 1, 1 + rng.integers(0, 3, (N, R)), roles * 2)
-    return lambda: split_half_reliability(states, roles, n_boot=10_000, n_perm=10_000, seed=42)
+    return lambda: split_half_reliability(states, roles, n_resamples=10_000, n_permutations=10_000,
+                                          rng=42)
 
 
 def _budget_one_rep():

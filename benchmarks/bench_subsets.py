@@ -1,4 +1,4 @@
-"""Benchmarks of the measurement-utility code (benchkit.subsets, benchkit.boundary.subsets).
+"""Benchmarks of the measurement-utility code (benchkit.subsets, benchkit.boundary.utility).
 
 * ``kmedoids-correlation``: Anchor Points' k-medoids on 4,000 items x 6 models, k = 100, with
   benchkit's O(n k) memory / O(n d) medoid update (within-cluster correlation-distance sums as
@@ -78,7 +78,7 @@ def _ranks():
 
 
 def _kit_tau():
-    from benchkit.subsets import kendall_tau_b
+    from benchkit.stats import kendall_tau_b
 
     X, F = _ranks()
     return kendall_tau_b(X, F)
@@ -99,11 +99,11 @@ def _setup_utility():
 
 
 def _kit_utility():
-    from benchkit.boundary.subsets import measurement_utility
+    from benchkit.boundary import measurement_utility
 
     rs = _state["rs"]
     return measurement_utility(rs, reference_axis=list(rs.model_ids), sizes=(100,), n_repeats=5,
-                               seed=0)
+                               rng=0)
 
 
 def cases() -> list[Case]:

@@ -2,8 +2,8 @@
 
 Usage: python scripts/build_calibration_tables.py [--n 3 4 ...] [--T 5 10 ...] [--n-jobs N]
 
-Each table: default reference family (``benchkit.boundary.reference_family``), B = 200,000,
-seed 42, table version ``TABLE_VERSION``. Tables are deterministic: rerunning reproduces the files'
+Each table: default reference family (``benchkit.boundary.reference_family``), n_resamples = B = 200,000,
+rng = seed 42, table version ``TABLE_VERSION``. Tables are deterministic: rerunning reproduces the files'
 contents exactly, whatever the number of workers.
 """
 from __future__ import annotations
@@ -11,8 +11,14 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchkit.boundary.calibration import (
-    _DATA, DEFAULT_B, DEFAULT_SEED, SHIPPED_N, SHIPPED_T, build_table, table_path,
+from benchkit.boundary._calibration import (
+    _DATA,
+    DEFAULT_B,
+    DEFAULT_SEED,
+    SHIPPED_N,
+    SHIPPED_T,
+    build_table,
+    table_path,
 )
 
 
@@ -29,7 +35,7 @@ def main() -> None:
             if args.skip_existing and path.is_file():
                 continue
             t0 = time.perf_counter()
-            table = build_table(n, T, B=DEFAULT_B, seed=DEFAULT_SEED, n_jobs=args.n_jobs)
+            table = build_table(n, T, n_resamples=DEFAULT_B, rng=DEFAULT_SEED, n_jobs=args.n_jobs)
             table.save(path)
             print(f"n={n} T={T}: {table.reference.shape[0]} vectors, {table.atoms.size} atoms, "
                   f"{path.stat().st_size / 1e3:.0f} kB, {time.perf_counter() - t0:.1f} s", flush=True)

@@ -17,7 +17,7 @@ def test_family_size_matches_paper():
 def test_score_semantics_against_direct_eq19():
     theta = reference_family(3)[[0, 10, 40]]
     B = 3000
-    tab = build_table(3, 5, B=B, seed=5, reference=theta, block_size=700)
+    tab = build_table(3, 5, n_resamples=B, rng=5, reference=theta, block_size=700)
     seeds = lrt.block_seeds(np.random.SeedSequence(5), 3, (B + 699) // 700)
     keys = lrt.simulate_keys(theta, 5, B, seeds, block_size=700)
     for d in [0.0, 0.3, 1.0, 2.5, 4.0, 7.0, 50.0]:
@@ -33,11 +33,11 @@ def test_same_table_for_any_worker_count(tmp_path):
 
     from benchkit._kernels.boundary_threads import limit_threads
 
-    a = build_table(3, 5, B=2000, seed=3, block_size=300)
+    a = build_table(3, 5, n_resamples=2000, rng=3, block_size=300)
     with parallel_config(backend="threading"):  # same code path as processes, no worker start-up
-        b = build_table(3, 5, B=2000, seed=3, block_size=300, n_jobs=2, chunk=7)
+        b = build_table(3, 5, n_resamples=2000, rng=3, block_size=300, n_jobs=2, chunk=7)
     with limit_threads(1):
-        c1 = build_table(3, 5, B=2000, seed=3, block_size=300)
+        c1 = build_table(3, 5, n_resamples=2000, rng=3, block_size=300)
     np.testing.assert_array_equal(a.tail, c1.tail)
     np.testing.assert_array_equal(a.atoms, b.atoms)
     np.testing.assert_array_equal(a.tail, b.tail)
@@ -51,7 +51,7 @@ def test_exact_vs_monte_carlo():
     # n = 3, T = 5: exact P over the same family vs MC scores; they differ only by MC error.
     fam = reference_family(3)
     ex = exact_table(3, 5, reference=fam, flat_levels=0)
-    mc = build_table(3, 5, B=20000, seed=11, reference=fam, block_size=5000)
+    mc = build_table(3, 5, n_resamples=20000, rng=11, reference=fam, block_size=5000)
     d = ex.atoms / 1e10
     diff = np.abs(ex.score(d) - mc.score(d))
     # max over 133 vectors of binomial errors: sd <= 0.5/sqrt(B) = 0.0035; allow ~5 sd
@@ -60,12 +60,12 @@ def test_exact_vs_monte_carlo():
 
 
 def test_all_common_settings_are_shipped():
-    from benchkit.boundary.calibration import _DATA, SHIPPED_N, SHIPPED_T, table_path
+    from benchkit.boundary._calibration import _DATA, SHIPPED_N, SHIPPED_T, table_path
 
     for n in SHIPPED_N:
         for T in SHIPPED_T:
             tab = CalibrationTable.load(_DATA / table_path(n, T))
-            assert (tab.n, tab.T, tab.B, tab.seed) == (n, T, 200_000, 42)
+            assert (tab.n, tab.T, tab.n_resamples, tab.rng) == (n, T, 200_000, 42)
             assert tab.reference.shape == reference_family(n).shape
             assert np.all(np.diff(tab.atoms) > 0)
             assert np.all(np.diff(tab.tail) <= 0)
@@ -73,8 +73,8 @@ def test_all_common_settings_are_shipped():
 
 def test_shipped_table_lookup():
     tab = get_table(6, 20)
-    assert tab.B == 200_000
-    assert tab.seed == 42
+    assert tab.n_resamples == 200_000
+    assert tab.rng == 42
     assert tab.reference.shape == (217, 6)
     assert tab.min_score == pytest.approx(1 / 200_001)
     assert tab.score(np.array([0.0]))[0] == 1.0
@@ -100,8 +100,32 @@ def test_false_flag_rate_under_monotone_profiles():
 
 def test_errors():
     with pytest.raises(ValueError, match="must be non-decreasing"):
-        build_table(3, 5, B=10, reference=[[0.5, 0.2, 0.9]])
+        build_table(3, 5, n_resamples=10, reference=[[0.5, 0.2, 0.9]])
     with pytest.raises(ValueError, match="more than max_vectors"):
         exact_table(6, 20)
     with pytest.raises(ValueError, match="method='mcmc' is not allowed"):
         get_table(6, 20, method="mcmc")
+    with pytest.raises(ValueError, match="rng=-1 must be a non-negative integer"):
+        build_table(3, 5, n_resamples=10, rng=-1)
+    with pytest.raises(TypeError, match="rng must be None, a non-negative int"):
+        build_table(3, 5, n_resamples=10, rng="42")
+    with pytest.raises(ValueError, match="n_resamples"):
+        build_table(3, 5, n_resamples=0)
+    with pytest.raises(ValueError, match="n_jobs=0 is not allowed"):
+        build_table(3, 5, n_resamples=10, n_jobs=0)
+
+
+def test_rng_forms():
+    # an int and SeedSequence(int) give the same table (benchkit._random's rule) and the same
+    # int is recorded; a Generator is consumed: two calls with it give different draws
+    a = build_table(3, 5, n_resamples=500, rng=9, block_size=200)
+    b = build_table(3, 5, n_resamples=500, rng=np.random.SeedSequence(9), block_size=200)
+    np.testing.assert_array_equal(a.atoms, b.atoms)
+    np.testing.assert_array_equal(a.tail, b.tail)
+    assert a.rng == 9
+    assert b.rng == 9
+    g = np.random.default_rng(1)
+    c = build_table(3, 5, n_resamples=500, rng=g, block_size=200)
+    d = build_table(3, 5, n_resamples=500, rng=g, block_size=200)
+    assert c.rng is None
+    assert not (np.array_equal(c.atoms, d.atoms) and np.array_equal(c.tail, d.tail))

@@ -41,7 +41,8 @@ def oracle(k, T, e=None):
                 if fit[i] >= level - 1e-12:
                     return s[i - 1] + (level - fit[i - 1]) / (fit[i] - fit[i - 1]) * (s[i] - s[i - 1])
         with np.errstate(divide="ignore", invalid="ignore"):
-            kl = np.nan_to_num(c[q] * np.log(c[q] / fit)) + np.nan_to_num((1 - c[q]) * np.log((1 - c[q]) / (1 - fit)))
+            kl = (np.nan_to_num(c[q] * np.log(c[q] / fit))
+                  + np.nan_to_num((1 - c[q]) * np.log((1 - c[q]) / (1 - fit))))
         D = max(0.0, 2 * T * kl.sum())
         if flat:
             out.append(dict(delta=0.0, x=np.nan, w=1.0, gamma=gamma, v=0.0, D=D, a=c[q].mean(), q50=np.nan))
@@ -113,7 +114,7 @@ def test_flagging_and_groups(table):
     np.testing.assert_array_equal(df["flagged"], df["o"] <= 0.05)
     assert df.index.name == "item"
     assert list(df["group"].unique()) == ["a", "b"]
-    assert df["o"].min() >= 1 / (table.B + 1)
+    assert df["o"].min() >= 1 / (table.n_resamples + 1)
 
 
 def test_errors(table):

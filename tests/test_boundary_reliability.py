@@ -5,23 +5,18 @@ from scipy.spatial.distance import jensenshannon
 from statsmodels.stats.multitest import multipletests
 
 import benchkit.boundary as bb
-from benchkit.boundary import reliability as rel
+from benchkit.boundary import _reliability as rel
 
 
-def test_jsd_matches_scipy():
-    rng = np.random.default_rng(0)
-    P = rng.dirichlet(np.ones(5), 50)
-    Q = rng.dirichlet(np.ones(5), 50)
-    Q[:5, :2] = 0
-    Q[:5] /= Q[:5].sum(axis=1, keepdims=True)
-    # scipy's jensenshannon is the distance sqrt(JSD), natural log by default
-    np.testing.assert_allclose(bb.jsd(P, Q), jensenshannon(P, Q, axis=1) ** 2, atol=1e-12)
-    assert bb.jsd([1, 0], [0, 1]) == pytest.approx(np.log(2))  # range [0, log 2] (App. G)
+def test_reliability_uses_the_shared_statistics():
+    # the JSD and Holm of App. G are benchkit.stats' (checked against scipy / statsmodels in
+    # tests/test_stats.py); the boundary package keeps no copy
+    from benchkit import stats
 
-
-def test_holm_matches_statsmodels():
-    p = np.array([0.01, 0.04, 0.03, 0.2, 0.0005, 0.04])
-    np.testing.assert_allclose(bb.holm(p), multipletests(p, method="holm")[1], atol=1e-15)
+    assert rel.jsd is stats.jsd
+    assert rel.holm is stats.holm
+    assert not hasattr(bb, "jsd")
+    assert not hasattr(bb, "holm")
 
 
 def _data(N=40, R=20, seed=0, dependent=True):
@@ -54,8 +49,8 @@ def brute(states, roles, t, seed):
 
 def test_split_half_matches_brute_force():
     states, roles = _data()
-    res = bb.split_half_reliability(states, roles, block_sizes=(2, 5, 10), t=10, n_boot=300,
-                                    n_perm=300, seed=7)
+    res = bb.split_half_reliability(states, roles, block_sizes=(2, 5, 10), t=10, n_resamples=300,
+                                    n_permutations=300, rng=7)
     self_d, cross, A, B, s_boot = brute(states, roles, 10, 7)
     np.testing.assert_allclose(res.self_jsd, self_d, atol=1e-12)
     np.testing.assert_allclose(res.cross_jsd, cross, atol=1e-12)
@@ -70,7 +65,7 @@ def test_split_half_matches_brute_force():
     g0 = np.mean(np.array(cross_b) - np.array(self_b))
     ta, Jm = rel._role_types(np.array([np.round(a * 10).astype(int) for a in A]), 10)
     tb, _ = rel._role_types(np.array([np.round(b * 10).astype(int) for b in B]), 10)
-    boot = rel._boot_block(kid, 1, 40, ta, tb, Jm, res.self_jsd)
+    boot = rel._boot_block(kid, 0, 1, 40, ta, tb, Jm, res.self_jsd)
     assert boot[0] == pytest.approx(g0, abs=1e-12)
     assert res.ci[0] < res.G < res.ci[1]
     assert res.ci[0] > 0
@@ -86,8 +81,8 @@ def test_split_half_matches_brute_force():
 
 def test_permutation_not_significant_under_exchangeable_items():
     states, roles = _data(dependent=False, seed=3)
-    res = bb.split_half_reliability(states, roles, block_sizes=(10,), t=10, n_boot=200,
-                                    n_perm=400, seed=1)
+    res = bb.split_half_reliability(states, roles, block_sizes=(10,), t=10, n_resamples=200,
+                                    n_permutations=400, rng=1)
     assert res.p_perm > 0.01
 
 
@@ -95,22 +90,36 @@ def test_reproducible_and_independent_of_n_jobs():
     from joblib import parallel_config
 
     states, roles = _data(N=30)
-    a = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_boot=1200, n_perm=1100,
-                                  seed=11)
+    a = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
+                                  n_permutations=1100, rng=11)
     with parallel_config(backend="threading"):
-        b = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_boot=1200,
-                                      n_perm=1100, seed=11, n_jobs=2)
+        b = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
+                                      n_permutations=1100, rng=11, n_jobs=2)
     assert a.ci == b.ci
     assert a.p_perm == b.p_perm
     assert a.G == b.G
+    # rng rule (benchkit._random): SeedSequence(11) == 11; a Generator is consumed
+    c = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
+                                  n_permutations=1100, rng=np.random.SeedSequence(11))
+    assert c.ci == a.ci
+    g = np.random.default_rng(5)
+    d1 = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
+                                   n_permutations=200, rng=g)
+    d2 = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
+                                   n_permutations=200, rng=g)
+    assert d1.ci != d2.ci
+    with pytest.raises(TypeError, match="rng must be None, a non-negative int"):
+        bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, rng=1.5)
+    with pytest.raises(ValueError, match="confidence_level"):
+        bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, confidence_level=1.0)
 
 
 def test_reliability_table_holm():
     rs = []
     for s in range(3):
         st, ro = _data(seed=s, dependent=s != 2)
-        rs.append(bb.split_half_reliability(st, ro, block_sizes=(10,), t=10, n_boot=100,
-                                            n_perm=200, seed=s, name=f"b{s}"))
+        rs.append(bb.split_half_reliability(st, ro, block_sizes=(10,), t=10, n_resamples=100,
+                                            n_permutations=200, rng=s, name=f"b{s}"))
     t = bb.reliability_table(rs)
     np.testing.assert_allclose(t["p_holm"], multipletests(t["p_perm"], method="holm")[1])
 
@@ -124,7 +133,7 @@ def test_cruxeval_codellama_reliability():
         if "could not download" not in str(exc):
             raise
         pytest.skip(f"cruxeval data unavailable: {exc}")
-    res = bb.response_reliability(rs, "codellama-7b", n_boot=500, n_perm=500)
+    res = bb.response_reliability(rs, "codellama-7b", n_resamples=500, n_permutations=500)
     print(res.to_frame().T, res.table7())
     assert res.block_sizes == (5,)
     assert res.t == 5
@@ -152,7 +161,7 @@ def ladder():
 
 
 def test_budget_sensitivity(ladder):
-    r = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3)
+    r = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, rng=3)
     t = r.to_frame()
     assert list(t.index) == [5]
     assert t.loc[5, "n_rep"] == 6
@@ -161,7 +170,7 @@ def test_budget_sensitivity(ladder):
     from joblib import parallel_config
 
     with parallel_config(backend="threading"):
-        again = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, seed=3, n_jobs=2)
+        again = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, rng=3, n_jobs=2)
     assert again.runs.equals(r.runs)  # same seeds per repetition whatever the worker count
 
 

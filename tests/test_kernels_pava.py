@@ -76,7 +76,7 @@ def test_generated_file_is_current():
 
 
 # ---- D ---------------------------------------------------------------------------------------
-@pytest.mark.parametrize("n,T", [(2, 3), (3, 5), (6, 20), (12, 7)])
+@pytest.mark.parametrize(("n", "T"), [(2, 3), (3, 5), (6, 20), (12, 7)])
 def test_lr_statistic_matches_twin(n, T):
     rng = np.random.default_rng(n * 100 + T)
     k = rng.integers(0, T + 1, (150, n))

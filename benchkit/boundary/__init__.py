@@ -1,31 +1,57 @@
 """BSDProbe: capability-boundary profiles along an ordered model axis (paper 000).
 
-Array-level entry point :func:`profiles`; calibration of the order-consistency score in
-:mod:`benchkit.boundary.calibration`.
+Array level: :func:`trajectories` / :func:`state_trajectories` (Sec. 3.1), :func:`profiles`
+(Sec. 3.2, App. A-D) with the order-score calibration (:func:`get_table`, :func:`build_table`,
+:func:`exact_table`), benchmark summaries (:func:`summarize`, Sec. 3.3), reliability and
+sensitivity (App. G-H) and the measurement utility of profile-guided subsets
+(:mod:`benchkit.boundary.utility`, Sec. 4.4, App. J). ResponseSet level:
+:mod:`benchkit.boundary.responses`.
+
+Layout: private implementation modules ``_axis``, ``_trajectories``, ``_calibration``,
+``_profiles``, ``_summary``, ``_reliability``; ``responses`` (entry points that take a ResponseSet);
+``utility`` (Sec. 4.4 experiment).
 """
-from benchkit.boundary.calibration import (
+from benchkit.boundary._axis import (
+    ModelAxis,
+    empirical_axis,
+    explicit_axis,
+    model_axis,
+    size_axis,
+    subaxes,
+)
+from benchkit.boundary._calibration import (
     CalibrationTable,
     build_table,
     exact_table,
     get_table,
     reference_family,
 )
-from benchkit.boundary.profiles import ProfileResult, endpoint_gamma, gamma_table, profiles
-
-__all__ = [
-    "profiles",
-    "ProfileResult",
-    "endpoint_gamma",
-    "gamma_table",
-    "CalibrationTable",
-    "build_table",
-    "exact_table",
-    "get_table",
-    "reference_family",
-]
-
-# --- measurement utility (Sec. 4.4, App. J): benchkit/boundary/subsets.py -----------------------
-from benchkit.boundary.subsets import (  # noqa: E402
+from benchkit.boundary._profiles import ProfileResult, endpoint_gamma, gamma_table, profiles
+from benchkit.boundary._reliability import (
+    BudgetSensitivityResult,
+    ReliabilityResult,
+    SubaxisSensitivityResult,
+    budget_sensitivity,
+    reliability_table,
+    split_half_reliability,
+    subaxis_sensitivity,
+)
+from benchkit.boundary._summary import BenchmarkSummary, Diagnosis, diagnosis_table, summarize
+from benchkit.boundary._trajectories import (
+    Trajectories,
+    answer_entropy,
+    binary_state_counts,
+    state_trajectories,
+)
+from benchkit.boundary.responses import (
+    ResponseProfiles,
+    diagnose,
+    profile_responses,
+    profile_trajectories,
+    response_reliability,
+    trajectories,
+)
+from benchkit.boundary.utility import (
     BASELINES,
     SubsetUtilityResult,
     measurement_utility,
@@ -35,64 +61,48 @@ from benchkit.boundary.subsets import (  # noqa: E402
     utility_table,
 )
 
-__all__ += [
-    "select_bsdprobe",
-    "ndr",
-    "SubsetUtilityResult",
-    "subset_utility",
-    "measurement_utility",
-    "utility_table",
+__all__ = [
     "BASELINES",
+    "BenchmarkSummary",
+    "BudgetSensitivityResult",
+    "CalibrationTable",
+    "Diagnosis",
+    "ModelAxis",
+    "ProfileResult",
+    "ReliabilityResult",
+    "ResponseProfiles",
+    "SubaxisSensitivityResult",
+    "SubsetUtilityResult",
+    "Trajectories",
+    "answer_entropy",
+    "binary_state_counts",
+    "budget_sensitivity",
+    "build_table",
+    "diagnose",
+    "diagnosis_table",
+    "empirical_axis",
+    "endpoint_gamma",
+    "exact_table",
+    "explicit_axis",
+    "gamma_table",
+    "get_table",
+    "measurement_utility",
+    "model_axis",
+    "ndr",
+    "profile_responses",
+    "profile_trajectories",
+    "profiles",
+    "reference_family",
+    "reliability_table",
+    "response_reliability",
+    "select_bsdprobe",
+    "size_axis",
+    "split_half_reliability",
+    "state_trajectories",
+    "subaxes",
+    "subaxis_sensitivity",
+    "subset_utility",
+    "summarize",
+    "trajectories",
+    "utility_table",
 ]
-# --- end measurement utility ---------------------------------------------------------------------
-
-# --- trajectories, axes, ResponseSet entry point, diagnosis, reliability (Sec. 3.1, 3.3, App. F-H)
-from benchkit.boundary.axis import (  # noqa: E402
-    ModelAxis,
-    empirical_axis,
-    explicit_axis,
-    model_axis,
-    size_axis,
-    subaxes,
-)
-from benchkit.boundary.reliability import (  # noqa: E402
-    BudgetSensitivityResult,
-    ReliabilityResult,
-    SubaxisSensitivityResult,
-    budget_sensitivity,
-    holm,
-    jsd,
-    reliability_table,
-    response_reliability,
-    split_half_reliability,
-    subaxis_sensitivity,
-)
-from benchkit.boundary.responses import (  # noqa: E402
-    ResponseProfiles,
-    profile_responses,
-    profile_trajectories,
-)
-from benchkit.boundary.summary import (  # noqa: E402
-    BenchmarkSummary,
-    Diagnosis,
-    diagnose,
-    diagnosis_table,
-    summarize,
-)
-from benchkit.boundary.trajectories import (  # noqa: E402
-    Trajectories,
-    binary_state_counts,
-    state_trajectories,
-    trajectories,
-)
-
-__all__ += [
-    "ModelAxis", "empirical_axis", "explicit_axis", "model_axis", "size_axis", "subaxes",
-    "Trajectories", "trajectories", "state_trajectories", "binary_state_counts",
-    "ResponseProfiles", "profile_responses", "profile_trajectories",
-    "BenchmarkSummary", "summarize", "Diagnosis", "diagnose", "diagnosis_table",
-    "ReliabilityResult", "split_half_reliability", "response_reliability", "holm", "jsd",
-    "reliability_table", "BudgetSensitivityResult", "budget_sensitivity",
-    "SubaxisSensitivityResult", "subaxis_sensitivity",
-]
-# --- end trajectories / diagnosis / reliability ---------------------------------------------------

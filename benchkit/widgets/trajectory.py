@@ -58,7 +58,7 @@ def _unwrap(result: Any) -> dict:
     ``axis.models``, ``trajectories`` (item ids, answer states) and ``items`` (text) are used);
     a :class:`benchkit.ResponseSet`, profiled first with ``profile_responses`` (default options).
     """
-    from benchkit.boundary.profiles import ProfileResult
+    from benchkit.boundary import ProfileResult
 
     if isinstance(result, ProfileResult):
         return {"profile": result}
@@ -224,7 +224,7 @@ class TrajectoryExplorer(BenchkitWidget):
         self._n_answers = check_int("n_answers", n_answers, min=1)
         sort_by = check_choice("sort_by", sort_by, SORT_KEYS)
         if entropy is not None:
-            from benchkit.boundary.profiles import profiles
+            from benchkit.boundary import profiles
 
             prof = profiles(prof.counts, prof.T, entropy=entropy, alpha_o=prof.alpha_o,
                             calibration=prof.calibration, items=prof.items, groups=prof.groups)

@@ -6,7 +6,6 @@ across all probe models of the axis for item q) and Eq. 3 the correctness mass c
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -14,12 +13,12 @@ import pandas as pd
 
 from benchkit._validation import (
     BenchkitValueError,
-    BenchkitWarning,
     check_array,
     check_int,
 )
+from benchkit.stats import normalized_entropy, xlogx
 
-__all__ = ["Trajectories", "state_trajectories", "binary_state_counts", "trajectories"]
+__all__ = ["Trajectories", "state_trajectories", "binary_state_counts", "answer_entropy"]
 
 
 @dataclass(frozen=True)
@@ -114,18 +113,41 @@ class Trajectories:
         )
 
 
-def _entropy(state_counts: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
-    """Eq. 2 with M_q over the axis; exact x log x terms tabulated on k/T."""
-    m, n, S = state_counts.shape
-    M = (state_counts.sum(axis=1) > 0).sum(axis=1).astype(np.int64)
-    xs = np.arange(T + 1) / float(T)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plogp = np.where(xs > 0, xs * np.log(np.where(xs > 0, xs, 1.0)), 0.0)
-    H = 0.0 - plogp[state_counts].sum(axis=2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        e = H / np.log(np.maximum(M, 2))[:, None]
-    e[M <= 1] = 0.0
-    return np.clip(e, 0.0, 1.0), M
+def answer_entropy(state_counts, T: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Normalized answer-state entropies e_{i,q} (Eq. 2) and M_q from state counts.
+
+    Parameters
+    ----------
+    state_counts : array (items, n, S) of int
+        Responses of each axis model in each answer state.
+    T : int, optional
+        The common number of responses per cell, when every cell sums to it: the x log x terms
+        are then tabulated on k/T (the fast path, same numbers). Default: each cell is
+        normalized by its own total (cells with no response have entropy 0).
+
+    Returns
+    -------
+    (e, M)
+        e (items, n) in [0, 1]; M (items,) int64, the states seen across the n models.
+
+    Notes
+    -----
+    Eq. 2: e_{i,q} = H(p_{i,q}) / log M_q, 0 when M_q = 1 (DESIGN.md reading), with
+    :func:`benchkit.stats.xlogx` / :func:`benchkit.stats.normalized_entropy`.
+    """
+    sc = np.asarray(state_counts)
+    M = (sc.sum(axis=1) > 0).sum(axis=1).astype(np.int64)
+    if T is not None:
+        plogp = xlogx(np.arange(T + 1) / float(T))
+        H = 0.0 - plogp[sc].sum(axis=2)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            e = H / np.log(np.maximum(M, 2))[:, None]
+        e[M <= 1] = 0.0
+        return np.clip(e, 0.0, 1.0), M
+    tot = sc.sum(axis=2, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(tot > 0, sc / np.maximum(tot, 1), 0.0)
+    return normalized_entropy(p, n_states=M[:, None], axis=2), M
 
 
 def state_trajectories(state_counts, state_correct, T, *, items=None, models=None,
@@ -174,7 +196,7 @@ def state_trajectories(state_counts, state_correct, T, *, items=None, models=Non
         raise BenchkitValueError(f"state_correct must have shape ({m}, {S}); got {ok.shape}")
     ok = ok.astype(bool)
     k = (sc * ok[:, None, :]).sum(axis=2).astype(np.int64)
-    e, M = _entropy(sc, T)
+    e, M = answer_entropy(sc, T)
     items = pd.Index(range(m) if items is None else list(items), name="item")
     models = pd.Index(range(n) if models is None else list(models), name="model")
     return Trajectories(state_counts=sc, state_correct=ok, T=T, counts=k, c=k / float(T),
@@ -189,118 +211,3 @@ def binary_state_counts(counts, T) -> tuple[np.ndarray, np.ndarray]:
     ok = np.zeros((k.shape[0], 2), dtype=bool)
     ok[:, 1] = True
     return sc, ok
-
-
-def _answer_states(rs, models: pd.Index, items: pd.Index, T: int):
-    """State counts from a ResponseSet's answers; a state is an (answer, correct) pair."""
-    long = rs.to_long()
-    long = long[long["model"].isin(models) & long["item"].isin(items)]
-    corr = long["correct"].to_numpy(dtype=np.float64)
-    if np.any((corr != 0) & (corr != 1)):
-        raise BenchkitValueError(
-            "answer-state trajectories need 0/1 correctness; 'correct' holds fractional scores"
-        )
-    ii = items.get_indexer(long["item"].to_numpy())
-    mi = models.get_indexer(long["model"].to_numpy())
-    ans = long["answer"].to_numpy(dtype=object)
-    c01 = corr.astype(np.int8)
-    fac, levels = pd.factorize(pd.MultiIndex.from_arrays([ii, ans, c01]))
-    lev_i = np.asarray(levels.get_level_values(0), dtype=np.int64)
-    # rank of each (answer, correct) pair within its item, in order of first appearance
-    order = np.argsort(lev_i, kind="stable")
-    starts = np.searchsorted(lev_i[order], np.arange(len(items)))
-    rank = np.empty(len(levels), dtype=np.int64)
-    rank[order] = np.arange(len(levels)) - starts[lev_i[order]]
-    s = rank[fac]
-    S = int(rank.max()) + 1 if len(levels) else 1
-    sc = np.zeros((len(items), len(models), S), dtype=np.int64)
-    np.add.at(sc, (ii, mi, s), 1)
-    ok = np.zeros((len(items), S), dtype=bool)
-    lev_a = np.asarray(levels.get_level_values(1), dtype=object)
-    lev_c = np.asarray(levels.get_level_values(2))
-    ok[lev_i, rank] = lev_c == 1
-    labels = [[None] * S for _ in range(len(items))]
-    for q, r, a in zip(lev_i, rank, lev_a):
-        labels[q][r] = a
-    # answers judged both ways are two states; say so once
-    dup = int(pd.DataFrame({"i": lev_i, "a": lev_a}).duplicated().sum())
-    return sc, ok, tuple(tuple(x) for x in labels), int(dup)
-
-
-def trajectories(rs, axis=None, *, states: str = "auto") -> Trajectories:
-    """Trajectories of a ResponseSet's items along a model axis (Sec. 3.1, Eq. 1-3).
-
-    Parameters
-    ----------
-    rs : benchkit.ResponseSet
-    axis : ModelAxis, sequence of model ids, "accuracy" or "size", optional
-        The ordered probe models (see :func:`benchkit.boundary.model_axis`); default: the
-        empirical accuracy ordering of all models (App. F).
-    states : {"auto", "answers", "binary"}
-        "answers" uses the answer states (needs an ``answer`` column), "binary" the two states
-        {correct, incorrect}; "auto" picks "answers" when the set has them.
-
-    Returns
-    -------
-    Trajectories
-        Only items observed with exactly T responses for every axis model are kept (``items``);
-        the axis models must share one budget T.
-
-    Notes
-    -----
-    A state is an (answer, correctness) pair: an answer string judged correct in one response and
-    incorrect in another (a scoring rule that depends on more than the reduced answer) counts as
-    two states, so the reduction map preserves correctness judgments as Sec. 3.1 requires; a
-    :class:`~benchkit.BenchkitWarning` reports how often that happens.
-    """
-    from benchkit._validation import check_choice
-    from benchkit.boundary.axis import model_axis
-
-    states = check_choice("states", states, ("auto", "answers", "binary"))
-    ax = model_axis(rs, axis)
-    models = pd.Index(list(ax.models), name="model")
-    T, items = _common_budget_items(rs, models)
-    if states == "auto":
-        states = "answers" if rs.has_answers else "binary"
-    if states == "answers":
-        if not rs.has_answers:
-            raise BenchkitValueError(
-                "states='answers' needs answer states, but this ResponseSet has no 'answer' column; "
-                "use states='binary'"
-            )
-        sc, ok, labels, dup = _answer_states(rs, models, items, T)
-        if dup:
-            warnings.warn(
-                f"{dup} answer state(s) were judged both correct and incorrect; each judgment is "
-                "treated as its own state", BenchkitWarning, stacklevel=2,
-            )
-        return state_trajectories(sc, ok, T, items=items, models=models, state_labels=labels,
-                                  entropy_source="answers")
-    cm = rs.counts()
-    ii = cm.items.get_indexer(items)
-    mi = cm.models.get_indexer(models)
-    sc, ok = binary_state_counts(cm.K[np.ix_(ii, mi)], T)
-    return state_trajectories(sc, ok, T, items=items, models=models, entropy_source="binary")
-
-
-def _common_budget_items(rs, models: pd.Index) -> tuple[int, pd.Index]:
-    """The axis models' common budget T and the items observed with T responses for all of them."""
-    cm = rs.counts()
-    mi = cm.models.get_indexer(models)
-    if np.ndim(cm.T):
-        budgets = np.asarray(cm.T)[mi]
-        if np.unique(budgets).size > 1:
-            desc = ", ".join(f"{m!r}: {b}" for m, b in zip(models[:8], budgets[:8]))
-            raise BenchkitValueError(
-                "the axis models must share one response budget T (Sec. 3.1); budgets are "
-                f"{desc}; choose models with equal budgets"
-            )
-        T = int(budgets[0])
-    else:
-        T = int(cm.T)
-    full = np.all(cm.N[:, mi] == T, axis=1)
-    if not full.any():
-        raise BenchkitValueError(
-            f"no item has T={T} responses for every axis model ({', '.join(map(repr, models[:6]))})"
-        )
-    return T, cm.items[full]

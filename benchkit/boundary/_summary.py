@@ -13,8 +13,9 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int, describe
+from benchkit.boundary._profiles import ProfileResult
 
-__all__ = ["BenchmarkSummary", "summarize", "Diagnosis", "diagnose", "diagnosis_table"]
+__all__ = ["BenchmarkSummary", "summarize", "Diagnosis", "diagnosis_table"]
 
 
 @dataclass(frozen=True)
@@ -85,13 +86,12 @@ def _hist(values, bins, weights=None):
 
 
 def _profile_of(result):
-    from benchkit.boundary.profiles import ProfileResult
-    from benchkit.boundary.responses import ResponseProfiles
-
-    if isinstance(result, ResponseProfiles):
-        return result.profile, result.name, result.axis.name
+    # a ResponseProfiles (benchkit.boundary.responses) is recognised by its profile and axis, so
+    # this module does not import the ResponseSet layer (no import cycle)
     if isinstance(result, ProfileResult):
         return result, None, None
+    if isinstance(getattr(result, "profile", None), ProfileResult) and hasattr(result, "axis"):
+        return result.profile, result.name, result.axis.name
     raise BenchkitTypeError(
         f"result must be a ResponseProfiles or ProfileResult; got {describe(result)}"
     )
@@ -191,44 +191,3 @@ def diagnosis_table(results, *, bins: int = 10) -> Diagnosis:
             raise BenchkitValueError(f"results keys must be (benchmark, axis) pairs; got {describe(key)}")
         summaries.append(summarize(res, bins=bins, benchmark=key[0], axis=key[1]))
     return Diagnosis(results=dict(results), summaries=tuple(summaries))
-
-
-def diagnose(rs, axes=None, *, by: str | None = "benchmark", states: str = "auto",
-             alpha_o: float = 0.05, calibration="auto", bins: int = 10) -> Diagnosis:
-    """Profiles and benchmark-level summaries for every benchmark x axis (Sec. 4.2, Table 1).
-
-    Parameters
-    ----------
-    rs : benchkit.ResponseSet
-    axes : dict name -> axis spec, optional
-        Axis specifications as accepted by :func:`benchkit.boundary.model_axis` (e.g.
-        ``{"codellama": {"models": [...], "order": "accuracy"}, "size": "size"}``); default one
-        empirical axis over all models, named "accuracy". A spec that orders empirically is
-        re-estimated on each benchmark (App. F: ordering determined separately per benchmark).
-    by : str or None, default "benchmark"
-        Items column splitting the set into benchmarks; None (or an absent column) treats the set
-        as one benchmark named ``rs.name``.
-
-    Returns
-    -------
-    Diagnosis
-    """
-    from benchkit.boundary.responses import profile_responses
-
-    if axes is None:
-        axes = {"accuracy": None}
-    if not isinstance(axes, dict):
-        raise BenchkitTypeError(f"axes must be a dict name -> axis spec; got {describe(axes)}")
-    if by is not None and by in rs.items.columns:
-        names = list(dict.fromkeys(rs.items[by].dropna().tolist()))
-        parts = [(b, rs.select(items=rs.item_ids[(rs.items[by] == b).to_numpy()])) for b in names]
-    else:
-        parts = [(rs.name, rs)]
-    results = {}
-    for bname, sub in parts:
-        for aname, spec in axes.items():
-            results[(bname, aname)] = profile_responses(
-                sub, axis=spec, states=states, alpha_o=alpha_o, calibration=calibration,
-                group_by=None,
-            )
-    return diagnosis_table(results, bins=bins)

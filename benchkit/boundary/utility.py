@@ -44,20 +44,24 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import block_bounds, check_n_jobs, parallel_map
+from benchkit._random import generator, seed_sequence
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
     check_array,
     check_choice,
     check_int,
-    check_seed,
     describe,
 )
-from benchkit.boundary.profiles import ProfileResult
+from benchkit.boundary._profiles import ProfileResult
+from benchkit.boundary._profiles import profiles as _profiles
+from benchkit.boundary._trajectories import answer_entropy
+from benchkit.stats import kendall_tau_b
 from benchkit.subsets import (
     Subset,
     estimate_accuracy,
-    kendall_tau_b,
+    fit_item_parameters,
     select_anchor_points,
     select_random,
     select_tinybenchmarks,
@@ -72,6 +76,8 @@ __all__ = [
     "utility_table",
     "BASELINES",
 ]
+
+_TASK_BLOCK = 8  # (method, size, repetition) tasks per joblib task; fixed, never from n_jobs
 
 #: Baseline keys accepted by :func:`subset_utility` and their display labels (paper's names).
 BASELINES: dict[str, str] = {
@@ -148,7 +154,7 @@ def _allocate(size: int, caps: np.ndarray, mass: np.ndarray, allocation: str) ->
     return alloc
 
 
-def select_bsdprobe(profile: ProfileResult, size: int, *, seed: Any = None, pool=None,
+def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=None,
                     screen: bool = True, n_strata: int | None = None,
                     allocation: str = "equal") -> Subset:
     r"""Profile-guided subset (Sec. 4.4): order screening, then x-stratified weighted sampling.
@@ -159,7 +165,8 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, seed: Any = None, pool
         Profiles on the selection axis (:func:`benchkit.boundary.profiles`), one row per item.
     size : int
         Subset size.
-    seed : None, int, SeedSequence or Generator
+    rng : None, int, SeedSequence or Generator
+        :mod:`benchkit._random` (a Generator is consumed).
     pool : array_like of bool or int, optional
         Candidate pool (mask or row indices); default all rows. ``Subset.indices`` are rows of the
         profile, not positions in the pool.
@@ -192,7 +199,7 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, seed: Any = None, pool
         raise BenchkitTypeError(f"profile must be a ProfileResult; got {describe(profile)}")
     m = profile.x.size
     size = check_int("size", size, min=1)
-    rng = check_seed("seed", seed)
+    rng = generator(rng)
     check_choice("allocation", allocation, ("equal", "proportional"))
     n_strata = profile.n - 1 if n_strata is None else check_int("n_strata", n_strata, min=1)
     cand = _pool_mask(pool, m)
@@ -294,7 +301,7 @@ class SubsetUtilityResult:
     items: pd.Index | None = field(repr=False)
     estimator: str
     n_repeats: int
-    seed_entropy: Any = field(repr=False)
+    rng_entropy: Any = field(repr=False)
     name: str | None = None
 
     def to_frame(self) -> pd.DataFrame:
@@ -310,8 +317,10 @@ class SubsetUtilityResult:
         })
 
     def summary(self, *, ddof: int = 1) -> pd.DataFrame:
-        """Per (method, size): mean and sd of NDR and tau_b over repetitions (NaN-aware), and
-        ``tau_b_undefined``, the repetitions whose subset scores were all tied."""
+        """Per (method, size): mean and sd of NDR and tau_b over repetitions (NaN-aware).
+
+        ``tau_b_undefined`` counts the repetitions whose subset scores were all tied.
+        """
         rows = []
         for a, mth in enumerate(self.methods):
             for b, sz in enumerate(self.sizes):
@@ -336,24 +345,27 @@ def _nansd(a, ddof):
     return float(a.std(ddof=ddof)) if a.size > ddof else (0.0 if a.size == 1 else float("nan"))
 
 
-def _task_seed(entropy, label: str, size: int, rep: int) -> np.random.SeedSequence:
-    # keyed children: a method's subsets do not depend on the other methods, sizes run or workers
-    return np.random.SeedSequence(entropy, spawn_key=(zlib.crc32(label.encode()), size, rep))
+def _task_seed(root: np.random.SeedSequence, label: str, size: int,
+               rep: int) -> np.random.SeedSequence:
+    # keyed children of the root: a method's subsets do not depend on the other methods or sizes
+    # run, nor on the workers (for an int rng, spawn_key == () and these are the seeds of before)
+    return np.random.SeedSequence(root.entropy, spawn_key=root.spawn_key
+                                  + (zlib.crc32(label.encode()), size, rep))
 
 
 def _run_block(tasks, ctx):
     out = []
     for (a, label, kind, size, rep) in tasks:
-        ss = _task_seed(ctx["entropy"], label, size, rep)
+        ss = _task_seed(ctx["root"], label, size, rep)
         pool_rows = ctx["pool_rows"]
         if kind == "random":
-            sub = select_random(pool_rows.size, size, seed=ss)
+            sub = select_random(pool_rows.size, size, rng=ss)
         elif kind == "anchor_points":
-            sub = select_anchor_points(ctx["train"], size, metric=ctx["anchor_metric"], seed=ss)
+            sub = select_anchor_points(ctx["train"], size, metric=ctx["anchor_metric"], rng=ss)
         elif kind == "tinybenchmarks":
-            sub = select_tinybenchmarks(size=size, fit=ctx["fit"], seed=ss)
+            sub = select_tinybenchmarks(size=size, fit=ctx["fit"], rng=ss)
         else:  # bsdprobe: profile rows are rows of the full matrix
-            sub = select_bsdprobe(ctx["profiles"][label], size, seed=ss, pool=ctx["pool"],
+            sub = select_bsdprobe(ctx["profiles"][label], size, rng=ss, pool=ctx["pool"],
                                   **ctx["bsd_options"])
             sub = Subset(ctx["pool_pos"][sub.indices], sub.weights, sub.method, sub.n_pool,
                          sub.groups, sub.info)
@@ -369,7 +381,7 @@ def _run_block(tasks, ctx):
 def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
                    full_scores=None, sizes: Sequence[int] = (100,),
                    methods: Sequence[str] = ("random", "tinybenchmarks", "anchor_points"),
-                   n_repeats: int = 20, seed: Any = 42, n_jobs: int = 1, pool=None,
+                   n_repeats: int = 20, rng: Any = 42, n_jobs: int | None = None, pool=None,
                    estimator: str = "subset", anchor_metric: str = "correlation",
                    irt: str = "2pl", bsd_options: Mapping[str, Any] | None = None,
                    items=None, models=None, name: str | None = None) -> SubsetUtilityResult:
@@ -400,12 +412,14 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
     n_repeats : int, default 20
         Repetitions of subset sampling per method and size (the paper reports mean +- sd over
         repeated sampling without giving the number).
-    seed : int, SeedSequence or None, default 42
-        Root seed (the paper's experiments use 42). Repetition r of method m at size k uses the
-        child ``SeedSequence(root.entropy, spawn_key=(crc32(m), k, r))``, so results do not depend
-        on ``n_jobs`` or on which other methods or sizes are run.
-    n_jobs : int, default 1
-        joblib workers over repetition blocks.
+    rng : None, int, SeedSequence or Generator, default 42
+        Root of the randomness (the paper's experiments use 42; :mod:`benchkit._random`, a
+        Generator is consumed). Repetition r of method m at size k uses the keyed child
+        ``SeedSequence(root.entropy, spawn_key=root.spawn_key + (crc32(m), k, r))``, so results do
+        not depend on ``n_jobs``, the joblib backend, or on which other methods or sizes are run.
+    n_jobs : int, optional
+        joblib workers over fixed blocks of repetitions (:func:`benchkit._parallel.parallel_map`;
+        None: ``joblib.parallel_config``'s default, serial outside a context).
     pool : array_like of bool or int, optional
         Restrict the candidate pool further (same rows for every method).
     estimator : {"subset", "method"}
@@ -449,7 +463,7 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
     check_choice("anchor_metric", anchor_metric, ("correlation", "euclidean"))
     check_choice("irt", irt, ("2pl", "1pl"))
     n_repeats = check_int("n_repeats", n_repeats, min=1)
-    n_jobs = check_int("n_jobs", n_jobs, min=-1)
+    n_jobs = check_n_jobs(n_jobs)
     if isinstance(sizes, (int, np.integer)):
         sizes = (sizes,)
     sizes = tuple(check_int("sizes", s, min=1) for s in sizes)
@@ -505,21 +519,12 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
             TB = TB[pool_rows]
             if np.isnan(TB).any() or np.any((TB != 0) & (TB != 1)):
                 raise BenchkitValueError("train_binary must hold 0/1 on the candidate pool")
-        from benchkit.subsets import _irt_fit
-
-        fit = _irt_fit(TB, irt)
-    root = seed if isinstance(seed, np.random.SeedSequence) else None
-    if root is None:
-        if seed is None or (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool)):
-            check_seed("seed", seed)
-            root = np.random.SeedSequence(None if seed is None else int(seed))
-        else:
-            raise BenchkitTypeError(f"seed must be None, a non-negative int or a SeedSequence; "
-                                    f"got {describe(seed)}")
+        fit = fit_item_parameters(TB, irt=irt)
+    root = seed_sequence(rng)
     pool_pos = np.full(n_items, -1, dtype=np.int64)
     pool_pos[pool_rows] = np.arange(pool_rows.size)
     ctx = {
-        "entropy": root.entropy, "pool_rows": pool_rows, "pool": cand, "pool_pos": pool_pos,
+        "root": root, "pool_rows": pool_rows, "pool": cand, "pool_pos": pool_pos,
         "train": Tr[pool_rows], "anchor_metric": anchor_metric, "fit": fit,
         "profiles": prof_map, "bsd_options": dict(bsd_options or {}), "ref_pool": R[pool_rows],
         "estimator": estimator,
@@ -528,15 +533,9 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
     kinds = list(methods) + ["bsdprobe"] * len(prof_map)
     tasks = [(a, lab, kind, sz, r) for a, (lab, kind) in enumerate(zip(labels, kinds))
              for sz in sizes for r in range(n_repeats)]
-    if n_jobs == 1:
-        results = _run_block(tasks, ctx)
-    else:
-        from joblib import Parallel, delayed
-
-        n_blocks = min(len(tasks), 4 * (n_jobs if n_jobs > 0 else 8))
-        blocks = [tasks[i::n_blocks] for i in range(n_blocks)]
-        parts = Parallel(n_jobs=n_jobs)(delayed(_run_block)(b, ctx) for b in blocks)
-        results = [r for p in parts for r in p]
+    parts = parallel_map(_run_block, [(tasks[a:b], ctx) for a, b in
+                                      block_bounds(len(tasks), _TASK_BLOCK)], n_jobs=n_jobs)
+    results = [r for p in parts for r in p]
     M, S = len(labels), len(sizes)
     scores = np.full((M, S, n_repeats, n_a), np.nan)
     sel = [[np.zeros((n_repeats, sz), dtype=np.int64) for sz in sizes] for _ in range(M)]
@@ -550,25 +549,13 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
         scores=scores, full_scores=F, selections=tuple(tuple(s) for s in sel),
         reference_models=pd.Index(models if models is not None else range(n_a)), pool=cand,
         items=None if items is None else pd.Index(items), estimator=estimator,
-        n_repeats=n_repeats, seed_entropy=root.entropy, name=name,
+        n_repeats=n_repeats, rng_entropy=root.entropy, name=name,
     )
 
 
 # ----------------------------------------------------------------------------------------------
 # ResponseSet level
 # ----------------------------------------------------------------------------------------------
-def _axis_entropy(counts: np.ndarray) -> np.ndarray:
-    """Eq. 2 on one axis: counts (items, n, S) of answer states; M_q = states seen on the axis."""
-    tot = counts.sum(2, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(tot > 0, counts / np.maximum(tot, 1), 0.0)
-        plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-    M = (counts.sum(1) > 0).sum(1)
-    H = -plogp.sum(2)
-    e = np.where(M[:, None] > 1, H / np.log(np.maximum(M, 2))[:, None], 0.0)
-    return np.clip(e, 0.0, 1.0)
-
-
 def _empirical_order(acc: np.ndarray) -> np.ndarray:
     """App. F: ascending accuracy, ties in roster order (stable sort)."""
     return np.argsort(acc, kind="stable")
@@ -610,7 +597,7 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
     name : str, optional
         Row label; default ``rs.name``.
     **options
-        :func:`subset_utility` keywords (``sizes``, ``methods``, ``n_repeats``, ``seed``,
+        :func:`subset_utility` keywords (``sizes``, ``methods``, ``n_repeats``, ``rng``,
         ``n_jobs``, ``estimator``, ...).
 
     Returns
@@ -624,8 +611,6 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
     Q^(a) when complete on the reference axis). The baselines' confidences are mean correctness
     k/T of ``baseline_models``; their IRT data are principal answers where available.
     """
-    from benchkit.boundary.profiles import profiles as _profiles
-
     check_choice("order", order, ("empirical", "given"))
     check_choice("score", score, ("auto", "principal", "mean"))
     if score == "auto":
@@ -685,7 +670,7 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
         e = None
         if ac is not None:
             c = cols(lab, sel[lab])[perm]
-            e = _axis_entropy(ac.counts[:, c, :])
+            e = answer_entropy(ac.counts[:, c, :])[0]
         elif isinstance(entropy, Mapping) and lab in entropy:
             e_all = check_array(f"entropy[{lab!r}]", entropy[lab], ndim=2, dtype="float",
                                 finite=False)[:, perm]

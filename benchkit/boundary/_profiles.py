@@ -15,7 +15,8 @@ from benchkit._validation import (
     check_probability,
     describe,
 )
-from benchkit.boundary.calibration import CalibrationTable, get_table
+from benchkit.boundary._calibration import CalibrationTable, get_table
+from benchkit.boundary._trajectories import answer_entropy, binary_state_counts
 
 __all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_table"]
 
@@ -113,15 +114,7 @@ class ProfileResult:
 
 def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
     """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis."""
-    from benchkit._kernels.lrt import h_table
-
-    h = h_table(T)  # h(k/T) = k/T log(k/T) + (1-k/T) log(1-k/T)
-    tot = counts.sum(axis=1)
-    n = counts.shape[1]
-    two_states = (tot > 0) & (tot < n * T)
-    e = -h[counts] / np.log(2.0)
-    e[~two_states] = 0.0
-    return np.clip(e, 0.0, 1.0)
+    return answer_entropy(binary_state_counts(counts, T)[0], T)[0]
 
 
 def _positions(a_num, q50, flat, n, T, groups):

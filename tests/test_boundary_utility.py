@@ -4,14 +4,13 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pandas as pd
 import pytest
 import scipy.stats
 from scipy import optimize
 from scipy.cluster.vq import kmeans2
 
 from benchkit.boundary import profiles
-from benchkit.boundary.subsets import (
+from benchkit.boundary.utility import (
     _allocate,
     measurement_utility,
     ndr,
@@ -20,13 +19,13 @@ from benchkit.boundary.subsets import (
     utility_table,
 )
 from benchkit.simulate import repeated_sampling
+from benchkit.stats import kendall_tau_b
 from benchkit.subsets import (
     _CorrelationDistance,
     _EuclideanDistance,
     _lloyd,
     estimate_accuracy,
     irt_abilities,
-    kendall_tau_b,
     kmeans,
     kmedoids,
     select_anchor_points,
@@ -115,8 +114,8 @@ def test_lloyd_matches_scipy_kmeans2_from_same_centers():
 def test_kmeans_fixed_point_and_reproducible():
     rng = np.random.default_rng(3)
     X = rng.normal(size=(200, 3))
-    r1 = kmeans(X, 7, seed=5)
-    r2 = kmeans(X, 7, seed=5)
+    r1 = kmeans(X, 7, rng=5)
+    r2 = kmeans(X, 7, rng=5)
     assert np.array_equal(r1.labels, r2.labels)
     assert np.array_equal(r1.centers, r2.centers)
     # Lloyd fixed point: each center is its cluster mean, each point at its nearest center
@@ -161,7 +160,7 @@ def test_distance_helpers_match_dense_oracles():
 def test_kmedoids_fixed_point_by_brute_force(metric):
     rng = np.random.default_rng(5)
     X = rng.random((80, 5))
-    res = kmedoids(X, 6, metric=metric, seed=1)
+    res = kmedoids(X, 6, metric=metric, rng=1)
     D = _corr_matrix(X) if metric == "correlation" else np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
     assert res.converged
     # every object with its nearest medoid (up to float ties)
@@ -181,7 +180,7 @@ def test_kmedoids_global_optimum_on_separated_data():
     X = np.concatenate([rng.normal(0, 0.1, (6, 2)), rng.normal(5, 0.1, (6, 2))])
     E = np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
     best = min(itertools.combinations(range(12), 2), key=lambda p: E[:, p].min(1).sum())
-    res = kmedoids(X, 2, metric="euclidean", seed=0)
+    res = kmedoids(X, 2, metric="euclidean", rng=0)
     assert set(res.medoids.tolist()) == set(best)
 
 
@@ -189,8 +188,8 @@ def test_kmedoids_global_optimum_on_separated_data():
 # baselines
 # ------------------------------------------------------------------------------------------------
 def test_select_random_uniform_and_seeded():
-    a = select_random(50, 10, seed=3)
-    b = select_random(50, 10, seed=3)
+    a = select_random(50, 10, rng=3)
+    b = select_random(50, 10, rng=3)
     assert np.array_equal(a.indices, b.indices)
     assert np.unique(a.indices).size == 10
     assert np.allclose(a.weights, 0.1)
@@ -198,7 +197,7 @@ def test_select_random_uniform_and_seeded():
     rng = np.random.default_rng(0)
     counts = np.zeros(20)
     for _ in range(2000):
-        counts[select_random(20, 5, seed=rng).indices] += 1
+        counts[select_random(20, 5, rng=rng).indices] += 1
     assert scipy.stats.chisquare(counts).pvalue > 0.01
     with pytest.raises(ValueError, match="size=60 exceeds the candidate pool of 50"):
         select_random(50, 60)
@@ -207,7 +206,7 @@ def test_select_random_uniform_and_seeded():
 def test_anchor_points_weights_are_cluster_shares():
     rng = np.random.default_rng(7)
     C = rng.random((120, 6))
-    s = select_anchor_points(C, 15, seed=2)
+    s = select_anchor_points(C, 15, rng=2)
     lab = s.info["labels"]
     assert np.allclose(s.weights, np.bincount(lab, minlength=15) / 120)
     assert s.weights.sum() == pytest.approx(1.0)
@@ -230,7 +229,7 @@ def test_tinybenchmarks_nearest_to_centroid_and_duplicates():
     ability = np.linspace(-2, 2, 10)
     b = rng.normal(0, 1.2, 300)
     Y = (rng.random((300, 10)) < 1 / (1 + np.exp(-(ability[None] - b[:, None])))).astype(float)
-    s = select_tinybenchmarks(Y, 25, seed=1)
+    s = select_tinybenchmarks(Y, 25, rng=1)
     fit = s.info["fit"]
     E = np.column_stack([fit.discrimination, fit.difficulty])
     km = s.info["clustering"]
@@ -245,11 +244,11 @@ def test_tinybenchmarks_nearest_to_centroid_and_duplicates():
         taken.add(int(s.indices[c]))
     assert np.allclose(s.weights, np.bincount(km.labels, minlength=25) / 300)
     # 1PL on 10 models: at most 11 distinct difficulties -> coinciding centroids, still 25 items
-    s1 = select_tinybenchmarks(Y, 25, irt="1pl", seed=1)
+    s1 = select_tinybenchmarks(Y, 25, irt="1pl", rng=1)
     assert np.unique(s1.indices).size == 25
     assert s1.weights.sum() == pytest.approx(1.0)
     # reuse of a fit: same subset
-    s2 = select_tinybenchmarks(size=25, fit=fit, seed=1)
+    s2 = select_tinybenchmarks(size=25, fit=fit, rng=1)
     assert np.array_equal(s.indices, s2.indices)
     with pytest.raises(ValueError, match="0/1 responses"):
         select_tinybenchmarks(Y * 0.5, 5)
@@ -276,14 +275,14 @@ def test_irt_abilities_match_scipy_optimizer():
 def test_pirt_estimator_on_full_pool_is_exact_accuracy():
     rng = np.random.default_rng(10)
     Y = (rng.random((80, 6)) < np.linspace(0.2, 0.9, 6)).astype(float)
-    s = select_tinybenchmarks(Y, 80, seed=0)  # every item selected: nothing to predict
+    s = select_tinybenchmarks(Y, 80, rng=0)  # every item selected: nothing to predict
     est = estimate_accuracy(Y[s.indices], s, estimator="pirt")
     assert np.allclose(est, Y.mean(0))
-    s = select_tinybenchmarks(Y, 20, seed=0)
+    s = select_tinybenchmarks(Y, 20, rng=0)
     est = estimate_accuracy(Y[s.indices], s, estimator="pirt")
     assert np.all((est > 0) & (est < 1))
     with pytest.raises(ValueError, match="needs a subset from select_tinybenchmarks"):
-        estimate_accuracy(Y[:5], select_random(80, 5, seed=0), estimator="pirt")
+        estimate_accuracy(Y[:5], select_random(80, 5, rng=0), estimator="pirt")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -312,7 +311,7 @@ def test_select_bsdprobe_screens_and_stratifies(sim):
     _, _, K, prof = sim
     assert prof.flagged.any()
     wt = (1 - prof.w) * prof.v
-    sub = select_bsdprobe(prof, 40, seed=0)
+    sub = select_bsdprobe(prof, 40, rng=0)
     idx = sub.indices
     assert np.unique(idx).size == 40
     assert not prof.flagged[idx].any()          # order screening
@@ -325,7 +324,7 @@ def test_select_bsdprobe_screens_and_stratifies(sim):
     assert np.array_equal(sub.info["allocation"], _allocate(40, caps, np.ones(n - 1), "equal"))
     assert sub.info["n_screened"] == int(prof.flagged.sum())
     # unscreened variant may pick flagged items
-    assert select_bsdprobe(prof, 40, seed=0, screen=False).info["n_screened"] == 0
+    assert select_bsdprobe(prof, 40, rng=0, screen=False).info["n_screened"] == 0
     with pytest.raises(ValueError, match="left after order screening"):
         select_bsdprobe(prof, 10_000)
     with pytest.raises(TypeError, match="must be a ProfileResult"):
@@ -342,7 +341,7 @@ def test_select_bsdprobe_inclusion_follows_weights(sim):
     rng = np.random.default_rng(1)
     counts = np.zeros(prof.x.size)
     for _ in range(4000):
-        counts[select_bsdprobe(prof, 1, seed=rng, pool=pool).indices] += 1
+        counts[select_bsdprobe(prof, 1, rng=rng, pool=pool).indices] += 1
     p = wt[pool] / wt[pool].sum()
     assert scipy.stats.chisquare(counts[pool], 4000 * p).pvalue > 0.01
 
@@ -352,7 +351,7 @@ def test_select_bsdprobe_fills_with_zero_weight_items(sim):
     wt = np.nan_to_num((1 - prof.w) * prof.v)
     elig = ~prof.flagged
     pool = np.flatnonzero(elig & (wt > 0))[:5].tolist() + np.flatnonzero(elig & (wt == 0))[:10].tolist()
-    sub = select_bsdprobe(prof, 8, seed=0, pool=pool)
+    sub = select_bsdprobe(prof, 8, rng=0, pool=pool)
     assert sub.info["n_filled"] == 3
     assert (sub.groups == -1).sum() == 3
     assert set(np.flatnonzero(elig & (wt > 0))[:5]) <= set(sub.indices.tolist())
@@ -364,7 +363,7 @@ def test_select_bsdprobe_fills_with_zero_weight_items(sim):
 def _exp(sim, **kw):
     _, rs, K, prof = sim
     R = rs.binary()
-    opts = dict(profiles={"sim": prof}, sizes=(20,), n_repeats=6, seed=3)
+    opts = dict(profiles={"sim": prof}, sizes=(20,), n_repeats=6, rng=3)
     opts.update(kw)
     return subset_utility(R, **opts)
 
@@ -398,7 +397,7 @@ def test_bsdprobe_beats_random_on_simulated_ladder():
     s = repeated_sampling(800, T=10, rng=21)
     rs = s.to_response_set()
     res = measurement_utility(rs, reference_axis=list(rs.model_ids), sizes=(15, 30),
-                              methods=("random",), n_repeats=30, seed=0, name="sim")
+                              methods=("random",), n_repeats=30, rng=0, name="sim")
     summ = res.summary().set_index(["method", "size"])
     for size in (15, 30):
         bsd = summ.loc[("BSDProbe(reference)", size)]
@@ -470,15 +469,15 @@ def test_kmedoids_init_matches_dense_alternating():
         kmedoids(X, 2, init=[3, 3])
 
 
-def test_axis_entropy_matches_scipy_and_feeds_profiles(sim):
+def test_answer_entropy_matches_scipy_and_feeds_profiles(sim):
     # oracle: scipy.stats.entropy of each cell's state distribution / log M_q (Eq. 2), M_q = states
     # seen for the item across the axis's models
-    from benchkit.boundary.subsets import _axis_entropy
+    from benchkit.boundary import answer_entropy
 
     _, rs, K, _ = sim
     ac = rs.answer_counts()
     cols = np.arange(4)
-    e = _axis_entropy(ac.counts[:, cols, :])
+    e, _ = answer_entropy(ac.counts[:, cols, :])
     for i in range(0, 500, 37):
         cnt = ac.counts[i][cols]
         M = int((cnt.sum(0) > 0).sum())

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs, parallel_map
+from benchkit._random import check_rng, seed_sequence
 from benchkit._validation import (
     BenchkitValueError,
     check_array,
@@ -82,11 +84,13 @@ class CalibrationTable:
     n, T : int
         Number of models on the axis and responses per model.
     method : {"monte-carlo", "exact"}
-    B : int
-        Simulations per reference vector (0 in the exact mode).
-    seed : int or None
-        Root seed of the simulation (``SeedSequence(seed)``; child a of it seeds vector a, whose
-        children seed its blocks of ``block_size`` draws).
+    n_resamples : int
+        Simulations per reference vector, the paper's B (0 in the exact mode).
+    rng : int or None
+        Root seed of the simulation (``SeedSequence(rng)``; child a of it seeds vector a, whose
+        children seed its blocks of ``block_size`` draws); None in the exact mode or when the table
+        was built from a Generator / spawned SeedSequence. Stored as ``"B"`` and ``"seed"`` in the
+        table files (the shipped tables' keys).
     block_size : int
     reference : ndarray (r, n)
         The reference vectors theta.
@@ -105,8 +109,8 @@ class CalibrationTable:
     n: int
     T: int
     method: str
-    B: int
-    seed: int | None
+    n_resamples: int
+    rng: int | None
     block_size: int
     reference: np.ndarray = field(repr=False)
     atoms: np.ndarray = field(repr=False)
@@ -124,7 +128,7 @@ class CalibrationTable:
         if self.method == "exact":
             return np.where(inside, self.tail[safe], 0.0).astype(np.float64)
         count = np.where(inside, self.tail[safe], 0)
-        return (1.0 + count) / (self.B + 1.0)
+        return (1.0 + count) / (self.n_resamples + 1.0)
 
     def score(self, D: np.ndarray) -> np.ndarray:
         """Order-consistency scores o for statistics D (Eq. 19; exact mode: Eq. 17 over the family).
@@ -137,7 +141,7 @@ class CalibrationTable:
 
     @property
     def min_score(self) -> float:
-        return 1.0 / (self.B + 1.0) if self.method == "monte-carlo" else 0.0
+        return 1.0 / (self.n_resamples + 1.0) if self.method == "monte-carlo" else 0.0
 
     def to_frame(self) -> pd.DataFrame:
         """One row per atom: D, score o at that D, and the maximizing reference vector."""
@@ -157,7 +161,7 @@ class CalibrationTable:
     # -- persistence ------------------------------------------------------------------------
     def metadata(self) -> dict:
         return {
-            "n": self.n, "T": self.T, "method": self.method, "B": self.B, "seed": self.seed,
+            "n": self.n, "T": self.T, "method": self.method, "B": self.n_resamples, "seed": self.rng,
             "block_size": self.block_size, "version": self.version,
             "rounding": "rint(D * 1e10)", "family": "benchkit.boundary.reference_family"
             if self.reference.shape[0] == reference_family(self.n).shape[0]
@@ -184,7 +188,7 @@ class CalibrationTable:
             meta = json.loads(str(z["meta"]))
             atoms = np.cumsum(z["atom_deltas"]).astype(np.int64)
             return cls(
-                n=meta["n"], T=meta["T"], method=meta["method"], B=meta["B"], seed=meta["seed"],
+                n=meta["n"], T=meta["T"], method=meta["method"], n_resamples=meta["B"], rng=meta["seed"],
                 block_size=meta["block_size"], reference=z["reference"], atoms=atoms,
                 tail=z["tail"], argmax=z["argmax"].astype(np.int32), version=meta["version"],
             )
@@ -217,68 +221,70 @@ def _check_reference(reference, n: int | None) -> np.ndarray:
     return ref
 
 
-def _simulate_chunk(theta, T, B, seeds, block_size, threads):
+def _simulate_chunk(theta, T, n_resamples, seeds, block_size, threads):
     from contextlib import nullcontext
 
     from benchkit._kernels import lrt
     from benchkit._kernels.boundary_threads import limit_threads
 
     with limit_threads(threads) if threads is not None else nullcontext():
-        keys = lrt.simulate_keys(theta, T, B, seeds, block_size=block_size)
+        keys = lrt.simulate_keys(theta, T, n_resamples, seeds, block_size=block_size)
         return lrt.distinct_counts(keys)
 
 
-def build_table(n: int, T: int, *, B: int = DEFAULT_B, seed: int = DEFAULT_SEED,
+def build_table(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAULT_SEED,
                 reference=None, n_jobs: int | None = None, block_size: int = 25_000,
-                chunk: int = 16) -> CalibrationTable:
+                chunk: int = 16, progress: bool = False) -> CalibrationTable:
     """Simulate a Monte Carlo calibration table (App. D.3, Eq. 19).
 
     Parameters
     ----------
     n, T : int
         Models on the axis and responses per model.
-    B : int, default 200,000
+    n_resamples : int, default 200,000
         Simulated count vectors per reference vector (the paper's B).
-    seed : int, default 42
-        Root seed (the paper's seed). Draws are seeded per (vector, block) through
-        ``numpy.random.SeedSequence(seed).spawn``, so the table does not depend on ``n_jobs``,
-        ``chunk`` or the number of numba threads.
+    rng : None, int, SeedSequence or Generator, default 42
+        Root of the simulation (the paper's seed 42; :mod:`benchkit._random`, a Generator is
+        consumed). Draws are seeded per (vector, block): child b of child a of the root seeds
+        block b of vector a, so the table does not depend on ``n_jobs``, ``chunk`` or the number
+        of numba threads, and ``rng=42`` rebuilds the shipped tables bit for bit.
     reference : array (r, n), optional
         Monotone reference vectors; default :func:`reference_family` (217 vectors for n = 6).
     n_jobs : int, optional
-        ``None``: one process, kernels on benchkit's thread pool (``NUMBA_NUM_THREADS``
-        threads). Otherwise vectors are split into chunks run by ``joblib.Parallel(n_jobs=n_jobs)``
+        ``None`` or 1: one process, kernels on benchkit's thread pool (``NUMBA_NUM_THREADS``
+        threads). Otherwise chunks of vectors run through :func:`benchkit._parallel.parallel_map`
         (each worker single-threaded); honours ``joblib.parallel_config`` (e.g. a Dask backend).
     block_size, chunk : int
         Draws per seeded block; reference vectors per task.
+    progress : bool, default False
+        Show a progress bar over chunks of reference vectors.
 
     Returns
     -------
     CalibrationTable
     """
+    from threadpoolctl import threadpool_limits
+
     from benchkit._kernels import lrt
 
     n = check_int("n", n, min=2)
     T = check_int("T", T, min=1)
-    B = check_int("B", B, min=1)
-    seed = check_int("seed", seed, min=0)
+    n_resamples = check_int("n_resamples", n_resamples, min=1)
+    n_jobs = check_n_jobs(n_jobs)
+    root = seed_sequence(rng)
     block_size = check_int("block_size", block_size, min=1)
     chunk = check_int("chunk", chunk, min=1)
     ref = reference_family(n) if reference is None else _check_reference(reference, n)
     nref = ref.shape[0]
-    nblocks = (B + block_size - 1) // block_size
-    seeds = lrt.block_seeds(np.random.SeedSequence(seed), nref, nblocks)
+    nblocks = (n_resamples + block_size - 1) // block_size
+    seeds = lrt.block_seeds(root, nref, nblocks)
     parts = [(s, min(nref, s + chunk)) for s in range(0, nref, chunk)]
-    args = [(ref[a:b], T, B, seeds[a * nblocks:b * nblocks], block_size) for a, b in parts]
-    if n_jobs is None or n_jobs == 1:
-        from threadpoolctl import threadpool_limits
-
-        with threadpool_limits(limits=1, user_api="blas"):
-            results = [_simulate_chunk(*x, None) for x in args]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=n_jobs)(delayed(_simulate_chunk)(*x, 1) for x in args)
+    threads = None if n_jobs in (None, 1) else 1
+    tasks = [(ref[a:b], T, n_resamples, seeds[a * nblocks:b * nblocks], block_size, threads)
+             for a, b in parts]
+    with threadpool_limits(limits=1, user_api="blas"):
+        results = parallel_map(_simulate_chunk, tasks, n_jobs=n_jobs, progress=progress,
+                               desc="calibration")
     ukeys = [u for r in results for u in r[0]]
     ucounts = [c for r in results for c in r[1]]
     atoms = np.unique(np.concatenate(ukeys))
@@ -288,9 +294,12 @@ def build_table(n: int, T: int, *, B: int = DEFAULT_B, seed: int = DEFAULT_SEED,
     arg = np.empty(atoms.shape[0], dtype=np.int64)
     lrt.envelope_counts(atoms, np.concatenate(ukeys), np.concatenate(ucounts), offsets, env, arg)
     atoms, env, arg = _breakpoints(atoms, env, arg)
-    return CalibrationTable(n=n, T=T, method="monte-carlo", B=B, seed=seed,
-                            block_size=block_size, reference=ref, atoms=atoms, tail=env,
-                            argmax=arg.astype(np.int32))
+    root_int = root.entropy if isinstance(root.entropy, int) and not root.spawn_key else None
+    if isinstance(rng, np.random.Generator):
+        root_int = None  # drawn from a Generator: not reproducible from the stored int
+    return CalibrationTable(n=n, T=T, method="monte-carlo", n_resamples=n_resamples,
+                            rng=root_int, block_size=block_size, reference=ref, atoms=atoms,
+                            tail=env, argmax=arg.astype(np.int32))
 
 
 def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
@@ -329,13 +338,14 @@ def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
     arg = np.empty(atoms.shape[0], dtype=np.int64)
     lrt.exact_tail_max(inv.astype(np.int64).ravel(), atoms.shape[0], pmf, n, T, tail, arg)
     atoms, tail, arg = _breakpoints(atoms, tail, arg)
-    return CalibrationTable(n=n, T=T, method="exact", B=0, seed=None, block_size=0,
+    return CalibrationTable(n=n, T=T, method="exact", n_resamples=0, rng=None, block_size=0,
                             reference=ref, atoms=atoms, tail=np.minimum(tail, 1.0),
                             argmax=arg.astype(np.int32))
 
 
-def table_path(n: int, T: int, B: int = DEFAULT_B, seed: int = DEFAULT_SEED) -> str:
-    return f"lrt_n{n}_T{T}_B{B}_seed{seed}_v{TABLE_VERSION}.npz"
+def table_path(n: int, T: int, n_resamples: int = DEFAULT_B, rng: int = DEFAULT_SEED) -> str:
+    """File name of the table for (n, T, B = n_resamples, seed = rng), as shipped."""
+    return f"lrt_n{n}_T{T}_B{n_resamples}_seed{rng}_v{TABLE_VERSION}.npz"
 
 
 def _cache_dir() -> Path:
@@ -347,38 +357,47 @@ def _cache_dir() -> Path:
 _MEMO: dict = {}
 
 
-def get_table(n: int, T: int, *, method: str = "monte-carlo", B: int = DEFAULT_B,
-              seed: int = DEFAULT_SEED, n_jobs: int | None = None,
+def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int = DEFAULT_B,
+              rng=DEFAULT_SEED, n_jobs: int | None = None,
               cache: bool = True) -> CalibrationTable:
     """The calibration table for (n, T): shipped, cached, or built (and cached) on demand.
 
     Shipped tables (package data) cover n = 3..8 and T in {5, 10, 15, 20, 25, 50} with the
-    default family, B = 200,000 and seed 42. Other settings are simulated once with
-    :func:`build_table` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
-    ``method="exact"`` calls :func:`exact_table` (memoised in the process only).
+    default family, n_resamples = B = 200,000 and rng = seed 42. Other settings are simulated once
+    with :func:`build_table` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
+    ``method="exact"`` calls :func:`exact_table` (memoised in the process only). An ``rng`` that is
+    not a non-negative int (None, a SeedSequence or a Generator) always builds a fresh table,
+    neither looked up nor cached.
     """
     method = check_choice("method", method, ("monte-carlo", "exact"))
     n = check_int("n", n, min=2)
     T = check_int("T", T, min=1)
-    key = (method, n, T, B, seed)
+    if method == "exact":
+        key = (method, n, T)
+        if key not in _MEMO:
+            _MEMO[key] = exact_table(n, T)
+        return _MEMO[key]
+    n_resamples = check_int("n_resamples", n_resamples, min=1)
+    check_rng(rng)
+    if not isinstance(rng, (int, np.integer)) or isinstance(rng, (bool, np.bool_)):
+        return build_table(n, T, n_resamples=n_resamples, rng=rng, n_jobs=n_jobs)
+    rng = int(rng)
+    key = (method, n, T, n_resamples, rng)
     if key in _MEMO:
         return _MEMO[key]
-    if method == "exact":
-        table = exact_table(n, T)
+    name = table_path(n, T, n_resamples, rng)
+    shipped = _DATA / name
+    cached = _cache_dir() / name
+    if shipped.is_file():
+        table = CalibrationTable.load(shipped)
+    elif cache and cached.is_file():
+        table = CalibrationTable.load(cached)
     else:
-        name = table_path(n, T, B, seed)
-        shipped = _DATA / name
-        cached = _cache_dir() / name
-        if shipped.is_file():
-            table = CalibrationTable.load(shipped)
-        elif cache and cached.is_file():
-            table = CalibrationTable.load(cached)
-        else:
-            table = build_table(n, T, B=B, seed=seed, n_jobs=n_jobs)
-            if cache:
-                try:
-                    table.save(cached)
-                except OSError:  # pragma: no cover - read-only home
-                    pass
+        table = build_table(n, T, n_resamples=n_resamples, rng=rng, n_jobs=n_jobs)
+        if cache:
+            try:
+                table.save(cached)
+            except OSError:  # pragma: no cover - read-only home
+                pass
     _MEMO[key] = table
     return table

@@ -4,14 +4,14 @@
   JSD between disjoint blocks of t responses (Table 7), within- vs cross-item JSD in the shared
   outcome-role space {correct, incorrect_valid, invalid} with a paired item bootstrap CI for
   G_t = mean(cross - self) and a one-sided permutation test of the self-JSD (Table 8), Holm
-  correction across benchmarks (:func:`holm`, :func:`reliability_table`).
+  correction across benchmarks (:func:`benchkit.stats.holm`, :func:`reliability_table`).
 * :func:`budget_sensitivity` -- App. H.1: nested response subsets T' < T, repeated permutations,
   order-review agreement and x / w MAE, calibration matched to (n, T') (Table 9).
 * :func:`subaxis_sensitivity` -- App. H.2: endpoint-preserving sub-axes, crossings mapped to the
   original coordinates (Table 10).
 
-All randomness flows from one ``seed`` through ``numpy.random.SeedSequence.spawn`` in fixed-size
-blocks, so results do not depend on ``n_jobs``.
+All randomness flows from one ``rng`` (:mod:`benchkit._random`) in fixed-size blocks run by
+:func:`benchkit._parallel.blocked_map`, so results do not depend on ``n_jobs`` or the joblib backend.
 """
 from __future__ import annotations
 
@@ -20,59 +20,26 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import blocked_map
+from benchkit._random import spawn
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
     check_array,
     check_int,
     check_probability,
-    check_seed,
     describe,
 )
+from benchkit.stats import holm, jsd, percentile_interval
 
 __all__ = [
-    "ReliabilityResult", "split_half_reliability", "response_reliability", "holm",
-    "reliability_table", "BudgetSensitivityResult", "budget_sensitivity",
-    "SubaxisSensitivityResult", "subaxis_sensitivity", "jsd",
+    "ReliabilityResult", "split_half_reliability", "reliability_table",
+    "BudgetSensitivityResult", "budget_sensitivity", "SubaxisSensitivityResult",
+    "subaxis_sensitivity",
 ]
 
 PAPER_BLOCK_SIZES = (5, 10, 15, 20, 25)
 _BLOCK = 500  # bootstrap / permutation replicates per independently seeded block
-
-
-def _seed_sequence(seed) -> np.random.SeedSequence:
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    rng = check_seed("seed", seed)
-    return rng.bit_generator.seed_seq
-
-
-def _xlogx(p):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
-
-
-def jsd(P, Q, axis: int = -1) -> np.ndarray:
-    """Jensen-Shannon divergence (Eq. 20) with natural logs, range [0, log 2].
-
-    JSD = H(M) - (H(P) + H(Q))/2 with M = (P + Q)/2, which equals (KL(P||M) + KL(Q||M))/2.
-    """
-    P = np.asarray(P, dtype=np.float64)
-    Q = np.asarray(Q, dtype=np.float64)
-    M = 0.5 * (P + Q)
-    out = 0.5 * (_xlogx(P).sum(axis) + _xlogx(Q).sum(axis)) - _xlogx(M).sum(axis)
-    return np.maximum(out, 0.0)
-
-
-def holm(pvalues) -> np.ndarray:
-    """Holm step-down adjusted p-values (Holm 1979): p_(i) * (m - i + 1), cumulative max, <= 1."""
-    p = check_array("pvalues", pvalues, ndim=1, dtype="float")
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
-    out = np.empty(m)
-    out[order] = adj
-    return out
 
 
 # ------------------------------------------------------------------------------------------
@@ -99,9 +66,11 @@ class ReliabilityResult:
     G : float
         G_t = mean(cross - self).
     ci : (float, float)
-        Percentile bootstrap CI of G_t (paired item bootstrap, ``n_boot`` replicates).
+        Percentile bootstrap interval of G_t at ``confidence_level`` (paired item bootstrap,
+        ``n_resamples`` replicates).
     p_perm : float
-        One-sided permutation p-value of the mean self-JSD: (1 + #{perm <= obs}) / (n_perm + 1).
+        One-sided permutation p-value of the mean self-JSD:
+        (1 + #{perm <= obs}) / (n_permutations + 1).
     """
 
     name: str | None
@@ -116,9 +85,9 @@ class ReliabilityResult:
     G: float
     ci: tuple
     p_perm: float
-    n_boot: int
-    n_perm: int
-    level: float
+    n_resamples: int
+    n_permutations: int
+    confidence_level: float
 
     @property
     def n_items(self) -> int:
@@ -183,8 +152,9 @@ def _role_contrast(A, B, t, full=False):
     return ta, tb, float(self_d.mean()), float(cross_d.mean()), float(np.mean(cross_d - self_d))
 
 
-def _boot_block(ss, nrep, N, ta, tb, J, self_d):
+def _boot_block(ss, start, stop, N, ta, tb, J, self_d):
     rng = np.random.default_rng(ss)
+    nrep = stop - start
     nt = J.shape[0]
     out = np.empty(nrep)
     for r in range(nrep):
@@ -197,8 +167,9 @@ def _boot_block(ss, nrep, N, ta, tb, J, self_d):
     return out
 
 
-def _perm_block(ss, nrep, N, ta, tb, J):
+def _perm_block(ss, start, stop, N, ta, tb, J):
     rng = np.random.default_rng(ss)
+    nrep = stop - start
     out = np.empty(nrep)
     for r in range(nrep):
         out[r] = J[ta, tb[rng.permutation(N)]].mean()
@@ -206,21 +177,14 @@ def _perm_block(ss, nrep, N, ta, tb, J):
 
 
 def _run_blocks(fn, ss, total, n_jobs, *args):
-    nblocks = (total + _BLOCK - 1) // _BLOCK
-    kids = ss.spawn(nblocks)
-    sizes = [min(_BLOCK, total - b * _BLOCK) for b in range(nblocks)]
-    if n_jobs is None or n_jobs == 1:
-        parts = [fn(k, s, *args) for k, s in zip(kids, sizes)]
-    else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=n_jobs)(delayed(fn)(k, s, *args) for k, s in zip(kids, sizes))
+    parts = blocked_map(fn, total, rng=ss, block_size=_BLOCK, args=args, n_jobs=n_jobs)
     return np.concatenate(parts) if parts else np.empty(0)
 
 
 def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20,
-                           n_boot: int = 10_000, n_perm: int = 10_000, level: float = 0.95,
-                           seed=42, n_jobs: int | None = None, items=None,
+                           n_resamples: int = 10_000, n_permutations: int = 10_000,
+                           confidence_level: float = 0.95, rng=42, n_jobs: int | None = None,
+                           items=None,
                            name: str | None = None) -> ReliabilityResult:
     """Split-half reliability of repeated responses (App. G, Eq. 20-22, Tables 7-8).
 
@@ -234,13 +198,17 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
         t values; each needs 2 t <= R.
     t : int, default 20
         Block size of the outcome-role contrast G_t, bootstrap and permutation test.
-    n_boot, n_perm : int, default 10,000
-        Bootstrap replicates and permutations (the paper's).
-    level : float, default 0.95
-    seed : int, default 42
-        Root seed: the random partition, then bootstrap and permutation blocks are spawned from it.
+    n_resamples : int, default 10,000
+        Bootstrap replicates (the paper's).
+    n_permutations : int, default 10,000
+        Permutations of the test (the paper's).
+    confidence_level : float, default 0.95
+        Of the percentile bootstrap interval of G_t.
+    rng : None, int, SeedSequence or Generator, default 42
+        Root of the randomness (:mod:`benchkit._random`; a Generator is consumed): its three
+        children seed the random partition, the bootstrap blocks and the permutation blocks.
     n_jobs : int, optional
-        joblib workers for the replicate blocks (results do not depend on it).
+        joblib workers for the replicate blocks of 500 (results do not depend on it).
 
     Returns
     -------
@@ -274,11 +242,10 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
             f"block_sizes={describe(list(bs))} need 2 t <= R = {R} responses per item (t <= {half})"
         )
     t = check_int("t", t, min=1, max=half)
-    n_boot = check_int("n_boot", n_boot, min=1)
-    n_perm = check_int("n_perm", n_perm, min=1)
-    level = check_probability("level", level, open_interval=True)
-    ss = _seed_sequence(seed)
-    s_part, s_boot, s_perm = ss.spawn(3)
+    n_resamples = check_int("n_resamples", n_resamples, min=1)
+    n_permutations = check_int("n_permutations", n_permutations, min=1)
+    confidence_level = check_probability("confidence_level", confidence_level, open_interval=True)
+    s_part, s_boot, s_perm = spawn(rng, 3)
     rng = np.random.default_rng(s_part)
     perm = np.argsort(rng.random((N, R)), axis=1)
     stp = np.take_along_axis(st, perm, axis=1)
@@ -305,58 +272,18 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
     from threadpoolctl import threadpool_limits
 
     with threadpool_limits(limits=1, user_api="blas"):  # tiny mat-vecs: BLAS threads only hurt
-        boot = _run_blocks(_boot_block, s_boot, n_boot, n_jobs, N, ta, tb, J, self_d)
-    a = (1.0 - level) / 2
-    ci = (float(np.quantile(boot, a)), float(np.quantile(boot, 1 - a)))
-    permd = _run_blocks(_perm_block, s_perm, n_perm, n_jobs, N, ta, tb, J)
+        boot = _run_blocks(_boot_block, s_boot, n_resamples, n_jobs, N, ta, tb, J, self_d)
+    ci = percentile_interval(boot, confidence_level)
+    permd = _run_blocks(_perm_block, s_perm, n_permutations, n_jobs, N, ta, tb, J)
     obs = self_d.mean()
     # ties within float noise count as "as extreme" (inclusive comparison)
-    p = (1.0 + np.sum(permd <= obs + 1e-12)) / (n_perm + 1.0)
+    p = (1.0 + np.sum(permd <= obs + 1e-12)) / (n_permutations + 1.0)
     return ReliabilityResult(
         name=name, items=pd.Index(range(N) if items is None else list(items), name="item"),
         block_sizes=bs, native_jsd=native, spearman_c=rho, contrast=contrast, t=t, self_jsd=self_d,
-        cross_jsd=cross_d, G=G, ci=ci, p_perm=float(p), n_boot=n_boot, n_perm=n_perm,
-        level=level,
+        cross_jsd=cross_d, G=G, ci=ci, p_perm=float(p), n_resamples=n_resamples,
+        n_permutations=n_permutations, confidence_level=confidence_level,
     )
-
-
-def response_reliability(rs, model: str, *, block_sizes="auto", t="auto", n_boot: int = 10_000,
-                         n_perm: int = 10_000, level: float = 0.95, seed=42,
-                         n_jobs: int | None = None) -> ReliabilityResult:
-    """:func:`split_half_reliability` on one model of a ResponseSet with answer states.
-
-    Roles: correct; incorrect with an extracted answer; invalid (answer ``benchkit.NO_ANSWER``).
-    Items with fewer than R responses (R = the most common count) are left out. ``block_sizes=
-    "auto"`` keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or 1..R//2 when none do;
-    ``t="auto"`` is 20 if available, else the largest block size.
-    """
-    from benchkit.response_set import NO_ANSWER
-
-    if not rs.has_answers:
-        raise BenchkitValueError("response_reliability needs answer states (an 'answer' column)")
-    if model not in rs.model_ids:
-        raise BenchkitValueError(f"model={model!r} is not in the ResponseSet; known: "
-                                 f"{describe(list(rs.model_ids[:8]))}")
-    long = rs.select(models=[model]).to_long()
-    long = long.sort_values(["item", "sample"], kind="stable")
-    n_per = long.groupby("item", sort=False).size()
-    R = int(n_per.mode().iloc[0])
-    keep = n_per.index[n_per == R]
-    long = long[long["item"].isin(keep)]
-    items = pd.Index(pd.unique(long["item"]), name="item")
-    codes = long.groupby("item", sort=False)["answer"].transform(lambda s: pd.factorize(s)[0])
-    st = codes.to_numpy(dtype=np.int64).reshape(len(items), R)
-    corr = long["correct"].to_numpy(dtype=np.float64).reshape(len(items), R)
-    inval = (long["answer"].to_numpy(dtype=object) == NO_ANSWER).reshape(len(items), R)
-    roles = np.where(corr >= 1.0, 0, np.where(inval, 2, 1))
-    half = R // 2
-    if isinstance(block_sizes, str) and block_sizes == "auto":
-        block_sizes = tuple(b for b in PAPER_BLOCK_SIZES if b <= half) or tuple(range(1, half + 1))
-    if isinstance(t, str) and t == "auto":
-        t = 20 if 20 in tuple(block_sizes) else max(block_sizes)
-    return split_half_reliability(st, roles, block_sizes=block_sizes, t=t, n_boot=n_boot,
-                                  n_perm=n_perm, level=level, seed=seed, n_jobs=n_jobs,
-                                  items=items, name=rs.name)
 
 
 def reliability_table(results) -> pd.DataFrame:
@@ -375,13 +302,14 @@ def reliability_table(results) -> pd.DataFrame:
 # App. H: sensitivity
 # ------------------------------------------------------------------------------------------
 def _trajectories_of(result):
-    from benchkit.boundary.responses import ResponseProfiles
-    from benchkit.boundary.trajectories import Trajectories
+    # a ResponseProfiles (benchkit.boundary.responses) is recognised by its trajectories, profile
+    # and axis, so this module does not import the ResponseSet layer (no import cycle)
+    from benchkit.boundary._trajectories import Trajectories
 
-    if isinstance(result, ResponseProfiles):
-        return result.trajectories, result.profile, result.axis
     if isinstance(result, Trajectories):
         return result, None, None
+    if isinstance(getattr(result, "trajectories", None), Trajectories) and hasattr(result, "axis"):
+        return result.trajectories, result.profile, result.axis
     raise BenchkitTypeError(
         f"result must be a ResponseProfiles or Trajectories; got {describe(result)}"
     )
@@ -441,8 +369,8 @@ def _expand_states(sc: np.ndarray, T: int) -> np.ndarray:
 
 
 def _budget_rep(ss, seq, S, state_correct, budgets, ref, items, alpha_o, calibration, source):
-    from benchkit.boundary.profiles import profiles
-    from benchkit.boundary.trajectories import state_trajectories
+    from benchkit.boundary._profiles import profiles
+    from benchkit.boundary._trajectories import state_trajectories
 
     rng = np.random.default_rng(ss)
     m, n, T = seq.shape
@@ -464,7 +392,11 @@ def _budget_rep(ss, seq, S, state_correct, budgets, ref, items, alpha_o, calibra
     return out
 
 
-def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, seed=42,
+def _budget_block(ss, start, stop, *args):
+    return _budget_rep(ss, *args)
+
+
+def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, rng=42,
                        alpha_o: float | None = None, calibration="auto",
                        n_jobs: int | None = None) -> BudgetSensitivityResult:
     """Response-budget sensitivity of the profiles (App. H.1, Table 9).
@@ -479,7 +411,8 @@ def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, seed=42
     n_rep : int, default 100
         Repetitions; each permutes the T responses independently within every (model, item) cell
         and takes the first T' as nested subsets.
-    seed : int, default 42
+    rng : None, int, SeedSequence or Generator, default 42
+        Root of the permutations (:mod:`benchkit._random`); repetition r draws from child r.
     alpha_o : float, optional
         Screening level (default: the reference profile's, else 0.05).
     calibration : "auto", "exact" or dict (n, T') -> CalibrationTable
@@ -497,7 +430,7 @@ def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, seed=42
     subset. Agreement is the share of all items with the same screening decision (o <= alpha_o)
     as the reference; x and w MAE use items with Delta > 0 in both conditions.
     """
-    from benchkit.boundary.profiles import profiles
+    from benchkit.boundary._profiles import profiles
 
     traj, ref, _ = _trajectories_of(result)
     T = traj.T
@@ -515,15 +448,9 @@ def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, seed=42
                        calibration=_calibration_for(calibration, traj.n, T))
     seq = _expand_states(traj.state_counts, T)
     S = traj.state_counts.shape[2]
-    kids = _seed_sequence(seed).spawn(n_rep)
     args = (seq, S, traj.state_correct, bs, ref, traj.items, alpha_o, calibration,
             traj.entropy_source)
-    if n_jobs is None or n_jobs == 1:
-        parts = [_budget_rep(k, *args) for k in kids]
-    else:
-        from joblib import Parallel, delayed
-
-        parts = Parallel(n_jobs=n_jobs)(delayed(_budget_rep)(k, *args) for k in kids)
+    parts = blocked_map(_budget_block, n_rep, rng=rng, block_size=1, args=args, n_jobs=n_jobs)
     rows = [(r,) + row for r, part in enumerate(parts) for row in part]
     runs = pd.DataFrame(rows, columns=["rep", "budget", "agreement", "x_mae", "w_mae", "n_compared"])
     return BudgetSensitivityResult(T=T, budgets=bs, n_rep=n_rep, runs=runs)
@@ -577,8 +504,8 @@ def subaxis_sensitivity(result, *, sizes=(3, 4, 5), alpha_o: float | None = None
     (i-1)/(n-1); x error uses the mapped Q_0.5 and w error the difference of the mapped Q_0.75
     and Q_0.25. Entropies are recomputed with M_q over the retained models.
     """
-    from benchkit.boundary.axis import ModelAxis, explicit_axis, subaxes
-    from benchkit.boundary.profiles import profiles
+    from benchkit.boundary._axis import ModelAxis, explicit_axis, subaxes
+    from benchkit.boundary._profiles import profiles
 
     traj, ref, ax = _trajectories_of(result)
     if ax is None:
