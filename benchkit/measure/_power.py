@@ -193,6 +193,8 @@ def detection_power(
     * :math:`I` is open, so an interval of width exactly :math:`G(B)` fits inside the largest gap
       without touching its end items: for :math:`w \le G(B)` it can cover no item, the two models'
       responses have the same distribution, and every level-alpha test has power alpha (part 1).
+      These cells are computed like all others, not set: the max test's exact power comes out as
+      alpha (to rounding), the score test's simulated power as a Monte Carlo estimate of alpha.
     * The worst placement is the one covering the fewest items (:func:`covered_items_worst_case`);
       with a constant baseline this is exactly least favourable for both tests. With a varying
       baseline it is the natural worst case but not guaranteed least favourable.
