@@ -469,13 +469,13 @@ def _embedding(fit) -> np.ndarray:
     return b[:, None]
 
 
-def select_tinybenchmarks(Y=None, size: int = 100, *, fit=None, irt: str = "2pl",
+def select_tinybenchmarks(Y, size: int, *, fit=None, irt: str = "2pl",
                           rng: Any = None, max_iter: int = 300) -> Subset:
     r"""tinyBenchmarks-style selection (Polo et al., 2024, "IRT" anchor strategy).
 
     Parameters
     ----------
-    Y : array_like (n_pool, n_models), optional
+    Y : array_like (n_pool, n_models) or None
         0/1 responses of the source models (needed unless ``fit`` is given).
     size : int
         Number of anchor items (= k-means clusters).

@@ -65,7 +65,7 @@ def test_diagnose_table1_layout():
     fr = pd.DataFrame(rows, columns=["model", "item", "n_correct", "n_samples", "benchmark"])
     items = fr[["item", "benchmark"]].drop_duplicates()
     rs = ResponseSet.from_counts(fr.drop(columns="benchmark"), items=items, parse_names=False)
-    dg = bb.diagnose(rs, {"acc": None, "rev": ["s4", "s3", "s2", "s1"]})
+    dg = bb.diagnose(rs, axes={"acc": None, "rev": ["s4", "s3", "s2", "s1"]})
     t1 = dg.table1()
     assert list(t1.index) == ["easy", "hard"]
     assert list(t1.columns) == ["acc", "rev"]
@@ -79,6 +79,6 @@ def test_diagnose_table1_layout():
     assert {"x_mean", "w_mean", "v_mean", "flat_share"} <= set(full.columns)
     assert len(dg.distributions()) > 0
     with pytest.raises(ValueError, match="value='nope' is not a summary column"):
-        dg.table1("nope")
+        dg.table1(value="nope")
     with pytest.raises(TypeError, match="axes must be a dict"):
-        bb.diagnose(rs, ["s1", "s2"])
+        bb.diagnose(rs, axes=["s1", "s2"])

@@ -32,7 +32,7 @@ def small():
 
 
 def test_trajectories_hand_worked(small):
-    tr = bb.trajectories(small, ["m1", "m2", "m3"])
+    tr = bb.trajectories(small, axis=["m1", "m2", "m3"])
     assert tr.entropy_source == "answers"
     assert tr.T == 4
     np.testing.assert_array_equal(tr.counts, [[1, 3, 4], [0, 1, 3]])
@@ -54,7 +54,7 @@ def test_trajectories_hand_worked(small):
 
 
 def test_sub_axis_recomputes_M(small):
-    tr = bb.trajectories(small, ["m1", "m2", "m3"])
+    tr = bb.trajectories(small, axis=["m1", "m2", "m3"])
     sub = tr.select_models([0, 2])  # drop m2: q2 loses NO_ANSWER, q1 keeps C, D, A
     np.testing.assert_array_equal(sub.n_states, [3, 2])
     assert sub.entropy[1, 1] == pytest.approx(scipy_entropy([1, 3]) / np.log(2), abs=1e-14)
@@ -67,7 +67,7 @@ def test_binary_entropy_when_only_correctness():
         "n_correct": k.ravel(), "n_samples": 10,
     })
     rs = ResponseSet.from_counts(frame, parse_names=False)
-    tr = bb.trajectories(rs, ["a", "b", "c"])
+    tr = bb.trajectories(rs, axis=["a", "b", "c"])
     assert tr.entropy_source == "binary"
     # q1: both states seen, e = H(Bern(c))/log 2; q2, q3: one state, M = 1 -> 0
     np.testing.assert_allclose(tr.entropy[0], [0.0, 1.0, 0.0], atol=1e-15)
@@ -75,7 +75,7 @@ def test_binary_entropy_when_only_correctness():
     res = bb.profile_responses(rs, axis=["a", "b", "c"])
     np.testing.assert_allclose(res.profile.entropy, tr.entropy)
     with pytest.raises(ValueError, match="states='answers' needs answer states"):
-        bb.trajectories(rs, ["a", "b", "c"], states="answers")
+        bb.trajectories(rs, axis=["a", "b", "c"], states="answers")
 
 
 def test_empirical_axis_ties_keep_roster_order():
@@ -88,13 +88,13 @@ def test_empirical_axis_ties_keep_roster_order():
     assert ax.accuracy_kind == "principal"
     assert ax.accuracy == (0.25, 0.25, 0.5, 0.5)
     assert ax.n_items == 4
-    ax2 = bb.empirical_axis(rs, ["d", "c", "b", "a"])  # another roster order breaks ties differently
+    ax2 = bb.empirical_axis(rs, models=["d", "c", "b", "a"])  # another roster order breaks ties differently
     assert ax2.models == ("d", "b", "c", "a")
-    assert bb.model_axis(rs, ["c", "a"]).models == ("c", "a")  # explicit order is kept
+    assert bb.model_axis(rs, axis=["c", "a"]).models == ("c", "a")  # explicit order is kept
     with pytest.raises(ValueError, match="not in the ResponseSet"):
-        bb.empirical_axis(rs, ["a", "zz"])
+        bb.empirical_axis(rs, models=["a", "zz"])
     with pytest.raises(ValueError, match="axis='bogus' is not allowed"):
-        bb.model_axis(rs, "bogus")
+        bb.model_axis(rs, axis="bogus")
 
 
 def test_empirical_axis_uses_complete_items_and_principal():
@@ -112,7 +112,7 @@ def test_empirical_axis_uses_complete_items_and_principal():
 
 def test_subaxes_and_mapping():
     ax = bb.explicit_axis([f"m{i}" for i in range(6)])
-    subs = bb.subaxes(ax, (3, 4, 5))
+    subs = bb.subaxes(ax, sizes=(3, 4, 5))
     assert [s.n for s in subs].count(3) == 4
     assert [s.n for s in subs].count(4) == 6
     assert [s.n for s in subs].count(5) == 4  # App. H.2: four, six and four sub-axes
@@ -175,7 +175,7 @@ def test_eval_arena_codellama_ladder():
     cm = rs.counts()
     np.testing.assert_array_equal(res.profile.counts,
                                   cm.K[:, cm.models.get_indexer(ladder)])
-    emp = bb.empirical_axis(rs, ladder)
+    emp = bb.empirical_axis(rs, models=ladder)
     acc = cm.K[:, cm.models.get_indexer(ladder)].mean(axis=0) / 10  # mean correctness (no principal)
     assert emp.accuracy_kind == "mean"
     np.testing.assert_allclose(emp.accuracy, np.sort(acc))

@@ -248,7 +248,7 @@ def test_tinybenchmarks_nearest_to_centroid_and_duplicates():
     assert np.unique(s1.indices).size == 25
     assert s1.weights.sum() == pytest.approx(1.0)
     # reuse of a fit: same subset
-    s2 = select_tinybenchmarks(size=25, fit=fit, rng=1)
+    s2 = select_tinybenchmarks(None, 25, fit=fit, rng=1)
     assert np.array_equal(s.indices, s2.indices)
     with pytest.raises(ValueError, match="0/1 responses"):
         select_tinybenchmarks(Y * 0.5, 5)

@@ -121,7 +121,7 @@ def _candidates(rs, models) -> pd.Index:
     return pd.Index(models, name="model")
 
 
-def empirical_axis(rs, models=None, *, name: str | None = None) -> ModelAxis:
+def empirical_axis(rs, *, models=None, name: str | None = None) -> ModelAxis:
     """Axis ordered by principal-answer accuracy (App. F).
 
     Parameters
@@ -204,7 +204,7 @@ def explicit_axis(models, *, name: str | None = None) -> ModelAxis:
     return ModelAxis(models=models, method="explicit", name=name)
 
 
-def model_axis(rs, axis=None) -> ModelAxis:
+def model_axis(rs, *, axis=None) -> ModelAxis:
     """Resolve an axis specification against a ResponseSet.
 
     ``None`` or ``"accuracy"``: :func:`empirical_axis` over all models; ``"size"``:
@@ -227,7 +227,7 @@ def model_axis(rs, axis=None) -> ModelAxis:
     if isinstance(axis, dict):
         order = axis.get("order", "accuracy")
         if order == "accuracy":
-            return empirical_axis(rs, axis.get("models"), name=axis.get("name"))
+            return empirical_axis(rs, models=axis.get("models"), name=axis.get("name"))
         if order == "size":
             return size_axis(rs, models=axis.get("models"), family=axis.get("family"),
                              name=axis.get("name"))
@@ -243,7 +243,7 @@ def model_axis(rs, axis=None) -> ModelAxis:
     return explicit_axis(models)
 
 
-def subaxes(axis: ModelAxis, sizes=(3, 4, 5)) -> list[ModelAxis]:
+def subaxes(axis: ModelAxis, *, sizes=(3, 4, 5)) -> list[ModelAxis]:
     """All endpoint-preserving sub-axes with the given model counts (App. H.2).
 
     Each keeps f_1 and f_n and a subset of the intermediate models in their original order; for

@@ -114,7 +114,7 @@ class ProfileResult:
 
 def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
     """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis."""
-    return answer_entropy(binary_state_counts(counts, T)[0], T)[0]
+    return answer_entropy(binary_state_counts(counts, T)[0], T=T)[0]
 
 
 def _positions(a_num, q50, flat, n, T, groups):

@@ -518,7 +518,7 @@ def subaxis_sensitivity(result, *, sizes=(3, 4, 5), alpha_o: float | None = None
         ref = profiles(traj.counts, T, entropy=traj.entropy, alpha_o=alpha_o,
                        calibration=_calibration_for(calibration, n, T))
     rows, mapped = [], {}
-    for sub in subaxes(ax, sizes):
+    for sub in subaxes(ax, sizes=sizes):
         pos = [ax.models.index(mm) for mm in sub.models]
         tr = traj.select_models(pos)
         prof = profiles(tr.counts, T, entropy=tr.entropy, alpha_o=alpha_o,

@@ -161,7 +161,7 @@ class Diagnosis:
             return pd.DataFrame()
         return pd.concat([s.to_frame() for s in self.summaries], ignore_index=True)
 
-    def table1(self, value: str = "anomaly_rate", *, percent: bool = True) -> pd.DataFrame:
+    def table1(self, *, value: str = "anomaly_rate", percent: bool = True) -> pd.DataFrame:
         """Table 1 layout: benchmarks x axes of one summary column (default order-anomaly rate, %)."""
         df = self.to_frame()
         if value not in df.columns:

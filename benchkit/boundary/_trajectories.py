@@ -113,7 +113,7 @@ class Trajectories:
         )
 
 
-def answer_entropy(state_counts, T: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def answer_entropy(state_counts, *, T: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Normalized answer-state entropies e_{i,q} (Eq. 2) and M_q from state counts.
 
     Parameters
@@ -196,7 +196,7 @@ def state_trajectories(state_counts, state_correct, T, *, items=None, models=Non
         raise BenchkitValueError(f"state_correct must have shape ({m}, {S}); got {ok.shape}")
     ok = ok.astype(bool)
     k = (sc * ok[:, None, :]).sum(axis=2).astype(np.int64)
-    e, M = answer_entropy(sc, T)
+    e, M = answer_entropy(sc, T=T)
     items = pd.Index(range(m) if items is None else list(items), name="item")
     models = pd.Index(range(n) if models is None else list(models), name="model")
     return Trajectories(state_counts=sc, state_correct=ok, T=T, counts=k, c=k / float(T),

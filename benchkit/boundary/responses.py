@@ -152,8 +152,8 @@ def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0
     this once per benchmark (``rs.select(benchmark=...)``) or use
     :func:`benchkit.boundary.diagnose`.
     """
-    ax = model_axis(rs, axis)
-    traj = trajectories(rs, ax, states=states)
+    ax = model_axis(rs, axis=axis)
+    traj = trajectories(rs, axis=ax, states=states)
     meta = rs.items.loc[traj.items]
     groups = None
     if group_by is not None and group_by in meta.columns:
@@ -206,7 +206,7 @@ def _answer_states(rs, models: pd.Index, items: pd.Index, T: int):
     return sc, ok, tuple(tuple(x) for x in labels), int(dup)
 
 
-def trajectories(rs, axis=None, *, states: str = "auto") -> Trajectories:
+def trajectories(rs, *, axis=None, states: str = "auto") -> Trajectories:
     """Trajectories of a ResponseSet's items along a model axis (Sec. 3.1, Eq. 1-3).
 
     Parameters
@@ -233,7 +233,7 @@ def trajectories(rs, axis=None, *, states: str = "auto") -> Trajectories:
     :class:`~benchkit.BenchkitWarning` reports how often that happens.
     """
     states = check_choice("states", states, ("auto", "answers", "binary"))
-    ax = model_axis(rs, axis)
+    ax = model_axis(rs, axis=axis)
     models = pd.Index(list(ax.models), name="model")
     T, items = _common_budget_items(rs, models)
     if states == "auto":
@@ -282,7 +282,7 @@ def _common_budget_items(rs, models: pd.Index) -> tuple[int, pd.Index]:
     return T, cm.items[full]
 
 
-def diagnose(rs, axes=None, *, by: str | None = "benchmark", states: str = "auto",
+def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto",
              alpha_o: float = 0.05, calibration="auto", bins: int = 10) -> Diagnosis:
     """Profiles and benchmark-level summaries for every benchmark x axis (Sec. 4.2, Table 1).
 

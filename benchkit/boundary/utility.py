@@ -363,7 +363,7 @@ def _run_block(tasks, ctx):
         elif kind == "anchor_points":
             sub = select_anchor_points(ctx["train"], size, metric=ctx["anchor_metric"], rng=ss)
         elif kind == "tinybenchmarks":
-            sub = select_tinybenchmarks(size=size, fit=ctx["fit"], rng=ss)
+            sub = select_tinybenchmarks(None, size, fit=ctx["fit"], rng=ss)
         else:  # bsdprobe: profile rows are rows of the full matrix
             sub = select_bsdprobe(ctx["profiles"][label], size, rng=ss, pool=ctx["pool"],
                                   **ctx["bsd_options"])
