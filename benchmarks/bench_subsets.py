@@ -95,7 +95,7 @@ def _setup_utility():
     if "rs" not in _state:
         from benchkit.simulate import repeated_sampling
 
-        _state["rs"] = repeated_sampling(1_200 if SMALL else 12_000, T=10, rng=4).to_response_set()
+        _state["rs"] = repeated_sampling(n_items=1_200 if SMALL else 12_000, T=10, rng=4).to_response_set()
 
 
 def _kit_utility():

@@ -301,7 +301,7 @@ def test_allocate_hand_cases():
 
 @pytest.fixture(scope="module")
 def sim():
-    s = repeated_sampling(500, T=10, rng=11)
+    s = repeated_sampling(n_items=500, T=10, rng=11)
     rs = s.to_response_set()
     K = rs.counts().K
     return s, rs, K, profiles(K, 10)
@@ -394,7 +394,7 @@ def test_bsdprobe_beats_random_on_simulated_ladder():
     # known truth: monotone logistic trajectories along a 6-model ladder (plus planted flat and
     # non-monotone items); at small sizes the profile-guided subset should keep the full ranking
     # and spread scores better than uniform sampling. Seeded; margins well inside the observed gap.
-    s = repeated_sampling(800, T=10, rng=21)
+    s = repeated_sampling(n_items=800, T=10, rng=21)
     rs = s.to_response_set()
     res = measurement_utility(rs, reference_axis=list(rs.model_ids), sizes=(15, 30),
                               methods=("random",), n_repeats=30, rng=0, name="sim")

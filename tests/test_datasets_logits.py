@@ -19,7 +19,7 @@ import pyarrow.parquet as pq
 import pytest
 from scipy.special import softmax
 
-from benchkit._validation import BenchkitValueError
+from benchkit._validation import BenchkitTypeError, BenchkitValueError
 from benchkit.datasets import conformal_llm, fetch, llm_uncertainty_bench as lub, source
 from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
 
@@ -137,6 +137,8 @@ def test_logit_values_equal_raw(logits, raw_table):
 def test_option_probs(logits, raw_table):
     with pytest.raises(TypeError):
         lub.option_probs(logits)                              # options is required, no default
+    with pytest.raises(BenchkitTypeError, match=r"frame must be a DataFrame from load\(\).*got None"):
+        lub.option_probs(None, options="ABCD")                # the frame is the data: required
     with pytest.raises(BenchkitValueError, match="options"):
         lub.option_probs(logits, options="ABC")
     with pytest.raises(BenchkitValueError, match="only MMLU has"):

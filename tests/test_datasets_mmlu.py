@@ -97,7 +97,7 @@ def test_columns_and_ids(test_items):
 def test_spot_values_against_raw_csv(rel, row, part, subject):
     raw = raw_rows(rel)[row]
     items = mmlu.load(part=part, subjects=subject) if subject else mmlu.load(part=part)
-    got = items.set_index("item").loc[mmlu.item_id(part, "test", row, subject)]
+    got = items.set_index("item").loc[mmlu.item_id(part, "test", row, subject=subject)]
     assert got["text"] == raw[0]
     assert got["options"] == raw[1:-1]
     assert got["answer_key"] == raw[-1]

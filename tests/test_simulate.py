@@ -197,14 +197,13 @@ def test_binary_matrix_errors():
 @pytest.fixture(scope="module")
 def mirt_big():
     # many models so that flaw behaviour shows in the responses; seed 21
-    return sim.mirt_2pl(
-        400, 400, n_dims=3, owners=30, rng=21, matrix_only=True,
+    return sim.mirt_2pl(n_items=400, n_models=400, n_dims=3, owners=30, rng=21, matrix_only=True,
         flawed={"miskeyed": 20, "non_monotone": 20, "family_biased": 30, "owner_biased": 10},
     )
 
 
 def test_mirt_truth_probabilities_follow_the_documented_model(mirt_big):
-    s = sim.mirt_2pl(120, 50, n_dims=2, guessing=0.2, rng=3,
+    s = sim.mirt_2pl(n_items=120, n_models=50, n_dims=2, guessing=0.2, rng=3,
                      flawed={"miskeyed": 5, "non_monotone": 5, "family_biased": 5, "owner_biased": 5})
     p, _ = recompute_mirt_p(s)
     np.testing.assert_allclose(s.truth.p_correct, p, rtol=1e-12, atol=1e-15)
@@ -279,7 +278,7 @@ def test_mirt_biased_items_shift_their_group(mirt_big):
 
 
 def test_mirt_abilities_grow_with_log_size_and_family_offsets():
-    s = sim.mirt_2pl(10, 600, n_dims=2, owners=20, rng=33, flawed={}, matrix_only=True)
+    s = sim.mirt_2pl(n_items=10, n_models=600, n_dims=2, owners=20, rng=33, flawed={}, matrix_only=True)
     m = s.truth.models.assign(log2s=np.log2(s.truth.models["size_b"] / 8.0))
     fam = s.truth.arrays["family_offsets"]
     own = s.truth.arrays["owner_offsets"]
@@ -302,21 +301,21 @@ def test_mirt_abilities_grow_with_log_size_and_family_offsets():
 
 def test_mirt_reproducible_and_chunk_invariant():
     kw = dict(n_dims=2, rng=7, flawed={"miskeyed": 3, "non_monotone": 3, "family_biased": 3})
-    full = sim.mirt_2pl(80, 30, **kw)
+    full = sim.mirt_2pl(n_items=80, n_models=30, **kw)
     for chunk in (1, 4, 1000):
-        m = sim.mirt_2pl(80, 30, matrix_only=True, chunk=chunk, **kw)
+        m = sim.mirt_2pl(n_items=80, n_models=30, matrix_only=True, chunk=chunk, **kw)
         assert np.array_equal(m.matrix, full.matrix)
         assert m.responses is None
         assert m.truth.p_correct is None
-    again = sim.mirt_2pl(80, 30, **kw)
+    again = sim.mirt_2pl(n_items=80, n_models=30, **kw)
     pd.testing.assert_frame_equal(again.truth.items, full.truth.items)
     pd.testing.assert_frame_equal(again.tables["responses"], full.tables["responses"])
-    other = sim.mirt_2pl(80, 30, **{**kw, "rng": 8})
+    other = sim.mirt_2pl(n_items=80, n_models=30, **{**kw, "rng": 8})
     assert not np.array_equal(other.matrix, full.matrix)
 
 
 def test_mirt_roster_and_response_set():
-    s = sim.mirt_2pl(60, 40, rng=2, families=("llama", "qwen"), owners=("a", "b", "c"),
+    s = sim.mirt_2pl(n_items=60, n_models=40, rng=2, families=("llama", "qwen"), owners=("a", "b", "c"),
                      sizes=(1.0, 7.0), benchmarks=("x", "y", "z"), flawed={})
     rs = s.responses
     assert rs.n_items == 60
@@ -336,14 +335,14 @@ def test_mirt_roster_and_response_set():
 
 def test_mirt_rasch_and_explicit_easiness():
     b = np.linspace(-3, 3, 50)
-    s = sim.mirt_2pl(50, 20, n_dims=1, discrimination_sd=0.0, easiness=b, rng=1, flawed={})
+    s = sim.mirt_2pl(n_items=50, n_models=20, n_dims=1, discrimination_sd=0.0, easiness=b, rng=1, flawed={})
     assert np.allclose(s.truth.items["discrimination"], 1.0)
     assert np.allclose(s.truth.items["a_1"], 1.0)
     np.testing.assert_array_equal(s.truth.items["easiness"], b)
 
 
 def test_mirt_flawed_counts_and_fractions():
-    s = sim.mirt_2pl(200, 10, rng=1, matrix_only=True, flawed={"miskeyed": 0.05, "family_biased": 7})
+    s = sim.mirt_2pl(n_items=200, n_models=10, rng=1, matrix_only=True, flawed={"miskeyed": 0.05, "family_biased": 7})
     vc = s.truth.items["flaw"].value_counts()
     assert vc["miskeyed"] == 10
     assert vc["family_biased"] == 7
@@ -463,7 +462,7 @@ def test_repeated_sampling_states_and_correctness(ladder):
 
 def test_repeated_sampling_state_frequencies_chisquare():
     # many samples per cell: each cell's state counts fit its generating distribution (scipy chisquare)
-    s = sim.repeated_sampling(4, (1.0, 2.0, 4.0), T=4000, n_states=4, flawed={}, rng=12)
+    s = sim.repeated_sampling(n_items=4, ladder=(1.0, 2.0, 4.0), T=4000, n_states=4, flawed={}, rng=12)
     counts = _cell_state_counts(s)
     sp = s.truth.arrays["state_probs"]
     pvals = []
@@ -495,7 +494,7 @@ def test_repeated_sampling_dense_ladder_recovers_boundary_position_and_width():
     # On a dense ladder the BSDProbe profile of the population trajectory (Eq. 4: first crossing of
     # the linear interpolant at c1 + alpha * Delta) equals the planted x and w up to endpoint
     # truncation; items whose transition lies well inside [0, 1] are checked.
-    s = sim.repeated_sampling(150, 201, T=1, n_states=2, flawed={}, boundary_sd=0.15, width=0.15,
+    s = sim.repeated_sampling(n_items=150, ladder=201, T=1, n_states=2, flawed={}, boundary_sd=0.15, width=0.15,
                               width_sd=0.3, rng=4)
     th = s.truth.p_correct
     pos = s.truth.models["position"].to_numpy()
@@ -516,9 +515,9 @@ def test_repeated_sampling_dense_ladder_recovers_boundary_position_and_width():
 
 
 def test_repeated_sampling_axis_and_int_ladder():
-    s = sim.repeated_sampling(5, (1.0, 10.0, 100.0), axis="log_size", flawed={}, rng=1)
+    s = sim.repeated_sampling(n_items=5, ladder=(1.0, 10.0, 100.0), axis="log_size", flawed={}, rng=1)
     np.testing.assert_allclose(s.truth.models["position"], [0.0, 0.5, 1.0])
-    s = sim.repeated_sampling(5, 4, T=2, flawed={}, no_answer=0.0, rng=1)
+    s = sim.repeated_sampling(n_items=5, ladder=4, T=2, flawed={}, no_answer=0.0, rng=1)
     assert list(s.truth.models.index) == ["sim-m1", "sim-m2", "sim-m3", "sim-m4"]
     assert s.truth.models["size"].isna().all()
     assert list(s.truth.arrays["state_labels"]) == ["A", "B", "C", "D"]
@@ -526,9 +525,9 @@ def test_repeated_sampling_axis_and_int_ladder():
 
 
 def test_repeated_sampling_reproducible():
-    a = sim.repeated_sampling(40, rng=9)
-    b = sim.repeated_sampling(40, rng=9)
-    c = sim.repeated_sampling(40, rng=10)
+    a = sim.repeated_sampling(n_items=40, rng=9)
+    b = sim.repeated_sampling(n_items=40, rng=9)
+    c = sim.repeated_sampling(n_items=40, rng=10)
     pd.testing.assert_frame_equal(a.tables["responses"], b.tables["responses"])
     pd.testing.assert_frame_equal(a.truth.items, b.truth.items)
     assert not a.tables["responses"]["answer"].equals(c.tables["responses"]["answer"])
@@ -552,7 +551,7 @@ def test_repeated_sampling_reproducible():
 )
 def test_repeated_sampling_errors(args, kwargs, exc, message):
     with pytest.raises(exc, match=message):
-        sim.repeated_sampling(*args, **{"rng": 0, **kwargs})
+        sim.repeated_sampling(**dict(zip(("n_items", "ladder"), args)), **{"rng": 0, **kwargs})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -562,7 +561,7 @@ def test_repeated_sampling_errors(args, kwargs, exc, message):
 
 @pytest.fixture(scope="module")
 def mcq_many():
-    return sim.mcq_probabilities(300, 40, rng=31, flawed={"miskeyed": 20, "ambiguous": 20})
+    return sim.mcq_probabilities(n_items=300, n_models=40, rng=31, flawed={"miskeyed": 20, "ambiguous": 20})
 
 
 def test_mcq_probabilities_are_distributions_and_scored_by_argmax(mcq_many):
@@ -614,12 +613,12 @@ def test_mcq_ambiguous_items_have_two_near_equal_options(mcq_many):
 
 
 def test_mcq_accuracy_grows_with_ability_and_reproducible():
-    s = sim.mcq_probabilities(400, 20, rng=5, flawed={})
+    s = sim.mcq_probabilities(n_items=400, n_models=20, rng=5, flawed={})
     rho = scipy.stats.spearmanr(s.truth.models["ability"], s.truth.models["p_mean"]).statistic
     assert rho > 0.9
-    again = sim.mcq_probabilities(400, 20, rng=5, flawed={})
+    again = sim.mcq_probabilities(n_items=400, n_models=20, rng=5, flawed={})
     np.testing.assert_array_equal(again.truth.arrays["option_probs"], s.truth.arrays["option_probs"])
-    other = sim.mcq_probabilities(400, 20, rng=6, flawed={})
+    other = sim.mcq_probabilities(n_items=400, n_models=20, rng=6, flawed={})
     assert not np.array_equal(other.truth.arrays["option_probs"], s.truth.arrays["option_probs"])
 
 
@@ -636,7 +635,7 @@ def test_mcq_accuracy_grows_with_ability_and_reproducible():
 )
 def test_mcq_errors(kwargs, exc, message):
     with pytest.raises(exc, match=message):
-        sim.mcq_probabilities(10, 3, **{"rng": 0, **kwargs})
+        sim.mcq_probabilities(n_items=10, n_models=3, **{"rng": 0, **kwargs})
 
 
 # ---------------------------------------------------------------------------------------------

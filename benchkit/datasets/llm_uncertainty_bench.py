@@ -31,7 +31,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice, check_columns
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_columns,
+    describe,
+)
 from benchkit.datasets._fetch import DatasetIntegrityError, Source, fetch_file, load_manifest
 
 __all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
@@ -182,14 +188,14 @@ def load(*, drop_demonstrations: bool = True, datasets=None, models=None) -> pd.
     return out
 
 
-def option_probs(frame: pd.DataFrame | None = None, *, options: str, dataset: str = "mmlu",
+def option_probs(frame: pd.DataFrame, *, options: str, dataset: str = "mmlu",
                  prompt_template: str = "base"):
     """Option probabilities as an array (models x items x options), softmax over chosen options.
 
     Parameters
     ----------
-    frame : DataFrame, optional
-        A table from :func:`load` (default: ``load()``, demonstrations dropped).
+    frame : DataFrame
+        A table from :func:`load` (e.g. ``load()``, demonstrations dropped).
     options : {"ABCDEF", "ABCD"}
         Required, no default: which options count as offered. ``"ABCDEF"``: all six letters the
         prompts offer (the item's four plus "I don't know" and "None of the above"), softmax over
@@ -216,8 +222,10 @@ def option_probs(frame: pd.DataFrame | None = None, *, options: str, dataset: st
     check_choice("options", options, tuple(OPTION_SETS))
     check_choice("dataset", dataset, DATASETS)
     check_choice("prompt_template", prompt_template, PROMPT_TEMPLATES)
-    if frame is None:
-        frame = load(datasets=dataset)
+    if not isinstance(frame, pd.DataFrame):
+        raise BenchkitTypeError(
+            f"frame must be a DataFrame from load() (e.g. load(datasets={dataset!r})); got {describe(frame)}"
+        )
     check_columns("frame", frame.columns, required=("model", "dataset", "prompt_template",
                                                     "item_id", *_LOGITS))
     part = frame[(frame["dataset"] == dataset) & (frame["prompt_template"] == prompt_template)]

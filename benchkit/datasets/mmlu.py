@@ -120,7 +120,7 @@ _PART_LAYOUT = {
 }
 
 
-def item_id(part: str, split: str, row: int, subject: str | None = None) -> str:
+def item_id(part: str, split: str, row: int, *, subject: str | None = None) -> str:
     """The stable item id of row ``row`` (0-based, file order) of a part and split.
 
     ``'mmlu/<subject>/<split>/<row>'`` for MMLU, ``'arc-challenge/<split>/<row>'`` and
@@ -159,7 +159,7 @@ def _frame(part: str, split: str, subject: str | None, path: str, n_options: int
     rows = _parse_csv(str(local), n_options)
     return pd.DataFrame(
         {
-            "item": [item_id(part, split, i, subject) for i in range(len(rows))],
+            "item": [item_id(part, split, i, subject=subject) for i in range(len(rows))],
             "benchmark": part,
             "source": subject if subject is not None else part,
             "split": split,

@@ -58,6 +58,16 @@ from benchkit.measure._metrics import (
 )
 from benchkit.measure._power import DetectionPower, detection_power
 
+__all__ = [
+    "BenchmarkMeasure",
+    "BenchmarkMeasures",
+    "LOOStability",
+    "combine",
+    "fit_difficulties",
+    "leave_one_model_out",
+    "measure_benchmarks",
+]
+
 
 def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
     cm = rs.counts()

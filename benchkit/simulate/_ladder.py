@@ -63,9 +63,9 @@ def _check_range(name: str, value: Any, *, lo: float, hi: float) -> tuple[float,
 
 
 def repeated_sampling(
+    *,
     n_items: int = 300,
     ladder: int | Sequence[float] = _DEFAULT_LADDER,
-    *,
     T: int = 10,
     n_states: int = 4,
     flawed: Mapping[str, int | float] | None = None,

@@ -37,9 +37,9 @@ from benchkit.simulate._common import (
 
 
 def mcq_probabilities(
+    *,
     n_items: int = 300,
     n_models: int = 8,
-    *,
     k: int = 4,
     flawed: Mapping[str, int | float] | None = None,
     ability_sd: float = 1.0,

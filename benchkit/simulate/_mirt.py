@@ -46,9 +46,9 @@ _DEFAULT_SIZES = (0.5, 1.5, 3.0, 7.0, 8.0, 14.0, 32.0, 70.0)
 
 
 def mirt_2pl(
+    *,
     n_items: int = 500,
     n_models: int = 60,
-    *,
     n_dims: int = 3,
     families: Sequence[str] = _DEFAULT_FAMILIES,
     owners: int | Sequence[str] = 12,
