@@ -97,7 +97,7 @@ def test_fit_1pl_counts_without_priors_gives_infinite_extremes_and_nan_for_empty
     assert np.all(np.isfinite(fit.difficulty[3:]))
 
 
-@pytest.mark.parametrize("K, N, match", [
+@pytest.mark.parametrize(("K", "N", "match"), [
     (np.array([[3.0]]), np.array([[2.0]]), r"0 <= K <= N; found K=3.0, N=2.0 at item 0, model 0"),
     (np.array([[0.5]]), np.array([[1.0]]), "whole numbers"),
 ])
@@ -155,7 +155,7 @@ def test_measure_benchmarks_by_source_texts_and_extreme_drop():
     assert dropped["p/s1"].n_items == 30 - len(expected)
 
 
-@pytest.mark.parametrize("call, match", [
+@pytest.mark.parametrize(("call", "match"), [
     (lambda rs: measure_benchmarks([1, 2]), "data must be a ResponseSet or a non-empty mapping"),
     (lambda rs: measure_benchmarks(rs, by="nope"), r"by='nope' is not an items column"),
     (lambda rs: measure_benchmarks(rs, method="bayes"), "method"),
