@@ -133,11 +133,11 @@ def test_pooled_differs_from_mean_of_per_model():
 def test_bootstrap_is_seeded_and_sensible():
     rng = np.random.default_rng(4)
     P = rng.random((400, 2))
-    r1 = mpd(P, ci=0.9, n_boot=300, seed=7)
-    r2 = mpd(P, ci=0.9, n_boot=300, seed=7)
+    r1 = mpd(P, confidence_level=0.9, n_resamples=300, rng=7)
+    r2 = mpd(P, confidence_level=0.9, n_resamples=300, rng=7)
     np.testing.assert_array_equal(r1.boot, r2.boot)
     assert r1.ci_low < r1.mpd < r1.ci_high
-    assert r1.level == 0.9
+    assert r1.confidence_level == 0.9
     # replicate mean ~ MPD (self-copy pairs excluded), SD close to the U-statistic SE
     # from the Hoeffding projection: Var(U) ~ 4 Var(h1) / N, h1(x_i) = mean distance to the others.
     D = squareform(pdist(P))
@@ -145,18 +145,31 @@ def test_bootstrap_is_seeded_and_sensible():
     se_u = math.sqrt(4 * h1.var() / len(P))
     assert abs(r1.boot.mean() - r1.mpd) < 0.5 * se_u
     assert 0.75 < r1.se / se_u < 1.3
-    r3 = mpd(P, ci=0.9, n_boot=300, seed=8)
+    r3 = mpd(P, confidence_level=0.9, n_resamples=300, rng=8)
     assert not np.array_equal(r1.boot, r3.boot)
     # distinct cluster labels == point bootstrap; grouped points move together otherwise
-    r4 = mpd(P, ci=0.9, n_boot=300, seed=7, cluster=np.arange(400) + 10)
+    r4 = mpd(P, confidence_level=0.9, n_resamples=300, rng=7, cluster=np.arange(400) + 10)
     np.testing.assert_array_equal(r1.boot, r4.boot)
+    # the same blocks of 64 replicates whatever the worker count or backend
+    from joblib import parallel_config
+
+    with parallel_config(backend="threading"):
+        r5 = mpd(P, confidence_level=0.9, n_resamples=300, rng=7, n_jobs=2)
+    np.testing.assert_array_equal(r1.boot, r5.boot)
+    # rng rule (benchkit._random): SeedSequence(7) == 7; a Generator is consumed
+    r6 = mpd(P, confidence_level=0.9, n_resamples=300, rng=np.random.SeedSequence(7))
+    np.testing.assert_array_equal(r1.boot, r6.boot)
+    g = np.random.default_rng(3)
+    g1 = mpd(P, confidence_level=0.9, n_resamples=100, rng=g)
+    g2 = mpd(P, confidence_level=0.9, n_resamples=100, rng=g)
+    assert not np.array_equal(g1.boot, g2.boot)
 
 
 def test_cluster_bootstrap_replicate_by_hand():
     # 2 clusters of 2 points; a replicate drawing cluster 0 twice has points {p0,p1,p0,p1}: pairs of
     # distinct points: (p0,p1) x 4 -> MPD* = d01. Drawing one of each -> all 6 pairs of 4 points.
     P = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0], [0.0, 5.0]])
-    r = mpd(P, ci=0.5, n_boot=400, seed=1, cluster=[0, 0, 1, 1])
+    r = mpd(P, confidence_level=0.5, n_resamples=400, rng=1, cluster=[0, 0, 1, 1])
     vals = set(np.round(r.boot, 12))
     D = squareform(pdist(P))
     assert vals <= {round(D[0, 1], 12), round(D[2, 3], 12), round(pdist(P).mean(), 12)}
@@ -169,15 +182,21 @@ def test_sampled_estimate_is_unbiased_with_correct_se():
     exact = pdist(P).mean()
     z = []
     for s in range(40):
-        r = mpd(P, method="sampled", n_pairs=20_000, seed=s)
+        r = mpd(P, method="sampled", n_pairs=20_000, rng=s)
         assert r.method == "sampled"
         assert r.n_sampled == 20_000
         z.append((r.mpd - exact) / r.se)
     z = np.array(z)
     assert abs(z.mean()) < 3 / math.sqrt(40)  # unbiased
     assert 0.6 < z.std(ddof=1) < 1.4  # SE calibrated
-    r = mpd(P, method="sampled", n_pairs=50_000, seed=1, ci=0.95)
+    r = mpd(P, method="sampled", n_pairs=50_000, rng=1, confidence_level=0.95)
     assert r.ci_low < r.mpd < r.ci_high
+    from joblib import parallel_config
+
+    big = mpd(P, method="sampled", n_pairs=(1 << 20) + 5000, rng=2)  # two blocks of pairs
+    with parallel_config(backend="threading"):
+        big2 = mpd(P, method="sampled", n_pairs=(1 << 20) + 5000, rng=2, n_jobs=2)
+    assert (big.mpd, big.se) == (big2.mpd, big2.se)
 
 
 def _frame():
@@ -254,11 +273,11 @@ def test_score_spread_table_hand_case():
         ((np.array([[0.0, np.nan]]),), {}, r"points\[0, 1\]=nan must be finite"),
         ((np.zeros((3, 2)),), dict(method="approx"), r"method='approx' is not allowed"),
         ((np.zeros((3, 2)),), dict(by="model"), r"by='model' needs a table"),
-        ((np.zeros((3, 2)),), dict(ci=1.5), r"ci=1.5 is out of range"),
-        ((np.zeros((3, 2)),), dict(cluster="item", ci=0.9), r"cluster='item' names a column"),
-        ((np.zeros((3, 2)),), dict(cluster=[1, 2], ci=0.9), r"one label per point \(3\)"),
+        ((np.zeros((3, 2)),), dict(confidence_level=1.5), r"confidence_level=1.5 is out of range"),
+        ((np.zeros((3, 2)),), dict(cluster="item", confidence_level=0.9), r"cluster='item' names a column"),
+        ((np.zeros((3, 2)),), dict(cluster=[1, 2], confidence_level=0.9), r"one label per point \(3\)"),
         ((pd.DataFrame({"p_top1": [0.1]}),), {}, r"missing required column\(s\) 'h_norm'"),
-        ((np.zeros((3, 2)),), dict(seed=-1, ci=0.9), r"seed=-1 must be a non-negative integer"),
+        ((np.zeros((3, 2)),), dict(rng=-1, confidence_level=0.9), r"rng=-1 must be a non-negative integer"),
     ],
 )
 def test_errors(args, kwargs, match):

@@ -1,4 +1,4 @@
-"""Tests of benchkit.landscape.perturb on the real MMLU, ARC-Challenge and CommonsenseQA files
+"""Tests of benchkit.landscape perturbations (perturb, mask, noise_injection, ...) on the real MMLU, ARC-Challenge and CommonsenseQA files
 (paper 003, Sec. 3.4, 4.2, App. B, E, F, J)."""
 import os
 from pathlib import Path
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit.landscape import perturb as P
+import benchkit.landscape as P
 
 _MIRROR = Path(os.environ.get("BENCHKIT_DATA_MIRROR", "/work/shared/data")) / "mmlu"
 needs_data = pytest.mark.skipif(not _MIRROR.exists(), reason=f"data mirror absent: {_MIRROR}")
@@ -76,7 +76,7 @@ def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
         assert _key_text(pb) == key
         assert all(sorted(a) == sorted(b) for a, b in zip(pb["options"], items["options"]))
 
-    nz = P.noise_injection(items, seed=3)
+    nz = P.noise_injection(items, rng=3)
     _check_common(items, nz, "noise")
     assert _key_text(nz) == key
     names = set(P.cities()["city"])
@@ -90,17 +90,17 @@ def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
 @needs_data
 def test_deterministic_given_seed_and_independent_of_other_items(real_items):
     items = real_items["commonsenseqa"]
-    a = P.perturb(items, seed=11).frame
-    b = P.perturb(items, seed=11).frame
+    a = P.perturb(items, rng=11).frame
+    b = P.perturb(items, rng=11).frame
     pd.testing.assert_frame_equal(a, b)
-    c = P.noise_injection(items, seed=12)
-    assert c["options"].tolist() != P.noise_injection(items, seed=11)["options"].tolist()
+    c = P.noise_injection(items, rng=12)
+    assert c["options"].tolist() != P.noise_injection(items, rng=11)["options"].tolist()
     # an item's variant depends on the seed and its id only, not on the other items present
-    sub = P.noise_injection(items.iloc[::-7], seed=11).set_index("item")["options"]
+    sub = P.noise_injection(items.iloc[::-7], rng=11).set_index("item")["options"]
     full = a[a.variant == "noise"].set_index("item")["options"]
     assert all(sub[i] == full[i] for i in sub.index)
-    m1 = P.mask(items, fraction=0.5, seed=5)
-    m2 = P.mask(items, fraction=0.5, seed=5)
+    m1 = P.mask(items, fraction=0.5, rng=5)
+    m2 = P.mask(items, fraction=0.5, rng=5)
     assert m1["text"].tolist() == m2["text"].tolist()
     assert m1["variant"].iloc[0] == "mask50"
     for t, o in zip(m1["text"], items["text"]):
@@ -126,14 +126,14 @@ def test_standardize_csqa_5_to_4(real_items):
             assert o_new == o_old[:3] + [o_old[4]]
             assert j_new == 3
     assert (items["answer_index"] == 4).sum() > 100  # the E-correct branch is exercised
-    ps = P.perturb(items, ["baseline", "noise", "bias_D"], standardize=4, seed=0)
+    ps = P.perturb(items, variants=["baseline", "noise", "bias_D"], standardize=4, rng=0)
     assert (ps.frame["n_options"] == 4).all()
     assert len(ps) == 3 * len(items)
 
 
 @needs_data
 def test_noise_guards_on_real_items(real_items):
-    nz = P.noise_injection(real_items["mmlu"], seed=0)
+    nz = P.noise_injection(real_items["mmlu"], rng=0)
     neg = nz[nz["negation"]]
     cues = {"not", "except", "never", "least", "false", "incorrect", "untrue", "cannot", "can't",
             "isn't", "aren't", "doesn't", "don't", "exception", "neither", "nor"}
@@ -148,7 +148,7 @@ def test_noise_guards_on_real_items(real_items):
     assert jp["collision_risk"].all()
     for o in jp["options"]:  # X2: Tokyo/Osaka never injected into a Japan-related item
         assert not ({"Tokyo", "Osaka"} & set(o))
-    kept = P.noise_injection(real_items["mmlu"], seed=0, skip_flagged=True)
+    kept = P.noise_injection(real_items["mmlu"], rng=0, skip_flagged=True)
     assert len(kept) == (~(nz["negation"] | nz["collision_risk"])).sum()
 
 
@@ -162,7 +162,7 @@ def test_guards_hand_cases():
                     ["Japan", "Peru", "Chile", "Kenya"], ["3", "4", "5", "6"]],
         "answer_key": ["D", "A", "B"],
     })
-    nz = P.noise_injection(items, seed=0).set_index("item")
+    nz = P.noise_injection(items, rng=0).set_index("item")
     assert nz.loc["x1", "negation"]
     assert "not" in nz.loc["x1", "guard_terms"]
     assert nz.loc["x2", "collision_risk"]
@@ -183,7 +183,7 @@ def test_prompt_template_and_system_instruction():
     items = pd.DataFrame({"item": ["a", "b"], "text": ["Q1", "Q2"],
                           "options": [["w", "x", "y", "z"], ["v", "w", "x", "y", "z"]],
                           "answer_key": ["A", "E"]})
-    r = P.perturb(items, ["baseline", "mask"]).prompts()
+    r = P.perturb(items, variants=["baseline", "mask"]).prompts()
     assert r["prompt"].iloc[2] == "Question: [MASK]\n\nA. w\nB. x\nC. y\nD. z\n\nAnswer:"
     assert r["system"].iloc[0] == P.SYSTEM_PROMPT
     assert "(A, B, C, D, or E)" in r["system"].iloc[1]
@@ -217,6 +217,6 @@ def test_builder_argument_errors():
     with pytest.raises(ValueError, match=r"fraction=1.5 is out of range"):
         P.mask(items, fraction=1.5)
     with pytest.raises(ValueError, match=r"variants='shuffle' is not allowed"):
-        P.perturb(items, ["shuffle"])
+        P.perturb(items, variants=["shuffle"])
     with pytest.raises(ValueError, match=r"only 2 cities left after the collision guard; 3"):
         P.noise_injection(items, city_list=["Paris", "Rome"])

@@ -1,4 +1,4 @@
-"""Tests of benchkit.landscape.runners against fake OpenAI-compatible servers on 127.0.0.1.
+"""Tests of the landscape runners (run_prompts, backends) against fake OpenAI-compatible servers on 127.0.0.1.
 
 No model is run: the fake server answers every request with log-probabilities computed
 deterministically from the prompt text (``_fake_logprobs``), so the oracle for what the runner must
@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp, softmax
 
-from benchkit.landscape import perturb
-from benchkit.landscape.runners import (
+import benchkit.landscape as perturb
+from benchkit.landscape import (
     CallableBackend,
     OpenAIBackend,
     Prompt,
@@ -45,7 +45,7 @@ def _items(n=7):
 
 @pytest.fixture
 def prompts():
-    ps = perturb.perturb(_items(), ["baseline", "score_bias", "bias_A"])
+    ps = perturb.perturb(_items(), variants=["baseline", "score_bias", "bias_A"])
     return perturb.render(ps)  # 21 rows
 
 
@@ -192,7 +192,7 @@ def test_callable_mapping_and_unbatched(prompts):
 
 
 def test_variants_table_is_rendered_when_no_prompt_column():
-    ps = perturb.perturb(_items(2), ["baseline"])
+    ps = perturb.perturb(_items(2), variants=["baseline"])
     seen = []
     run_prompts(ps, CallableBackend(lambda b: seen.extend(b) or [[0.0, -1, -2, -3]] * len(b),
                                     model="m"), progress=False)

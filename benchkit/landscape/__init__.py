@@ -2,20 +2,24 @@
 
 * :func:`points` -- option probabilities (from probabilities, log-probabilities or logits) ->
   ``P_top1``, normalized residual entropy ``H_norm``, predicted option and correctness (Sec. 3.1-3.2).
-* :func:`mpd` -- exact mean pairwise distance by a numba kernel, per group, with a bootstrap CI or a
-  sampled-pairs estimate for very large N (Sec. 3.3); the paper's MPD tables as DataFrames.
-* :mod:`benchkit.landscape.perturb` -- perturbation builders (mask, No-Answer, score bias,
-  positional bias, noise injection with guards, 5->4 standardization) and App. F prompts.
-* :mod:`benchkit.landscape.validate` -- noise-injection failure flags, the Table 5 taxonomy as a
-  labelling table, cross-model Spearman consistency of H_norm (Table 16), annotation agreement
-  (Table 17), and validation of flag sets against expert labels with an exact hypergeometric
-  p-value (Table 6).
-* :mod:`benchkit.landscape.runners` -- running models on rendered prompts (a callable or an
-  OpenAI-compatible endpoint) into option log-probabilities, resumable; and
-  :func:`points_from_responses` (a ResponseSet with option probabilities -> landscape points).
+* :func:`mpd` -- exact mean pairwise distance by a numba kernel, per group, with a bootstrap interval
+  or a sampled-pairs estimate for very large N (Sec. 3.3); the paper's MPD tables as DataFrames.
+* :func:`perturb` and the builders :func:`mask`, :func:`no_answer`, :func:`score_bias`,
+  :func:`positional_bias`, :func:`noise_injection` (with guards), :func:`standardize_choices`
+  (5->4), and the App. F prompts (:func:`render`).
+* Validation: noise-injection failure flags (:func:`noise_failures`), the Table 5 taxonomy as a
+  labelling table, cross-model Spearman consistency of H_norm (:func:`hnorm_consistency`, Table 16),
+  annotation agreement (Table 17), and flag sets against expert labels with an exact
+  hypergeometric p-value (:func:`validate_flags`, Table 6).
+* Runners: model calls on rendered prompts (a callable or an OpenAI-compatible endpoint) into option
+  log-probabilities, resumable (:func:`run_prompts`).
+* :mod:`benchkit.landscape.responses` -- :func:`points_from_responses` (a ResponseSet with option
+  probabilities -> landscape points); :mod:`benchkit.landscape.explore` -- the explorer's view model.
+
+Layout: private implementation modules ``_points``, ``_mpd``, ``_perturb``, ``_validate``,
+``_runners``; ``responses`` (ResponseSet entry points); ``explore`` (view models).
 """
-from benchkit.landscape import perturb, validate
-from benchkit.landscape.mpd import (
+from benchkit.landscape._mpd import (
     GroupedMPDResult,
     MPDResult,
     benchmark_table,
@@ -27,49 +31,122 @@ from benchkit.landscape.mpd import (
     summary_table,
     variant_table,
 )
-from benchkit.landscape.perturb import PerturbationSet, render
-from benchkit.landscape.points import LETTERS, LandscapePoints, points
-from benchkit.landscape.validate import (
+from benchkit.landscape._perturb import (
+    PROMPT_TEMPLATE,
+    SYSTEM_PROMPT,
+    VARIANTS,
+    PerturbationSet,
+    baseline,
+    cities,
+    mask,
+    negation_terms,
+    no_answer,
+    noise_injection,
+    normalize_items,
+    perturb,
+    positional_bias,
+    render,
+    render_prompt,
+    score_bias,
+    standardize_choices,
+)
+from benchkit.landscape._points import (
+    LETTERS,
+    LandscapePoints,
+    points,
+)
+from benchkit.landscape._runners import (
+    Backend,
+    CallableBackend,
+    OpenAIBackend,
+    Prompt,
+    RunnerError,
+    RunResult,
+    TransientError,
+    letter_logprobs,
+    read_results,
+    run_prompts,
+    to_long,
+)
+from benchkit.landscape._validate import (
+    TAXONOMY,
+    Agreement,
+    ConsistencyResult,
+    FlagValidation,
+    NoiseFailures,
+    annotation_agreement,
     hnorm_consistency,
     labelling_table,
     noise_failures,
+    taxonomy,
+    taxonomy_counts,
     validate_flags,
     validation_table,
 )
-# --- runners and ResponseSet convenience (issue 4 items 4 and 7)
-from benchkit.landscape import runners
-from benchkit.landscape.responses import points_from_responses
-from benchkit.landscape.runners import CallableBackend, OpenAIBackend, run_prompts
-from benchkit.landscape.explore import LandscapeData, landscape_data
+from benchkit.landscape.explore import (
+    LandscapeData,
+    landscape_data,
+)
+from benchkit.landscape.responses import (
+    points_from_responses,
+)
 
 __all__ = [
-    "LETTERS",
-    "LandscapePoints",
-    "points",
-    "MPDResult",
+    "Agreement",
+    "Backend",
+    "CallableBackend",
+    "ConsistencyResult",
+    "FlagValidation",
     "GroupedMPDResult",
-    "mpd",
-    "pairwise_distance_sum",
-    "benchmark_table",
-    "variant_table",
-    "model_table",
-    "rank_table",
-    "summary_table",
-    "score_spread_table",
-    "perturb",
+    "LETTERS",
+    "LandscapeData",
+    "LandscapePoints",
+    "MPDResult",
+    "NoiseFailures",
+    "OpenAIBackend",
+    "PROMPT_TEMPLATE",
     "PerturbationSet",
-    "render",
-    "validate",
-    "noise_failures",
-    "labelling_table",
+    "Prompt",
+    "RunResult",
+    "RunnerError",
+    "SYSTEM_PROMPT",
+    "TAXONOMY",
+    "TransientError",
+    "VARIANTS",
+    "annotation_agreement",
+    "baseline",
+    "benchmark_table",
+    "cities",
     "hnorm_consistency",
+    "labelling_table",
+    "landscape_data",
+    "letter_logprobs",
+    "mask",
+    "model_table",
+    "mpd",
+    "negation_terms",
+    "no_answer",
+    "noise_failures",
+    "noise_injection",
+    "normalize_items",
+    "pairwise_distance_sum",
+    "perturb",
+    "points",
+    "points_from_responses",
+    "positional_bias",
+    "rank_table",
+    "read_results",
+    "render",
+    "render_prompt",
+    "run_prompts",
+    "score_bias",
+    "score_spread_table",
+    "standardize_choices",
+    "summary_table",
+    "taxonomy",
+    "taxonomy_counts",
+    "to_long",
     "validate_flags",
     "validation_table",
-    "runners",
-    "CallableBackend",
-    "OpenAIBackend",
-    "run_prompts",
-    "points_from_responses",
-    "landscape_data",
-    "LandscapeData",
+    "variant_table",
 ]

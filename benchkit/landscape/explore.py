@@ -26,8 +26,8 @@ from benchkit._validation import (
     check_int,
     describe,
 )
-from benchkit.landscape.mpd import mpd
-from benchkit.landscape.points import LandscapePoints
+from benchkit.landscape._mpd import mpd
+from benchkit.landscape._points import LandscapePoints
 
 __all__ = ["LandscapeData", "ViewStats", "Moves", "landscape_data", "ALL", "NO_VARIANT",
            "LABEL_COLUMNS"]

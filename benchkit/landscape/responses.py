@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice
-from benchkit.landscape.points import LandscapePoints, points
+from benchkit.landscape._points import LandscapePoints, points
 
 __all__ = ["points_from_responses"]
 

@@ -1,7 +1,7 @@
 """Running models on rendered MCQ prompts: prompts -> option log-probabilities, resumable.
 
 Paper 003, Sec. 4.3 and App. F: each prompt (the App. F template and system instruction, as
-rendered by :func:`benchkit.landscape.perturb.render`) is sent to a model with decoding limited to
+rendered by :func:`benchkit.landscape.render`) is sent to a model with decoding limited to
 one token; the log-probabilities of the option-letter tokens ``A, B, C, D`` at that position are
 kept and turned into option probabilities by a softmax over the offered letters.
 
@@ -48,7 +48,7 @@ from benchkit._validation import (
     check_float,
     check_int,
 )
-from benchkit.landscape.points import LETTERS
+from benchkit.landscape._points import LETTERS
 
 __all__ = [
     "Prompt",
@@ -561,7 +561,7 @@ def read_results(path: str | os.PathLike) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------------- driver
 def _prompts_from(frame: Any, model: str, system: str | None) -> tuple[list[Prompt], pd.DataFrame]:
-    from benchkit.landscape.perturb import PerturbationSet, render
+    from benchkit.landscape._perturb import PerturbationSet, render
 
     if isinstance(frame, PerturbationSet):
         frame = frame.frame
@@ -669,7 +669,7 @@ def run_prompts(
     Parameters
     ----------
     prompts : DataFrame or PerturbationSet
-        One row per (item, variant): the output of :func:`benchkit.landscape.perturb.render`
+        One row per (item, variant): the output of :func:`benchkit.landscape.render`
         (``item, variant, system, prompt, options[, answer_index]``), or a variants table
         (rendered here with the App. F template). ``letters`` may replace ``options``.
     backend : Backend
@@ -704,7 +704,7 @@ def run_prompts(
         All finished prompts of this call's prompt set (resumed and new), in prompt order.
     """
     if not isinstance(backend, Backend) and not (callable(backend) and hasattr(backend, "model")):
-        raise BenchkitTypeError(f"backend must be a benchkit.landscape.runners.Backend (or have "
+        raise BenchkitTypeError(f"backend must be a benchkit.landscape.Backend (or have "
                                 f"'model' and be callable); got {type(backend).__name__}")
     batch_size = check_int("batch_size", batch_size, min=1)
     max_retries = check_int("max_retries", max_retries, min=0)

@@ -24,6 +24,7 @@ from typing import Any, Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
@@ -31,9 +32,8 @@ from benchkit._validation import (
     check_columns,
     check_float,
     check_int,
-    check_seed,
 )
-from benchkit.landscape.points import LETTERS
+from benchkit.landscape._points import LETTERS
 
 __all__ = [
     "SYSTEM_PROMPT",
@@ -109,13 +109,14 @@ class PerturbationSet:
         empty for other variants).
     names : tuple of str
         Variant names in build order.
-    seed : int
-        Root seed (items' random choices derive from it and the item id only).
+    rng_entropy : int or list of int
+        Entropy of the root SeedSequence (the ``rng`` int when one was given); items' random
+        choices derive from the root and the item id only.
     """
 
     frame: pd.DataFrame
     names: tuple[str, ...]
-    seed: int
+    rng_entropy: Any
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -146,20 +147,16 @@ def cities() -> pd.DataFrame:
     return _city_table().copy()
 
 
-def _root_seed(seed: Any) -> int:
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
-        return int(seed)
-    if seed is None:
-        return 0
-    rng = check_seed("seed", seed)
-    return int(rng.integers(0, 2**63 - 1))
+def _item_rng(root: np.random.SeedSequence, item: Any, salt: str) -> np.random.Generator:
+    """A generator that depends only on the root, the item id and the builder.
 
-
-def _item_rng(root: int, item: Any, salt: str) -> np.random.Generator:
-    """A generator that depends only on the root seed, the item id and the builder (not on which
-    other items are present or their order)."""
+    Not on which other items are present or their order: the item's seed is the root's entropy
+    followed by ``crc32(salt, item)`` (for an int ``rng`` that is ``default_rng([rng, key])``).
+    """
     key = zlib.crc32(f"{salt}\x00{item}".encode("utf-8"))
-    return np.random.default_rng([root, key])
+    ent = root.entropy
+    words = [int(ent)] if isinstance(ent, (int, np.integer)) else [int(w) for w in ent]
+    return np.random.default_rng(np.random.SeedSequence(words + [key], spawn_key=root.spawn_key))
 
 
 def normalize_items(items: Any) -> pd.DataFrame:
@@ -244,20 +241,20 @@ def baseline(items: Any) -> pd.DataFrame:
     return _finish(df, "baseline", df["text"], df["options"], df["answer_index"])
 
 
-def mask(items: Any, *, token: str = "[MASK]", fraction: float = 1.0, seed: Any = 0,
+def mask(items: Any, *, token: str = "[MASK]", fraction: float = 1.0, rng: Any = 0,
          name: str | None = None) -> pd.DataFrame:
     """Token masking (Sec. 3.4): question tokens replaced by ``token``, template and options kept.
 
     Tokens are the whitespace-separated words of the question. ``fraction=1`` (the paper's
     "Mask(100%)") replaces every token; a smaller fraction replaces ``round(fraction * n)`` tokens
-    chosen at random per item (seeded by ``seed`` and the item id). Default name: ``"mask"`` for
-    100 %, else ``"mask<percent>"``.
+    chosen at random per item (seeded by ``rng`` and the item id; :mod:`benchkit._random`, a
+    Generator is consumed). Default name: ``"mask"`` for 100 %, else ``"mask<percent>"``.
     """
     fraction = check_float("fraction", fraction, min=0.0, max=1.0)
     if not isinstance(token, str) or not token:
         raise BenchkitValueError(f"token must be a non-empty string; got {token!r}")
     df = normalize_items(items)
-    root = _root_seed(seed)
+    root = seed_sequence(rng)
     texts = []
     for item, text in zip(df["item"].tolist(), df["text"].tolist()):
         words = str(text).split()
@@ -332,12 +329,13 @@ def negation_terms(text: str) -> list[str]:
     return sorted({m.group(0).lower() for m in _NEGATION.finditer(str(text))})
 
 
-def noise_injection(items: Any, *, seed: Any = 0, city_list: Sequence[str] | None = None,
+def noise_injection(items: Any, *, rng: Any = 0, city_list: Sequence[str] | None = None,
                     skip_flagged: bool = False, name: str = "noise") -> pd.DataFrame:
     """Noise injection (Sec. 3.4): every distractor is replaced by a distinct city name.
 
     The keyed option keeps its text and position. Cities are drawn without replacement per item
-    (seeded by ``seed`` and the item id, so an item's variant does not depend on the other items).
+    (seeded by ``rng`` and the item id, so an item's variant does not depend on the other items;
+    :mod:`benchkit._random`, a Generator is consumed).
 
     Guards (App. J):
 
@@ -357,7 +355,7 @@ def noise_injection(items: Any, *, seed: Any = 0, city_list: Sequence[str] | Non
     itself is used by the collision guard).
     """
     df = normalize_items(items)
-    root = _root_seed(seed)
+    root = seed_sequence(rng)
     if city_list is None:
         table = _city_table()
         names = table["city"].tolist()
@@ -440,13 +438,13 @@ def standardize_choices(items: Any, *, k: int = 4, name: str | None = None) -> p
     return out
 
 
-def perturb(items: Any, variants: Sequence[str] = VARIANTS, *, seed: Any = 0,
+def perturb(items: Any, *, variants: Sequence[str] = VARIANTS, rng: Any = 0,
             standardize: int | None = None, mask_token: str = "[MASK]",
             score_value: str = "10/10") -> PerturbationSet:
     """Build several variants of ``items`` at once (names from :data:`VARIANTS`).
 
     ``standardize=4`` first applies :func:`standardize_choices` (the paper's 4-choice format).
-    The result is deterministic given ``seed``.
+    The result is deterministic given an int ``rng`` (:mod:`benchkit._random`).
     """
     if isinstance(variants, str):
         variants = [variants]
@@ -454,7 +452,7 @@ def perturb(items: Any, variants: Sequence[str] = VARIANTS, *, seed: Any = 0,
         check_choice("variants", v, VARIANTS)
     if len(set(variants)) != len(variants):
         raise BenchkitValueError(f"variants has duplicates: {list(variants)}")
-    root = _root_seed(seed)
+    root = seed_sequence(rng)
     df = normalize_items(items)
     if standardize is not None:
         df = standardize_choices(df, k=standardize).drop(
@@ -464,17 +462,17 @@ def perturb(items: Any, variants: Sequence[str] = VARIANTS, *, seed: Any = 0,
         if v == "baseline":
             frames.append(baseline(df))
         elif v == "mask":
-            frames.append(mask(df, token=mask_token, seed=root))
+            frames.append(mask(df, token=mask_token, rng=root))
         elif v == "no_answer":
             frames.append(no_answer(df))
         elif v == "score_bias":
             frames.append(score_bias(df, value=score_value))
         elif v == "noise":
-            frames.append(noise_injection(df, seed=root))
+            frames.append(noise_injection(df, rng=root))
         else:
             frames.append(positional_bias(df, v[-1]))
     frame = pd.concat(frames, ignore_index=True)
-    return PerturbationSet(frame=frame, names=tuple(variants), seed=root)
+    return PerturbationSet(frame=frame, names=tuple(variants), rng_entropy=root.entropy)
 
 
 # ----------------------------------------------------------------------------- prompts

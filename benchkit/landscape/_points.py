@@ -17,6 +17,7 @@ from benchkit._validation import (
     check_choice,
     check_float,
 )
+from benchkit.stats import normalized_entropy
 
 __all__ = ["LandscapePoints", "points", "LETTERS"]
 
@@ -307,14 +308,10 @@ def points(
         q = np.where(has[:, None], er / np.where(has, rs, 1.0)[:, None], 0.0)
         rmass = np.where(has, rs, 0.0)
 
-    with np.errstate(divide="ignore", invalid="ignore"):
-        plogp = np.where(q > 0, q * np.log(np.where(q > 0, q, 1.0)), 0.0)
-    H = -plogp.sum(axis=1)
     kk = mask.sum(axis=1).astype(np.int64)
-    denom = np.log(np.maximum(kk - 1, 1).astype(np.float64))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        h_norm = np.where((kk > 2) & (rmass > 0), H / np.where(denom > 0, denom, 1.0), 0.0)
-    h_norm = np.clip(h_norm, 0.0, 1.0)
+    # entropy of the renormalized non-top options over log(k - 1); 0 when k = 2 (n_states = 1)
+    # or when the residual mass is 0 (DESIGN.md reading)
+    h_norm = np.where(rmass > 0, normalized_entropy(q, n_states=kk - 1, axis=1), 0.0)
 
     ans = corr = None
     if answer is not None:

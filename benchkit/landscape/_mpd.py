@@ -13,6 +13,8 @@ import numpy as np
 import pandas as pd
 
 from benchkit._kernels import mpd as _k
+from benchkit._parallel import blocked_map, check_n_jobs
+from benchkit._random import seed_sequence
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
@@ -20,9 +22,9 @@ from benchkit._validation import (
     check_columns,
     check_float,
     check_int,
-    check_seed,
 )
-from benchkit.landscape.points import LandscapePoints
+from benchkit.landscape._points import LandscapePoints
+from benchkit.stats import percentile_interval
 
 __all__ = [
     "MPDResult",
@@ -59,11 +61,11 @@ class MPDResult:
         Standard error: of the sampled estimate (``method="sampled"``), else the bootstrap standard
         deviation when a CI was requested, else NaN.
     ci_low, ci_high : float
-        Confidence interval at ``level`` (bootstrap percentile for exact, normal for sampled);
-        NaN when not requested.
-    level : float
-        Confidence level (NaN when no CI).
-    n_boot : int
+        Confidence interval at ``confidence_level`` (bootstrap percentile for exact, normal for
+        sampled); NaN when not requested.
+    confidence_level : float
+        NaN when no interval was requested.
+    n_resamples : int
         Bootstrap replicates (0 when none).
     n_sampled : int
         Sampled pairs (0 for exact).
@@ -78,8 +80,8 @@ class MPDResult:
     se: float = float("nan")
     ci_low: float = float("nan")
     ci_high: float = float("nan")
-    level: float = float("nan")
-    n_boot: int = 0
+    confidence_level: float = float("nan")
+    n_resamples: int = 0
     n_sampled: int = 0
     boot: np.ndarray | None = field(default=None, repr=False)
 
@@ -88,7 +90,8 @@ class MPDResult:
         return pd.DataFrame([{
             "mpd": self.mpd, "n_points": self.n_points, "n_pairs": self.n_pairs,
             "method": self.method, "se": self.se, "ci_low": self.ci_low, "ci_high": self.ci_high,
-            "level": self.level, "n_boot": self.n_boot, "n_sampled": self.n_sampled,
+            "confidence_level": self.confidence_level, "n_resamples": self.n_resamples,
+            "n_sampled": self.n_sampled,
         }])
 
 
@@ -158,15 +161,6 @@ def _check_coords(arr: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(arr, dtype=np.float64)
 
 
-def _root_seq(seed: Any) -> np.random.SeedSequence:
-    if isinstance(seed, np.random.SeedSequence):
-        return seed
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
-        return np.random.SeedSequence(int(seed))
-    rng = check_seed("seed", seed)
-    return np.random.SeedSequence(int(rng.integers(0, 2**63 - 1)))
-
-
 # ----------------------------------------------------------------------------- kernels
 def pairwise_distance_sum(coords: Any, *, block: int = 512) -> float:
     """Exact sum of Euclidean distances over all unordered pairs of rows of ``coords`` (N, dim).
@@ -191,46 +185,52 @@ def pairwise_distance_sum(coords: Any, *, block: int = 512) -> float:
     return math.fsum(parts.tolist())
 
 
-def _bootstrap(P: np.ndarray, units: np.ndarray, n_boot: int, root: np.random.SeedSequence,
-               block: int) -> np.ndarray:
-    n = P.shape[0]
+def _boot_block(seed: np.random.SeedSequence, r0: int, r1: int, pts: np.ndarray,
+                units: np.ndarray, n_units: int, block: int) -> np.ndarray:
+    """Bootstrap replicates r0..r1-1 (one seeded block of ``_BOOT_CHUNK``)."""
+    bi, bj = _k.tile_tasks(pts.shape[1], block)
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, n_units, size=(r1 - r0, n_units))
+    counts = np.stack([np.bincount(d, minlength=n_units) for d in draws]).astype(np.float64)
+    w = np.ascontiguousarray(counts[:, units])
+    sums = _k.weighted_pair_sums(pts, w, bi, bj, block)
+    num = np.array([math.fsum(sums[:, r].tolist()) for r in range(r1 - r0)])
+    W = w.sum(axis=1)
+    den = 0.5 * (W * W - (w * w).sum(axis=1))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def _bootstrap(P: np.ndarray, units: np.ndarray, n_resamples: int, root: np.random.SeedSequence,
+               block: int, n_jobs: Any) -> np.ndarray:
     n_units = int(units.max()) + 1
     pts = np.ascontiguousarray(P.T)
-    bi, bj = _k.tile_tasks(n, block)
-    n_chunks = -(-n_boot // _BOOT_CHUNK)
-    seqs = root.spawn(n_chunks)
-    out = np.empty(n_boot)
-    for c in range(n_chunks):
-        r0 = c * _BOOT_CHUNK
-        r1 = min(n_boot, r0 + _BOOT_CHUNK)
-        rng = np.random.default_rng(seqs[c])
-        draws = rng.integers(0, n_units, size=(r1 - r0, n_units))
-        counts = np.stack([np.bincount(d, minlength=n_units) for d in draws]).astype(np.float64)
-        w = np.ascontiguousarray(counts[:, units])
-        sums = _k.weighted_pair_sums(pts, w, bi, bj, block)
-        num = np.array([math.fsum(sums[:, r].tolist()) for r in range(r1 - r0)])
-        W = w.sum(axis=1)
-        den = 0.5 * (W * W - (w * w).sum(axis=1))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[r0:r1] = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
-    return out
+    parts = blocked_map(_boot_block, n_resamples, rng=root, block_size=_BOOT_CHUNK,
+                        args=(pts, units, n_units, block), n_jobs=n_jobs)
+    return np.concatenate(parts) if parts else np.empty(0)
 
 
-def _sampled(P: np.ndarray, n_pairs: int, root: np.random.SeedSequence) -> tuple[float, float]:
+def _sample_block(seed: np.random.SeedSequence, c0: int, c1: int, P: np.ndarray
+                  ) -> tuple[int, float, float]:
+    """Distances of sampled pairs c0..c1-1: (count, mean, sum of squared deviations)."""
     n = P.shape[0]
-    n_chunks = -(-n_pairs // _SAMPLE_CHUNK)
-    seqs = root.spawn(n_chunks)
+    m = c1 - c0
+    rng = np.random.default_rng(seed)
+    i = rng.integers(0, n, size=m)
+    j = (i + 1 + rng.integers(0, n - 1, size=m)) % n  # uniform over j != i
+    d = np.sqrt(((P[i] - P[j]) ** 2).sum(axis=1))
+    cm = float(d.mean())
+    return m, cm, float(((d - cm) ** 2).sum())
+
+
+def _sampled(P: np.ndarray, n_pairs: int, root: np.random.SeedSequence, n_jobs: Any
+             ) -> tuple[float, float]:
+    parts = blocked_map(_sample_block, n_pairs, rng=root, block_size=_SAMPLE_CHUNK, args=(P,),
+                        n_jobs=n_jobs)
     cnt = 0
     mean = 0.0
     m2 = 0.0
-    for c in range(n_chunks):
-        m = min(_SAMPLE_CHUNK, n_pairs - c * _SAMPLE_CHUNK)
-        rng = np.random.default_rng(seqs[c])
-        i = rng.integers(0, n, size=m)
-        j = (i + 1 + rng.integers(0, n - 1, size=m)) % n  # uniform over j != i
-        d = np.sqrt(((P[i] - P[j]) ** 2).sum(axis=1))
-        cm = float(d.mean())
-        cv = float(((d - cm) ** 2).sum())
+    for m, cm, cv in parts:
         tot = cnt + m  # Chan et al. parallel combination of means and M2
         delta = cm - mean
         mean += delta * m / tot
@@ -241,30 +241,31 @@ def _sampled(P: np.ndarray, n_pairs: int, root: np.random.SeedSequence) -> tuple
 
 
 def _mpd_one(P: np.ndarray, units: np.ndarray | None, *, method: str, n_pairs: int,
-             ci: float | None, n_boot: int, root: np.random.SeedSequence, block: int) -> MPDResult:
+             confidence_level: float | None, n_resamples: int, root: np.random.SeedSequence,
+             block: int, n_jobs: Any) -> MPDResult:
     n = P.shape[0]
     total = n * (n - 1) // 2
     if n < 2:
         return MPDResult(float("nan"), n, 0, method)
     if method == "sampled":
-        est, se = _sampled(P, n_pairs, root)
+        est, se = _sampled(P, n_pairs, root, n_jobs)
         lo = hi = float("nan")
         level = float("nan")
-        if ci is not None:
+        if confidence_level is not None:
             from scipy.stats import norm
 
-            z = float(norm.ppf(0.5 + ci / 2))
-            lo, hi, level = est - z * se, est + z * se, ci
+            z = float(norm.ppf(0.5 + confidence_level / 2))
+            lo, hi, level = est - z * se, est + z * se, confidence_level
         return MPDResult(est, n, total, "sampled", se, lo, hi, level, 0, n_pairs)
     value = pairwise_distance_sum(P, block=block) / total
-    if ci is None:
+    if confidence_level is None:
         return MPDResult(value, n, total, "exact")
     u = np.arange(n) if units is None else units
-    boot = _bootstrap(P, u, n_boot, root, block)
+    boot = _bootstrap(P, u, n_resamples, root, block, n_jobs)
     good = boot[np.isfinite(boot)]
-    lo, hi = np.quantile(good, [(1 - ci) / 2, (1 + ci) / 2]) if good.size else (np.nan, np.nan)
+    lo, hi = percentile_interval(good, confidence_level)
     return MPDResult(value, n, total, "exact", float(np.std(good, ddof=1)) if good.size > 1 else
-                     float("nan"), float(lo), float(hi), ci, n_boot, 0, boot)
+                     float("nan"), float(lo), float(hi), confidence_level, n_resamples, 0, boot)
 
 
 def mpd(
@@ -274,10 +275,11 @@ def mpd(
     columns: Sequence[str] = ("p_top1", "h_norm"),
     method: str = "exact",
     n_pairs: int = 1_000_000,
-    ci: float | None = None,
-    n_boot: int = 2000,
+    confidence_level: float | None = None,
+    n_resamples: int = 2000,
     cluster: str | Sequence[Any] | None = None,
-    seed: Any = None,
+    rng: Any = None,
+    n_jobs: int | None = None,
     block: int = 512,
 ) -> MPDResult | GroupedMPDResult:
     """Mean pairwise Euclidean distance of landscape points, pooled or per group.
@@ -298,19 +300,24 @@ def mpd(
         unbiased estimate with standard error ``sd / sqrt(n_pairs)`` (for very large N).
     n_pairs : int
         Number of sampled pairs for ``method="sampled"``.
-    ci : float, optional
-        Confidence level (e.g. 0.95). For ``"exact"`` a bootstrap percentile interval over
-        ``n_boot`` resamples of the points, or of the ``cluster`` units; for ``"sampled"`` a normal
-        interval from the standard error. None (default): no interval.
-    n_boot : int
+    confidence_level : float, optional
+        Of an interval (e.g. 0.95). For ``"exact"`` a percentile bootstrap interval
+        (:func:`benchkit.stats.percentile_interval`) over ``n_resamples`` resamples of the points,
+        or of the ``cluster`` units; for ``"sampled"`` a normal interval from the standard error.
+        None (default): no interval.
+    n_resamples : int, default 2000
         Bootstrap replicates.
     cluster : str or array (N,), optional
         Resampling unit of the bootstrap: a column name (e.g. ``"item"``, so that all models' points
         of an item are resampled together) or one label per point. Default: each point.
-    seed : None, int, SeedSequence or Generator
-        Seed of the bootstrap / sampling. Each group gets its own child of
-        ``SeedSequence(seed).spawn`` (in group order) and each chunk of replicates its own child
-        of that, so results do not depend on the number of threads.
+    rng : None, int, SeedSequence or Generator
+        Randomness of the bootstrap / sampling (:mod:`benchkit._random`; a Generator is consumed).
+        Each group gets its own child of the root (in group order) and each fixed block of
+        replicates (64 bootstrap replicates, 2^20 sampled pairs) its own child of that, so results
+        do not depend on ``n_jobs``, the joblib backend or the number of threads.
+    n_jobs : int, optional
+        joblib workers over the blocks (:func:`benchkit._parallel.blocked_map`; None:
+        ``joblib.parallel_config``'s default, serial outside a context).
     block : int
         Tile size of the kernel.
 
@@ -327,19 +334,21 @@ def mpd(
     ``w_p`` (of its cluster) is ``sum_{p<q} w_p w_q d_pq / sum_{p<q} w_p w_q``: pairs of two copies
     of the same point are not pairs of distinct points and are excluded, which keeps the replicate
     mean close to MPD (including them would shrink it by about ``1/N``). Cost of the bootstrap:
-    ``O(N^2 n_boot)`` multiply-adds (distances are computed once per tile and reused for all
+    ``O(N^2 n_resamples)`` multiply-adds (distances are computed once per tile and reused for all
     replicates of a chunk).
     """
     method = check_choice("method", method, ("exact", "sampled"))
     n_pairs = check_int("n_pairs", n_pairs, min=2)
-    n_boot = check_int("n_boot", n_boot, min=2)
+    n_resamples = check_int("n_resamples", n_resamples, min=2)
     block = check_int("block", block, min=1)
-    if ci is not None:
-        ci = check_float("ci", ci, min=0.0, max=1.0, min_inclusive=False, max_inclusive=False)
+    n_jobs = check_n_jobs(n_jobs)
+    if confidence_level is not None:
+        confidence_level = check_float("confidence_level", confidence_level, min=0.0, max=1.0,
+                                       min_inclusive=False, max_inclusive=False)
     if isinstance(columns, str) or len(columns) < 1:
         raise BenchkitValueError(f"columns must be a sequence of column names; got {columns!r}")
     frame, P = _as_frame_and_coords(points, columns)
-    root = _root_seq(seed)
+    root = seed_sequence(rng)
     units = None
     if cluster is not None:
         if isinstance(cluster, str):
@@ -359,7 +368,8 @@ def mpd(
         units = pd.factorize(labels)[0].astype(np.int64)
         if (units < 0).any():
             raise BenchkitValueError("cluster labels must not be missing")
-    opts = dict(method=method, n_pairs=n_pairs, ci=ci, n_boot=n_boot, block=block)
+    opts = dict(method=method, n_pairs=n_pairs, confidence_level=confidence_level,
+                n_resamples=n_resamples, block=block, n_jobs=n_jobs)
     if by is None:
         return _mpd_one(P, units, root=root, **opts)
     by_cols = (by,) if isinstance(by, str) else tuple(by)
@@ -472,7 +482,8 @@ def model_table(
     block: int = 512,
 ) -> pd.DataFrame:
     """Table 7 (``orient="model"``: models x benchmarks) and Tables 11-12 (``orient="benchmark"``:
-    benchmarks x the models of one family): MPD of each model's own points per benchmark."""
+    benchmarks x the models of one family): MPD of each model's own points per benchmark.
+    """
     check_choice("orient", orient, ("model", "benchmark"))
     f = _check_frame(frame, [model, benchmark, "p_top1", "h_norm"])
     if models is not None:
@@ -506,7 +517,8 @@ def rank_table(frame: Any, *, model: str = "model", benchmark: str = "benchmark"
 def summary_table(frame: Any, *, by: str | Sequence[str] = ("model", "variant"),
                   block: int = 512) -> pd.DataFrame:
     """Table 13 layout (and a general summary): per group, points, accuracy (%), mean H_norm,
-    mean P_top1 and MPD. ``accuracy`` is NaN when ``frame`` has no ``correct`` column."""
+    mean P_top1 and MPD. ``accuracy`` is NaN when ``frame`` has no ``correct`` column.
+    """
     by_cols = [by] if isinstance(by, str) else list(by)
     f = _check_frame(frame, by_cols + ["p_top1", "h_norm"])
     g = f.groupby(by_cols, sort=True)

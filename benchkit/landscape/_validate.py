@@ -9,7 +9,6 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -21,6 +20,7 @@ from benchkit._validation import (
     check_columns,
     check_int,
 )
+from benchkit.stats import hypergeom_sf
 
 __all__ = [
     "TAXONOMY",
@@ -34,7 +34,6 @@ __all__ = [
     "Agreement",
     "annotation_agreement",
     "FlagValidation",
-    "hypergeom_sf",
     "validate_flags",
     "validation_table",
 ]
@@ -302,7 +301,8 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
 @dataclass(frozen=True)
 class Agreement:
     """Agreement between two annotators (App. I, Table 17): ``n``, Cohen's ``kappa`` (NaN when
-    undefined: both annotators used one and the same category), raw ``agreement``."""
+    undefined: both annotators used one and the same category), raw ``agreement``.
+    """
 
     n: int
     kappa: float
@@ -331,21 +331,6 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
 
 
 # ----------------------------------------------------------------------------- validation
-def hypergeom_sf(k: int, M: int, n: int, N: int) -> float:
-    """Exact ``P(X >= k)`` for ``X ~ Hypergeometric(M population, n successes, N draws)``.
-
-    Computed with exact integer arithmetic (``math.comb``, :class:`fractions.Fraction`), rounded
-    once to float.
-    """
-    lo, hi = max(0, N - (M - n)), min(n, N)
-    if k <= lo:
-        return 1.0
-    if k > hi:
-        return 0.0
-    num = sum(math.comb(n, x) * math.comb(M - n, N - x) for x in range(k, hi + 1))
-    return float(Fraction(num, math.comb(M, N)))
-
-
 @dataclass(frozen=True)
 class FlagValidation:
     """A flag set validated against expert labels (one row of Table 6).
@@ -415,7 +400,7 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
     -----
     Table 6: recall = TP / positives, precision = TP / flagged, F1 = 2PR / (P + R), enrichment =
     precision / (positives / universe), p = P(X >= TP) for X hypergeometric (universe, positives,
-    flagged), computed exactly (:func:`hypergeom_sf`). The paper's rows are reproduced from their
+    flagged), computed exactly (:func:`benchkit.stats.hypergeom_sf`). The paper's rows are reproduced from their
     counts: 2 flagged, 2 TP, 9 of 373 -> 0.222 / 1.000 / 0.364 / 41.4x / 0.0005.
     """
     fl = _as_set("flagged", flagged)
@@ -450,7 +435,8 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
 def validation_table(signals: Mapping[str, Any], expert: Any, *, universe: Any = None,
                      random_baseline: bool = True) -> pd.DataFrame:
     """Table 6: one row per signal (``Flagged, Recall, Precision, F1, Enrichment, p``) plus the
-    random-inspection baseline row (precision = base rate, enrichment 1.0)."""
+    random-inspection baseline row (precision = base rate, enrichment 1.0).
+    """
     rows = []
     res = None
     for name, fl in signals.items():
