@@ -343,9 +343,11 @@ def jupyterlab_page(notebook: str | Path, *, root_dir: str | Path | None = None,
         page.on("pageerror", lambda e: messages.append(f"pageerror: {e}"))
         stack.callback(lambda: _shutdown_sessions(server, rel))
         page.goto(server.lab_url(rel), timeout=timeout * 1000)
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
         try:
             page.wait_for_function(_READY_JS, timeout=timeout * 1000, polling=250)
-        except Exception as exc:
+        except PlaywrightTimeout as exc:
             raise TimeoutError(
                 f"notebook {rel} did not open with an idle kernel within {timeout:.0f} s "
                 f"(browser errors: {browser_errors(page)}); server log:\n{server.log()}"
@@ -411,12 +413,14 @@ def run_all_cells(page, *, timeout: float = RUN_TIMEOUT) -> bool:
     Returns True when every cell ran, False when execution stopped at an error (inspect
     :func:`error_outputs`). Raises TimeoutError after ``timeout`` seconds.
     """
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     start = time.monotonic()
     page.evaluate(_RUN_ALL_JS)
     try:
         page.wait_for_function("() => window.__benchkitRunAll && window.__benchkitRunAll.done",
                                timeout=timeout * 1000, polling=200)
-    except Exception as exc:
+    except PlaywrightTimeout as exc:
         raise TimeoutError(f"'Run All' did not finish within {timeout:.0f} s; "
                            f"browser errors: {browser_errors(page)}") from exc
     state = page.evaluate("() => window.__benchkitRunAll")
