@@ -23,7 +23,6 @@ __all__ = [
     "check_probability",
     "check_array",
     "check_columns",
-    "check_seed",
     "describe",
 ]
 
@@ -200,19 +199,3 @@ def check_columns(
             raise BenchkitValueError(
                 f"{name} has unknown column(s) {_preview(extra)}; allowed: {_preview(allowed, 20)}"
             )
-
-
-def check_seed(name: str, seed: Any) -> np.random.Generator:
-    """Turn ``seed`` (None, int, SeedSequence or Generator) into a ``numpy.random.Generator``."""
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None or isinstance(seed, np.random.SeedSequence):
-        return np.random.default_rng(seed)
-    if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool):
-        if seed < 0:
-            raise BenchkitValueError(f"{name}={seed} must be a non-negative integer")
-        return np.random.default_rng(int(seed))
-    raise BenchkitTypeError(
-        f"{name} must be None, a non-negative int, a numpy SeedSequence or Generator; "
-        f"got {describe(seed)}"
-    )
