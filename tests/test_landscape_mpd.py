@@ -267,7 +267,7 @@ def test_score_spread_table_hand_case():
 
 
 @pytest.mark.parametrize(
-    "args, kwargs, match",
+    ("args", "kwargs", "match"),
     [
         (([1.0, 2.0],), {}, r"got a 1-D array"),
         ((np.array([[0.0, np.nan]]),), {}, r"points\[0, 1\]=nan must be finite"),

@@ -1,4 +1,4 @@
-"""Tests of benchkit.landscape perturbations (perturb, mask, noise_injection, ...) on the real MMLU, ARC-Challenge and CommonsenseQA files
+"""Tests of the landscape perturbations on the real MMLU, ARC-Challenge and CommonsenseQA files
 (paper 003, Sec. 3.4, 4.2, App. B, E, F, J)."""
 import os
 from pathlib import Path
@@ -191,7 +191,7 @@ def test_prompt_template_and_system_instruction():
 
 
 @pytest.mark.parametrize(
-    "items, kwargs, match",
+    ("items", "kwargs", "match"),
     [
         ("not a frame", {}, r"items must be a pandas DataFrame"),
         (pd.DataFrame({"item": ["a"], "text": ["q"], "options": [["x", "y"]]}), {},

@@ -128,7 +128,7 @@ def test_unnormalized_probs_are_renormalized_or_rejected():
 
 
 @pytest.mark.parametrize(
-    "kwargs, match",
+    ("kwargs", "match"),
     [
         (dict(probs=[[0.5, -0.1, 0.6]]), r"probs\[0, 1\]=-0.1 must be a finite probability >= 0"),
         (dict(probs=[[0.5, np.nan, 0.5]]), r"probs\[0, 1\] is NaN but option B is offered"),

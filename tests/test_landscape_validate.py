@@ -32,7 +32,7 @@ def test_taxonomy_table5():
         V.labelling_table(["a", "b"], labels=["X1"])
 
 
-@pytest.mark.parametrize("M, n, N", [(373, 9, 2), (373, 9, 11), (50, 10, 20), (10, 10, 3),
+@pytest.mark.parametrize(("M", "n", "N"), [(373, 9, 2), (373, 9, 11), (50, 10, 20), (10, 10, 3),
                                      (20, 0, 5), (30, 7, 0), (1000, 40, 999)])
 def test_hypergeom_sf_matches_scipy(M, n, N):
     for k in range(0, min(n, N) + 2):

@@ -481,8 +481,10 @@ def model_table(
     orient: str = "model",
     block: int = 512,
 ) -> pd.DataFrame:
-    """Table 7 (``orient="model"``: models x benchmarks) and Tables 11-12 (``orient="benchmark"``:
-    benchmarks x the models of one family): MPD of each model's own points per benchmark.
+    """MPD of each model's own points per benchmark (Tables 7, 11-12).
+
+    ``orient="model"``: models x benchmarks (Table 7); ``orient="benchmark"``: benchmarks x the
+    models of one family (Tables 11-12).
     """
     check_choice("orient", orient, ("model", "benchmark"))
     f = _check_frame(frame, [model, benchmark, "p_top1", "h_norm"])
@@ -516,8 +518,10 @@ def rank_table(frame: Any, *, model: str = "model", benchmark: str = "benchmark"
 
 def summary_table(frame: Any, *, by: str | Sequence[str] = ("model", "variant"),
                   block: int = 512) -> pd.DataFrame:
-    """Table 13 layout (and a general summary): per group, points, accuracy (%), mean H_norm,
-    mean P_top1 and MPD. ``accuracy`` is NaN when ``frame`` has no ``correct`` column.
+    """Table 13 layout (and a general summary) per group.
+
+    Points, accuracy (%), mean H_norm, mean P_top1 and MPD; ``accuracy`` is NaN when ``frame`` has
+    no ``correct`` column.
     """
     by_cols = [by] if isinstance(by, str) else list(by)
     f = _check_frame(frame, by_cols + ["p_top1", "h_norm"])

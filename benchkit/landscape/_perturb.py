@@ -160,8 +160,10 @@ def _item_rng(root: np.random.SeedSequence, item: Any, salt: str) -> np.random.G
 
 
 def normalize_items(items: Any) -> pd.DataFrame:
-    """Check an items table and return a copy with ``text, options, answer_key, answer_index,
-    n_options`` (``question`` is accepted for ``text``; ``answer`` / ``answer_index`` for the key).
+    """Check an items table; return a copy with the normalized item columns.
+
+    Columns ``text, options, answer_key, answer_index, n_options`` (``question`` is accepted for
+    ``text``; ``answer`` / ``answer_index`` for the key).
     """
     if not isinstance(items, pd.DataFrame):
         raise BenchkitTypeError(

@@ -87,7 +87,7 @@ class RunnerError(RuntimeError):
 
 @dataclass(frozen=True)
 class Prompt:
-    """One rendered prompt.
+    r"""One rendered prompt.
 
     Attributes
     ----------

@@ -1,6 +1,7 @@
-"""Item flagging and validation: noise-injection failures, the failure taxonomy, cross-model
-consistency of item-level H_norm, annotation agreement, and validation of flag sets against expert
-labels.
+"""Item flagging and validation against expert labels.
+
+Noise-injection failures, the failure taxonomy, cross-model consistency of item-level H_norm,
+annotation agreement, and validation of flag sets against expert labels.
 
 Paper 003, Sec. 6 (Table 5 taxonomy, Table 6 validation), App. H (Table 16), App. I (Table 17).
 """
@@ -300,8 +301,10 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
 # ----------------------------------------------------------------------------- agreement
 @dataclass(frozen=True)
 class Agreement:
-    """Agreement between two annotators (App. I, Table 17): ``n``, Cohen's ``kappa`` (NaN when
-    undefined: both annotators used one and the same category), raw ``agreement``.
+    """Agreement between two annotators (App. I, Table 17).
+
+    ``n``, Cohen's ``kappa`` (NaN when undefined: both annotators used one and the same category),
+    raw ``agreement``.
     """
 
     n: int
@@ -400,8 +403,8 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
     -----
     Table 6: recall = TP / positives, precision = TP / flagged, F1 = 2PR / (P + R), enrichment =
     precision / (positives / universe), p = P(X >= TP) for X hypergeometric (universe, positives,
-    flagged), computed exactly (:func:`benchkit.stats.hypergeom_sf`). The paper's rows are reproduced from their
-    counts: 2 flagged, 2 TP, 9 of 373 -> 0.222 / 1.000 / 0.364 / 41.4x / 0.0005.
+    flagged), computed exactly (:func:`benchkit.stats.hypergeom_sf`). The paper's rows are
+    reproduced from their counts: 2 flagged, 2 TP, 9 of 373 -> 0.222 / 1.000 / 0.364 / 41.4x / 0.0005.
     """
     fl = _as_set("flagged", flagged)
     if isinstance(expert, pd.Series) and (expert.dtype == bool or str(expert.dtype) == "boolean"):
@@ -434,8 +437,10 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
 
 def validation_table(signals: Mapping[str, Any], expert: Any, *, universe: Any = None,
                      random_baseline: bool = True) -> pd.DataFrame:
-    """Table 6: one row per signal (``Flagged, Recall, Precision, F1, Enrichment, p``) plus the
-    random-inspection baseline row (precision = base rate, enrichment 1.0).
+    """Table 6: one row per signal plus the random-inspection baseline row.
+
+    Columns ``Flagged, Recall, Precision, F1, Enrichment, p``; the baseline row has precision =
+    base rate and enrichment 1.0.
     """
     rows = []
     res = None

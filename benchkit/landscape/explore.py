@@ -93,6 +93,7 @@ class Moves:
         return self.frame.iloc[np.sort(order)]
 
     def to_frame(self) -> pd.DataFrame:
+        """The view-model table (a copy)."""
         return self.frame.copy()
 
 
@@ -130,14 +131,17 @@ class LandscapeData:
     # ------------------------------------------------------------------ pickers
     @property
     def models(self) -> list[str]:
+        """Models in the data, in order of appearance."""
         return list(pd.unique(self.frame["model"]))
 
     @property
     def groups(self) -> list[str]:
+        """Groups in the data, in order of appearance."""
         return list(pd.unique(self.frame["group"]))
 
     @property
     def variants(self) -> list[str]:
+        """Variants in the data, in order of appearance."""
         return list(pd.unique(self.frame["variant"]))
 
     def __len__(self) -> int:
