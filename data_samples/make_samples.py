@@ -26,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def main(names: list[str]) -> None:
+    """Write the samples ``names`` (all of :data:`benchkit.simulate.SAMPLES` when empty)."""
     for name in names or list(SAMPLES):
         paths = write_sample(name, folder=HERE)
         size = sum(p.stat().st_size for p in paths)

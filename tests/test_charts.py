@@ -12,8 +12,7 @@ import pytest
 
 alt = pytest.importorskip("altair")
 
-from benchkit import ResponseSet  # noqa: E402
-from benchkit import charts  # noqa: E402
+from benchkit import ResponseSet, charts  # noqa: E402 (after the importorskip)
 
 
 def _dataset(spec: dict) -> list[dict]:
@@ -91,7 +90,8 @@ def test_charts_match_independent_oracle(sampled):
     rows = _dataset(charts.accuracy_chart(rs).to_dict())
     expected = sorted(acc.items(), key=lambda kv: -kv[1])
     assert [r["model"] for r in rows] == [m for m, _ in expected]
-    np.testing.assert_allclose([r["accuracy"] for r in rows], [float(a) for _, a in expected], rtol=0, atol=1e-12)
+    np.testing.assert_allclose([r["accuracy"] for r in rows], [float(a) for _, a in expected],
+                               rtol=0, atol=1e-12)
 
     p = cell.groupby(level="item")["frac"].apply(lambda f: sum(f, Fraction(0)) / len(f))
     for bins in (20, 10, 7):

@@ -5,8 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit.charts import boundary as cb
 from benchkit.boundary import exact_table, get_table, profiles
+from benchkit.charts import boundary as cb
 
 pytest.importorskip("altair")
 

@@ -70,7 +70,7 @@ def test_sha256_pins_match_the_mirror(mod):
     assert source(s.name) is s
 
 
-@pytest.mark.parametrize("mod, rel, kwargs", [
+@pytest.mark.parametrize(("mod", "rel", "kwargs"), [
     (eval_arena, "data/mbpp.jsonl", {"benchmark": "mbpp"}),
     (cruxeval, "data/cruxeval.jsonl", {}),
     (zeroeval, "result_dirs/math-l5/Qwen2.5-3B-Instruct.json", {"benchmark": "math-l5"}),
@@ -201,7 +201,8 @@ def test_pass1_not_a_multiple_of_one_over_n_is_an_error(arena):
         eval_arena.derive_budgets(pd.DataFrame({"model": "m", "example_id": ["e0"], "pass1": [1.5]}))
     # an explicit budget the data contradict, on the real file: codellama-7b has tenths
     with pytest.raises(BenchkitValueError,
-                       match=r"pass1 of model 'codellama-7b' on example 'CRUXEval-output/\d+' is .* not a multiple of 1/3"):
+                       match=r"pass1 of model 'codellama-7b' on example 'CRUXEval-output/\d+' "
+                             r"is .* not a multiple of 1/3"):
         eval_arena.load(benchmark="cruxeval_output", budgets={"codellama-7b": 3})
     with pytest.raises(BenchkitValueError, match="budgets names model"):
         eval_arena.load(benchmark="mbpp", budgets={"no-such-model": 1})
@@ -241,9 +242,11 @@ def test_cruxeval_counts_and_problems(crux):
 
 def test_cruxeval_scores_and_answers_equal_raw(crux):
     for task in ("input", "output"):
-        path = ROOT / "cruxeval" / f"samples/evaluation_results/sample_scored_codellama-7b_temp0.2_{task}.json"
+        path = (ROOT / "cruxeval"
+                / f"samples/evaluation_results/sample_scored_codellama-7b_temp0.2_{task}.json")
         raw = json.loads(path.read_text())
-        gens = json.loads((ROOT / "cruxeval" / f"samples/model_generations/sample_codellama-7b_temp0.2_{task}/generations.json").read_text())
+        gens = json.loads((ROOT / "cruxeval" / "samples/model_generations"
+                           / f"sample_codellama-7b_temp0.2_{task}/generations.json").read_text())
         assert gens == raw["raw_generations"]
         rs = crux.select(benchmark=f"CRUXEval-{task}")
         # mean correctness = the file's own pass_at_1 (percent)
@@ -261,7 +264,8 @@ def test_cruxeval_scores_and_answers_equal_raw(crux):
 def test_cruxeval_output_counts_equal_eval_arena_codellama_7b():
     # SOURCE.md of eval-arena: codellama-7b on CRUXEval-O matches cruxeval/samples exactly, 800/800
     # (raw files read independently of both loaders)
-    raw = json.loads((ROOT / "cruxeval" / "samples/evaluation_results/sample_scored_codellama-7b_temp0.2_output.json").read_text())
+    raw = json.loads((ROOT / "cruxeval" / "samples/evaluation_results"
+                      / "sample_scored_codellama-7b_temp0.2_output.json").read_text())
     arena_rows = raw_jsonl(ROOT / "eval-arena" / "data/cruxeval_output.jsonl")
     pass1 = {r["example_id"]: r["pass1"] for r in arena_rows if r["model"] == "codellama-7b"}
     same = sum(round(pass1[f"CRUXEval-output/{k}"] * 10) == sum(raw["raw_scored_generations"][f"sample_{k}"])
@@ -297,7 +301,8 @@ def test_cruxeval_literal_states(crux):
     assert n_lit < n_strip
     sc = lit.answer_counts().state_correct
     assert np.all(np.isnan(sc) | (sc == 0) | (sc == 1))
-    raw = json.loads((ROOT / "cruxeval" / "samples/evaluation_results/sample_scored_codellama-7b_temp0.2_input.json").read_text())
+    raw = json.loads((ROOT / "cruxeval" / "samples/evaluation_results"
+                      / "sample_scored_codellama-7b_temp0.2_input.json").read_text())
     assert n_strip == sum(len(set(v)) for v in raw["raw_generations"].values()) == 2548
 
 

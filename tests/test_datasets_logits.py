@@ -20,7 +20,8 @@ import pytest
 from scipy.special import softmax
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.datasets import conformal_llm, fetch, llm_uncertainty_bench as lub, source
+from benchkit.datasets import conformal_llm, fetch, source
+from benchkit.datasets import llm_uncertainty_bench as lub
 from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
 
 ROOT = mirror_root()
@@ -65,7 +66,7 @@ def test_sha256_pins_match_the_mirror(mod):
         assert hashlib.sha256(data).hexdigest() == f.sha256, f.path
 
 
-@pytest.mark.parametrize("mod, rel", [(lub, "option_logits_base.parquet"),
+@pytest.mark.parametrize(("mod", "rel"), [(lub, "option_logits_base.parquet"),
                                       (conformal_llm, "llm_probs_gpt.zip")])
 def test_corrupted_mirror_copy_raises(tmp_path, monkeypatch, mod, rel):
     target = tmp_path / mod.SOURCE.name / rel
@@ -87,7 +88,8 @@ def test_converted_parquet_without_mirror_fails_clearly(tmp_path, monkeypatch):
     empty.mkdir()
     monkeypatch.setenv("BENCHKIT_DATA_MIRROR", str(empty))
     monkeypatch.setenv("BENCHKIT_CACHE", str(tmp_path / "cache"))
-    with pytest.raises(BenchkitValueError, match="conversion .* has no public URL, so it cannot be downloaded"):
+    with pytest.raises(BenchkitValueError,
+                       match="conversion .* has no public URL, so it cannot be downloaded"):
         lub.load()
 
 
@@ -121,7 +123,8 @@ def test_logit_counts(logits, raw_table):
 
 def test_logit_values_equal_raw(logits, raw_table):
     mask = pc.and_(pc.and_(pc.equal(raw_table["model"], "Qwen-7B"), pc.equal(raw_table["dataset"], "mmlu")),
-                   pc.and_(pc.equal(raw_table["prompt_template"], "task"), pc.equal(raw_table["item_id"], 1234)))
+                   pc.and_(pc.equal(raw_table["prompt_template"], "task"),
+                           pc.equal(raw_table["item_id"], 1234)))
     raw = raw_table.filter(mask).to_pylist()
     assert len(raw) == 1
     row = logits[(logits["model"] == "Qwen-7B") & (logits["dataset"] == "mmlu")
@@ -130,7 +133,8 @@ def test_logit_values_equal_raw(logits, raw_table):
     for c in "ABCDEF":
         assert row[f"logit_{c}"].iloc[0] == np.float32(raw[0][f"logit_{c}"])
     assert row["item"].iloc[0] == "mmlu/1234"
-    assert row["source_file"].iloc[0] == raw[0]["source_file"] == "outputs_base/Qwen-7B_mmlu_10k_task_icl1.pkl"
+    source_file = "outputs_base/Qwen-7B_mmlu_10k_task_icl1.pkl"
+    assert row["source_file"].iloc[0] == raw[0]["source_file"] == source_file
     assert logits["logit_A"].dtype == np.float32
 
 
@@ -239,5 +243,5 @@ def test_conformal_subjects_option():
         conformal_llm.load(subjects="astronomy")
     arrays = conformal_llm.read_arrays()
     assert set(arrays) == set(conformal_llm.SUBJECTS)
-    with pytest.raises(ValueError):
-        arrays["anatomy"][0][0, 0, 0] = 1.0                     # read-only
+    with pytest.raises(ValueError, match="read-only"):
+        arrays["anatomy"][0][0, 0, 0] = 1.0

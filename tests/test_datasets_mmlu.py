@@ -15,8 +15,7 @@ import pytest
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
-from benchkit.datasets import fetch, source
-from benchkit.datasets import mmlu
+from benchkit.datasets import fetch, mmlu, source
 from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
 
 ROOT = mirror_root()
@@ -57,7 +56,8 @@ def test_counts_from_source_md(test_items, everything):
     assert len(csqa) == 1_216
     assert (csqa["options"].map(len) == 5).all()
     assert len(raw_rows("data_arc/dev/arc_dev.csv")) == len(mmlu.load(part="arc-challenge", split="dev")) == 5
-    assert len(raw_rows("data_csqa/dev/csqa_dev.csv")) == len(mmlu.load(part="commonsenseqa", split="dev")) == 5
+    n_dev = len(mmlu.load(part="commonsenseqa", split="dev"))
+    assert len(raw_rows("data_csqa/dev/csqa_dev.csv")) == n_dev == 5
     assert len(everything) == 14_042 + 285 + 1_165 + 5 + 1_216 + 5
     assert everything["item"].is_unique
 
@@ -85,7 +85,7 @@ def test_columns_and_ids(test_items):
 
 
 @pytest.mark.parametrize(
-    "rel, row, part, subject",
+    ("rel", "row", "part", "subject"),
     [
         ("data_mmlu/test/abstract_algebra_test.csv", 0, "mmlu", "abstract_algebra"),
         ("data_mmlu/test/professional_law_test.csv", 1533, "mmlu", "professional_law"),

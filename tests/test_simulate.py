@@ -284,7 +284,8 @@ def test_mirt_abilities_grow_with_log_size_and_family_offsets():
     own = s.truth.arrays["owner_offsets"]
     for d in (1, 2):
         # oracle: statsmodels OLS with family and owner fixed effects; slope = size_slope (0.3)
-        fit = smf.ols(f"theta_{d} ~ log2s + C(family) + C(owner)", data=m.astype({"family": object, "owner": object})).fit()
+        data = m.astype({"family": object, "owner": object})
+        fit = smf.ols(f"theta_{d} ~ log2s + C(family) + C(owner)", data=data).fit()
         assert abs(fit.params["log2s"] - 0.3) < 4 * fit.bse["log2s"]
         # family means net of size and owner match the generating family offsets (differences)
         resid = m[f"theta_{d}"] - 0.3 * m["log2s"] - own.loc[m["owner"]].to_numpy()
@@ -342,7 +343,8 @@ def test_mirt_rasch_and_explicit_easiness():
 
 
 def test_mirt_flawed_counts_and_fractions():
-    s = sim.mirt_2pl(n_items=200, n_models=10, rng=1, matrix_only=True, flawed={"miskeyed": 0.05, "family_biased": 7})
+    s = sim.mirt_2pl(n_items=200, n_models=10, rng=1, matrix_only=True,
+                     flawed={"miskeyed": 0.05, "family_biased": 7})
     vc = s.truth.items["flaw"].value_counts()
     assert vc["miskeyed"] == 10
     assert vc["family_biased"] == 7
@@ -350,7 +352,7 @@ def test_mirt_flawed_counts_and_fractions():
 
 
 @pytest.mark.parametrize(
-    "kwargs, exc, message",
+    ("kwargs", "exc", "message"),
     [
         (dict(n_models=1), BenchkitValueError, r"n_models=1 is too small; it must be >= 2"),
         (dict(flawed={"mislabelled": 2}), BenchkitValueError,
@@ -363,7 +365,8 @@ def test_mirt_flawed_counts_and_fractions():
         (dict(families=("llama", "llama")), BenchkitValueError, "families holds 'llama' more than once"),
         (dict(families="llama"), BenchkitTypeError, "families must be a sequence of names"),
         (dict(sizes=(7, -1)), BenchkitValueError, "sizes must hold positive sizes"),
-        (dict(dim_correlation=1.0), BenchkitValueError, r"dim_correlation=1.0 is out of range; it must be < 1.0"),
+        (dict(dim_correlation=1.0), BenchkitValueError,
+         r"dim_correlation=1.0 is out of range; it must be < 1.0"),
         (dict(easiness=[0.0, 1.0]), BenchkitValueError, r"easiness must have shape \(500\); got \(2,\)"),
         (dict(benchmarks=501), BenchkitValueError, "benchmarks=501 is more than n_items=500"),
         (dict(matrix_only="yes"), BenchkitTypeError, "matrix_only must be True or False"),
@@ -430,7 +433,8 @@ def test_repeated_sampling_trajectories_as_planted(ladder):
     q = np.flatnonzero(reg)[0]
     r = items.iloc[q]
     pos = ladder.truth.models["position"].to_numpy()
-    expect = r["floor"] + (r["ceiling"] - r["floor"]) / (1 + np.exp(-2 * math.log(3) * (pos - r["x"]) / r["w"]))
+    logit = 2 * math.log(3) * (pos - r["x"]) / r["w"]
+    expect = r["floor"] + (r["ceiling"] - r["floor"]) / (1 + np.exp(-logit))
     np.testing.assert_allclose(th[q], expect, rtol=1e-12)
 
 
@@ -494,7 +498,8 @@ def test_repeated_sampling_dense_ladder_recovers_boundary_position_and_width():
     # On a dense ladder the BSDProbe profile of the population trajectory (Eq. 4: first crossing of
     # the linear interpolant at c1 + alpha * Delta) equals the planted x and w up to endpoint
     # truncation; items whose transition lies well inside [0, 1] are checked.
-    s = sim.repeated_sampling(n_items=150, ladder=201, T=1, n_states=2, flawed={}, boundary_sd=0.15, width=0.15,
+    s = sim.repeated_sampling(n_items=150, ladder=201, T=1, n_states=2, flawed={}, boundary_sd=0.15,
+                              width=0.15,
                               width_sd=0.3, rng=4)
     th = s.truth.p_correct
     pos = s.truth.models["position"].to_numpy()
@@ -534,18 +539,23 @@ def test_repeated_sampling_reproducible():
 
 
 @pytest.mark.parametrize(
-    "args, kwargs, exc, message",
+    ("args", "kwargs", "exc", "message"),
     [
-        ((10, (1.0, 4.0, 2.0)), {}, BenchkitValueError, "ladder must be strictly increasing .* 4 is followed by 2"),
-        ((10, (1.0, 2.0)), dict(flawed={"non_monotone": 1}), BenchkitValueError, "non_monotone items need a peak or dip .* at least 3"),
+        ((10, (1.0, 4.0, 2.0)), {}, BenchkitValueError,
+         "ladder must be strictly increasing .* 4 is followed by 2"),
+        ((10, (1.0, 2.0)), dict(flawed={"non_monotone": 1}), BenchkitValueError,
+         "non_monotone items need a peak or dip .* at least 3"),
         ((10, 1), {}, BenchkitValueError, r"ladder=1 is too small; it must be >= 2"),
         ((10, 4), dict(axis="log_size"), BenchkitValueError, "axis='log_size' needs model sizes"),
-        ((10,), dict(axis="rank"), BenchkitValueError, r"axis='rank' is not allowed; choose one of 'index', 'log_size'"),
-        ((10,), dict(floor=(0.0, 0.9), ceiling=(0.8, 1.0)), BenchkitValueError, "floor=.* and ceiling=.* overlap"),
+        ((10,), dict(axis="rank"), BenchkitValueError,
+         r"axis='rank' is not allowed; choose one of 'index', 'log_size'"),
+        ((10,), dict(floor=(0.0, 0.9), ceiling=(0.8, 1.0)), BenchkitValueError,
+         "floor=.* and ceiling=.* overlap"),
         ((10,), dict(floor=(0.3, 0.1)), BenchkitValueError, r"floor=\(0.3, 0.1\) must be \(low, high\)"),
         ((10,), dict(n_states=1), BenchkitValueError, r"n_states=1 is too small; it must be >= 2"),
         ((10,), dict(T=0), BenchkitValueError, r"T=0 is too small; it must be >= 1"),
-        ((10,), dict(flawed={"flat": 11}), BenchkitValueError, r"flawed\['flat'\]=11 is too large; it must be <= 10"),
+        ((10,), dict(flawed={"flat": 11}), BenchkitValueError,
+         r"flawed\['flat'\]=11 is too large; it must be <= 10"),
         ((10,), dict(no_answer=1.0), BenchkitValueError, r"no_answer=1.0 is out of range; it must be < 1.0"),
     ],
 )
@@ -623,7 +633,7 @@ def test_mcq_accuracy_grows_with_ability_and_reproducible():
 
 
 @pytest.mark.parametrize(
-    "kwargs, exc, message",
+    ("kwargs", "exc", "message"),
     [
         (dict(k=1), BenchkitValueError, r"k=1 is too small; it must be >= 2"),
         (dict(k=27), BenchkitValueError, r"k=27 is too large; it must be <= 26"),
@@ -685,7 +695,8 @@ def test_load_sample_contents():
 
 
 def test_load_sample_errors_and_regeneration(tmp_path):
-    with pytest.raises(BenchkitValueError, match=r"name='nope' is not allowed; choose one of 'ladder', 'mirt', 'mcq'"):
+    with pytest.raises(BenchkitValueError,
+                       match=r"name='nope' is not allowed; choose one of 'ladder', 'mirt', 'mcq'"):
         sim.load_sample("nope")
     with pytest.raises(BenchkitValueError, match="has no complete sample 'mcq'"):
         sim.load_sample("mcq", folder=tmp_path)

@@ -139,7 +139,6 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
     if density is None:
         density = bool(sizes.max() > max_points)
     scale = alt.Scale(domain=[0, 1])
-    fkw = {}
     if density:
         d = landscape_frame(f, by=facet, bins=bins)
         base = alt.Chart(d).mark_rect().encode(

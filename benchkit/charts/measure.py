@@ -45,14 +45,14 @@ def _summary_of(result: Any):
 
 
 def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
-    """The data behind :func:`ecdf_chart`: step points of both ECDFs, the DDM area and the gaps.
+    r"""The data behind :func:`ecdf_chart`: step points of both ECDFs, the DDM area and the gaps.
 
     Returns
     -------
     dict with DataFrames ``"steps"`` (``x, y, curve, step``: "benchmark" / "uniform reference";
     the ECDF is ``y`` from ``x`` up to the next row's ``x``), ``"area"`` (``x, lo, hi``: the two
     ECDFs on the merged breakpoints, constant to the next ``x``, so
-    :math:`\\sum (hi - lo)\\,\\Delta x` is DDM) and ``"gaps"`` (the top-k gaps, ``to_frame()`` of
+    :math:`\sum (hi - lo)\,\Delta x` is DDM) and ``"gaps"`` (the top-k gaps, ``to_frame()`` of
     :class:`benchkit.measure.TopGaps`).
     """
     s = _summary_of(result)
@@ -77,7 +77,7 @@ def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
 
 def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
                height: int = 320) -> "altair.LayerChart":
-    """ECDF of normalized difficulties vs the same-size uniform reference (paper 002's explorer).
+    r"""ECDF of normalized difficulties vs the same-size uniform reference (paper 002's explorer).
 
     Parameters
     ----------
@@ -88,7 +88,7 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
 
     Notes
     -----
-    The shaded area between the two step functions is :math:`\\int |F_B - F_U| = W_1`, the DDM
+    The shaded area between the two step functions is :math:`\int |F_B - F_U| = W_1`, the DDM
     against the uniform reference at (i - 0.5)/n; green bands are the top-k gaps with their
     widths (Table 1's Max Gap is the widest).
     """
@@ -122,7 +122,7 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
 
 def detection_power_chart(power: Any, *, title: str | None = None, width: int = 480,
                           height: int = 280) -> "altair.LayerChart":
-    """Theorem 2.3's detection boundary: power vs width w, one line per k, rule at w = G(B).
+    r"""Theorem 2.3's detection boundary: power vs width w, one line per k, rule at w = G(B).
 
     Parameters
     ----------
@@ -131,7 +131,7 @@ def detection_power_chart(power: Any, *, title: str | None = None, width: int = 
 
     Notes
     -----
-    Part 1 of the theorem: for :math:`w \\le G(B)` the power is alpha for every k (the flat part
+    Part 1 of the theorem: for :math:`w \le G(B)` the power is alpha for every k (the flat part
     left of the rule); part 2: for :math:`w > G(B)` it tends to 1 as k grows.
     """
     from benchkit import measure

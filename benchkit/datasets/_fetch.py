@@ -118,7 +118,8 @@ def mirror_root() -> Path | None:
                 "folder (one sub-folder per source) or unset it"
             )
         return root
-    candidates = [Path.cwd() / ".." / "shared" / "data", Path(__file__).resolve().parents[3] / "shared" / "data"]
+    candidates = [Path.cwd() / ".." / "shared" / "data",
+                  Path(__file__).resolve().parents[3] / "shared" / "data"]
     for cand in candidates:
         if cand.is_dir():
             return cand.resolve()

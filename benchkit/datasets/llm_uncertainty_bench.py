@@ -245,7 +245,9 @@ def option_probs(frame: pd.DataFrame, *, options: str, dataset: str = "mmlu",
             f"{prompt_template}), others have {len(items)}; select a complete slice"
         )
     if part.duplicated(["model", "item_id"]).any():
-        raise BenchkitValueError(f"frame has repeated (model, item_id) rows in ({dataset}, {prompt_template})")
+        raise BenchkitValueError(
+            f"frame has repeated (model, item_id) rows in ({dataset}, {prompt_template})"
+        )
     cols = [f"logit_{c}" for c in OPTION_SETS[options]]
     m_idx = pd.Index(models).get_indexer(part["model"])
     i_idx = np.searchsorted(items, part["item_id"].to_numpy())

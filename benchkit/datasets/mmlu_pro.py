@@ -107,7 +107,8 @@ class _All:
 def _parse_all(local_paths: tuple[str, ...]) -> _All:
     """Every file parsed, and the item table, memoized on the verified local paths."""
     canon: dict = {}
-    files = {m: _read_zip(lp, rel, canon) for m, lp, rel in zip(MODELS, local_paths, (f.path for f in SOURCE.files))}
+    paths = (f.path for f in SOURCE.files)
+    files = {m: _read_zip(lp, rel, canon) for m, lp, rel in zip(MODELS, local_paths, paths)}
     # item content: the version most files share (ties: the earliest file); all files are used,
     # so the table does not depend on which models are loaded
     versions: dict[str, dict] = {}

@@ -156,7 +156,7 @@ _STR_LIT = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"", re.S)
 
 
 def _parse_numpy_choices(text: str, where: str) -> list[str]:
-    """A choices cell printed by numpy (``['a' 'b'\\n 'c']``: no commas between the strings)."""
+    r"""A choices cell printed by numpy (``['a' 'b'\n 'c']``: no commas between the strings)."""
     s = text.strip()
     if not (s.startswith("[") and s.endswith("]")):
         raise BenchkitValueError(f"{where}: choices {s[:60]!r} is not a bracketed list")
@@ -290,7 +290,8 @@ class _MmluMatcher:
 
     def match(self, subject: str, question: str, options) -> tuple[int | None, str]:
         """(row position or None, how it matched or why it failed)."""
-        cand, how = self.full.get((subject, _ws(question), tuple(_ws(o) for o in options))), "text and options"
+        key = (subject, _ws(question), tuple(_ws(o) for o in options))
+        cand, how = self.full.get(key), "text and options"
         if cand is None:
             qc = self.qonly.get((subject, _ws(question)))
             if qc is not None and len(qc) == 1:
@@ -594,7 +595,8 @@ def _helm_raw() -> pd.DataFrame:
                 "split": inst.get("split"),
                 "request_index": k,
                 "text": inst["input"]["text"],
-                "options": [mapping[L] for L in sorted(mapping)] if mapping else [r["output"]["text"] for r in refs],
+                "options": ([mapping[L] for L in sorted(mapping)] if mapping
+                            else [r["output"]["text"] for r in refs]),
                 "answer_key": key,
                 "completion": text,
                 "chosen": chosen if chosen in mapping else None,

@@ -63,8 +63,11 @@ _OWNER = {"qwen": "alibaba", "gemma": "google"}
 
 
 def _first_complete_json(s: str):
-    """ZeroEval's ``extract_first_complete_json``: parse the first balanced ``{...}`` (newlines
-    removed) or return None (also when that first object is not valid JSON)."""
+    """ZeroEval's ``extract_first_complete_json``.
+
+    Parse the first balanced ``{...}`` (newlines removed) or return None (also when that first
+    object is not valid JSON).
+    """
     depth = 0
     start = None
     for i, ch in enumerate(s):
@@ -105,7 +108,7 @@ def _values_from_json(s: str, keys=("reasoning", "answer"), allow_no_quotes: boo
 
 
 def _model_specific(model: str, s: str):
-    """ZeroEval's ``model_specific_extraction`` (only Llama-3.1 ``\\boxed{...}``)."""
+    r"""ZeroEval's ``model_specific_extraction`` (only Llama-3.1 ``\boxed{...}``)."""
     if "Llama-3.1" in model and "boxed" in s:
         m = re.search(r"\\boxed{([\w\d]+)}", s)
         if m:
@@ -117,12 +120,12 @@ _NO = object()
 
 
 def extract_answer(output: str, *, model: str = ""):
-    """The ``answer`` a ZeroEval output string holds, or ``None`` when ZeroEval finds none.
+    r"""The ``answer`` a ZeroEval output string holds, or ``None`` when ZeroEval finds none.
 
     The steps of ZeroEval's evaluators: the first balanced ``{...}`` parsed as JSON (newlines
     removed); if that fails or has no ``"answer"``, the regular-expression fallbacks of
     ``extract_values_from_json`` (quoted value, quoted value across lines, unquoted value up to
-    a comma or whitespace, unquoted key); then the Llama-3.1-only ``\\boxed{}`` rule. The value
+    a comma or whitespace, unquoted key); then the Llama-3.1-only ``\boxed{}`` rule. The value
     is returned as parsed (str, or int / float / list / bool / None from JSON).
     """
     if not isinstance(output, str):
@@ -143,20 +146,23 @@ CRUX_RULES: tuple[str, ...] = ("summary", "latest")
 
 
 def crux_answer(value, *, rule: str = "summary") -> str:
-    """The string ZeroEval compares for a crux answer: ``str(value)`` with surrounding ``'`` and
-    ``"`` stripped; with ``rule="latest"`` newlines are also escaped as ``\\n``."""
+    r"""The string ZeroEval compares for a crux answer.
+
+    ``str(value)`` with surrounding ``'`` and ``"`` stripped; with ``rule="latest"`` newlines are
+    also escaped as ``\n``.
+    """
     check_choice("rule", rule, CRUX_RULES)
     text = str(value).strip("'\"")
     return text.replace("\n", "\\n") if rule == "latest" else text
 
 
 def crux_correct(value, gold: str, *, rule: str = "summary") -> bool:
-    """ZeroEval's crux rule: the quote-stripped answer equals the quote-stripped gold string.
+    r"""ZeroEval's crux rule: the quote-stripped answer equals the quote-stripped gold string.
 
     ``rule="summary"`` (default): ``crux_answer(value) == str(gold).strip("'\"")`` and both are
     non-empty; this reproduces the published ``result_dirs/crux.summary.json`` accuracies of all
     seven models exactly. ``rule="latest"``: the later upstream ``crux_eval.py`` (newlines in the
-    answer escaped as ``\\n``, and an empty answer matching an empty gold counts as correct),
+    answer escaped as ``\n``, and an empty answer matching an empty gold counts as correct),
     about 1-2 points higher.
     """
     model_answer = crux_answer(value, rule=rule)
@@ -215,18 +221,21 @@ _NUMBER = re.compile(r"-?\d+(\.\d+)?")
 
 
 def math_answer(value) -> str:
-    """The answer state of a math-l5 answer: the first number of the sanitized answer as
-    ``repr(float(...))`` (what ZeroEval compares), or the sanitized string when it has none."""
+    """The answer state of a math-l5 answer.
+
+    The first number of the sanitized answer as ``repr(float(...))`` (what ZeroEval compares), or
+    the sanitized string when it has none.
+    """
     sanitized = sanitize_math_answer(str(value))
     m = _NUMBER.search(sanitized)
     return repr(float(m.group())) if m else sanitized
 
 
 def math_correct(value, gold: str) -> bool:
-    """ZeroEval's math rule: the first numbers of the sanitized answers are equal as floats.
+    r"""ZeroEval's math rule: the first numbers of the sanitized answers are equal as floats.
 
     ``gold`` is first stripped of ``#`` and whitespace; both sides go through
-    :func:`sanitize_math_answer`; the first match of ``-?\\d+(\\.\\d+)?`` in each is compared
+    :func:`sanitize_math_answer`; the first match of ``-?\d+(\.\d+)?`` in each is compared
     with ``float(a) == float(b)``; no number on either side is incorrect.
     """
     model = sanitize_math_answer(str(value))

@@ -68,7 +68,6 @@ def fit_1pl_counts(
     difficulties), so each step costs O(n_items x n_models + n_models^3); the penalized objective
     is strictly concave, and a step-halving line search keeps every step ascending.
     """
-
     K = check_array("K", K, ndim=2, dtype="float")
     N = check_array("N", N, ndim=2, dtype="float", shape=K.shape)
     if np.any(N < 0) or np.any(K < 0) or np.any(K > N):

@@ -187,8 +187,10 @@ class IRTFit:
 # shared numerics
 # ----------------------------------------------------------------------------------------------
 def _pcg(matvec, diag, rhs, rtol, max_iter):
-    """Preconditioned conjugate gradients for J x = rhs (J symmetric positive definite);
-    returns (x, ok) with ok False on non-positive curvature or no convergence."""
+    """Preconditioned conjugate gradients for J x = rhs (J symmetric positive definite).
+
+    Returns (x, ok) with ok False on non-positive curvature or no convergence.
+    """
     x = np.zeros_like(rhs)
     r = rhs.copy()
     z = r / diag
@@ -213,8 +215,11 @@ def _pcg(matvec, diag, rhs, rtol, max_iter):
 
 
 def _group(s_i, r_j):
-    """Sufficient statistics of a complete 0/1 matrix grouped: distinct item totals and raw
-    scores with their inverse maps and multiplicities (totals are integers: bincount, no sort)."""
+    """Sufficient statistics of a complete 0/1 matrix, grouped.
+
+    Distinct item totals and raw scores with their inverse maps and multiplicities (totals are
+    integers: bincount, no sort).
+    """
     si = s_i.astype(np.int64)
     rj = r_j.astype(np.int64)
     cs = np.bincount(si)

@@ -106,11 +106,11 @@ def _inversions(Y: np.ndarray, strength: np.ndarray):
     obs = ~np.isnan(Ys)
     succ = np.nan_to_num(Ys)
     S = np.add.reduceat(succ, starts, axis=1)
-    O = np.add.reduceat(obs.astype(float), starts, axis=1)
-    F = O - S
+    Ob = np.add.reduceat(obs.astype(float), starts, axis=1)
+    F = Ob - S
     cS = np.cumsum(S, axis=1) - S
-    cO = np.cumsum(O, axis=1) - O
-    return (F * cS).sum(1), (O * cO).sum(1)
+    cO = np.cumsum(Ob, axis=1) - Ob
+    return (F * cS).sum(1), (Ob * cO).sum(1)
 
 
 def response_diagnostics(Y: Any, *, items: Sequence[Any] | None = None,

@@ -12,8 +12,11 @@ from benchkit.irt._common import IRTFit, _group, _pcg, _scan, _softplus, _sp_p
 # 1PL JML
 # ----------------------------------------------------------------------------------------------
 def _sp_p_outer(t, b):
-    """softplus and expit of t_r - b_g (R x G) from the outer product e^t e^-b: one log1p per
-    cell (exact; falls back to the elementwise form when the exponentials could overflow)."""
+    """Softplus and expit of t_r - b_g (R x G) from the outer product e^t e^-b.
+
+    One log1p per cell (exact; falls back to the elementwise form when the exponentials could
+    overflow).
+    """
     if np.max(np.abs(t)) + np.max(np.abs(b)) < 600.0:
         E = np.exp(t)[:, None] * np.exp(-b)[None, :]
         return np.log1p(E), E / (1.0 + E)

@@ -18,11 +18,9 @@ from benchkit.irt._common import (
     _pcg,
     _prior,
     _scan,
-    _softplus,
     _sp_p,
 )
 from benchkit.irt._joint import _fit_jml, _jml_collapsed, _jml_general
-
 
 # ----------------------------------------------------------------------------------------------
 # adaptive quadrature grid
@@ -50,9 +48,11 @@ def _grid(mu: np.ndarray, sd: np.ndarray, density: float, pad: float = _PAD) -> 
 
 def _grid_ok(theta: np.ndarray, W: np.ndarray, density: float,
              edge: float | None = None) -> tuple[bool, bool]:
-    """Whether the posteriors ``W`` computed on ``theta`` are resolved: (every posterior SD is at
-    least 0.8 * density node spacings, no posterior puts more than _EDGE on a grid / window
-    edge)."""
+    """Whether the posteriors ``W`` computed on ``theta`` are resolved.
+
+    Returns (every posterior SD is at least 0.8 * density node spacings, no posterior puts more
+    than _EDGE on a grid / window edge).
+    """
     h = theta[1] - theta[0]
     sd = _post_moments(W, theta)[1]
     if edge is None:
@@ -67,7 +67,7 @@ def _post_moments(W: np.ndarray, theta: np.ndarray) -> tuple[np.ndarray, np.ndar
 
 
 def _log_prior(theta: np.ndarray, ls: float) -> np.ndarray:
-    """log of N(theta; 0, e^{2 ls}) times the grid spacing (trapezoid weights)."""
+    """Log of N(theta; 0, e^{2 ls}) times the grid spacing (trapezoid weights)."""
     h = theta[1] - theta[0]
     return np.log(h) - _LOG_SQRT_2PI - ls - 0.5 * theta**2 * np.exp(-2.0 * ls)
 
@@ -169,9 +169,11 @@ class _Collapsed:
         return out
 
     def hvp(self, p):
-        """(J v, diag preconditioner) for the observed information J of :meth:`hess`, without
-        forming J: J = diag(n d) - Ng [U C U^T] Ng - prec/n n n^T (+ log-sigma border), applied
-        as products with the G x K and R x K arrays (O((G + R) K) per product)."""
+        """(J v, diag preconditioner) for the observed information J of :meth:`hess`.
+
+        J is never formed: J = diag(n d) - Ng [U C U^T] Ng - prec/n n n^T (+ log-sigma border),
+        applied as products with the G x K and R x K arrays (O((G + R) K) per product).
+        """
         b, ls, P, W, N, C, v = self.info_parts(p, dense=False)
         n_g = self.n_g
         Wc = W * np.sqrt(self.c_r)[:, None]
@@ -199,12 +201,15 @@ class _Collapsed:
         return matvec, diag
 
     def item_se(self, p):
-        """Item-level SEs: sqrt diag of the inverse observed information over all items [+ log
-        sigma]. At item level the information is A = D - E V E^T (D diagonal with d_g for each
-        item of group g, E the item-to-group indicator, V the group-constant low-rank part), so
+        """Item-level SEs: sqrt diag of the inverse observed information.
+
+        Over all items [+ log sigma]. At item level the information is A = D - E V E^T (D
+        diagonal with d_g for each item of group g, E the item-to-group indicator, V the
+        group-constant low-rank part), so
         A^-1 = D^-1 + E Z E^T with Z = J^-1 - diag(1 / (n_g d_g)), J the group-level
         information of :meth:`hess` (substitute into A A^-1 = I); the log-sigma border carries
-        over unchanged. Hence se_i^2 = 1/d_g - 1/(n_g d_g) + (J^-1)_gg: one G x G inverse."""
+        over unchanged. Hence se_i^2 = 1/d_g - 1/(n_g d_g) + (J^-1)_gg: one G x G inverse.
+        """
         b, ls, P, W, N, C, v = self.info_parts(p)
         n_g = self.n_g
         d = (P * (1.0 - P)) @ N + self.prec
@@ -216,8 +221,11 @@ class _Collapsed:
 
 
 def _newton_cg(ob, p, tol, max_iter):
-    """Newton's method with the steps solved by preconditioned CG on Hessian-vector products
-    (:meth:`_Collapsed.hvp`); falls back to the dense damped Newton step when CG fails."""
+    """Newton's method with the steps solved by preconditioned CG on Hessian-vector products.
+
+    The products are :meth:`_Collapsed.hvp`; falls back to the dense damped Newton step when CG
+    fails.
+    """
     f, g = ob.fun(p)
     converged = False
     it = 0
@@ -352,7 +360,7 @@ class _Marginal:
         return b, la, ls
 
     def _logistic(self, b, a, th):
-        """softplus and expit of a_i (theta_k - b_i) on n x len(th) cells."""
+        """Softplus and expit of a_i (theta_k - b_i) on n x len(th) cells."""
         if a is None and np.max(np.abs(b)) + np.max(np.abs(th)) < 600.0:
             E = np.exp(-b)[:, None] * np.exp(th)[None, :]  # outer product: no exp per cell
         else:
@@ -365,10 +373,13 @@ class _Marginal:
         return np.log1p(E), E / (1.0 + E)
 
     def parts(self, p, extra=False):
-        """Evaluate the posteriors block by block. Returns a dict with ll, W (m x K, original
+        """Evaluate the posteriors block by block.
+
+        Returns a dict with ll, W (m x K, original
         model order), N (K), EP = sum_j M_ij E_j[P_i], EPt = sum_j M_ij E_j[P_i theta] (2PL), and
         with ``extra`` EP2 = sum_j M_ij E_j[P_i^2], S2 = sum_j M_ij E_j[P_i]^2 (for SEs) and
-        EPQd2 = sum_j M_ij E_j[P_i(1-P_i)(theta-b_i)^2] (2PL preconditioner)."""
+        EPQd2 = sum_j M_ij E_j[P_i(1-P_i)(theta-b_i)^2] (2PL preconditioner).
+        """
         if not extra and self._last is not None and self._last[0] == p.tobytes():
             return self._last[1]
         b, la, ls = self.unpack(p)
@@ -446,13 +457,14 @@ class _Marginal:
         """Conditional SEs of b: 1 / sqrt(-d2 l / d b_i^2 + prior), other parameters fixed.
 
         -d2 l / d b_i^2 = a_i^2 sum_j M_ij (E_j[P_i(1-P_i)] - Var_j[P_i])
-                        = a_i^2 sum_j M_ij (E_j[P_i] - 2 E_j[P_i^2] + E_j[P_i]^2)."""
+                        = a_i^2 sum_j M_ij (E_j[P_i] - 2 E_j[P_i^2] + E_j[P_i]^2).
+        """
         q = self.parts(p, extra=True)
         info = q["a"] ** 2 * (q["EP"] - 2.0 * q["EP2"] + q["S2"]) + self.prec_b * (1 - 1 / self.n)
         return 1.0 / np.sqrt(info), q["W"]
 
     def diag_scale(self, p):
-        """sqrt of the diagonal information, the L-BFGS preconditioner (variables x = p * scale)."""
+        """Sqrt of the diagonal information, the L-BFGS preconditioner (variables x = p * scale)."""
         q = self.parts(p, extra=self.two_pl)
         a = q["a"]
         EPQ = q["EP"] - q["EP2"]
@@ -473,8 +485,11 @@ class _Marginal:
 
 
 def _modes_general(Y0, M, b, sigma, t0, iters=50):
-    """1PL posterior modes and curvature SDs of each model (vectorized 1-D Newton on the
-    matrix; e^(t - b) from the outer product e^t e^-b, no exp per cell)."""
+    """1PL posterior modes and curvature SDs of each model.
+
+    Vectorized 1-D Newton on the matrix; e^(t - b) from the outer product e^t e^-b, no exp per
+    cell.
+    """
     t = t0.astype(float).copy()
     pr = 1.0 / sigma**2
     r = Y0.sum(0)
@@ -494,11 +509,14 @@ def _modes_general(Y0, M, b, sigma, t0, iters=50):
 
 
 def _shift_polish(mg, p, iters=3):
-    """Newton steps along the common shift of all difficulties. The diagonal preconditioner
+    """Newton steps along the common shift of all difficulties.
+
+    The diagonal preconditioner
     ignores the strong coupling of the b's (moving them together is resisted only by the ability
     prior), the one direction in which L-BFGS stops early. The curvature along the shift is
     analytic: shifting every b by c is shifting the ability prior's mean by c, so
-    -d2 l / dc2 = sum_j (1/sigma^2 - Var_j(theta)/sigma^4) (the centred penalty is unaffected)."""
+    -d2 l / dc2 = sum_j (1/sigma^2 - Var_j(theta)/sigma^4) (the centred penalty is unaffected).
+    """
     f, g = mg.fun(p)
     for _ in range(iters):
         q = mg.parts(p)
@@ -520,9 +538,11 @@ def _shift_polish(mg, p, iters=3):
 
 
 def _fit_general_mml(Y, st, *, prec_b, prec_a, two_pl, ability_sd, density, tol, max_iter):
-    """Preconditioned L-BFGS on the windowed adaptive grid; start values from a few penalized
-    JML iterations; the grid and windows are rebuilt from the fitted posteriors (and the fit
-    continued) until they are resolved."""
+    """Preconditioned L-BFGS on the windowed adaptive grid.
+
+    Start values from a few penalized JML iterations; the grid and windows are rebuilt from the
+    fitted posteriors (and the fit continued) until they are resolved.
+    """
     complete = st.complete
     M = None if complete else (~np.isnan(Y)).astype(np.float64)
     Y0 = np.nan_to_num(Y, nan=0.0)

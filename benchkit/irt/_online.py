@@ -105,7 +105,8 @@ def calibrate_items(
     n_new = arr.shape[0]
     s = Y0.sum(1)
     n = Mf.sum(1)
-    b = special.logit(np.clip(1 - s / np.maximum(n, 1), 0.02, 0.98)) + float(np.sum(W @ nodes) / max(W.sum(), 1))
+    mean_ability = float(np.sum(W @ nodes) / max(W.sum(), 1))
+    b = special.logit(np.clip(1 - s / np.maximum(n, 1), 0.02, 0.98)) + mean_ability
     conv = False
     for _ in range(max_iter):
         P = special.expit(nodes[None, :] - b[:, None])

@@ -19,7 +19,6 @@ from benchkit._validation import (
     describe,
 )
 
-
 #: Highlight thresholds of the paper's Table 1: DDM >= 0.10, Max Gap >= 0.10, Top-5 Sum >= 0.30.
 TABLE1_THRESHOLDS = (0.10, 0.10, 0.30)
 
@@ -250,7 +249,7 @@ class Gap:
 
     @property
     def midpoint(self) -> float:
-        """The gap-filling target :math:`z^\\star = (z_L + z_R)/2`."""
+        r"""The gap-filling target :math:`z^\star = (z_L + z_R)/2`."""
         return 0.5 * (self.left + self.right)
 
     def __float__(self) -> float:

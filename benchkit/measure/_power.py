@@ -7,6 +7,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import block_bounds, check_n_jobs, parallel_map
+from benchkit._random import check_rng, spawn
 from benchkit._validation import (
     BenchkitValueError,
     check_array,
@@ -15,8 +17,6 @@ from benchkit._validation import (
     check_int,
     check_probability,
 )
-from benchkit._parallel import block_bounds, check_n_jobs, parallel_map
-from benchkit._random import check_rng, spawn
 from benchkit.measure._metrics import _unit, max_gap
 
 
@@ -60,7 +60,7 @@ class DetectionPower:
 
 
 def _diff_pmf(k: int, p: float, q: float) -> np.ndarray:
-    """pmf of X - Y on -k..k, X ~ Bin(k, q), Y ~ Bin(k, p) independent."""
+    """Pmf of X - Y on -k..k, X ~ Bin(k, q), Y ~ Bin(k, p) independent."""
     from scipy import stats
 
     px = stats.binom.pmf(np.arange(k + 1), k, q)
@@ -123,8 +123,11 @@ def _score_tasks(k, base, covered, a, n_resamples, seed):
 
 
 def _score_test_power(d0: np.ndarray, d1: np.ndarray, alpha: float) -> float:
-    """Power of the one-sided aggregate-score test (sum of X+ - X-), randomized to size alpha
-    under the simulated null ``d0``, estimated on the simulated alternative ``d1``."""
+    """Power of the one-sided aggregate-score test (sum of X+ - X-), randomized to size alpha.
+
+    The size is set under the simulated null ``d0``; the power is estimated on the simulated
+    alternative ``d1``.
+    """
     vals, cnt = np.unique(d0, return_counts=True)
     surv = 1.0 - np.cumsum(cnt) / d0.size
     t_i = int(np.flatnonzero(surv <= alpha + 1e-15)[0])

@@ -165,22 +165,27 @@ class BenchmarkMeasure:
 
     @property
     def n_items(self) -> int:
+        """Number of items on the axis (finite difficulties)."""
         return int(self.z.size)
 
     @property
     def ddm(self) -> float:
+        """DDM of the benchmark (Table 1)."""
         return self.summary.ddm
 
     @property
     def max_gap(self) -> float:
+        """The Maximum Gap G(B) (Table 1)."""
         return self.summary.max_gap
 
     @property
     def top_sum(self) -> float:
+        """The Top-k Gap Sum (Table 1; k = 5 by default)."""
         return self.summary.top_sum
 
     @property
     def top_gaps(self) -> TopGaps:
+        """The k widest gaps, widest first."""
         return self.summary.top_gaps
 
     def to_frame(self) -> pd.DataFrame:
@@ -227,6 +232,7 @@ class BenchmarkMeasures:
 
     @property
     def names(self) -> list[str]:
+        """Benchmark names, in order."""
         return [b.name for b in self.benchmarks]
 
     def __len__(self) -> int:
@@ -473,6 +479,7 @@ class LOOStability:
     items: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
+        """Per left-out model: correlations with the full fit and the refit's metrics."""
         return self.models.copy()
 
 

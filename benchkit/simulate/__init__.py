@@ -24,9 +24,9 @@ Detectors can then be checked against what was planted.
 Reproducibility: each generator turns ``rng`` (None, an int, a SeedSequence or a Generator, which
 is consumed) into one root :class:`numpy.random.SeedSequence` through :mod:`benchkit._random` and
 spawns children for the item parameters, the model parameters, the flaw assignment and one child
-*per model* for the responses: the same int always gives the same data. Responses of model ``m`` are therefore drawn from model
-``m``'s own generator, so chunked generation gives identical output for every chunk size and the
-output does not depend on how the work is split.
+*per model* for the responses: the same int always gives the same data. Responses of model ``m``
+are therefore drawn from model ``m``'s own generator, so chunked generation gives identical output
+for every chunk size and the output does not depend on how the work is split.
 
 :func:`load_sample` reads the small samples committed in the repository's ``data_samples/`` folder
 (written by ``data_samples/make_samples.py`` from :data:`SAMPLES`); on an installed package without

@@ -30,7 +30,6 @@ from benchkit.simulate._common import (
     _model_generators,
 )
 
-
 # --------------------------------------------------------------------------------------------------
 # 4. binary matrix at scale, and a streaming long Parquet writer
 # --------------------------------------------------------------------------------------------------
@@ -140,8 +139,9 @@ def binary_matrix(
     computed in float32 (probabilities to ~1e-7, immaterial next to sampling noise) and drawn as
     ``U < p`` with float32 uniforms from model m's own generator (SeedSequence child m), so any
     ``chunk`` gives the same matrix; and the first m models of a call with more models equal a
-    call with m models (abilities are one sequential normal stream). For 14,000 x 5,000 (70M responses) the int8 output takes 70 MB
-    and the working memory ~ n_items x chunk x 12 bytes (43 MB at the default chunk).
+    call with m models (abilities are one sequential normal stream). For 14,000 x 5,000 (70M
+    responses) the int8 output takes 70 MB and the working memory ~ n_items x chunk x 12 bytes
+    (43 MB at the default chunk).
     :func:`write_long_parquet` with the same ``rng`` and parameters writes exactly these responses.
     """
     try:

@@ -22,7 +22,6 @@ from benchkit._validation import (
     describe,
 )
 
-
 NO_FLAW = "none"
 
 #: The flaw kinds each generator can plant (keys of its ``flawed`` argument), in the order in which
@@ -210,7 +209,8 @@ def _check_flawed(flawed: Any, kinds: Sequence[str], n_items: int) -> dict[str, 
     total = sum(counts.values())
     if total > n_items:
         raise BenchkitValueError(
-            f"flawed asks for {total} flawed items ({', '.join(f'{k}: {v}' for k, v in counts.items() if v)}) "
+            f"flawed asks for {total} flawed items "
+            f"({', '.join(f'{k}: {v}' for k, v in counts.items() if v)}) "
             f"but n_items={n_items}; the kinds are planted on disjoint items"
         )
     return counts

@@ -19,8 +19,8 @@ from benchkit._validation import (
     describe,
 )
 from benchkit.simulate._common import (
-    FLAW_KINDS,
     _LN3,
+    FLAW_KINDS,
     Simulation,
     SimulationTruth,
     _assign_flaws,
@@ -36,7 +36,6 @@ from benchkit.simulate._common import (
     _state_labels,
     _with_means,
 )
-
 
 # --------------------------------------------------------------------------------------------------
 # 2. repeated sampling along an ordered size ladder (BSDProbe)
@@ -208,12 +207,14 @@ def repeated_sampling(
     ceiling = _check_range("ceiling", ceiling, lo=0.0, hi=1.0)
     if floor[1] > ceiling[0]:
         raise BenchkitValueError(
-            f"floor={floor} and ceiling={ceiling} overlap; the highest floor must not exceed the lowest ceiling"
+            f"floor={floor} and ceiling={ceiling} overlap; the highest floor must not exceed the "
+            "lowest ceiling"
         )
     flat_beta = _check_range("flat_beta", flat_beta, lo=1e-6, hi=1e6)
     anomaly_width = check_float("anomaly_width", anomaly_width, min=0.0, min_inclusive=False)
     item_concentration = check_float("item_concentration", item_concentration, min=0.0, min_inclusive=False)
-    model_concentration = check_float("model_concentration", model_concentration, min=0.0, min_inclusive=False)
+    model_concentration = check_float("model_concentration", model_concentration, min=0.0,
+                                      min_inclusive=False)
     no_answer = check_float("no_answer", no_answer, min=0.0, max=1.0, max_inclusive=False)
     params = _freeze(dict(
         n_items=n_items, ladder=n_models if np.isnan(size_b).any() else tuple(size_b.tolist()), T=T,

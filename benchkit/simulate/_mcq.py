@@ -30,7 +30,6 @@ from benchkit.simulate._common import (
     _with_means,
 )
 
-
 # --------------------------------------------------------------------------------------------------
 # 3. option probabilities of multiple-choice items (probability landscapes)
 # --------------------------------------------------------------------------------------------------
@@ -90,8 +89,9 @@ def mcq_probabilities(
         ``responses`` in long form (``model, item, correct, answer, option_probs``; ``answer`` is
         the top option's letter and ``correct = (answer == answer_key)``); ``truth.items`` has
         ``answer_key, true_answer, difficulty, discrimination, partner, gap (the logit gap
-        :math:`\delta_q` of ambiguous items), flaw, flaw_detail, p_mean``; ``truth.models`` has ``ability, sharpness, p_mean``; ``truth.arrays["option_probs"]``
-        is (n_items, n_models, k) in letter order and ``truth.p_correct`` the probability on the
+        :math:`\delta_q` of ambiguous items), flaw, flaw_detail, p_mean``; ``truth.models`` has
+        ``ability, sharpness, p_mean``; ``truth.arrays["option_probs"]`` is (n_items, n_models, k)
+        in letter order and ``truth.p_correct`` the probability on the
         keyed option.
 
     Notes

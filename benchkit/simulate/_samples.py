@@ -15,7 +15,6 @@ from benchkit.simulate._ladder import repeated_sampling
 from benchkit.simulate._mcq import mcq_probabilities
 from benchkit.simulate._mirt import mirt_2pl
 
-
 # --------------------------------------------------------------------------------------------------
 # committed samples (data_samples/)
 # --------------------------------------------------------------------------------------------------
