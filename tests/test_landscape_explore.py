@@ -20,14 +20,18 @@ from benchkit.landscape.explore import landscape_data
 SUBJECTS = ["anatomy", "business_ethics"]
 
 
-@pytest.fixture(scope="module")
-def rs():
+def conformal_rs():
+    """ConformalLLM's LLaMA-13B option probabilities for SUBJECTS (10 prompt variants)."""
     return fetch("conformal-llm", subjects=SUBJECTS)
 
 
-@pytest.fixture(scope="module")
-def raw():
+def conformal_arrays():
+    """The raw ConformalLLM arrays (scores, targets) per subject: the oracle's input."""
     return {s: conformal_llm.read_arrays()[s] for s in SUBJECTS}
+
+
+rs = pytest.fixture(conformal_rs, scope="module", name="rs")
+raw = pytest.fixture(conformal_arrays, scope="module", name="raw")
 
 
 @pytest.fixture(scope="module")

@@ -38,12 +38,15 @@ def _wide(K, T, *, prefix, texts=True, sources=None):
     return ResponseSet.from_wide(frame, T=T, items=meta, name=prefix)
 
 
-@pytest.fixture(scope="module")
-def result() -> BenchmarkMeasures:
+def two_benchmarks() -> BenchmarkMeasures:
+    """measure_benchmarks on two simulated sets: 'alpha' binary with texts, 'beta' with T = 5."""
     K1, _ = _simulate(40, 12, 1, seed=1)
     K2, _ = _simulate(30, 9, 5, seed=2)
     return measure_benchmarks({"alpha": _wide(K1, 1, prefix="alpha"),
                                "beta": _wide(K2, 5, prefix="beta", texts=False)})
+
+
+result = pytest.fixture(two_benchmarks, scope="module", name="result")
 
 
 # ---------------------------------------------------------------------- binomial 1PL fit

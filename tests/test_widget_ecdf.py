@@ -1,7 +1,6 @@
 """ECDF gap explorer (issue 3 item 5): the widget's Python side, the static export and the charts
-(the ResponseSet pipeline's tests are in tests/test_measure_responses.py). Oracles: benchkit.irt.fit_1pl (itself checked against girth), a
-direct scipy optimization of the binomial objective, benchkit.measure called directly, and the
-exact DDM integral."""
+(the ResponseSet pipeline's tests are in tests/test_measure_responses.py). Oracles: benchkit.measure
+called directly and the exact DDM integral."""
 from __future__ import annotations
 
 import json
@@ -10,22 +9,16 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from test_measure_responses import _simulate, _wide  # the data helpers of the compute tests
+from test_measure_responses import _simulate, _wide, two_benchmarks  # the compute tests' data
 
 from benchkit import measure
-from benchkit.measure import BenchmarkMeasures, measure_benchmarks
+from benchkit.measure import measure_benchmarks
 from benchkit.widgets import ECDFGapExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget, explorer_module, static_html, to_jsonable
 
-
 # ------------------------------------------------------------------------------------ data
-@pytest.fixture(scope="module")
-def result() -> BenchmarkMeasures:
-    K1, _ = _simulate(40, 12, 1, seed=1)
-    K2, _ = _simulate(30, 9, 5, seed=2)
-    return measure_benchmarks({"alpha": _wide(K1, 1, prefix="alpha"),
-                               "beta": _wide(K2, 5, prefix="beta", texts=False)})
+result = pytest.fixture(two_benchmarks, scope="module", name="result")
 
 
 # ------------------------------------------------------------------------ the widget

@@ -17,24 +17,22 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist
-from test_landscape_explore import SUBJECTS, _oracle  # shared with the compute tests
+from test_landscape_explore import (  # the compute tests' data
+    SUBJECTS,
+    _oracle,
+    conformal_arrays,
+    conformal_rs,
+)
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
-from benchkit.datasets import conformal_llm, fetch
+from benchkit.datasets import fetch
 from benchkit.landscape import mpd, points
 from benchkit.landscape.explore import ALL, landscape_data
 from benchkit.widgets import LandscapeExplorer
 
-
-@pytest.fixture(scope="module")
-def rs():
-    return fetch("conformal-llm", subjects=SUBJECTS)
-
-
-@pytest.fixture(scope="module")
-def raw():
-    return {s: conformal_llm.read_arrays()[s] for s in SUBJECTS}
+rs = pytest.fixture(conformal_rs, scope="module", name="rs")
+raw = pytest.fixture(conformal_arrays, scope="module", name="raw")
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +126,8 @@ def test_before_after_arrows_and_compare_stats(rs, raw):
     base = w.view_rows[0]  # anatomy rows are contiguous in the variant
     assert [a[4] - base for a in w.arrows] == top.tolist()
     for a, i in zip(w.arrows, top):
-        np.testing.assert_allclose(a[:4], [p0.p_top1[i], p0.h_norm[i], p9.p_top1[i], p9.h_norm[i]], atol=1e-12)
+        np.testing.assert_allclose(a[:4], [p0.p_top1[i], p0.h_norm[i], p9.p_top1[i], p9.h_norm[i]],
+                                   atol=1e-12)
     # brushed rows carry the compare variant's coordinates
     i = int(top[0])
     w.brush = [p0.p_top1[i] - 1e-9, p0.p_top1[i] + 1e-9, p0.h_norm[i] - 1e-9, p0.h_norm[i] + 1e-9]
