@@ -169,3 +169,12 @@ def test_imports_without_altair_and_says_how_to_install():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, out.stderr
         assert "pip install 'benchkit[jupyter]'" in out.stdout, mod
+
+
+def test_method_chart_modules_load_lazily_from_the_package():
+    import importlib
+
+    for name in ("boundary", "measure", "landscape"):
+        assert getattr(charts, name) is importlib.import_module(f"benchkit.charts.{name}")
+    with pytest.raises(AttributeError, match="has no attribute 'nope'"):
+        _ = charts.nope
