@@ -232,6 +232,28 @@ def _group(s_i, r_j):
             cr[r].astype(float))
 
 
+def _kept_rows(arr: np.ndarray, st: _Stats, keep: np.ndarray) -> tuple[np.ndarray, _Stats]:
+    """The rows ``keep`` of ``arr`` and their scan (``arr`` itself when every row is kept)."""
+    if keep.all():
+        return arr, st
+    sub = arr[keep]
+    return sub, _scan(sub, "Y")
+
+
+def _item_estimates(st: _Stats, extreme: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Difficulty and SE arrays, NaN but for the extreme items of an unpenalized fit.
+
+    Items answered correctly by every model get difficulty -inf, items no model solves +inf;
+    both with SE inf. The caller fills in the fitted items.
+    """
+    b = np.full(st.row_sum.size, np.nan)
+    se = np.full(st.row_sum.size, np.nan)
+    b[extreme & (st.row_sum == st.row_obs)] = -np.inf
+    b[extreme & (st.row_sum == 0)] = np.inf
+    se[extreme] = np.inf
+    return b, se
+
+
 def _extremes(st: _Stats, prec_b: float):
     n_items = st.row_sum.size
     empty = st.row_obs == 0

@@ -13,11 +13,12 @@ from benchkit.irt._common import (
     IRTFit,
     _extremes,
     _group,
+    _item_estimates,
+    _kept_rows,
     _labels,
     _matrix_stats,
     _pcg,
     _prior,
-    _scan,
     _sp_p,
 )
 from benchkit.irt._joint import _fit_jml, _jml_collapsed, _jml_general
@@ -713,18 +714,9 @@ def fit_1pl(
             "no item has both correct and wrong responses; the 1PL cannot be fitted without an "
             "item prior (pass item_prior_sd=...)"
         )
-    if keep.all():
-        sub, sst = arr, st
-    else:
-        sub = arr[keep]
-        sst = _scan(sub, "Y")
+    sub, sst = _kept_rows(arr, st, keep)
     complete = sst.complete
-    s_i = st.row_sum
-    b_full = np.full(n_items, np.nan)
-    se_full = np.full(n_items, np.nan)
-    b_full[extreme & (s_i == st.row_obs)] = -np.inf
-    b_full[extreme & (s_i == 0)] = np.inf
-    se_full[extreme] = np.inf
+    b_full, se_full = _item_estimates(st, extreme)
 
     if method == "jml":
         return _fit_jml(arr, st, sub, sst, keep, b_full, se_full, prec_t=prec_t,
@@ -813,12 +805,7 @@ def fit_2pl(
     empty, extreme, keep = _extremes(st, prec_b)
     if keep.sum() < 1:
         raise BenchkitValueError("no item has both correct and wrong responses")
-    if keep.all():
-        sub, sst = arr, st
-    else:
-        sub = arr[keep]
-        sst = _scan(sub, "Y")
-    s_i = st.row_sum
+    sub, sst = _kept_rows(arr, st, keep)
     with threadpool_limits(1, "blas"):  # many small per-block products (see fit_1pl)
         mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=prec_a, two_pl=True,
                                             ability_sd=None, density=nodes_per_sd, tol=tol,
@@ -827,12 +814,8 @@ def fit_2pl(
         se, W = mg.b_se_diag(p)
         loglik = mg.parts(p)["ll"]
     th = mg.theta
-    b_full = np.full(n_items, np.nan)
-    se_full = np.full(n_items, np.nan)
+    b_full, se_full = _item_estimates(st, extreme)
     a_full = np.full(n_items, np.nan)
-    b_full[extreme & (s_i == st.row_obs)] = -np.inf
-    b_full[extreme & (s_i == 0)] = np.inf
-    se_full[extreme] = np.inf
     b_full[keep], se_full[keep], a_full[keep] = b, se, np.exp(la)
     eap, psd = _post_moments(W, th)
     opts = dict(method="mml", item_prior_sd=item_prior_sd,
