@@ -295,6 +295,12 @@ def test_detection_power_score_test_seeded():
     g1 = measure.detection_power(z, widths, rng=gen, **kw).to_frame()
     g2 = measure.detection_power(z, widths, rng=gen, **kw).to_frame()
     assert not g1["power"].equals(g2["power"])
+    # a SeedSequence is used as given (copied): passing the same object twice repeats the draws
+    ss = np.random.SeedSequence(7)
+    s1 = measure.detection_power(z, widths, rng=ss, **kw).to_frame()
+    pd.testing.assert_frame_equal(s1, measure.detection_power(z, widths, rng=ss, **kw).to_frame())
+    # an int is SeedSequence(int) (benchkit._random's rule)
+    pd.testing.assert_frame_equal(s1, r1)
     # oracle: exact power with a constant baseline 0.5, where the sums are binomial:
     # post = Bin(k c, 0.8) + Bin(k (n - c), 0.5), pre = Bin(k n, 0.5); randomized at the critical value.
     # For w <= G no item is covered (c = 0): the exact power is alpha (Theorem 2.3 part 1); the
