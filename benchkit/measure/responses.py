@@ -494,6 +494,7 @@ def leave_one_model_out(
     method: str = "jml",
     normalize: str = "minmax",
     n_jobs: int | None = None,
+    progress: bool = False,
     **fit_kwargs: Any,
 ) -> LOOStability:
     r"""Refit the 1PL leaving out each model in turn; report how difficulties and metrics move.
@@ -507,6 +508,8 @@ def leave_one_model_out(
         Map used for the normalized difficulties and metrics.
     n_jobs : int or None
         joblib workers for the refits (results do not depend on it).
+    progress : bool
+        Show a tqdm bar over the refits (one per model).
     **fit_kwargs
         Passed to :func:`fit_1pl`.
 
@@ -535,7 +538,8 @@ def leave_one_model_out(
         raise BenchkitValueError("leave_one_model_out needs at least 3 models")
     fit_kwargs = dict(fit_kwargs, method=method)
     full = fit_1pl(arr, items=items, models=models, **fit_kwargs)
-    out = parallel_map(_loo_one, [(arr, j, fit_kwargs) for j in range(arr.shape[1])], n_jobs=n_jobs)
+    out = parallel_map(_loo_one, [(arr, j, fit_kwargs) for j in range(arr.shape[1])], n_jobs=n_jobs,
+                       progress=bool(progress), desc="leave one model out")
     B = np.vstack(out)
     fin = np.isfinite(full.difficulty) & np.all(np.isfinite(B), axis=0)
     if fin.sum() < 2:
