@@ -273,7 +273,7 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
 
     with threadpool_limits(limits=1, user_api="blas"):  # tiny mat-vecs: BLAS threads only hurt
         boot = _run_blocks(_boot_block, s_boot, n_resamples, n_jobs, N, ta, tb, J, self_d)
-    ci = percentile_interval(boot, confidence_level)
+    ci = percentile_interval(boot, confidence_level=confidence_level)
     permd = _run_blocks(_perm_block, s_perm, n_permutations, n_jobs, N, ta, tb, J)
     obs = self_d.mean()
     # ties within float noise count as "as extreme" (inclusive comparison)

@@ -263,7 +263,7 @@ def _mpd_one(P: np.ndarray, units: np.ndarray | None, *, method: str, n_pairs: i
     u = np.arange(n) if units is None else units
     boot = _bootstrap(P, u, n_resamples, root, block, n_jobs)
     good = boot[np.isfinite(boot)]
-    lo, hi = percentile_interval(good, confidence_level)
+    lo, hi = percentile_interval(good, confidence_level=confidence_level)
     return MPDResult(value, n, total, "exact", float(np.std(good, ddof=1)) if good.size > 1 else
                      float("nan"), float(lo), float(hi), confidence_level, n_resamples, 0, boot)
 
