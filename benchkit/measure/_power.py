@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import block_bounds, check_n_jobs, parallel_map
+from benchkit._parallel import blocked_map, check_n_jobs
 from benchkit._random import check_rng, spawn
 from benchkit._validation import (
     BenchkitValueError,
@@ -113,13 +113,16 @@ def _score_block(seed, start, stop, k, pb, cb, pu, cu):
     return post0 - pre0, post1 - pre1
 
 
-def _score_tasks(k, base, covered, a, n_resamples, seed):
-    """The seeded blocks of one (w, k) cell: ``(seed_b, start, stop, k, pb, cb, pu, cu)``."""
+def _score_cell(k, base, covered, a, alpha, n_resamples, seed, n_jobs) -> float:
+    """Simulated power of the score test in one (w, k) cell: seeded blocks of draws (blocked_map)."""
     up = np.minimum(base + a * covered, 1.0)
     pb, cb = np.unique(base, return_counts=True)
     pu, cu = np.unique(up, return_counts=True)
-    bounds = block_bounds(n_resamples, _SCORE_BLOCK)
-    return [(s, lo, hi, k, pb, cb, pu, cu) for s, (lo, hi) in zip(spawn(seed, len(bounds)), bounds)]
+    parts = blocked_map(_score_block, n_resamples, rng=seed, block_size=_SCORE_BLOCK,
+                        args=(k, pb, cb, pu, cu), n_jobs=n_jobs)
+    d0 = np.concatenate([d for d, _ in parts])
+    d1 = np.concatenate([d for _, d in parts])
+    return _score_test_power(d0, d1, alpha)
 
 
 def _score_test_power(d0: np.ndarray, d1: np.ndarray, alpha: float) -> float:
@@ -236,16 +239,9 @@ def detection_power(
     if test == "max":
         powers = [_max_test_power(kk, base, cov[float(w)], a, alpha) for w, kk in cells]
     else:
-        seeds = spawn(rng, len(cells))
-        tasks = [_score_tasks(kk, base, cov[float(w)].astype(float), a, n_resamples, sd)
-                 for (w, kk), sd in zip(cells, seeds)]
-        flat = parallel_map(_score_block, [t for ts in tasks for t in ts], n_jobs=n_jobs)
-        powers, i = [], 0
-        for ts in tasks:
-            d0 = np.concatenate([d for d, _ in flat[i:i + len(ts)]])
-            d1 = np.concatenate([d for _, d in flat[i:i + len(ts)]])
-            powers.append(_score_test_power(d0, d1, alpha))
-            i += len(ts)
+        seeds = spawn(rng, len(cells))  # one child per (w, k) cell, one grandchild per block
+        powers = [_score_cell(kk, base, cov[float(w)].astype(float), a, alpha, n_resamples, sd, n_jobs)
+                  for (w, kk), sd in zip(cells, seeds)]
     n_cov = {float(w): cnt for w, (cnt, _) in zip(ws, worst)}
     rows = [{"w": float(w), "k": kk, "covered": n_cov[float(w)], "detectable": bool(w > G),
              "power": pw} for (w, kk), pw in zip(cells, powers)]
