@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 
 import pytest
 
@@ -151,3 +152,45 @@ def test_the_rules_catch_what_they_should(source, rule, found):
     ns = {}
     exec(source, ns)  # a fixed snippet
     assert rule(_params(ns["f"], False)) == found
+
+
+# ---- the package template (CONTRIBUTING.md, "How to add a method") ----------------------------
+TEMPLATE_PACKAGES = ("benchkit.boundary", "benchkit.irt", "benchkit.landscape", "benchkit.measure",
+                     "benchkit.simulate")
+TEMPLATE_PUBLIC = {"responses", "explore"}
+# public sub-modules named explicitly by issue 9 (boundary/subsets.py becomes boundary/utility.py)
+EXTRA_PUBLIC = {"benchkit.boundary.utility"}
+
+
+@pytest.mark.parametrize("package", TEMPLATE_PACKAGES)
+def test_method_package_follows_the_template(package):
+    import ast
+
+    mod = importlib.import_module(package)
+    tree = ast.parse(Path(mod.__file__).read_text())
+    body = tree.body[1:] if ast.get_docstring(tree) is not None else tree.body
+    imports = [n for n in body if isinstance(n, ast.ImportFrom)]
+    rest = [n for n in body if not isinstance(n, ast.ImportFrom)]
+    # one import block (nothing between the imports), then __all__ and nothing else
+    assert body[:len(imports)] == imports, f"{package}: the imports are not one block"
+    assert len(rest) == 1, f"{package}/__init__.py holds more than imports and __all__"
+    assert isinstance(rest[0], ast.Assign)
+    assert [t.id for t in rest[0].targets] == ["__all__"]
+    exported = ast.literal_eval(rest[0].value)
+    assert exported == sorted(exported), f"{package}.__all__ is not sorted"
+    imported = [a.asname or a.name for n in imports for a in n.names]
+    assert sorted(imported) == sorted(exported), f"{package}: __all__ != the imported names"
+    for n in imports:
+        assert n.module.startswith(package + "."), f"{package} imports {n.module} into its namespace"
+    subs = {m.name for m in pkgutil.iter_modules(mod.__path__)}
+    public = {s for s in subs if not s.startswith("_")}
+    assert public - TEMPLATE_PUBLIC - {p.rpartition(".")[2] for p in EXTRA_PUBLIC
+                                       if p.startswith(package + ".")} == set()
+
+
+@pytest.mark.parametrize("package", [m for m in PUBLIC_MODULES
+                                     if hasattr(importlib.import_module(m), "__path__")])
+def test_no_public_name_shadows_a_module(package):
+    mod = importlib.import_module(package)
+    subs = {m.name for m in pkgutil.iter_modules(mod.__path__)}
+    assert subs & set(mod.__all__) == set()
