@@ -157,7 +157,7 @@ def xlogx(x) -> np.ndarray:
         return np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
 
 
-def jsd(P, Q, axis: int = -1) -> np.ndarray:
+def jsd(P, Q, *, axis: int = -1) -> np.ndarray:
     """Jensen-Shannon divergence with natural logs, in ``[0, log 2]``.
 
     ``JSD = H(M) - (H(P) + H(Q)) / 2`` with ``M = (P + Q) / 2``, which equals
@@ -218,7 +218,7 @@ def hypergeom_sf(k: int, M: int, n: int, N: int) -> float:
     return float(Fraction(num, math.comb(M, N)))
 
 
-def percentile_interval(replicates, confidence_level: float = 0.95, *, axis: int = 0
+def percentile_interval(replicates, *, confidence_level: float = 0.95, axis: int = 0
                         ) -> tuple[np.ndarray | float, np.ndarray | float]:
     """Percentile bootstrap interval: the ``(1 - c)/2`` and ``(1 + c)/2`` quantiles of replicates.
 

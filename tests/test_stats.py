@@ -93,13 +93,13 @@ def test_percentile_interval_matches_scipy_bootstrap():
     data = rng.normal(size=60)
     res = sps.bootstrap((data,), np.mean, n_resamples=999, method="percentile",
                         confidence_level=0.9, rng=5)
-    lo, hi = stats.percentile_interval(res.bootstrap_distribution, 0.9)
+    lo, hi = stats.percentile_interval(res.bootstrap_distribution, confidence_level=0.9)
     assert abs(lo - res.confidence_interval.low) < 1e-12
     assert abs(hi - res.confidence_interval.high) < 1e-12
-    lo2, hi2 = stats.percentile_interval(np.r_[res.bootstrap_distribution, np.nan], 0.9)
+    lo2, hi2 = stats.percentile_interval(np.r_[res.bootstrap_distribution, np.nan], confidence_level=0.9)
     assert (lo2, hi2) == (lo, hi)  # an undefined replicate is left out
     with pytest.raises(ValueError, match="confidence_level=1.0 is out of range"):
-        stats.percentile_interval(data, 1.0)
+        stats.percentile_interval(data, confidence_level=1.0)
 
 
 def test_rng_rule():
