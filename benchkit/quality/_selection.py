@@ -176,8 +176,8 @@ def _complete(result, b: str, models: Sequence[str] | None = None):
     Y = result.matrices[b]
     if models is not None:
         Y = Y[[m for m in models if m in Y.columns]]
-    Y = Y.loc[:, Y.notna().all(0)]
-    return Y, result.families.indices(list(Y.columns))
+    Y = Y.loc[:, Y.notna().all(axis=0).to_numpy()]
+    return Y, result.families[b].indices(list(Y.columns))
 
 
 def _lengths(result, b: str, index) -> np.ndarray | None:

@@ -56,8 +56,9 @@ class QualityResult:
         Pairwise Kendall tau_b between the domain's benchmarks (Tables 15-17).
     cad_results : dict of benchmark -> CADResult
         Per-item and per-family CAD counts.
-    families : Families
-        The families used (strongest first) and the models left out of CAD, with reasons.
+    families : dict of benchmark -> Families
+        The families used on each benchmark (strongest first; built from that benchmark's models)
+        and the models left out of its CAD, with reasons.
     dropped : DataFrame
         Models dropped by the alignment: ``model``, ``benchmarks`` (where present), ``reason``.
     replicates : ndarray (n_resamples, benchmarks, 4)
@@ -75,7 +76,7 @@ class QualityResult:
     scores: pd.DataFrame
     kendall: dict
     cad_results: dict
-    families: Families
+    families: dict
     dropped: pd.DataFrame
     replicates: np.ndarray = field(repr=False)
     matrices: dict = field(repr=False)
@@ -101,7 +102,7 @@ class QualityResult:
         fewer than two models on a benchmark."""
         out = {}
         for b, r in self.cad_results.items():
-            out[b] = pd.Series(r.family_score, index=list(self.families.names))
+            out[b] = pd.Series(r.family_score, index=list(self.families[b].names), dtype=float)
         return pd.DataFrame(out).T.rename_axis("benchmark")
 
     def inverted_items(self, benchmark: str) -> pd.DataFrame:
@@ -110,7 +111,7 @@ class QualityResult:
         check_choice("benchmark", benchmark, list(self.matrices))
         Y = self.matrices[benchmark]
         r = self.cad_results[benchmark]
-        fams = self.families.indices(list(Y.columns))
+        fams = self.families[benchmark].indices(list(Y.columns))
         arr = Y.to_numpy()
         rows = []
         for q in np.flatnonzero(r.item_inversions > 0):
@@ -184,8 +185,9 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     domains : str or dict of benchmark -> domain, optional
         The domain of each benchmark (CBRC peers). Default: one domain "all".
     families : Families or dict of name -> list of model ids, optional
-        Families strongest first; default :func:`families_from_models` on the union of the
-        models tables (grouped by ``family_by``, ordered by size, with ``overrides``).
+        Families strongest first (members absent from a benchmark are skipped there); default
+        :func:`families_from_models` on each benchmark's own models (grouped by ``family_by``,
+        ordered by size, with ``overrides``).
     aliases : dict of model -> canonical name, optional
         Renames applied before alignment, for sources that spell one model differently in
         different benchmarks (e.g. eval-arena's "DSCoder-33b-Ins" and "deepseek-coder-33b-instruct").
@@ -266,15 +268,22 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         dropped = pd.DataFrame(columns=["model", "benchmarks", "reason"])
     models_table = models_table.loc[keep]
 
-    if isinstance(families, Families):
-        fams = families
-    elif families is None or isinstance(families, Mapping):
-        fams = families_from_models(models_table, by=family_by, overrides=overrides,
-                                    families=families)
-    else:
+    if families is not None and not isinstance(families, (Families, Mapping)):
         raise BenchkitTypeError(f"families must be a Families, a dict name -> models or None; "
                                 f"got {describe(families)}")
-
+    fam_by_bench: dict[str, Families] = {}
+    for b in names:
+        cols = list(mats[b].columns[mats[b].notna().any(axis=0).to_numpy()])
+        if isinstance(families, Families):
+            fam_by_bench[b] = families
+        else:
+            explicit = None
+            if isinstance(families, Mapping):
+                explicit = {k: [m for m in v if m in cols] for k, v in families.items()}
+            fam_by_bench[b] = families_from_models(models_table.loc[cols], by=family_by,
+                                                   overrides={k: v for k, v in (overrides or {}).items()
+                                                              if k in cols},
+                                                   families=explicit)
     scores = pd.DataFrame({b: mats[b].mean(0) for b in names}).T.reindex(columns=keep)
     scores.index.name = "benchmark"
     S = scores.to_numpy()
@@ -285,7 +294,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     rows = []
     for k, b in enumerate(names):
         Y = mats[b]
-        r = cad(Y.to_numpy(), fams.indices(list(Y.columns)), lam=lam)
+        r = cad(Y.to_numpy(), fam_by_bench[b].indices(list(Y.columns)), lam=lam)
         cads[b] = r
         s = S[k][~np.isnan(S[k])]
         d = ds(s, eps)
@@ -299,8 +308,9 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     table["raw_cad_level"] = [band("raw_cad", v) for v in table["raw_cad"]]
 
     if n_resamples:
-        Ys = tuple(np.nan_to_num(mats[b].to_numpy(), nan=0.0) for b in names)
-        obs = tuple((~np.isnan(mats[b].to_numpy())).astype(np.float64) for b in names)
+        full = {b: mats[b].reindex(columns=keep).to_numpy() for b in names}
+        Ys = tuple(np.nan_to_num(full[b], nan=0.0) for b in names)
+        obs = tuple((~np.isnan(full[b])).astype(np.float64) for b in names)
         payload = BootstrapInput(Y=Ys, obs=obs, inv=tuple(cads[b].item_inversions for b in names),
                                  comp=tuple(cads[b].item_comparisons for b in names), codes=codes,
                                  eps=eps, lam=lam, weights=w, min_models=min_models)
@@ -330,6 +340,6 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
             text[b] = None
     settings = dict(lam=lam, eps=eps, weights=tuple(w), n_resamples=n_resamples,
                     confidence_level=confidence_level, align=align, min_models=min_models)
-    return QualityResult(table=table, scores=scores, kendall=kend, cad_results=cads, families=fams,
+    return QualityResult(table=table, scores=scores, kendall=kend, cad_results=cads, families=fam_by_bench,
                          dropped=dropped, replicates=reps, matrices=mats, item_text=text,
                          domains=dom, settings=settings)
