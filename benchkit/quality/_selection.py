@@ -73,7 +73,7 @@ def item_criteria(Y, families, *, lam: float = 12.0, eps: float = 0.02) -> pd.Da
     return pd.DataFrame({"inversions": r.item_inversions, "comparisons": r.item_comparisons,
                          "cad_rate": r.item_rate, "cad_score": score,
                          "ds_contribution": ds_contributions(Ya, eps=eps),
-                         "accuracy": Ya.mean(1)})
+                         "accuracy": Ya.mean(axis=1)})
 
 
 def _order(crit: pd.DataFrame, method: str, cad_threshold: float, lengths, gen) -> np.ndarray:
@@ -161,8 +161,8 @@ def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> di
     n = Ya.shape[0]
     if items.size == 0:
         return dict(n_items=0, share=0.0, tau=np.nan, stability=np.nan, ds=np.nan)
-    full = Ya.mean(0)
-    sub = Ya[items].mean(0)
+    full = Ya.mean(axis=0)
+    sub = Ya[items].mean(axis=0)
     tau = kendall_tau_b(sub, full) if Ya.shape[1] >= 2 else np.nan
     st = stability(Ya, items.size / n, K, items=items, rng=rng)
     return dict(n_items=int(items.size), share=items.size / n, tau=float(tau), stability=st,
@@ -350,8 +350,8 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
         Yall = result.matrices[b]
         ids = index[items]
         subsets[b] = list(ids)
-        full_rows[b] = Yall.mean(0)
-        sel_rows[b] = Yall.loc[ids].mean(0)
+        full_rows[b] = Yall.mean(axis=0)
+        sel_rows[b] = Yall.loc[ids].mean(axis=0)
         stab[b] = st
     F = pd.DataFrame(full_rows).T
     Sel = pd.DataFrame(sel_rows).T
@@ -360,10 +360,10 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
     fd, sd = {}, {}
     for d in doms:
         bs = [b for b in names if result.domains[b] == d]
-        fd[d] = F.loc[bs].mean(0)
-        sd[d] = Sel.loc[bs].mean(0)
-    fd["average"] = pd.DataFrame(fd).mean(1)
-    sd["average"] = pd.DataFrame(sd).mean(1)
+        fd[d] = F.loc[bs].mean(axis=0)
+        sd[d] = Sel.loc[bs].mean(axis=0)
+    fd["average"] = pd.DataFrame(fd).mean(axis=1)
+    sd["average"] = pd.DataFrame(sd).mean(axis=1)
     for d in [*doms, "average"]:
         f, s = fd[d].dropna(), sd[d].reindex(fd[d].dropna().index)
         fr = pd.DataFrame({"domain": d, "model": f.index, "full": f.to_numpy(),

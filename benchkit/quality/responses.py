@@ -284,7 +284,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
                                                    overrides={k: v for k, v in (overrides or {}).items()
                                                               if k in cols},
                                                    families=explicit)
-    scores = pd.DataFrame({b: mats[b].mean(0) for b in names}).T.reindex(columns=keep)
+    scores = pd.DataFrame({b: mats[b].mean(axis=0) for b in names}).T.reindex(columns=keep)
     scores.index.name = "benchmark"
     S = scores.to_numpy()
     codes = pd.factorize(pd.Series([dom[b] for b in names]))[0]
