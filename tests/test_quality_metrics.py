@@ -359,3 +359,14 @@ def test_families_from_names_parses_with_model_names():
     by = dict(zip(f.names, f.members))
     assert by["qwen2.5/instruct"] == ("Qwen2.5-72B-Instruct", "Qwen2.5-7B-Instruct")
     assert by["gemma-2/instruct"] == ("gemma-2-27b-it", "gemma-2-9b-it", "gemma-2-2b-it")
+
+
+def test_cbrc_nan_policy_omit_averages_defined_peers():
+    # row 2 shares one model with row 0 (tau undefined); omit -> CBRC(0) = tau(row 0, row 1) only
+    S = np.array([[0.1, 0.2, 0.3, 0.4], [0.4, 0.1, 0.2, 0.3], [np.nan, np.nan, np.nan, 0.5]])
+    want = kendalltau(S[0], S[1]).statistic
+    assert math.isnan(cbrc(S, 0))
+    assert cbrc(S, 0, nan_policy="omit") == pytest.approx(want, abs=TOL)
+    np.testing.assert_allclose(cbrc_all(S, nan_policy="omit"), [want, want, np.nan], atol=TOL)
+    with pytest.raises(BenchkitValueError, match="nan_policy"):
+        cbrc(S, 0, nan_policy="skip")

@@ -35,6 +35,7 @@ class BootstrapInput:
     lam: float
     weights: np.ndarray
     min_models: int
+    omit: bool = False
 
 
 def _block(seed, start, stop, data: BootstrapInput) -> np.ndarray:
@@ -68,7 +69,7 @@ def _block(seed, start, stop, data: BootstrapInput) -> np.ndarray:
                 t = np.atleast_1d(kendall_tau_b(S[i][:, ok], S[j][:, ok]))
                 tau[:, i, j] = tau[:, j, i] = t
     for r in range(reps):
-        out[r, :, 0] = _cbrc_from_tau(tau[r], data.codes)
+        out[r, :, 0] = _cbrc_from_tau(tau[r], data.codes, data.omit)
     w = data.weights
     out[:, :, 3] = w[0] * (out[:, :, 0] + 1) / 2 + w[1] * out[:, :, 1] + w[2] * out[:, :, 2]
     return out

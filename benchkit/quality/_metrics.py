@@ -18,6 +18,7 @@ from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
     check_array,
+    check_choice,
     check_float,
     check_int,
     describe,
@@ -137,7 +138,7 @@ def kendall_matrix(scores, *, min_models: int = 2) -> np.ndarray:
     return out
 
 
-def cbrc(scores, i, *, domains=None, min_models: int = 2) -> float:
+def cbrc(scores, i, *, domains=None, min_models: int = 2, nan_policy: str = "propagate") -> float:
     r"""Cross-Benchmark Ranking Consistency of benchmark ``i`` (Eq. 1).
 
     Parameters
@@ -151,6 +152,9 @@ def cbrc(scores, i, *, domains=None, min_models: int = 2) -> float:
         all rows form one domain.
     min_models : int, default 2
         Fewest shared models for a peer's tau to be defined.
+    nan_policy : {"propagate", "omit"}, default "propagate"
+        What an undefined peer tau does: make CBRC NaN, or leave that peer out of the mean (then
+        the mean is over the peers with a defined tau; NaN if none).
 
     Returns
     -------
@@ -184,28 +188,38 @@ def cbrc(scores, i, *, domains=None, min_models: int = 2) -> float:
                                  f"{', '.join(map(repr, rows[:8]))}")
     if not 0 <= idx < arr.shape[0]:
         raise BenchkitValueError(f"i={idx} is out of range for {arr.shape[0]} benchmarks")
+    check_choice("nan_policy", nan_policy, ["propagate", "omit"])
     peers = [j for j in range(arr.shape[0]) if j != idx and codes[j] == codes[idx]]
     if not peers:
         return float("nan")
-    taus = [_pair_tau(arr[idx], arr[j], min_models) for j in peers]
+    taus = np.array([_pair_tau(arr[idx], arr[j], min_models) for j in peers])
+    if nan_policy == "omit":
+        taus = taus[~np.isnan(taus)]
+        if taus.size == 0:
+            return float("nan")
     return float(np.mean(taus))
 
 
-def cbrc_all(scores, *, domains=None, min_models: int = 2) -> np.ndarray:
+def cbrc_all(scores, *, domains=None, min_models: int = 2,
+             nan_policy: str = "propagate") -> np.ndarray:
     """:func:`cbrc` of every row, from one :func:`kendall_matrix`."""
     arr, _, _ = _scores_table(scores)
     codes = _domain_codes(domains, arr.shape[0])
+    check_choice("nan_policy", nan_policy, ["propagate", "omit"])
     tau = kendall_matrix(arr, min_models=min_models)
-    return _cbrc_from_tau(tau, codes)
+    return _cbrc_from_tau(tau, codes, nan_policy == "omit")
 
 
-def _cbrc_from_tau(tau: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def _cbrc_from_tau(tau: np.ndarray, codes: np.ndarray, omit: bool = False) -> np.ndarray:
     n = tau.shape[0]
     out = np.full(n, np.nan)
     for i in range(n):
         peers = [j for j in range(n) if j != i and codes[j] == codes[i]]
-        if peers:
-            out[i] = np.mean(tau[i, peers])
+        t = tau[i, peers]
+        if omit:
+            t = t[~np.isnan(t)]
+        if t.size:
+            out[i] = np.mean(t)
     return out
 
 

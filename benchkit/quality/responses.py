@@ -173,7 +173,8 @@ def _matrix(rs: ResponseSet, aliases: Mapping[str, str]) -> pd.DataFrame:
 def assess(data, *, domains=None, families=None, by: str = "benchmark",
            family_by=("series", "variant"), overrides=None, aliases=None,
            align: str = "intersection", lam: float = 12.0, eps: float = 0.02,
-           weights=(0.3, 0.3, 0.4), min_models: int = 2, n_resamples: int = 1000,
+           weights=(0.3, 0.3, 0.4), min_models: int = 2, nan_policy: str = "propagate",
+           n_resamples: int = 1000,
            confidence_level: float = 0.95, rng=None, n_jobs=None,
            progress: bool = True) -> QualityResult:
     """Benchmark² assessment of several benchmarks: CBRC, DS, CAD, BQS with bootstrap intervals.
@@ -198,6 +199,9 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     lam, eps, weights : the paper's defaults (12, 0.02, (0.3, 0.3, 0.4)).
     min_models : int, default 2
         Fewest shared models for a pairwise tau.
+    nan_policy : {"propagate", "omit"}, default "propagate"
+        CBRC with an undefined peer tau (too few shared models under ``align="pairwise"``): NaN,
+        or the mean over the peers with a defined tau (``n_peers`` in the table says how many).
     n_resamples : int, default 1000
         Bootstrap replicates (App. E); 0 skips the intervals.
     confidence_level : float, default 0.95
@@ -219,6 +223,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     if len(sets) < 1:
         raise BenchkitValueError("data holds no benchmark")
     check_choice("align", align, ["intersection", "pairwise"])
+    check_choice("nan_policy", nan_policy, ["propagate", "omit"])
+    omit = nan_policy == "omit"
     lam = check_float("lam", lam, min=0.0, min_inclusive=False)
     eps = check_float("eps", eps, min=0.0)
     n_resamples = check_int("n_resamples", n_resamples, min=0)
@@ -289,7 +295,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     S = scores.to_numpy()
     codes = pd.factorize(pd.Series([dom[b] for b in names]))[0]
     tau = kendall_matrix(S, min_models=min_models) if len(keep) >= 2 else np.full((len(names),) * 2, np.nan)
-    cb = _cbrc_from_tau(tau, codes)
+    cb = _cbrc_from_tau(tau, codes, omit)
     cads: dict[str, CADResult] = {}
     rows = []
     for k, b in enumerate(names):
@@ -298,7 +304,10 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         cads[b] = r
         s = S[k][~np.isnan(S[k])]
         d = ds(s, eps)
-        rows.append(dict(domain=dom[b], n_items=Y.shape[0], n_models=int(s.size), cbrc=cb[k], ds=d,
+        n_peers = int(sum(1 for j in range(len(names)) if j != k and codes[j] == codes[k]
+                          and not np.isnan(tau[k, j])))
+        rows.append(dict(domain=dom[b], n_items=Y.shape[0], n_models=int(s.size), n_peers=n_peers,
+                         cbrc=cb[k], ds=d,
                          mean=s.mean() if s.size else np.nan, sd=s.std() if s.size else np.nan,
                          min=s.min() if s.size else np.nan, max=s.max() if s.size else np.nan,
                          raw_cad=r.rate, cad=r.score, bqs=bqs(cb[k], d, r.score, weights=w)))
@@ -313,7 +322,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         obs = tuple((~np.isnan(full[b])).astype(np.float64) for b in names)
         payload = BootstrapInput(Y=Ys, obs=obs, inv=tuple(cads[b].item_inversions for b in names),
                                  comp=tuple(cads[b].item_comparisons for b in names), codes=codes,
-                                 eps=eps, lam=lam, weights=w, min_models=min_models)
+                                 eps=eps, lam=lam, weights=w, min_models=min_models,
+                                 omit=omit)
         reps = bootstrap_replicates(payload, n_resamples, rng=rng, n_jobs=n_jobs, progress=progress)
     else:
         reps = np.empty((0, len(names), 4))
@@ -339,7 +349,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         else:
             text[b] = None
     settings = dict(lam=lam, eps=eps, weights=tuple(w), n_resamples=n_resamples,
-                    confidence_level=confidence_level, align=align, min_models=min_models)
+                    confidence_level=confidence_level, align=align, min_models=min_models,
+                    nan_policy=nan_policy)
     return QualityResult(table=table, scores=scores, kendall=kend, cad_results=cads, families=fam_by_bench,
                          dropped=dropped, replicates=reps, matrices=mats, item_text=text,
                          domains=dom, settings=settings)
