@@ -23,10 +23,13 @@ BLOCK = 50
 
 @dataclass(frozen=True)
 class BootstrapInput:
-    """What one worker needs: per benchmark, the response matrix over all aligned models (missing
-    cells 0 with ``obs`` = 0), CAD item counts, and the fixed domain codes and weights."""
+    """What one worker needs: per benchmark, the response matrix over the models it observes
+    (``cols``: their positions among all aligned models; missing cells 0 with ``obs`` = 0), CAD
+    item counts, and the fixed domain codes and weights."""
 
     Y: tuple[np.ndarray, ...]
+    cols: tuple[np.ndarray, ...]
+    n_models: int
     obs: tuple[np.ndarray, ...]
     inv: tuple[np.ndarray, ...]
     comp: tuple[np.ndarray, ...]
@@ -40,6 +43,13 @@ class BootstrapInput:
 
 def _block(seed, start, stop, data: BootstrapInput) -> np.ndarray:
     """Replicates start..stop-1: array (reps, benchmarks, 4) of CBRC, DS, CAD, BQS."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):  # small matmuls: BLAS threads only contend on shared cores
+        return _block_serial(seed, start, stop, data)
+
+
+def _block_serial(seed, start, stop, data: BootstrapInput) -> np.ndarray:
     gen = np.random.default_rng(seed)
     reps = stop - start
     nb = len(data.Y)
@@ -51,10 +61,12 @@ def _block(seed, start, stop, data: BootstrapInput) -> np.ndarray:
                      ).astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
             Sb = (W @ data.Y[b]) / (W @ data.obs[b])
-        S.append(Sb)
         seen = np.isfinite(Sb).all(0)
         if seen.sum() >= 2:
             out[:, b, 1] = _ds_rows(Sb[:, seen], data.eps)
+        full = np.full((reps, data.n_models), np.nan)
+        full[:, data.cols[b]] = Sb
+        S.append(full)
         ic = W @ data.comp[b]
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = np.where(ic > 0, (W @ data.inv[b]) / np.where(ic > 0, ic, 1), np.nan)

@@ -316,15 +316,13 @@ def ds_contributions(Y, *, eps: float = 0.02) -> np.ndarray:
 
 def _check_Y(Y, *, allow_nan: bool = True) -> np.ndarray:
     Ya = check_array("Y", Y, ndim=2, dtype="float", finite=False)
-    if np.isinf(Ya).any():
-        raise BenchkitValueError("Y must hold 0/1 (or scores in [0, 1]) and NaN for missing; found inf")
-    nan = np.isnan(Ya)
-    if nan.any() and not allow_nan:
-        where = tuple(int(v) for v in np.argwhere(nan)[0])
+    lo, hi = (np.nanmin(Ya), np.nanmax(Ya)) if Ya.size and not np.isnan(Ya).all() else (0.0, 0.0)
+    if lo < 0 or hi > 1:  # also catches +-inf
+        bad = Ya[(Ya < 0) | (Ya > 1)][0]
+        raise BenchkitValueError(f"Y must lie in [0, 1] (NaN for missing); found {bad!r}")
+    if not allow_nan and np.isnan(lo + hi + Ya.sum()):
+        where = tuple(int(v) for v in np.argwhere(np.isnan(Ya))[0])
         raise BenchkitValueError(f"Y must be complete here; found NaN at (item, model) {where}")
-    bad = ~nan & ((Ya < 0) | (Ya > 1))
-    if bad.any():
-        raise BenchkitValueError(f"Y must lie in [0, 1]; found {Ya[bad][0]!r}")
     return Ya
 
 
@@ -421,39 +419,19 @@ class CADResult:
 
 def _cad_counts(Ya: np.ndarray, fams: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray, np.ndarray]:
-    """Per-item and per-family inversion / comparison counts (cumulative-sum form).
+    """Per-item and per-family inversion / comparison counts (numba kernel
+    :func:`benchkit._kernels.quality.cad_counts`, one pass over the matrix)."""
+    from benchkit._kernels.quality import cad_counts
 
-    With ``o`` = observed, ``f = o (1 - y)`` (stronger fails) and ``s = o y`` (weaker succeeds),
-    ``inv_q = sum_{j<k} f_j s_k = sum_k s_k F_{k-1}`` where ``F`` is the running sum of ``f``
-    over the family's stronger models, and ``comp_q = sum_k o_k O_{k-1}``.
-    """
     n = Ya.shape[0]
-    inv = np.zeros(n)
-    comp = np.zeros(n)
-    finv = np.zeros(len(fams))
-    fcomp = np.zeros(len(fams))
-    has_nan = np.isnan(Ya).any()
-    for f, idx in enumerate(fams):
-        if idx.size < 2:
-            continue
-        Yf = Ya[:, idx]
-        if has_nan:
-            o = ~np.isnan(Yf)
-            y = np.where(o, Yf, 0.0)
-            fail = o - y
-            F = np.cumsum(fail[:, :-1], axis=1)
-            O = np.cumsum(o[:, :-1], axis=1, dtype=np.float64)
-            i_q = np.einsum("ij,ij->i", y[:, 1:], F)
-            c_q = np.einsum("ij,ij->i", o[:, 1:].astype(np.float64), O)
-        else:
-            F = np.cumsum(1.0 - Yf[:, :-1], axis=1)
-            i_q = np.einsum("ij,ij->i", Yf[:, 1:], F)
-            k = idx.size
-            c_q = np.full(n, k * (k - 1) / 2)
-        inv += i_q
-        comp += c_q
-        finv[f] = i_q.sum()
-        fcomp[f] = c_q.sum()
+    members = np.concatenate([f.astype(np.int64) for f in fams]) if fams else np.zeros(0, np.int64)
+    ptr = np.zeros(len(fams) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([f.size for f in fams])
+    inv = np.empty(n)
+    comp = np.empty(n)
+    finv = np.empty(len(fams))
+    fcomp = np.empty(len(fams))
+    cad_counts(np.ascontiguousarray(Ya, dtype=np.float64), members, ptr, inv, comp, finv, fcomp)
     return inv, comp, finv, fcomp
 
 

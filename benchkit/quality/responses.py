@@ -317,10 +317,13 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     table["raw_cad_level"] = [band("raw_cad", v) for v in table["raw_cad"]]
 
     if n_resamples:
-        full = {b: mats[b].reindex(columns=keep).to_numpy() for b in names}
-        Ys = tuple(np.nan_to_num(full[b], nan=0.0) for b in names)
-        obs = tuple((~np.isnan(full[b])).astype(np.float64) for b in names)
-        payload = BootstrapInput(Y=Ys, obs=obs, inv=tuple(cads[b].item_inversions for b in names),
+        pos = {m: i for i, m in enumerate(keep)}
+        own = {b: [m for m in mats[b].columns if mats[b][m].notna().any()] for b in names}
+        arrs = {b: np.ascontiguousarray(mats[b][own[b]].to_numpy(dtype=np.float64)) for b in names}
+        Ys = tuple(np.nan_to_num(arrs[b], nan=0.0) for b in names)
+        obs = tuple((~np.isnan(arrs[b])).astype(np.float64) for b in names)
+        cols = tuple(np.array([pos[m] for m in own[b]], dtype=np.int64) for b in names)
+        payload = BootstrapInput(Y=Ys, cols=cols, n_models=len(keep), obs=obs, inv=tuple(cads[b].item_inversions for b in names),
                                  comp=tuple(cads[b].item_comparisons for b in names), codes=codes,
                                  eps=eps, lam=lam, weights=w, min_models=min_models,
                                  omit=omit)
