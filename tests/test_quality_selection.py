@@ -147,6 +147,10 @@ def test_selective_scores_table2(result):
     assert sel.domains.set_index("domain").at["m", "tau"] == pytest.approx(
         kendalltau(dm["full"], dm["selective"]).statistic, abs=TOL)
     assert len(sel.subsets["A"]) == round(0.35 * 60)
+    ba = sel.benchmarks.set_index("benchmark").loc["A"]
+    assert ba["tau"] == pytest.approx(kendalltau(result.matrices["A"].mean(axis=0),
+                                                 result.matrices["A"].loc[sel.subsets["A"]].mean(axis=0)).statistic,
+                                      abs=TOL)
     sel2 = selective_scores(result, ratio=0.35, K=10, rng=2, n_jobs=2)
     pd.testing.assert_frame_equal(sel.models, sel2.models)
     pd.testing.assert_frame_equal(sel.domains, sel2.domains)

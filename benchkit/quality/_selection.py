@@ -292,11 +292,15 @@ class SelectiveResult:
         ``stability`` (mean over the domain's benchmarks), ``avg_abs_rank_change`` of held-out
         models (NaN when none).
     subsets : dict of benchmark -> list of item ids
+    benchmarks : DataFrame
+        Per benchmark: ``domain``, ``n_items``, ``n_selected``, ``tau`` (full vs selective scores of
+        the benchmark's own models), ``stability``, ``ds_full``, ``ds_selective``.
     """
 
     models: pd.DataFrame
     domains: pd.DataFrame
     subsets: dict
+    benchmarks: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
         return self.models.copy()
@@ -345,7 +349,7 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
 
     outs = parallel_map(_select_task, [(t[1], t[2], t[3], t[4], ratio, method, cad_threshold,
                                         lam, eps, K) for t in tasks], n_jobs=n_jobs)
-    full_rows, sel_rows, subsets, stab = {}, {}, {}, {}
+    full_rows, sel_rows, subsets, stab, brows = {}, {}, {}, {}, []
     for (b, _, _, _, _, index), (items, st) in zip(tasks, outs):
         Yall = result.matrices[b]
         ids = index[items]
@@ -353,6 +357,11 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
         full_rows[b] = Yall.mean(axis=0)
         sel_rows[b] = Yall.loc[ids].mean(axis=0)
         stab[b] = st
+        ok = full_rows[b].notna() & sel_rows[b].notna()
+        f, g = full_rows[b][ok].to_numpy(), sel_rows[b][ok].to_numpy()
+        brows.append(dict(benchmark=b, domain=result.domains[b], n_items=len(index),
+                          n_selected=len(ids), tau=kendall_tau_b(f, g) if ok.sum() >= 2 else np.nan,
+                          stability=st, ds_full=ds(f, eps), ds_selective=ds(g, eps)))
     F = pd.DataFrame(full_rows).T
     Sel = pd.DataFrame(sel_rows).T
     doms = list(dict.fromkeys(result.domains[b] for b in names))
@@ -381,7 +390,8 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
                           avg_abs_rank_change=float((h["rank_full"] - h["rank_selective"]).abs().mean())
                           if len(h) else np.nan))
     return SelectiveResult(models=pd.concat(frames, ignore_index=True),
-                           domains=pd.DataFrame(drows), subsets=subsets)
+                           domains=pd.DataFrame(drows), subsets=subsets,
+                           benchmarks=pd.DataFrame(brows))
 
 
 def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
