@@ -186,3 +186,30 @@ def test_lambda_analysis_criteria_hand_case():
     s = np.exp(-12 * rates)
     assert t["range"] == pytest.approx(min(1.0, (np.quantile(s, 0.9) - np.quantile(s, 0.1)) / 0.5), abs=TOL)
     assert t["total"] == pytest.approx(0.25 * t["separation"] + 0.2 + 0.15 + 0.1 * t["range"], abs=TOL)
+
+
+# ------------------------------------------------------------------------------ view models
+
+def test_explore_views(result):
+    from benchkit.quality import family_view, kendall_view, metrics_view, selection_view, subset_at
+
+    mv = metrics_view(result)
+    assert len(mv) == 4 * 5
+    row = mv[(mv["benchmark"] == "A") & (mv["metric"] == "cad")].iloc[0]
+    assert row["value"] == result.table.at["A", "cad"]
+    assert row["band"] == ("good" if row["value"] > 0.6 else "acceptable" if row["value"] > 0.4
+                           else "significant issues")
+    kv = kendall_view(result)["m"]
+    assert kv[(kv["row"] == "A") & (kv["column"] == "B")]["tau"].iloc[0] == result.kendall["m"].loc["A", "B"]
+    fams, inv = family_view(result, "A")
+    np.testing.assert_allclose(fams["score"], result.cad_results["A"].family_score, atol=TOL)
+    assert fams["members"].iloc[0] == " > ".join(MODELS[:3])
+    sv = selection_view(result, ratios=(0.3, 1.0), K=5, rng=0)
+    Y = result.matrices["B"].to_numpy()
+    for r in (0.1, 0.35, 0.77):
+        want = list(result.matrices["B"].index[select_items(Y, FAMS, ratio=r)])
+        assert sv.subset("B", r) == want
+        assert subset_at(result, "B", r, K=5, rng=1)["items"] == want
+    sub = subset_at(result, "B", 0.35, K=5, rng=1)
+    assert sub == subset_at(result, "B", 0.35, K=5, rng=1)
+    assert sub["text"][0] == result.item_text["B"][sub["items"][0]]

@@ -11,7 +11,10 @@
   :func:`ablation` (Table 4), :func:`threshold_sensitivity` (Table 5), :func:`baselines`
   (Table 6), :func:`selective_scores` (Table 2), :func:`held_out` (Table 3),
   :func:`lambda_analysis` and :func:`cad_mapping` (Tables 9-10).
+* :mod:`benchkit.quality.explore` -- view models for a dashboard (metrics with bands, Kendall
+  heatmaps, per-family CAD with inverted items, selection-ratio curve and the subset at a ratio).
 """
+from benchkit.quality import explore
 from benchkit.quality._families import Families, families_from_models
 from benchkit.quality._metrics import (
     BANDS,
@@ -43,6 +46,14 @@ from benchkit.quality._selection import (
     subset_metrics,
     threshold_sensitivity,
 )
+from benchkit.quality.explore import (
+    SelectionView,
+    family_view,
+    kendall_view,
+    metrics_view,
+    selection_view,
+    subset_at,
+)
 from benchkit.quality.responses import QualityResult, assess
 
 __all__ = [
@@ -52,6 +63,7 @@ __all__ = [
     "METHODS",
     "QualityResult",
     "RAW_CAD_LEVELS",
+    "SelectionView",
     "SelectiveResult",
     "ablation",
     "assess",
@@ -65,15 +77,21 @@ __all__ = [
     "cbrc_all",
     "ds",
     "ds_contributions",
+    "explore",
     "families_from_models",
+    "family_view",
     "held_out",
     "item_criteria",
     "kendall_matrix",
+    "kendall_view",
     "lambda_analysis",
+    "metrics_view",
     "select_items",
     "selection_sweep",
+    "selection_view",
     "selective_scores",
     "stability",
+    "subset_at",
     "subset_metrics",
     "threshold_sensitivity",
 ]
