@@ -14,7 +14,7 @@ so results are identical for any ``n_jobs``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
