@@ -288,7 +288,7 @@ class SelectiveResult:
         ``rank_full``, ``rank_selective`` (1 = best, among all models; ties share the lowest
         rank), ``held_out``.
     domains : DataFrame
-        Per domain: ``tau`` (tau_b between full and selective domain scores over models),
+        Per domain: ``n_models``, ``tau`` (tau_b between full and selective domain scores over models),
         ``stability`` (mean over the domain's benchmarks), ``avg_abs_rank_change`` of held-out
         models (NaN when none).
     subsets : dict of benchmark -> list of item ids
@@ -327,7 +327,7 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
     Selection criteria (CAD, DS contributions) use only the models not in ``held_out_models``
     (Sec. 5.3); scores and ranks are then computed for all models. A domain's score is the mean
     over its benchmarks of the model's score (benchmarks where the model is missing left out);
-    "average" is the mean over domains.
+    "average" is the mean over domains, for the models scored in every domain.
     """
     check_rng(rng)
     check_n_jobs(n_jobs)
@@ -371,8 +371,10 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
         bs = [b for b in names if result.domains[b] == d]
         fd[d] = F.loc[bs].mean(axis=0)
         sd[d] = Sel.loc[bs].mean(axis=0)
-    fd["average"] = pd.DataFrame(fd).mean(axis=1)
-    sd["average"] = pd.DataFrame(sd).mean(axis=1)
+    # "average": models scored in every domain only (a mean over different domain sets would
+    # rank incomparable numbers)
+    fd["average"] = pd.DataFrame(fd).mean(axis=1, skipna=False)
+    sd["average"] = pd.DataFrame(sd).mean(axis=1, skipna=False)
     for d in [*doms, "average"]:
         f, s = fd[d].dropna(), sd[d].reindex(fd[d].dropna().index)
         fr = pd.DataFrame({"domain": d, "model": f.index, "full": f.to_numpy(),
@@ -386,7 +388,8 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
         ok = fr["selective"].notna()
         tau = kendall_tau_b(fr.loc[ok, "full"], fr.loc[ok, "selective"]) if ok.sum() >= 2 else np.nan
         h = fr[fr["held_out"]]
-        drows.append(dict(domain=d, tau=tau, stability=float(np.mean([stab[b] for b in bs])),
+        drows.append(dict(domain=d, n_models=int(ok.sum()), tau=tau,
+                          stability=float(np.mean([stab[b] for b in bs])),
                           avg_abs_rank_change=float((h["rank_full"] - h["rank_selective"]).abs().mean())
                           if len(h) else np.nan))
     return SelectiveResult(models=pd.concat(frames, ignore_index=True),
