@@ -123,9 +123,14 @@ def real_data():
         domains[f"zeroeval/{b}"] = "reasoning"
     # families: explicit for the code domain; parsed (series, variant, size) for MMLU-Pro / ZeroEval
     fams = dict(EVAL_ARENA_FAMILIES)
+    taken = {m for ms in fams.values() for m in ms}
     for rs in (mp, ze["crux"]):
         f = families_from_models(rs.models)
-        fams.update({n: list(m) for n, m in zip(f.names, f.members)})
+        for n, ms in zip(f.names, f.members):
+            ms = [EVAL_ARENA_ALIASES.get(m, m) for m in ms]  # the aliases apply to every source
+            if not taken.intersection(ms):  # e.g. MMLU-Pro's Llama-3 base is the "Llama-3" family
+                fams[n] = ms
+                taken.update(ms)
     _state["real"] = (sets, domains, fams, EVAL_ARENA_ALIASES)
     return _state["real"]
 

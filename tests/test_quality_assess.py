@@ -177,3 +177,12 @@ def test_assess_explicit_families(sets):
     Y = sets["A"].scores()
     want = np.sum((1 - Y[:, 6]) * Y[:, 0]) / Y.shape[0]
     assert abs(res.table.at["A", "raw_cad"] - want) < TOL
+
+
+def test_assess_families_mapping_reports_unknown_models(sets):
+    res = assess(sets, families={"typo": ["Qwen2.5-72B-Instruct", "Qwen2.5-7b-instruct"]},
+                 n_resamples=0, progress=False)
+    rows = res.dropped[res.dropped["model"] == "Qwen2.5-7b-instruct"]
+    assert list(rows["reason"]) == ["listed in families but in no benchmark"]
+    assert res.families["A"].members == (("Qwen2.5-72B-Instruct",),)
+    assert math.isnan(res.table.at["A", "raw_cad"])  # no pair to compare

@@ -257,6 +257,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         tables.append(t)
     models_table = pd.concat(tables)
     models_table = models_table[~models_table.index.duplicated()]
+    all_models = set(models_table.index)
     order = list(models_table.index)
     present = {m: [b for b in names if m in mats[b].columns] for m in order}
     if align == "intersection":
@@ -277,6 +278,13 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     if families is not None and not isinstance(families, (Families, Mapping)):
         raise BenchkitTypeError(f"families must be a Families, a dict name -> models or None; "
                                 f"got {describe(families)}")
+    if isinstance(families, Mapping):  # a family catalogue may list models absent here: report
+        listed = list(dict.fromkeys(str(m) for v in families.values() for m in v))
+        unknown = [m for m in listed if m not in all_models]
+        if unknown:
+            extra = pd.DataFrame({"model": unknown, "benchmarks": "",
+                                  "reason": "listed in families but in no benchmark"})
+            dropped = extra if dropped.empty else pd.concat([dropped, extra], ignore_index=True)
     fam_by_bench: dict[str, Families] = {}
     for b in names:
         cols = list(mats[b].columns[mats[b].notna().any(axis=0).to_numpy()])
