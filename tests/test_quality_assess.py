@@ -133,7 +133,10 @@ def test_bootstrap_reproducible_and_n_jobs_invariant(sets):
     lo, hi = np.nanquantile(r1.replicates[:, 0, 2], [0.025, 0.975])
     assert abs(r1.table.at["A", "cad_low"] - lo) < TOL
     assert abs(r1.table.at["A", "cad_high"] - hi) < TOL
-    assert len(r1.intervals()) == 16
+    lo, hi = np.nanquantile(-np.log(r1.replicates[:, 0, 2]) / 12.0, [0.025, 0.975])
+    assert abs(r1.table.at["A", "raw_cad_low"] - lo) < TOL
+    assert abs(r1.table.at["A", "raw_cad_high"] - hi) < TOL
+    assert len(r1.intervals()) == 4 * 5
 
 
 def test_bootstrap_replicate_zero_recomputed_by_hand(sets):

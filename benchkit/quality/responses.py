@@ -49,7 +49,7 @@ class QualityResult:
         ``cbrc``, ``ds``, ``mean``, ``sd`` (population), ``min``, ``max`` (the range, as
         fractions), ``raw_cad`` (inversion rate), ``cad``, ``bqs``, the bands ``cbrc_band``,
         ``ds_band``, ``cad_band``, ``raw_cad_level`` and the interval bounds ``<metric>_low`` /
-        ``<metric>_high``.
+        ``<metric>_high`` (cbrc, ds, cad, bqs, raw_cad).
     scores : DataFrame
         Benchmarks x models mean scores (Tables 11-13); NaN where a model was not evaluated.
     kendall : dict of domain -> DataFrame
@@ -92,7 +92,7 @@ class QualityResult:
         """Table 14: per benchmark and metric the estimate and its percentile interval."""
         rows = []
         for b in self.table.index:
-            for m in _METRICS:
+            for m in (*_METRICS, "raw_cad"):
                 rows.append((b, m, self.table.at[b, m], self.table.at[b, f"{m}_low"],
                              self.table.at[b, f"{m}_high"]))
         return pd.DataFrame(rows, columns=["benchmark", "metric", "estimate", "low", "high"])
@@ -345,6 +345,13 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
             lo = hi = np.full(len(names), np.nan)
         table[f"{m}_low"] = lo
         table[f"{m}_high"] = hi
+    if reps.shape[0]:  # the raw inversion rate's interval, from the same replicates
+        with np.errstate(divide="ignore"):
+            lo, hi = percentile_interval(-np.log(reps[:, :, 2]) / lam, confidence_level, axis=0)
+    else:
+        lo = hi = np.full(len(names), np.nan)
+    table["raw_cad_low"] = lo
+    table["raw_cad_high"] = hi
 
     kend = {}
     for d in dict.fromkeys(dom[b] for b in names):
