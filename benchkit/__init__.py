@@ -34,6 +34,7 @@ _SUBMODULES = (
     "landscape",
     "measure",
     "model_names",
+    "quality",
     "simulate",
     "stats",
     "subsets",
