@@ -177,9 +177,6 @@ def weighted_pair_sums(pts, w, bi, bj, block):
     return out
 
 
-# ---- coverage ---------------------------------------------------------------------------------
-#: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
-#: own are listed in :data:`NOT_KERNELS` with the reason.
 # ---- benchkit._kernels.quality ----------------------------------------------------------------
 
 
@@ -209,6 +206,9 @@ def cad_counts_naive(Y, families):
     return inv, comp, np.array(fam_inv), np.array(fam_comp)
 
 
+# ---- coverage ---------------------------------------------------------------------------------
+#: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
+#: own are listed in :data:`NOT_KERNELS` with the reason.
 TWINS = {
     "benchkit._kernels.pava": {
         "pava_float_serial": pava_exact,
