@@ -295,7 +295,7 @@ def test_expert_labels_text_and_options_listed(votes):
     assert listed[probs.index[0]]["label"] == items.at[probs.index[0], "error_type"]
 
 
-def _page_state(page):
+def _page_state(page):  # noqa: D401 - see jupyter_harness.exported_state
     """Inflate the gzip+base64 state and binary traits of an exported page (as the page does)."""
     import base64
     import gzip

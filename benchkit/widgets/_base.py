@@ -248,6 +248,16 @@ def to_jsonable(value: Any) -> Any:
     raise BenchkitTypeError(f"cannot put a {type(value).__name__} into widget state (JSON)")
 
 
+def _json_ready(value: Any) -> Any:
+    """``value`` unchanged when it is already plain JSON (checked by the C encoder: fast for big
+    nested lists), else :func:`to_jsonable` of it."""
+    try:
+        json.dumps(value, allow_nan=False)
+    except (TypeError, ValueError):
+        return to_jsonable(value)
+    return value
+
+
 def _script_json(obj: Any) -> str:
     """JSON for an inline <script>: '</' cannot close the script, U+2028/9 are escaped."""
     text = json.dumps(obj, allow_nan=False, separators=(",", ":"))
@@ -451,7 +461,7 @@ class BenchkitWidget(anywidget.AnyWidget):
         """
         state = self.state()
         for k, v in self._static_state().items():
-            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else to_jsonable(v)
+            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
         state["static_mode"] = True
         state["busy"] = False
         binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
