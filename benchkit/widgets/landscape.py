@@ -26,8 +26,9 @@
 Arrays travel as binary buffers (:func:`benchkit.widgets._base.pack_arrays`). ``to_html()`` writes
 a compact static page (gzip-compressed binary columns, inflated in the page): every point with
 P_top1 / H_norm / option probabilities quantized to 16 bits (resolution 1.5e-5), and every view's
-statistics computed in Python -- exact MPD for views up to ``EXACT_LIMIT`` points, the sampled
-estimate with its standard error above (the page says which). Pickers, the flow field and the
+statistics computed in Python -- exact MPD for views up to :data:`EXPORT_EXACT_LIMIT` points (and
+views whose exact value was computed live), the sampled estimate with its standard error above (the
+page says which, per view). Pickers, the flow field and the
 brush work there without a kernel.
 """
 from __future__ import annotations
@@ -49,6 +50,9 @@ _SEP = "\u0001"  # view-key separator in the static bundle
 #: Columns the brushed list can be sorted by (besides "stratified", the default).
 LIST_COLUMNS = ("model", "item", "p_top1", "h_norm", "pred", "answer", "correct", "label")
 _Q = 65535.0  # 16-bit quantization of values in [0, 1] in exported pages
+#: Exported pages carry the exact MPD of views up to this many points (cheap); larger views the
+#: sampled estimate with its standard error (or the exact value if it was computed live).
+EXPORT_EXACT_LIMIT = 20_000
 
 
 def _stats_dict(st) -> dict:
@@ -189,6 +193,8 @@ class LandscapeExplorer(BenchkitWidget):
             self.compare = compare or ""
         self._ready = True
         self.on_msg(self._on_msg)
+        # load the exact-MPD kernel (numba) now, so the first view change does not pay for it
+        result.stats(np.arange(min(3, len(result)), dtype=np.int64))
         self._load()
 
     # ----------------------------------------------------------------- properties
@@ -438,16 +444,18 @@ class LandscapeExplorer(BenchkitWidget):
         c = d.codes
         f = d.frame
         labels = list(d.option_labels)
-        li = {lab: i for i, lab in enumerate(labels)}
         probs = f[[f"p_{lab}" for lab in labels]].to_numpy(float)
         q = lambda v: np.round(np.clip(np.nan_to_num(v, nan=0.0), 0, 1) * _Q).astype(np.uint16)  # noqa: E731
-        pred = np.array([li.get(v, 255) for v in f["pred"]], dtype=np.uint8)
+        pred = pd.Categorical(f["pred"], categories=labels).codes.astype(np.int16)
+        pred = np.where(pred < 0, 255, pred).astype(np.uint8)
         pnan = np.isnan(probs)
         cols = dict(m=_small_int(c["m"]), g=_small_int(c["g"]), v=_small_int(c["v"]), i=_small_int(c["i"]),
                     x=q(c["x"]), y=q(c["y"]), pred=pred, c=c["c"], p=q(probs))
         if pnan.any():
             cols["pnan"] = pnan.astype(np.uint8)
-        # views: every model x group x variant (stats as the live widget shows them first)
+        # views: every model x group x variant. Exact MPD where cheap (<= EXPORT_EXACT_LIMIT points,
+        # about 20 ms each) or already computed live; the sampled estimate with its SE otherwise
+        limit = min(self.exact_limit, EXPORT_EXACT_LIMIT)
         views, dens_keys, dens = {}, [], []
         for vi, v in enumerate(d.variants):
             for m in self.models:
@@ -455,7 +463,7 @@ class LandscapeExplorer(BenchkitWidget):
                     rows = d.view_rows(model=m, group=g, variant=v)
                     if len(rows) == 0:
                         continue
-                    method = "exact" if len(rows) <= self.exact_limit else "sampled"
+                    method = "exact" if len(rows) <= limit else "sampled"
                     ex = self.view_cache.peek(("exact", m, g, v))
                     st = ex if ex is not None else self.view_cache.get(
                         ("stats", method, m, g, v), lambda rows=rows, method=method: d.stats(rows, method=method))
@@ -478,5 +486,5 @@ class LandscapeExplorer(BenchkitWidget):
             "bundle": {"models": d.models, "groups": d.groups, "variants": d.variants, "items": item_info,
                        "views": views, "density_keys": dens_keys, "threshold": self._threshold,
                        "bins": self._bins, "flow_bins": self._flow_bins, "sep": _SEP, "quant": _Q,
-                       "exact_limit": self.exact_limit},
+                       "exact_limit": limit},
         }
