@@ -12,7 +12,7 @@
 const W = 700, H = 420;
 const M = { l: 52, r: 18, t: 54, b: 64 };
 // adjacent gap bands alternate between two hues (and keep a white edge) so they stay distinguishable
-const GAP_FILL = ["#f4a261", "#2a9d8f"];
+const GAP_FILL = ["#5e60ce", "#2a9d8f"];  // blue-violet and teal: distinct from the orange DDM area
 const PW = W - M.l - M.r, PH = H - M.t - M.b;
 const x = (v) => M.l + v * PW;
 const y = (v) => M.t + (1 - v) * PH;
@@ -216,13 +216,16 @@ function render({ model, el }) {
     });
     // legend
     const lg = s("g", { class: "bk-legend", transform: `translate(${M.l + 10},${M.t + 12})` }, svg);
-    s("rect", { x: -6, y: -10, width: 190, height: 15 * (added.length ? 5 : 4) + 4, class: "bk-legendbg" }, lg);
+    s("rect", { x: -6, y: -10, width: 215, height: 15 * (added.length ? 5 : 4) + 4, class: "bk-legendbg" }, lg);
     const entries = [["bk-ecdf-line", "benchmark ECDF"], ["bk-ref", "uniform reference (same n)"],
-      ["bk-area-key", "area = DDM"], ["bk-gap-key", `top-${gaps.length} gaps`]];
+      ["bk-area-key", "area = DDM"], ["bk-gap-key", `top-${gaps.length} gaps (alternating hues)`]];
     if (added.length) entries.push(["bk-after-line", `after adding ${added.length}`]);
     entries.forEach(([cls, label], i) => {
       const gy = i * 15;
-      if (cls.endsWith("-key")) s("rect", { x: 0, y: gy - 6, width: 18, height: 9, class: cls }, lg);
+      if (cls === "bk-gap-key") {  // the two alternating band hues
+        s("rect", { x: 0, y: gy - 6, width: 9, height: 9, fill: GAP_FILL[0], "fill-opacity": 0.5 }, lg);
+        s("rect", { x: 9, y: gy - 6, width: 9, height: 9, fill: GAP_FILL[1], "fill-opacity": 0.5 }, lg);
+      } else if (cls.endsWith("-key")) s("rect", { x: 0, y: gy - 6, width: 18, height: 9, class: cls }, lg);
       else s("line", { x1: 0, x2: 18, y1: gy, y2: gy, class: cls }, lg);
       s("text", { x: 24, y: gy + 4, class: "bk-legendlabel" }, lg, label);
     });
