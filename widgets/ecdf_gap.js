@@ -191,7 +191,7 @@ function render({ model, el }) {
     s("path", { d: toPath(pr), class: "bk-ref" }, svg);
     s("path", { d: toPath(pb), class: "bk-ecdf-line" }, svg);
     if (added.length) {
-      const merged = z.concat(added).sort((a, b) => a - b);
+      const merged = Array.from(z).concat(added).sort((a, b) => a - b);
       s("path", { d: toPath(stepPoints(merged)), class: "bk-after-line" }, svg);
       for (const a of added) {
         s("path", { d: `M${x(a)},${y(0) - 1}l-5,-9h10z`, class: "bk-added", "data-z": a }, svg);
