@@ -84,7 +84,11 @@ def ecdf_input():
 def _explorer(kind: str, size: str = ""):
     key = ("w", kind, size)
     if key not in _data:
-        from benchkit.widgets import ECDFGapExplorer, LandscapeExplorer, TrajectoryExplorer
+        from benchkit.widgets import (
+            ECDFGapExplorer,
+            LandscapeExplorer,
+            TrajectoryExplorer,
+        )
 
         if kind == "landscape":
             _data[key] = LandscapeExplorer(landscape_input(size))

@@ -19,9 +19,17 @@ import time
 
 import nbformat
 import pytest
-
-from jupyter_harness import (REPO_ROOT, browser_errors, cell_outputs, error_outputs, jupyterlab_page,
-                             offline_page, output_elements, run_all_cells, wait_for_idle)
+from jupyter_harness import (
+    REPO_ROOT,
+    browser_errors,
+    cell_outputs,
+    error_outputs,
+    jupyterlab_page,
+    offline_page,
+    output_elements,
+    run_all_cells,
+    wait_for_idle,
+)
 
 SETUP = f"""\
 import sys, time, json
@@ -118,8 +126,8 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
 def page_800k(tmp_path_factory):
     """The exported 799,600-point page (built once per session; about 20 s)."""
     sys.path.insert(0, str(REPO_ROOT))
-    from benchmarks.bench_explorers import landscape_input
     from benchkit.widgets import LandscapeExplorer
+    from benchmarks.bench_explorers import landscape_input
 
     w = LandscapeExplorer(landscape_input("800k"))
     path = tmp_path_factory.mktemp("export") / "landscape_800k.html"
@@ -131,7 +139,7 @@ def page_800k(tmp_path_factory):
 
 @pytest.mark.browser
 def test_exported_800k_page_opens_offline_and_brush_lists_several_models(lab_browser, page_800k):
-    w, path = page_800k
+    _, path = page_800k
     assert path.stat().st_size < 15e6
     t0 = time.perf_counter()
     with offline_page(lab_browser, path, timeout=60_000) as off:

@@ -36,7 +36,7 @@ def test_pack_arrays_round_trip_every_dtype():
 def test_view_cache_lru():
     c = ViewCache(2)
     calls = []
-    f = lambda k: (lambda: calls.append(k) or k * 10)  # noqa: E731
+    f = lambda k: (lambda: calls.append(k) or k * 10)
     assert c.get(1, f(1)) == 10 and c.get(2, f(2)) == 20 and c.get(1, f(1)) == 10
     c.get(3, f(3))  # evicts 2 (least recently used)
     assert calls == [1, 2, 3] and 2 not in c and 1 in c and (c.hits, c.misses) == (1, 3)
@@ -58,19 +58,18 @@ def test_working_sets_busy_then_publishes_revision_once():
             pass
         assert w.busy  # nested blocks publish once
     assert seen == [("busy", True), ("busy", False), ("revision", 1)]
-    with pytest.raises(ZeroDivisionError):
-        with w.working():
-            1 / 0
+    with pytest.raises(ZeroDivisionError), w.working():
+        raise ZeroDivisionError
     assert w.busy is False and w.revision == 2
 
 
 def test_to_html_compresses_state_and_keeps_binary_binary():
     w = _Toy(data=pack_arrays(x=np.repeat(np.arange(100, dtype=np.int32), 1000)), label="</script>")
     page = w.to_html()
-    blobs = dict(re.findall(r'<script type="application/octet-stream" id="([^"]+)">(.*?)</script>', page, re.S))
+    blobs = dict(re.findall(r'<script type="application/octet-stream" id="([^"]+)">(.*?)</script>', page, re.DOTALL))
     state = json.loads(gzip.decompress(base64.b64decode(blobs["benchkit-state"])))
     assert state["label"] == "</script>" and state["static_mode"] is True and "data" not in state
-    names = json.loads(re.search(r'id="benchkit-binary-names">(.*?)</script>', page, re.S).group(1))
+    names = json.loads(re.search(r'id="benchkit-binary-names">(.*?)</script>', page, re.DOTALL).group(1))
     assert [n for n, _ in names] == ["data"]
     x = unpack_arrays(gzip.decompress(base64.b64decode(blobs[names[0][1]])))["x"]
     np.testing.assert_array_equal(x, np.repeat(np.arange(100), 1000))

@@ -18,9 +18,15 @@ import numpy as np
 import pandas as pd
 
 from benchkit import boundary
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int, describe
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_int,
+    describe,
+)
 
-__all__ = ["TrajectoryView", "trajectory_view", "HIST_VARS", "SORT_KEYS", "FLAG_FILTERS", "DELTA_FILTERS"]
+__all__ = ["DELTA_FILTERS", "FLAG_FILTERS", "HIST_VARS", "SORT_KEYS", "TrajectoryView", "trajectory_view"]
 
 #: Variables with a benchmark-level histogram (and a brush).
 HIST_VARS = ("x", "w", "v", "o")
@@ -404,7 +410,7 @@ class TrajectoryView:
         ``counts`` uint16, ``e``, ``fit`` float32, ``blocks`` int32 (items x models); ``x, w, v, o, D,
         gamma, delta, a, e_hi, q25, q50, q75`` float32, ``high_start`` int32, ``flat, flagged`` uint8."""
         p = self.profile
-        f32 = lambda a: np.asarray(a, dtype=np.float32)  # noqa: E731
+        f32 = lambda a: np.asarray(a, dtype=np.float32)
         return {
             "counts": np.asarray(p.counts, dtype=np.uint16 if p.T < 65536 else np.uint32),
             "e": f32(p.entropy), "fit": f32(p.fit), "blocks": np.asarray(p.blocks, dtype=np.int32),

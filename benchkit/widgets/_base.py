@@ -108,8 +108,15 @@ import traitlets
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int
 from benchkit.widgets._assets import asset, asset_path
 
-__all__ = ["BenchkitWidget", "ViewCache", "to_jsonable", "static_html", "pack_arrays", "unpack_arrays",
-           "explorer_module"]
+__all__ = [
+    "BenchkitWidget",
+    "ViewCache",
+    "explorer_module",
+    "pack_arrays",
+    "static_html",
+    "to_jsonable",
+    "unpack_arrays",
+]
 
 # Generic ipywidgets/anywidget traits that are not an explorer's state.
 _BASE_TRAITS = frozenset(anywidget.AnyWidget.class_trait_names()) | {"_esm", "_css", "_anywidget_id"}

@@ -42,9 +42,14 @@ import traitlets
 
 from benchkit._validation import BenchkitValueError, check_choice, check_int, describe
 from benchkit.landscape.explore import ALL, EXACT_LIMIT, LandscapeData, landscape_data
-from benchkit.widgets._base import BenchkitWidget, pack_arrays, to_jsonable, unpack_arrays
+from benchkit.widgets._base import (
+    BenchkitWidget,
+    pack_arrays,
+    to_jsonable,
+    unpack_arrays,
+)
 
-__all__ = ["LandscapeExplorer", "LIST_COLUMNS"]
+__all__ = ["LIST_COLUMNS", "LandscapeExplorer"]
 
 _SEP = "\u0001"  # view-key separator in the static bundle
 #: Columns the brushed list can be sorted by (besides "stratified", the default).
@@ -389,7 +394,7 @@ class LandscapeExplorer(BenchkitWidget):
             return
         sel = d.brush(self._rows, self.brush)
         self._selected_rows = d.order_rows(sel, by=self.list_by, descending=self.list_descending)
-        self.n_selected = int(len(sel))
+        self.n_selected = len(sel)
         self._fill_page()
 
     def _fill_page(self) -> None:
@@ -445,12 +450,13 @@ class LandscapeExplorer(BenchkitWidget):
         f = d.frame
         labels = list(d.option_labels)
         probs = f[[f"p_{lab}" for lab in labels]].to_numpy(float)
-        q = lambda v: np.round(np.clip(np.nan_to_num(v, nan=0.0), 0, 1) * _Q).astype(np.uint16)  # noqa: E731
+        q = lambda v: np.round(np.clip(np.nan_to_num(v, nan=0.0), 0, 1) * _Q).astype(np.uint16)
         pred = pd.Categorical(f["pred"], categories=labels).codes.astype(np.int16)
         pred = np.where(pred < 0, 255, pred).astype(np.uint8)
         pnan = np.isnan(probs)
-        cols = dict(m=_small_int(c["m"]), g=_small_int(c["g"]), v=_small_int(c["v"]), i=_small_int(c["i"]),
-                    x=q(c["x"]), y=q(c["y"]), pred=pred, c=c["c"], p=q(probs))
+        cols = {"m": _small_int(c["m"]), "g": _small_int(c["g"]), "v": _small_int(c["v"]),
+                "i": _small_int(c["i"]), "x": q(c["x"]), "y": q(c["y"]), "pred": pred, "c": c["c"],
+                "p": q(probs)}
         if pnan.any():
             cols["pnan"] = pnan.astype(np.uint8)
         # views: every model x group x variant. Exact MPD where cheap (<= EXPORT_EXACT_LIMIT points,

@@ -43,7 +43,7 @@ from benchkit.boundary.explore import (
 )
 from benchkit.widgets._base import BenchkitWidget, pack_arrays, unpack_arrays
 
-__all__ = ["TrajectoryExplorer", "HIST_VARS", "SORT_KEYS"]
+__all__ = ["HIST_VARS", "SORT_KEYS", "TrajectoryExplorer"]
 
 _TABLE_COLS = ("x", "w", "v", "o", "D", "gamma", "delta")
 
