@@ -287,10 +287,11 @@ class LandscapeData:
         hit = (pos < len(ks)) & (ks[pos_c] == kb) if len(ks) else np.zeros(len(kb), bool)
         rb = before[hit]
         ra = after[order[pos_c[hit]]]
-        f = self.frame
+        # names through the integer codes (indexing an Arrow string column per call is slow)
         out = pd.DataFrame({
             "row_before": rb, "row_after": ra,
-            "model": f["model"].to_numpy()[rb], "item": f["item"].to_numpy()[rb],
+            "model": np.asarray(self.models, dtype=object)[c["m"][rb]],
+            "item": np.asarray(self.items.index, dtype=object)[c["i"][rb]],
             "x0": c["x"][rb], "y0": c["y"][rb], "x1": c["x"][ra], "y1": c["y"][ra],
         })
         out["distance"] = np.hypot(out["x1"] - out["x0"], out["y1"] - out["y0"])
