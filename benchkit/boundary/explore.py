@@ -60,7 +60,7 @@ def _unwrap(result: Any) -> dict:
     """The ProfileResult inside ``result`` and the metadata a ResponseSet-level result carries."""
     if isinstance(result, boundary.ProfileResult):
         return {"profile": result}
-    from benchkit.response_set import ResponseSet
+    from benchkit import ResponseSet
 
     if isinstance(result, ResponseSet):
         return _unwrap(boundary.profile_responses(result))
@@ -470,7 +470,7 @@ def trajectory_view(result: Any, *, items: Any = None, models: Any = None, text:
     else:
         item_ids = [str(i) for i in range(m)]
     if responses is not None:
-        from benchkit.response_set import ResponseSet
+        from benchkit import ResponseSet
 
         if not isinstance(responses, ResponseSet):
             raise BenchkitTypeError(f"responses must be a benchkit.ResponseSet; got {describe(responses)}")
