@@ -57,7 +57,7 @@ LIST_COLUMNS = ("model", "item", "p_top1", "h_norm", "pred", "answer", "correct"
 _Q = 65535.0  # 16-bit quantization of values in [0, 1] in exported pages
 #: Exported pages carry the exact MPD of views up to this many points (cheap); larger views the
 #: sampled estimate with its standard error (or the exact value if it was computed live).
-EXPORT_EXACT_LIMIT = 20_000
+EXPORT_EXACT_LIMIT = 5_000
 
 
 def _stats_dict(st) -> dict:
@@ -460,7 +460,7 @@ class LandscapeExplorer(BenchkitWidget):
         if pnan.any():
             cols["pnan"] = pnan.astype(np.uint8)
         # views: every model x group x variant. Exact MPD where cheap (<= EXPORT_EXACT_LIMIT points,
-        # about 20 ms each) or already computed live; the sampled estimate with its SE otherwise
+        # a few ms each) or already computed live; the sampled estimate with its SE otherwise
         limit = min(self.exact_limit, EXPORT_EXACT_LIMIT)
         views, dens_keys, dens = {}, [], []
         for vi, v in enumerate(d.variants):
