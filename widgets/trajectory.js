@@ -154,6 +154,8 @@ function render({ model, el }) {
     model.set("hist_selected", localHistSelected(rows, vis, get("histograms", {})));
   };
   const setFilter = (changes) => {
+    // nothing changes -> Python does not recompute (and would never publish a new revision)
+    if (Object.entries(changes).every(([k, v]) => JSON.stringify(model.get(k)) === JSON.stringify(v))) return;
     guard.pending("filtering the list");
     for (const [k, v] of Object.entries(changes)) model.set(k, v);
     limit = PAGE;
