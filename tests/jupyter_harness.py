@@ -521,3 +521,26 @@ def offline_page(browser, path: str | Path, *, ready: str = "#benchkit-root[data
         yield out
     finally:
         context.close()
+
+
+def exported_state(page: str) -> tuple[dict, str]:
+    """The state and the module of a ``to_html()`` page, inflated as the page does it.
+
+    The page embeds the JSON state, each binary trait and the module gzip-compressed and
+    base64-encoded; binary traits come back as ``unpack_arrays`` dicts of numpy arrays.
+    """
+    import base64
+    import gzip
+    import re
+
+    from benchkit.widgets._base import unpack_arrays
+
+    def blob(id_: str) -> bytes:
+        m = re.search(rf'<script type="application/octet-stream" id="{id_}">(.*?)</script>', page, re.S)
+        return gzip.decompress(base64.b64decode(m.group(1)))
+
+    state = json.loads(blob("benchkit-state"))
+    names = json.loads(re.search(r'id="benchkit-binary-names">(.*?)</script>', page, re.S).group(1))
+    for name, id_ in names:
+        state[name] = unpack_arrays(blob(id_))
+    return state, blob("benchkit-esm").decode()

@@ -16,8 +16,16 @@ import pandas as pd
 import pytest
 from scipy import special
 
-from jupyter_harness import (REPO_ROOT, browser_errors, cell_outputs, error_outputs,
-                             offline_page, output_elements, run_all_cells, wait_for_idle)
+from jupyter_harness import (
+    REPO_ROOT,
+    browser_errors,
+    cell_outputs,
+    error_outputs,
+    offline_page,
+    output_elements,
+    run_all_cells,
+    wait_for_idle,
+)
 
 NOTEBOOK = REPO_ROOT / "tests" / "notebooks" / "ecdf_explorer.ipynb"
 

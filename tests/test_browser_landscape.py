@@ -12,23 +12,30 @@ import json
 import re
 
 import nbformat
-import numpy as np
 import pytest
 
-from jupyter_harness import (browser_errors, cell_outputs, error_outputs, jupyterlab_page,
-                             offline_page, output_elements, run_all_cells, wait_for_idle)
+from jupyter_harness import (
+    browser_errors,
+    cell_outputs,
+    error_outputs,
+    jupyterlab_page,
+    offline_page,
+    output_elements,
+    run_all_cells,
+    wait_for_idle,
+)
 
 SETUP = """\
 import json
 from benchkit.datasets import fetch
 from benchkit.widgets import LandscapeExplorer
 rs = fetch("conformal-llm", subjects=["anatomy", "business_ethics"])
-explorer = LandscapeExplorer(rs, group="source", max_list=500)
+explorer = LandscapeExplorer(rs, group="source", page_size=500)
 explorer"""
 REPORT = """\
 print("EXPECTED " + json.dumps({"items": [r["item"] for r in explorer.selected],
                                 "n": explorer.n_selected, "brush": explorer.brush,
-                                "arrows": len(explorer.arrows)}))"""
+                                "arrows": explorer.moves_info.get("n_arrows", 0)}))"""
 
 
 def _drag(page, overlay, fx0, fy0, fx1, fy1):
@@ -98,7 +105,7 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
     from benchkit.widgets import LandscapeExplorer
 
     rs = fetch("conformal-llm", subjects=["anatomy"])
-    w = LandscapeExplorer(rs, variant="prompt_1", max_list=1000)
+    w = LandscapeExplorer(rs, variant="prompt_1", page_size=1000)
     path = tmp_path / "landscape.html"
     w.to_html(path)
     with offline_page(lab_browser, path) as off:
@@ -112,8 +119,9 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
         box = json.loads(page.evaluate("() => JSON.stringify([...document.querySelectorAll('.bk-seltitle')].map(e => e.textContent))"))[0]
         lo_x, hi_x, lo_y, hi_y = map(float, re.findall(r"\[([\d.]+), ([\d.]+)\]", box)[0] + re.findall(r"\[([\d.]+), ([\d.]+)\]", box)[1])
         # the same rectangle brushed in Python (3-decimal title rounding: compare within it)
-        x = np.array([p[0] for p in w.xy]); y = np.array([p[1] for p in w.xy])
-        items = [w.data.frame.at[int(p[2]), "item"] for p in w.xy]
+        P = w.view_points()
+        x, y = P["x"].astype(float), P["y"].astype(float)
+        items = [w.data.frame.at[int(r), "item"] for r in P["row"]]
         inside = [it for it, a, b in zip(items, x, y) if lo_x + 5e-4 <= a <= hi_x - 5e-4 and lo_y + 5e-4 <= b <= hi_y - 5e-4]
         maybe = [it for it, a, b in zip(items, x, y) if lo_x - 5e-4 <= a <= hi_x + 5e-4 and lo_y - 5e-4 <= b <= hi_y + 5e-4]
         assert set(inside) <= set(ids) <= set(maybe)

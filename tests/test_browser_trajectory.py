@@ -11,15 +11,20 @@ the repository is touched).
 """
 from __future__ import annotations
 
-import json
-
 import nbformat
 import numpy as np
-import pandas as pd
 import pytest
 
-from jupyter_harness import (browser_errors, error_outputs, jupyterlab_page, jupyterlab_server,
-                             offline_page, output_elements, run_all_cells, wait_for_idle)
+from jupyter_harness import (
+    browser_errors,
+    error_outputs,
+    jupyterlab_page,
+    jupyterlab_server,
+    offline_page,
+    output_elements,
+    run_all_cells,
+    wait_for_idle,
+)
 
 SETUP = """\
 from benchkit.simulate import load_sample

@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.spatial.distance import pdist
 from scipy.stats import entropy
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
 from benchkit.datasets import conformal_llm, fetch
+from benchkit.landscape import points
 from benchkit.landscape.explore import landscape_data
 
 SUBJECTS = ["anatomy", "business_ethics"]
@@ -80,3 +82,49 @@ def test_landscape_data_rejects_bad_input(rs, data):
     no_probs = ResponseSet.from_long(pd.DataFrame({"model": ["m"], "item": ["i"], "correct": [1]}))
     with pytest.raises(BenchkitValueError, match="no option probabilities"):
         landscape_data(no_probs)
+
+
+# ----------------------------------------------------------------------------- compute (explore)
+def test_sampled_stats_agree_with_exact_within_se(data):
+    rows = data.view_rows(variant="prompt_0")
+    ex = data.stats(rows)
+    sm = data.stats(rows, method="sampled", n_pairs=200_000)
+    assert ex.mpd_method == "exact"
+    assert sm.mpd_method == "sampled"
+    assert sm.mpd_se > 0
+    # the sampled estimate is unbiased with the reported SE (oracle: exact pdist mean)
+    assert abs(sm.mpd - ex.mpd) < 5 * sm.mpd_se
+    assert ex.mpd == pytest.approx(pdist(data.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean(), abs=1e-12)
+    # reproducible for a fixed rng
+    assert data.stats(rows, method="sampled", rng=3).mpd == data.stats(rows, method="sampled", rng=3).mpd
+    assert data.stats(rows, method="auto").mpd_method == "exact"  # 262 points <= EXACT_LIMIT
+
+
+def test_order_rows_stratified_round_robin_and_sorted():
+    pts = points(np.array([[0.7, 0.2, 0.1], [0.5, 0.3, 0.2], [0.9, 0.05, 0.05], [0.4, 0.35, 0.25],
+                           [0.6, 0.3, 0.1]]),
+                 meta=pd.DataFrame({"model": ["a", "a", "a", "b", "b"], "item": list("12312")}))
+    d = landscape_data(pts)
+    rows = np.arange(5)
+    # round-robin: first row of a, first of b, second of a, second of b, third of a (hand-worked)
+    assert d.order_rows(rows).tolist() == [0, 3, 1, 4, 2]
+    # sorted by P_top1 descending: 0.9, 0.7, 0.6, 0.5, 0.4 (hand-worked)
+    assert d.order_rows(rows, by="p_top1", descending=True).tolist() == [2, 0, 4, 1, 3]
+    with pytest.raises(BenchkitValueError, match="by="):
+        d.order_rows(rows, by="nope")
+
+
+def test_flow_is_binned_mean_displacement(data):
+    before = data.view_rows(variant="prompt_0")
+    mv = data.moves(before, data.view_rows(variant="prompt_9"))
+    fl = data.flow(mv, bins=4)
+    f = mv.frame
+    # oracle: pandas groupby over the before-position cells
+    cell = (np.minimum((f.x0 * 4).astype(int), 3) * 4 + np.minimum((f.y0 * 4).astype(int), 3))
+    g = f.assign(cell=cell, dx=f.x1 - f.x0, dy=f.y1 - f.y0).groupby("cell")
+    ref = g.agg(n=("dx", "size"), dx=("dx", "mean"), dy=("dy", "mean"), d=("distance", "mean"))
+    np.testing.assert_array_equal(fl["n"], ref["n"])
+    np.testing.assert_allclose(fl["dx"], ref["dx"], atol=1e-12)
+    np.testing.assert_allclose(fl["dy"], ref["dy"], atol=1e-12)
+    np.testing.assert_allclose(fl["mean_distance"], ref["d"], atol=1e-12)
+    assert fl["n"].sum() == len(mv)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from naive import cad_counts_naive
 
 from benchkit._kernels.quality import cad_counts
+from naive import cad_counts_naive
 
 
 @pytest.mark.parametrize("seed", range(5))

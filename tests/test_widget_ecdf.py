@@ -3,7 +3,6 @@
 called directly and the exact DDM integral."""
 from __future__ import annotations
 
-import json
 import re
 
 import numpy as np
@@ -16,6 +15,7 @@ from benchkit.measure import measure_benchmarks
 from benchkit.widgets import ECDFGapExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget, explorer_module, static_html, to_jsonable
+from jupyter_harness import exported_state
 
 # ------------------------------------------------------------------------------------ data
 result = pytest.fixture(two_benchmarks, scope="module", name="result")
@@ -27,7 +27,7 @@ def test_explorer_initial_state_comes_from_measure(result):
     bm = result["alpha"]
     assert w.benchmark == "alpha"
     assert w.benchmarks == ["alpha", "beta"]
-    assert w.z == sorted(bm.z.tolist())
+    assert w.z_values.tolist() == sorted(bm.z.tolist())
     assert w.metrics["ddm"] == pytest.approx(measure.ddm(bm.z), abs=1e-15)
     tg = measure.top_gaps(bm.z, k=5)
     assert [g["width"] for g in w.gaps] == pytest.approx(tg.widths.tolist(), abs=1e-15)
@@ -45,7 +45,7 @@ def test_explorer_picking_a_benchmark_reloads_its_measure(result):
     w.added = [0.5]
     w.benchmark = "beta"
     bm = result["beta"]
-    assert w.z == sorted(bm.z.tolist())
+    assert w.z_values.tolist() == sorted(bm.z.tolist())
     assert w.metrics["max_gap"] == pytest.approx(measure.max_gap(bm.z).width, abs=1e-15)
     assert w.metrics["n_items"] == 30
     assert w.selected_gap == -1
@@ -98,7 +98,7 @@ def test_explorer_accepts_raw_input_and_validates_options(result):
     K, _ = _simulate(15, 6, 1, seed=9)
     w = ECDFGapExplorer({"raw": _wide(K, 1, prefix="raw")})
     assert w.benchmark == "raw"
-    assert len(w.z) == 15
+    assert len(w.z_values) == 15
     with pytest.raises(ValueError, match="n_neighbors"):
         ECDFGapExplorer(result, n_neighbors=0)
     with pytest.raises(ValueError, match=r"benchmark='x' is not in the result"):
@@ -145,15 +145,16 @@ def test_to_html_embeds_module_state_and_every_benchmark(result, tmp_path):
     path = tmp_path / "ecdf.html"
     page = w.to_html(path)
     assert path.read_text(encoding="utf-8") == page
-    state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
-    esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
+    state, esm = exported_state(page)
     assert esm == explorer_module("ecdf_gap.js")
     assert state["static_mode"] is True
     assert w.static_mode is False
     assert state["selected_gap"] == 0
-    assert state["z"] == w.z
+    assert state["z"]["z"].tolist() == w.z_values.tolist()
     assert set(state["bundle"]) == {"alpha", "beta"}
-    assert state["bundle"]["beta"]["z"] == sorted(result["beta"].z.tolist())
+    b = state["bundle"]["beta"]
+    z = state["bundle_z"]["z"][b["offset"]:b["offset"] + b["n"]]
+    np.testing.assert_allclose(z, sorted(result["beta"].z.tolist()), atol=1e-7)  # float32 in the page
     assert "<script src=" not in page
     assert "https://" not in page
     assert ".bk-gap" in page  # CSS inlined
@@ -161,9 +162,9 @@ def test_to_html_embeds_module_state_and_every_benchmark(result, tmp_path):
 
 def test_static_html_escapes_script_end_tags():
     page = static_html("export default {render(){}}; // </script>", "", {"t": "</script><b>"})
-    body = page.split('id="benchkit-state">', 1)[1]
-    assert body.index("</script>") > body.index("<\\/script><b>")
-    assert page.count("</script>") == 3
+    # state and module are base64 (no "<" at all); only the shim and the JSON name list are scripts
+    assert page.count("</script>") == 4
+    assert exported_state(page)[0] == {"t": "</script><b>"}
 
 
 # ---------------------------------------------------------------------------- charts

@@ -61,19 +61,26 @@ def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
     w = LandscapeExplorer(rs, group="source")
     assert w.models == ["llama-13b"]
     assert w.groups == [ALL, *SUBJECTS]
+    rev = w.revision
     w.group = "business_ethics"
     w.variant = "prompt_4"
+    assert w.revision == rev + 2
+    assert w.busy is False
+    assert w.shown == {"model": "llama-13b", "group": "business_ethics", "variant": "prompt_4", "compare": ""}
     scores, _ = raw["business_ethics"]
     direct = np.array([_oracle(p)[:2] for p in scores[4]])
     # MPD shown == benchkit.landscape.mpd on points computed directly, == pdist mean (oracle)
     ref = mpd(points(scores[4]))
     assert w.stats["mpd"] == pytest.approx(ref.mpd, abs=1e-12)
+    assert w.stats["mpd_method"] == "exact"
     assert w.stats["mpd"] == pytest.approx(pdist(direct).mean(), abs=1e-12)
     assert w.stats["mean_h_norm"] == pytest.approx(direct[:, 1].mean(), abs=1e-12)
-    assert w.stats["n_points"] == scores.shape[1] == len(w.xy)
+    P = w.view_points()  # binary state: float32 coordinates
+    assert w.stats["n_points"] == scores.shape[1] == len(P["x"])
     assert w.mode == "points"
-    xs = sorted(p[0] for p in w.xy)
-    np.testing.assert_allclose(xs, np.sort(direct[:, 0]), atol=1e-12)
+    assert isinstance(w.points, bytes)
+    assert P["x"].dtype == np.float32
+    np.testing.assert_allclose(np.sort(P["x"]), np.sort(direct[:, 0]), atol=1e-6)
     # pooled groups: MPD of all pooled points of the variant
     w.group = ALL
     pooled = np.vstack([[_oracle(p)[:2] for p in raw[s][0][4]] for s in SUBJECTS])
@@ -82,8 +89,30 @@ def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
         w.variant = "prompt_99"
 
 
+def test_large_views_show_sampled_mpd_then_exact_on_request(rs):
+    w = LandscapeExplorer(rs, group="source", exact_limit=100)
+    rows = w.view_rows
+    assert len(rows) > 100
+    assert w.stats["mpd_method"] == "sampled"
+    assert w.stats["mpd_se"] > 0
+    exact = pdist(w.data.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean()
+    assert abs(w.stats["mpd"] - exact) < 5 * w.stats["mpd_se"]
+    busy_seen = []
+    w.observe(lambda ch: busy_seen.append(ch["new"]), names="busy")
+    w.compute_exact()
+    assert busy_seen == [True, False]  # busy while the exact path runs
+    assert w.stats["mpd_method"] == "exact"
+    assert w.stats["mpd"] == pytest.approx(exact, abs=1e-12)
+    # cached per view: switching away and back keeps the exact value without recomputing
+    misses = w.view_cache.misses
+    w.group = "anatomy"
+    w.group = ALL
+    assert w.stats["mpd_method"] == "exact"
+    assert w.view_cache.misses == misses + 2
+
+
 def test_brush_lists_items_with_values_vs_points(rs, raw):
-    w = LandscapeExplorer(rs, group="source", variant="prompt_2", max_list=5)
+    w = LandscapeExplorer(rs, group="source", variant="prompt_2", page_size=5)
     w.group = "anatomy"
     box = [0.45, 0.9, 0.5, 0.95]
     w.brush = box
@@ -91,10 +120,10 @@ def test_brush_lists_items_with_values_vs_points(rs, raw):
     pts = points(scores[2], answer=targets)
     inside = np.flatnonzero((pts.p_top1 >= box[0]) & (pts.p_top1 <= box[1])
                             & (pts.h_norm >= box[2]) & (pts.h_norm <= box[3]))
-    assert len(inside) > 5  # the list is capped, the count is not
+    assert len(inside) > 5  # the list is paged, the count is not
     assert w.n_selected == len(inside)
     assert len(w.selected) == 5
-    assert [r["item"] for r in w.selected] == [f"anatomy/{i}" for i in inside[:5]]
+    assert [r["item"] for r in w.selected] == [f"anatomy/{i}" for i in inside[:5]]  # one model: row order
     for r, i in zip(w.selected, inside[:5]):
         assert r["p_top1"] == pytest.approx(pts.p_top1[i], abs=1e-12)
         assert r["h_norm"] == pytest.approx(pts.h_norm[i], abs=1e-12)
@@ -104,6 +133,12 @@ def test_brush_lists_items_with_values_vs_points(rs, raw):
         assert r["correct"] == bool(pts.correct[i])
         assert r["variant"] == "prompt_2"
     assert w.selected_items["item"].tolist() == [f"anatomy/{i}" for i in inside]
+    w.page = 1
+    assert [r["item"] for r in w.selected] == [f"anatomy/{i}" for i in inside[5:10]]
+    w.list_by, w.list_descending = "h_norm", True
+    assert w.page == 0
+    top = inside[np.argsort(-pts.h_norm[inside], kind="stable")][:5]
+    assert [r["item"] for r in w.selected] == [f"anatomy/{i}" for i in top]
     # the Python API and an empty brush
     assert len(w.select_box(0.0, 0.2, 0.0, 1.0)) == 0  # P_top1 >= 1/4 always
     w.clear_brush()
@@ -113,41 +148,49 @@ def test_brush_lists_items_with_values_vs_points(rs, raw):
         w.brush = [0.5, 0.4, 0.0, 1.0]
 
 
-def test_before_after_arrows_and_compare_stats(rs, raw):
-    w = LandscapeExplorer(rs, group="source", variant="prompt_0", compare="prompt_9", max_arrows=30)
+def test_before_after_arrows_flow_and_compare_stats(rs, raw):
+    w = LandscapeExplorer(rs, group="source", variant="prompt_0", compare="prompt_9", max_arrows=300)
     w.group = "anatomy"
     s0, s9 = raw["anatomy"][0][0], raw["anatomy"][0][9]
     p0, p9 = points(s0), points(s9)
-    assert w.arrows_info == {"n_pairs": s0.shape[0], "n_shown": 30}
+    assert w.moves_info == {"n_pairs": s0.shape[0], "n_arrows": s0.shape[0], "flow_bins": 10}
     assert w.compare_stats["mpd"] == pytest.approx(pdist(p9.xy).mean(), abs=1e-12)
     assert w.compare_stats["mean_h_norm"] == pytest.approx(p9.h_norm.mean(), abs=1e-12)
-    dist = np.hypot(p9.p_top1 - p0.p_top1, p9.h_norm - p0.h_norm)
-    top = np.sort(np.argsort(-dist, kind="stable")[:30])
-    base = w.view_rows[0]  # anatomy rows are contiguous in the variant
-    assert [a[4] - base for a in w.arrows] == top.tolist()
-    for a, i in zip(w.arrows, top):
-        np.testing.assert_allclose(a[:4], [p0.p_top1[i], p0.h_norm[i], p9.p_top1[i], p9.h_norm[i]],
-                                   atol=1e-12)
+    from benchkit.widgets._base import unpack_arrays
+    A = unpack_arrays(w.arrows)
+    np.testing.assert_allclose(A["x0"], p0.p_top1, atol=1e-6)
+    np.testing.assert_allclose(A["y1"], p9.h_norm, atol=1e-6)
+    F = unpack_arrays(w.flow)
+    assert F["n"].sum() == s0.shape[0]
+    # many moves: flow field only, no individual arrows
+    w.max_arrows = 10
+    w.group = ALL
+    assert w.arrows == b""
+    assert w.moves_info["n_arrows"] == 0
+    assert len(unpack_arrays(w.flow)["n"]) > 1
+    w.group = "anatomy"
     # brushed rows carry the compare variant's coordinates
-    i = int(top[0])
+    i = 7
     w.brush = [p0.p_top1[i] - 1e-9, p0.p_top1[i] + 1e-9, p0.h_norm[i] - 1e-9, p0.h_norm[i] + 1e-9]
     r = [r for r in w.selected if r["item"] == f"anatomy/{i}"][0]
     assert r["p_top1_after"] == pytest.approx(p9.p_top1[i], abs=1e-12)
     assert r["h_norm_after"] == pytest.approx(p9.h_norm[i], abs=1e-12)
     w.compare = ""
-    assert w.arrows == []
+    assert w.arrows == b""
     assert w.compare_stats == {}
     assert w.moves is None
 
 
 def test_density_mode_bins_equal_histogram2d(rs):
+    from benchkit.widgets._base import unpack_arrays
     w = LandscapeExplorer(rs, group="source", density_threshold=100, bins=20)
     assert w.mode == "density"
-    assert w.xy == []
+    assert w.points == b""
     pts = points(np.stack(rs.select(variant="prompt_0").to_long()["option_probs"].to_numpy()))
     ref, _, _ = np.histogram2d(pts.p_top1, pts.h_norm, bins=20, range=[[0, 1], [0, 1]])
-    assert np.array_equal(np.asarray(w.density["counts"]), ref.astype(int))
-    assert sum(map(sum, w.density["counts"])) == w.stats["n_points"] == len(pts)
+    counts = unpack_arrays(w.density)["counts"]
+    assert np.array_equal(counts, ref.astype(int))
+    assert counts.sum() == w.stats["n_points"] == len(pts)
     # brushing still works on dense views (computed in Python)
     w.brush = [0.5, 1.0, 0.0, 1.0]
     assert w.n_selected == int(np.sum(pts.p_top1 >= 0.5))
@@ -155,7 +198,7 @@ def test_density_mode_bins_equal_histogram2d(rs):
 
 def test_expert_labels_text_and_options_listed(votes):
     rs, probs, items = votes
-    w = LandscapeExplorer(rs)
+    w = LandscapeExplorer(rs, page_size=1000)
     assert w.label_name == "error_type"
     assert w.groups == ["mmlu-redux"]
     w.brush = [0.0, 1.0, 0.0, 1.0]
@@ -175,19 +218,43 @@ def test_expert_labels_text_and_options_listed(votes):
     assert listed[probs.index[0]]["label"] == items.at[probs.index[0], "error_type"]
 
 
-def test_to_html_embeds_bundle_with_python_stats(rs):
-    w = LandscapeExplorer(rs, group="source", compare="prompt_1")
+def _page_state(page):  # noqa: D401 - see jupyter_harness.exported_state
+    """Inflate the gzip+base64 state and binary traits of an exported page (as the page does)."""
+    import base64
+    import gzip
+
+    from benchkit.widgets._base import unpack_arrays
+
+    def blob(id_):
+        m = re.search(rf'<script type="application/octet-stream" id="{id_}">(.*?)</script>', page, re.S)
+        return gzip.decompress(base64.b64decode(m.group(1)))
+
+    state = json.loads(blob("benchkit-state"))
+    names = json.loads(re.search(r'id="benchkit-binary-names">(.*?)</script>', page, re.S).group(1))
+    for name, id_ in names:
+        state[name] = unpack_arrays(blob(id_))
+    return state, blob("benchkit-esm").decode()
+
+
+def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
+    w = LandscapeExplorer(rs, group="source", compare="prompt_1", exact_limit=200)
     page = w.to_html()
-    state = json.loads(re.search(r'<script type="application/json" id="benchkit-state">(.*?)</script>',
-                                 page, re.S).group(1).replace("<\\/", "</"))
+    state, esm = _page_state(page)
     assert state["static_mode"] is True
-    assert "http" not in state.get("_esm", "")
+    assert "import(\"http" not in esm
+    assert "<script src" not in page
     B = state["bundle"]
-    key = B["sep"].join(["llama-13b", "anatomy", "prompt_3"])
     d = landscape_data(rs, group="source")
+    key = B["sep"].join(["llama-13b", "anatomy", "prompt_3"])
     ref = d.stats(d.view_rows(group="anatomy", variant="prompt_3"))
     assert B["views"][key]["mpd"] == pytest.approx(ref.mpd, abs=1e-15)
-    assert len(B["rows"]["x"]) == len(d)
+    assert B["views"][key]["mpd_method"] == "exact"
+    big = B["sep"].join(["llama-13b", ALL, "prompt_3"])  # 262 points > exact_limit: sampled, with SE
+    assert B["views"][big]["mpd_method"] == "sampled"
+    assert B["views"][big]["mpd_se"] > 0
+    cols = state["bundle_rows"]
+    assert len(cols["x"]) == len(d)
+    assert cols["x"].dtype == np.uint16
+    np.testing.assert_allclose(cols["x"] / B["quant"], d.frame["p_top1"], atol=1 / 65535)
     assert len(B["views"]) == len(w.models) * len(w.groups) * len(w.variants)
-    assert "<script src" not in page
-    assert "import(url)" in page
+    assert "DecompressionStream" in page

@@ -8,7 +8,6 @@ collections.Counter over the raw long-form answers for the sample answers.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 
@@ -21,9 +20,9 @@ from benchkit import ResponseSet
 from benchkit.boundary import profiles
 from benchkit.simulate import load_sample
 from benchkit.widgets import TrajectoryExplorer
-from benchkit.widgets._base import explorer_module
 from benchkit.widgets._assets import asset
-from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import BenchkitWidget, explorer_module
+from jupyter_harness import exported_state
 
 
 @pytest.fixture(scope="module")
@@ -113,9 +112,9 @@ def test_selecting_an_item_syncs_its_trajectory_fit_crossings_and_numbers(prof, 
 def test_initial_list_is_sorted_by_o_and_shows_the_first_item(prof, frame):
     w = TrajectoryExplorer(prof)
     ref = frame.reset_index().sort_values("o", kind="stable", na_position="last")
-    assert w.visible == ref.index.tolist()
-    assert w.selected == w.visible[0]
-    assert w.trajectory["index"] == w.visible[0]
+    assert w.listed == ref.index.tolist()
+    assert w.selected == w.listed[0]
+    assert w.trajectory["index"] == w.listed[0]
     assert w.models == [f"model {j}" for j in range(1, 7)]  # nothing said which models
     row = w.rows[5]
     for key in ("x", "w", "v", "o", "D", "gamma", "delta"):
@@ -166,7 +165,7 @@ def test_brush_and_filters_select_exactly_the_pandas_rows(prof, frame, brush, fl
     else:
         ref = ref.set_index("index")
         expected = ref[sort_by].sort_values(ascending=not desc, kind="stable", na_position="last").index.tolist()
-    assert w.visible == expected
+    assert w.listed == expected
     assert w.filtered.index.tolist() == [frame.index[i] for i in expected]
     # linked histograms: counts of the listed items on the same bins
     sel = np.zeros(len(frame), bool)
@@ -182,17 +181,17 @@ def test_a_brush_from_the_front_end_and_clearing(prof, frame):
     w.brush = {"x": (0.25, 0.45)}  # as sent by a drag (a JSON list; tuples accepted)
     assert w.brush == {"x": [0.25, 0.45]}
     n_brushed = len(_pandas_filter(frame, {"x": [0.25, 0.45]}))
-    assert 0 < len(w.visible) == n_brushed < 300
+    assert 0 < len(w.listed) == n_brushed < 300
     w.set_brush("o", hi=0.5)
     assert w.brush == {"x": [0.25, 0.45], "o": [0.0, 0.5]}
-    assert len(w.visible) == len(_pandas_filter(frame, w.brush))
+    assert len(w.listed) == len(_pandas_filter(frame, w.brush))
     w.set_brush("x")
     assert set(w.brush) == {"o"}
     w.flag_filter = "flagged"
     w.clear_filters()
     assert w.brush == {}
     assert w.flag_filter == "all"
-    assert len(w.visible) == 300
+    assert len(w.listed) == 300
     for bad, match in [({"q": [0, 1]}, r"brush variable 'q' is not one of \['x', 'w', 'v', 'o'\]"),
                        ({"x": [0.5, 0.1]}, r"brush\['x'\] must be finite \[lo, hi\] with lo <= hi"),
                        ({"x": [0.1]}, r"brush\['x'\] must be \[lo, hi\]")]:
@@ -281,11 +280,11 @@ def test_text_from_responses_and_mapping_is_cut_and_plain(prof, ladder):
     assert w.trajectory["text"] == (items["text"][49][:79] + "…")
     w.selected = 0
     assert w.trajectory["text"] == "<b>question 0</b> "
-    assert w.rows[1]["text"].startswith("<b>question 1</b>")
+    assert w.previews[1].startswith("<b>question 1</b>")
     m = TrajectoryExplorer(prof, text={str(ladder.item_ids[2]): "two"})
     m.selected = 2
     assert m.trajectory["text"] == "two"
-    assert m.rows[3]["text"] is None
+    assert m.previews[3] is None
 
 
 def test_given_entropy_recomputes_the_profiles(prof, ladder):
@@ -337,27 +336,34 @@ def test_bad_result_type():
 
 
 # ------------------------------------------------------------------- export and assets
-def test_to_html_embeds_every_trajectory_and_runs_offline(prof, ladder, tmp_path):
+def test_to_html_embeds_every_item_as_binary_columns(prof, ladder, tmp_path):
     w = TrajectoryExplorer(prof, responses=ladder)
     w.brush = {"v": [0.2, 1.0]}
     w.selected = 17
     path = tmp_path / "traj.html"
     page = w.to_html(path)
     assert path.read_text(encoding="utf-8") == page
-    state = json.loads(re.search(r'id="benchkit-state">(.*?)</script>', page, re.S).group(1))
-    esm = json.loads(re.search(r'id="benchkit-esm">(.*?)</script>', page, re.S).group(1))
+    state, esm = exported_state(page)
     assert esm == explorer_module("trajectory.js")
     assert state["static_mode"] is True
     assert w.static_mode is False
     assert state["selected"] == 17
-    assert state["visible"] == w.visible
+    assert state["visible"]["idx"].tolist() == w.listed
     assert state["brush"] == {"v": [0.2, 1.0]}
-    assert len(state["bundle"]) == 300
-    assert state["bundle"][17] == state["trajectory"] == w.trajectory
-    np.testing.assert_allclose(state["bundle"][250]["fit"], prof.fit[250], atol=1e-15)
+    assert state["trajectory"] == w.trajectory
+    C = state["bundle_cols"]
+    assert C["fit"].shape == (300, 6)
+    assert C["fit"].dtype == np.float32
+    np.testing.assert_allclose(C["fit"][250], prof.fit[250], atol=1e-7)
+    np.testing.assert_array_equal(C["counts"], prof.counts)
+    np.testing.assert_allclose(C["q75"], prof.q75, atol=1e-6)  # NaN (flat items) stays NaN
+    # compact answers: per model [[answer, count, correct], ..., other] == the live view's answers
+    w.selected = 250
+    for cell, live in zip(state["bundle"]["answers"][250], w.trajectory["answers"]):
+        assert [[a, c, k] for a, c, k in cell[:-1]] == [[s["answer"], s["count"], s["correct"]] for s in live["states"]]
+        assert cell[-1] == live["other"]
     assert "<script src=" not in page
     assert "https://" not in page
-    assert ".bk-highside" in page  # CSS inlined
 
 
 def test_assets_are_plain_esm_without_network_imports():
@@ -369,7 +375,9 @@ def test_assets_are_plain_esm_without_network_imports():
     assert ".bk-c-line" in asset("trajectory.css")
     w = TrajectoryExplorer(profiles(np.array([[0, 1, 2], [2, 1, 0]]), 2, calibration="exact"))
     assert isinstance(w, BenchkitWidget)
-    assert set(w.state_names()) >= {"rows", "visible", "brush", "selected", "trajectory", "histograms"}
+    assert set(w.state_names()) >= {"table", "visible", "brush", "selected", "trajectory", "histograms"}
+    assert isinstance(w.visible, bytes)
+    assert isinstance(w.table, bytes)
 
 
 # ------------------------------------------------------------------- real data
@@ -391,8 +399,8 @@ def test_cruxeval_output_deepseek_coder_size_ladder():
     assert w.summary["n_models"] == 3
     w.brush = {"x": [0.0, 0.5]}
     df = p.to_frame()
-    assert len(w.visible) == int((df["x"].between(0, 0.5) & ~df["flat"]).sum())
-    i = w.visible[0]
+    assert len(w.listed) == int((df["x"].between(0, 0.5) & ~df["flat"]).sum())
+    i = w.listed[0]
     w.selected = i
     np.testing.assert_array_equal(w.trajectory["counts"], cm.K[i])
     assert w.trajectory["item"].startswith("CRUXEval-output/")

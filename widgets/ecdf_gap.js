@@ -1,15 +1,18 @@
 // benchkit ECDF gap explorer (paper 002): plain ESM, inline SVG, no imports.
 //
 // State (synced traitlets of benchkit.widgets.ECDFGapExplorer): benchmarks, table, thresholds,
-// benchmark, z (sorted normalized difficulties), metrics {ddm, max_gap, top_sum, n_items, k},
+// benchmark, z (binary: z, the sorted normalized difficulties), metrics {ddm, max_gap, top_sum, n_items, k},
 // gaps [{rank, left, right, width, midpoint}], gap_items [[{side, order, item, z, distance, text}]],
-// selected_gap, added [z...], after {ddm, max_gap, top_sum, n_items, k, gaps}, static_mode and, in
-// exported pages only, bundle {name: {z, metrics, gaps, gap_items}}.
+// selected_gap, added [z...], after {ddm, max_gap, top_sum, n_items, k, gaps}, busy, revision,
+// static_mode and, in exported pages only, bundle {name: {offset, n, metrics, gaps, gap_items}} with
+// every benchmark's z in bundle_z (binary, float32, concatenated).
 // Every number shown comes from Python (benchkit.measure); this module only draws and sends
 // the user's actions back (benchmark picked, gap clicked, items added).
 
-const W = 700, H = 400;
-const M = { l: 52, r: 18, t: 34, b: 64 };
+const W = 700, H = 420;
+const M = { l: 52, r: 18, t: 54, b: 64 };
+// adjacent gap bands alternate between two hues (and keep a white edge) so they stay distinguishable
+const GAP_FILL = ["#5e60ce", "#2a9d8f"];  // blue-violet and teal: distinct from the orange DDM area
 const PW = W - M.l - M.r, PH = H - M.t - M.b;
 const x = (v) => M.l + v * PW;
 const y = (v) => M.t + (1 - v) * PH;
@@ -33,6 +36,12 @@ const toPath = (pts) => "M" + pts.map(([a, b]) => `${x(a).toFixed(2)},${y(b).toF
 function render({ model, el }) {
   const root = h("div", { class: "bk-ecdf" });
   el.appendChild(root);
+  const guard = busyGuard(model, root);
+  const zArray = () => {
+    const v = model.get("z");
+    if (Array.isArray(v) || (v && v.BYTES_PER_ELEMENT)) return v;
+    return unpackArrays(v).z || [];
+  };
   let pending = false;
   let tableOpen = null; // keep the Table 1 <details> open/closed across redraws
 
@@ -46,10 +55,11 @@ function render({ model, el }) {
   const loadStatic = (name) => {
     const view = (get("bundle", {}) || {})[name];
     if (!view) return;
+    const Z = unpackArrays(model.get("bundle_z")).z;
     model.set("selected_gap", -1);
     model.set("added", []);
     model.set("after", {});
-    model.set("z", view.z);
+    model.set("z", Z.subarray(view.offset, view.offset + view.n));
     model.set("metrics", view.metrics);
     model.set("gaps", view.gaps);
     model.set("gap_items", view.gap_items);
@@ -57,6 +67,7 @@ function render({ model, el }) {
 
   const pick = (name) => {
     if (name === get("benchmark", "")) return;
+    guard.pending(`loading ${name}`);
     model.set("benchmark", name);
     if (get("static_mode", false)) loadStatic(name);
     commit();
@@ -69,6 +80,7 @@ function render({ model, el }) {
 
   const addItem = (zv) => {
     if (get("static_mode", false)) return;
+    guard.pending("recomputing the metrics");
     model.set("added", [...get("added", []), zv]);
     commit();
   };
@@ -76,7 +88,7 @@ function render({ model, el }) {
   function picker() {
     const names = get("benchmarks", []);
     const current = get("benchmark", "");
-    const sel = h("select", { class: "bk-picker", "aria-label": "benchmark",
+    const sel = h("select", { class: "bk-picker", "aria-label": "benchmark", "data-queue": "",
       onchange: (e) => pick(e.target.value) },
       names.map((n) => h("option", { value: n, selected: n === current }, n)));
     return h("label", { class: "bk-picker-label" }, ["Benchmark ", sel]);
@@ -127,7 +139,7 @@ function render({ model, el }) {
   }
 
   function chart() {
-    const z = get("z", []);
+    const z = zArray();
     const n = z.length;
     const gaps = get("gaps", []);
     const sel = get("selected_gap", -1);
@@ -149,18 +161,26 @@ function render({ model, el }) {
     s("text", { x: M.l + PW / 2, y: H - 4, class: "bk-axislabel", "text-anchor": "middle" }, svg,
       "normalized difficulty z");
     if (n === 0) return svg;
-    // gap bands (behind the curves), widths labelled
+    // gap bands (behind the curves): in left-to-right order they alternate two hues with a white
+    // edge, so adjacent gaps never merge into one band; labels "#rank width" sit in one row above
+    // the plot, spread apart (dodge) and joined to their band by a leader line (never stacked)
     const bands = s("g", { class: "bk-gaps" }, svg);
-    gaps.forEach((g, i) => {
+    const byPos = gaps.map((g, i) => i).sort((a, b) => gaps[a].left - gaps[b].left);
+    const texts = gaps.map((g) => `#${g.rank} ${fmt(g.width)}`);
+    const centres = gaps.map((g) => (x(g.left) + x(g.right)) / 2);
+    const placed = dodge(byPos.map((i) => centres[i]), byPos.map((i) => textWidth(texts[i], 11) + 6), M.l, W - M.r);
+    byPos.forEach((i, k) => {
+      const g = gaps[i];
       const x0 = x(g.left), x1 = x(g.right);
       const wpx = Math.max(x1 - x0, 3);
-      const cx = (x0 + x1) / 2;
-      const band = s("rect", { x: cx - wpx / 2, y: M.t, width: wpx, height: PH,
+      const cx = centres[i];
+      const band = s("rect", { x: cx - wpx / 2, y: M.t, width: wpx, height: PH, fill: GAP_FILL[k % 2],
         class: "bk-gap" + (i === sel ? " bk-selected" : ""), "data-rank": g.rank, "data-index": i }, bands);
       s("title", {}, band, `gap #${g.rank}: [${fmt(g.left)}, ${fmt(g.right)}], width ${fmt(g.width)}; click to list its neighbouring items`);
       band.addEventListener("click", () => selectGap(i));
-      const label = s("text", { x: cx, y: M.t - 6 - (i % 2) * 12, class: "bk-gaplabel" + (i === sel ? " bk-selected" : ""),
-        "text-anchor": "middle", "data-rank": g.rank }, bands, fmt(g.width));
+      s("path", { d: `M${cx},${M.t}L${placed[k]},${M.t - 13}`, class: "bk-leader" }, bands);
+      const label = s("text", { x: placed[k], y: M.t - 16, class: "bk-gaplabel" + (i === sel ? " bk-selected" : ""),
+        "text-anchor": "middle", "data-rank": g.rank, fill: GAP_FILL[k % 2] }, bands, texts[i]);
       label.addEventListener("click", () => selectGap(i));
     });
     // reference and the DDM area between the two ECDFs
@@ -171,7 +191,7 @@ function render({ model, el }) {
     s("path", { d: toPath(pr), class: "bk-ref" }, svg);
     s("path", { d: toPath(pb), class: "bk-ecdf-line" }, svg);
     if (added.length) {
-      const merged = z.concat(added).sort((a, b) => a - b);
+      const merged = Array.from(z).concat(added).sort((a, b) => a - b);
       s("path", { d: toPath(stepPoints(merged)), class: "bk-after-line" }, svg);
       for (const a of added) {
         s("path", { d: `M${x(a)},${y(0) - 1}l-5,-9h10z`, class: "bk-added", "data-z": a }, svg);
@@ -196,12 +216,16 @@ function render({ model, el }) {
     });
     // legend
     const lg = s("g", { class: "bk-legend", transform: `translate(${M.l + 10},${M.t + 12})` }, svg);
+    s("rect", { x: -6, y: -10, width: 215, height: 15 * (added.length ? 5 : 4) + 4, class: "bk-legendbg" }, lg);
     const entries = [["bk-ecdf-line", "benchmark ECDF"], ["bk-ref", "uniform reference (same n)"],
-      ["bk-area-key", "area = DDM"], ["bk-gap-key", `top-${gaps.length} gaps`]];
+      ["bk-area-key", "area = DDM"], ["bk-gap-key", `top-${gaps.length} gaps (alternating hues)`]];
     if (added.length) entries.push(["bk-after-line", `after adding ${added.length}`]);
     entries.forEach(([cls, label], i) => {
       const gy = i * 15;
-      if (cls.endsWith("-key")) s("rect", { x: 0, y: gy - 6, width: 18, height: 9, class: cls }, lg);
+      if (cls === "bk-gap-key") {  // the two alternating band hues
+        s("rect", { x: 0, y: gy - 6, width: 9, height: 9, fill: GAP_FILL[0], "fill-opacity": 0.5 }, lg);
+        s("rect", { x: 9, y: gy - 6, width: 9, height: 9, fill: GAP_FILL[1], "fill-opacity": 0.5 }, lg);
+      } else if (cls.endsWith("-key")) s("rect", { x: 0, y: gy - 6, width: 18, height: 9, class: cls }, lg);
       else s("line", { x1: 0, x2: 18, y1: gy, y2: gy, class: cls }, lg);
       s("text", { x: 24, y: gy + 4, class: "bk-legendlabel" }, lg, label);
     });
@@ -249,6 +273,8 @@ function render({ model, el }) {
       h("div", { class: "bk-top" }, [picker(), metricsLine()]),
       chart(), controls(), itemsPanel(), table1(),
     );
+    root.dataset.revision = String(get("revision", 0));
+    guard.apply();
   }
   const schedule = () => {
     if (pending) return;
@@ -256,7 +282,7 @@ function render({ model, el }) {
     Promise.resolve().then(draw);
   };
   const names = ["benchmarks", "table", "thresholds", "benchmark", "z", "metrics", "gaps",
-    "gap_items", "selected_gap", "added", "after", "static_mode"];
+    "gap_items", "selected_gap", "added", "after", "static_mode", "revision"];
   for (const name of names) model.on(`change:${name}`, schedule);
   draw();
   return () => { for (const name of names) model.off(`change:${name}`, schedule); };

@@ -1,11 +1,11 @@
 // benchkit trajectory explorer (paper 000, BSDProbe): plain ESM, inline SVG, no imports.
 //
-// State (synced traitlets of benchkit.widgets.TrajectoryExplorer): rows [{index, item, x, w, v, o,
-// D, gamma, delta, flat, flagged, text?}], models, T, alpha_o, entropy_source, summary,
-// histograms {x|w|v|o: {edges, counts, n, population, weighted}}, brush {var: [lo, hi]},
-// flag_filter, delta_filter, sort_by, sort_descending, visible [row index], hist_selected
-// {var: counts}, selected, trajectory {...}, static_mode and, in exported pages only,
-// bundle [trajectory per row].
+// State (synced traitlets of benchkit.widgets.TrajectoryExplorer): table (binary: x, w, v, o, D,
+// gamma, delta, flat, flagged per item), item_ids, previews, models, T, alpha_o, entropy_source,
+// summary, histograms {x|w|v|o: {edges, counts, n, population, weighted}}, brush {var: [lo, hi]},
+// flag_filter, delta_filter, sort_by, sort_descending, visible (binary: idx, the listed rows),
+// hist_selected {var: counts}, selected, trajectory {...}, busy, revision, static_mode and, in
+// exported pages only, bundle_cols (binary per-item columns) and bundle {text, answers}.
 // Every number shown comes from Python (benchkit.boundary.profiles). In a kernel this module only
 // sends the user's actions (pick item, sort, filter, brush) and Python recomputes `visible`,
 // `hist_selected` and `trajectory`. In an exported page (static_mode) it applies the same rules
@@ -81,10 +81,60 @@ function localHistSelected(rows, visible, hists) {
   return out;
 }
 
+// one item's trajectory from the exported columns (the same fields as TrajectoryView.trajectory)
+function trajectoryFromBundle(C, B, models, T, alpha, source, i) {
+  const n = models.length;
+  const row = (name) => Array.from(C[name].subarray(i * n, (i + 1) * n));
+  const num = (name) => (Number.isNaN(C[name][i]) ? null : C[name][i]);
+  const flat = !!C.flat[i], hs = C.high_start[i], fit = row("fit"), delta = C.delta[i];
+  const counts = row("counts");
+  let answers = null;
+  if (B.answers) {
+    answers = B.answers[i].map((cell, j) => {
+      const states = cell.slice(0, -1).map(([answer, count, correct]) => ({ answer, count, correct }));
+      const other = cell[cell.length - 1];
+      return { model: models[j], states, other, total: states.reduce((a, st) => a + st.count, other) };
+    });
+  }
+  return {
+    index: i, item: null, models, s: models.map((_, j) => j / (n - 1)), counts, T,
+    c: counts.map((k) => k / T), e: row("e"), fit, blocks: row("blocks"), delta, flat,
+    q25: num("q25"), q50: num("q50"), q75: num("q75"),
+    levels: flat ? null : { "0.25": fit[0] + 0.25 * delta, "0.5": fit[0] + 0.5 * delta, "0.75": fit[0] + 0.75 * delta },
+    x: num("x"), w: num("w"), a: num("a"), gamma: num("gamma"), e_hi: num("e_hi"), v: num("v"), D: num("D"),
+    o: num("o"), flagged: !!C.flagged[i], alpha_o: alpha, high_start: hs,
+    high: models.map((_, j) => !flat && j >= hs), entropy_source: source,
+    text: B.text ? B.text[i] : null, answers,
+  };
+}
+
 function render({ model, el }) {
   const root = h("div", { class: "bk-traj" });
   el.appendChild(root);
+  const guard = busyGuard(model, root);
   let pending = false;
+  // the item table as row objects, rebuilt only when the binary table changes
+  let rowsCache = { key: null, rows: [] };
+  const rowsList = () => {
+    const tab = model.get("table");
+    if (rowsCache.key === tab) return rowsCache.rows;
+    const T = unpackArrays(tab), ids = model.get("item_ids") || [], pv = model.get("previews") || [];
+    const n = ids.length, rows = new Array(n);
+    const val = (name, i) => (Number.isNaN(T[name][i]) ? null : T[name][i]);
+    for (let i = 0; i < n; i++) {
+      rows[i] = { index: i, item: ids[i], x: val("x", i), w: val("w", i), v: val("v", i), o: val("o", i),
+        D: val("D", i), gamma: val("gamma", i), delta: val("delta", i), flat: !!T.flat[i], flagged: !!T.flagged[i] };
+      if (pv.length) rows[i].text = pv[i];
+    }
+    rowsCache = { key: tab, rows };
+    return rows;
+  };
+  const visList = () => {
+    const v = model.get("visible");
+    if (Array.isArray(v)) return v;
+    const A = unpackArrays(v);
+    return A.idx ? Array.from(A.idx) : [];
+  };
   let limit = PAGE;
   let listScroll = 0;
 
@@ -97,13 +147,16 @@ function render({ model, el }) {
 
   // without a kernel: recompute the list and the linked histogram counts from the embedded rows
   const recomputeLocal = () => {
-    const rows = get("rows", []);
+    const rows = rowsList();
     const vis = localVisible(rows, get("brush", {}), get("flag_filter", "all"), get("delta_filter", "all"),
       get("sort_by", "o"), get("sort_descending", false));
     model.set("visible", vis);
     model.set("hist_selected", localHistSelected(rows, vis, get("histograms", {})));
   };
   const setFilter = (changes) => {
+    // nothing changes -> Python does not recompute (and would never publish a new revision)
+    if (Object.entries(changes).every(([k, v]) => JSON.stringify(model.get(k)) === JSON.stringify(v))) return;
+    guard.pending("filtering the list");
     for (const [k, v] of Object.entries(changes)) model.set(k, v);
     limit = PAGE;
     listScroll = 0;
@@ -112,15 +165,21 @@ function render({ model, el }) {
   };
   const choose = (i) => {
     if (i === get("selected", -1)) return;
+    guard.pending("loading the item");
     model.set("selected", i);
-    if (isStatic()) model.set("trajectory", (get("bundle", [])[i]) || {});
+    if (isStatic()) {
+      const t = trajectoryFromBundle(unpackArrays(model.get("bundle_cols")), get("bundle", {}), get("models", []),
+        get("T", 1), get("alpha_o", 0.05), get("entropy_source", ""), i);
+      t.item = rowsList()[i].item;
+      model.set("trajectory", t);
+    }
     commit();
   };
 
   // ------------------------------------------------------------------ summary and controls
   function summaryLine() {
     const sm = get("summary", {});
-    const nVis = get("visible", []).length;
+    const nVis = visList().length;
     return h("div", { class: "bk-summary" }, [
       h("span", {}, [h("b", {}, `${sm.n_items}`), ` items × ${sm.n_models} models, T = ${sm.T}`]),
       h("span", { "data-summary": "flat" }, `Δ = 0: ${sm.n_flat} (${fmt(100 * (sm.flat_share || 0), 1)}%)`),
@@ -136,7 +195,7 @@ function render({ model, el }) {
   function controls() {
     const brush = get("brush", {});
     const sel = (name, value, options, label) => h("label", {}, [label + " ",
-      h("select", { class: `bk-${name}`, "aria-label": label,
+      h("select", { class: `bk-${name}`, "aria-label": label, "data-queue": "",
         onchange: (e) => setFilter({ [name]: e.target.value }) },
         options.map(([v, t]) => h("option", { value: v, selected: v === value }, t)))]);
     const brushes = Object.entries(brush).map(([v, [lo, hi]]) => h("span", { class: "bk-brushtag", "data-var": v, "data-lo": lo, "data-hi": hi },
@@ -245,8 +304,8 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ item list
   function itemList() {
-    const rows = get("rows", []);
-    const vis = get("visible", []);
+    const rows = rowsList();
+    const vis = visList();
     const sel = get("selected", -1);
     const sortBy = get("sort_by", "o");
     const desc = get("sort_descending", false);
@@ -280,7 +339,7 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------------ trajectory chart
   function trajectoryChart(t) {
-    const W = 560, H = 330, M = { l: 46, r: 16, t: 22, b: 74 };
+    const W = 580, H = 380, M = { l: 46, r: 16, t: 64, b: 96 };
     const PW = W - M.l - M.r, PH = H - M.t - M.b;
     const X = (v) => M.l + v * PW, Y = (v) => M.t + (1 - v) * PH;
     const svg = s("svg", { class: "bk-trajchart", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img",
@@ -296,29 +355,43 @@ function render({ model, el }) {
       s("line", { x1: M.l - 4, x2: M.l, y1: Y(v), y2: Y(v), class: "bk-tick" }, svg);
       s("text", { x: M.l - 7, y: Y(v) + 4, class: "bk-ticklabel", "text-anchor": "end" }, svg, v.toFixed(2));
     }
+    // model labels: rotated -60°, truncated to the room below the axis (full name in the tooltip) and
+    // thinned when even rotated labels (11 px line height) would overlap; every tick stays
+    const room = (M.b - 22) / Math.sin(Math.PI / 3);
+    const keep = new Set(thinLabels(t.s.map(X), 12, 0));
     t.s.forEach((sv, j) => {
       s("line", { x1: X(sv), x2: X(sv), y1: Y(0), y2: Y(0) + 4, class: "bk-tick" }, svg);
-      const lab = s("text", { x: X(sv), y: Y(0) + 14, class: "bk-modellabel" + (t.high[j] ? " bk-inhigh" : ""),
-        "text-anchor": "end", transform: `rotate(-35 ${X(sv)} ${Y(0) + 14})` }, svg, t.models[j]);
+      if (!keep.has(j)) return;
+      const ft = fitText(t.models[j], room, 10);
+      const lab = s("text", { x: X(sv) + 3, y: Y(0) + 10, class: "bk-modellabel" + (t.high[j] ? " bk-inhigh" : ""),
+        "text-anchor": "end", "data-model": t.models[j], transform: `rotate(-60 ${X(sv) + 3} ${Y(0) + 10})` }, svg, ft.text);
       s("title", {}, lab, `${t.models[j]}: s = ${fmt(sv)}, k = ${t.counts[j]}/${t.T}`);
     });
     s("text", { x: 12, y: M.t + PH / 2, class: "bk-axislabel", "text-anchor": "middle",
       transform: `rotate(-90 12 ${M.t + PH / 2})` }, svg, "c (correct share), e (entropy)");
     const line = (vals) => vals.map((v, j) => `${j ? "L" : "M"}${X(t.s[j]).toFixed(2)},${Y(v).toFixed(2)}`).join("");
     // crossings of the fit (Eq. 4): vertical lines at Q and the level c~1 + alpha*Delta
+    // crossing annotations sit in a band above the plot, spread horizontally (dodge) so they never
+    // collide, each joined to its crossing by a leader line
     if (!t.flat) {
-      [["q25", "0.25", "Q.25"], ["q50", "0.5", "x = Q.5"], ["q75", "0.75", "Q.75"]].forEach(([k, lev, label], j) => {
+      const qs = [["q25", "0.25", "Q.25"], ["q50", "0.5", "x = Q.5"], ["q75", "0.75", "Q.75"]].filter(([k]) => t[k] !== null);
+      const texts = qs.map(([k, , label]) => `${label} = ${fmt(t[k])}`);
+      const widths = texts.map((tx) => textWidth(tx, 11) + 8);
+      const pos = dodge(qs.map(([k]) => X(t[k])), widths, M.l, W - M.r);
+      qs.forEach(([k, lev, label], j) => {
         const q = t[k], level = t.levels[lev];
-        if (q === null) return;
         s("line", { x1: X(q), x2: X(q), y1: M.t, y2: Y(0), class: "bk-cross" + (k === "q50" ? " bk-cross-x" : ""),
           "data-q": k, "data-value": q }, svg);
         s("line", { x1: M.l, x2: X(q), y1: Y(level), y2: Y(level), class: "bk-level" }, svg);
         s("circle", { cx: X(q), cy: Y(level), r: 3.5, class: "bk-crosspt" }, svg);
-        s("text", { x: X(q) + 3, y: M.t + 11 + 11 * j, class: "bk-crosslabel" }, svg, `${label} = ${fmt(q)}`);
+        s("path", { d: `M${X(q)},${M.t}L${pos[j]},${M.t - 12}`, class: "bk-leader" }, svg);
+        s("text", { x: pos[j], y: M.t - 15, class: "bk-crosslabel", "text-anchor": "middle", "data-label": k }, svg, texts[j]);
       });
     } else if (t.x !== null) {
       s("line", { x1: X(t.x), x2: X(t.x), y1: M.t, y2: Y(0), class: "bk-assigned-x", "data-q": "x" }, svg);
-      s("text", { x: X(t.x) + 3, y: M.t + 11, class: "bk-crosslabel" }, svg, `x (assigned, App. B) = ${fmt(t.x)}`);
+      const tx = `x (assigned, App. B) = ${fmt(t.x)}`;
+      const [px] = dodge([X(t.x)], [textWidth(tx, 11) + 8], M.l, W - M.r);
+      s("text", { x: px, y: M.t - 15, class: "bk-crosslabel", "text-anchor": "middle" }, svg, tx);
     }
     s("path", { d: line(t.e), class: "bk-e-line" }, svg);
     s("path", { d: line(t.fit), class: "bk-fit-line", "data-fit": t.fit.join(",") }, svg);
@@ -329,7 +402,7 @@ function render({ model, el }) {
         "data-model": t.models[j] }, svg);
       s("title", {}, p, `${t.models[j]}: c = ${t.counts[j]}/${t.T} = ${fmt(v)}, fit ${fmt(t.fit[j])}, e = ${fmt(t.e[j])}`);
     });
-    const lg = s("g", { transform: `translate(${M.l + 8},${H - 12})` }, svg);
+    const lg = s("g", { class: "bk-trajlegend", transform: `translate(${M.l + 8},14)` }, svg);  // legend above the plot, clear of the axis labels
     [["bk-c-line", "C (correctness)"], ["bk-fit-line", "isotonic fit"], ["bk-e-line", "E (entropy)"],
       ["bk-highside-key", "high-side H"]].forEach(([cls, label], i) => {
       const gx = i * 125;
@@ -387,6 +460,7 @@ function render({ model, el }) {
 
   function draw() {
     pending = false;
+    root.dataset.revision = String(get("revision", 0));
     root.replaceChildren(
       summaryLine(),
       h("div", { class: "bk-hists" }, HIST_VARS.map(histogram).filter(Boolean)),
@@ -395,14 +469,15 @@ function render({ model, el }) {
     );
     const sc = root.querySelector(".bk-listscroll");
     if (sc) sc.scrollTop = listScroll;
+    guard.apply();
   }
   const schedule = () => {
     if (pending) return;
     pending = true;
     Promise.resolve().then(draw);
   };
-  const names = ["rows", "models", "summary", "histograms", "brush", "flag_filter", "delta_filter", "sort_by",
-    "sort_descending", "visible", "hist_selected", "selected", "trajectory", "static_mode"];
+  const names = ["table", "item_ids", "models", "summary", "histograms", "brush", "flag_filter", "delta_filter",
+    "sort_by", "sort_descending", "visible", "hist_selected", "selected", "trajectory", "static_mode", "revision"];
   for (const name of names) model.on(`change:${name}`, schedule);
   draw();
   return () => { for (const name of names) model.off(`change:${name}`, schedule); };

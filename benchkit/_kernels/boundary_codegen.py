@@ -166,7 +166,7 @@ def _render_n(n: int) -> str:
     out.append("")
     out.append("")
     # D accumulation helper text
-    acc = [f"        acc = hl[k0 * lcm] - hl[f0]"]
+    acc = ["        acc = hl[k0 * lcm] - hl[f0]"]
     for i in range(1, n):
         acc.append(f"        acc = acc + (hl[k{i} * lcm] - hl[f{i}])")
     tail = [

@@ -13,6 +13,7 @@ available, and testable, without Jupyter.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Sequence
 
 import numpy as np
@@ -21,6 +22,7 @@ import pandas as pd
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
+    check_choice,
     check_columns,
     check_float,
     check_int,
@@ -30,7 +32,7 @@ from benchkit.landscape._mpd import mpd
 from benchkit.landscape._points import LandscapePoints
 
 __all__ = ["LandscapeData", "ViewStats", "Moves", "landscape_data", "ALL", "NO_VARIANT",
-           "LABEL_COLUMNS"]
+           "LABEL_COLUMNS", "EXACT_LIMIT", "BRUSH_ORDERS"]
 
 #: Picker value meaning "pool every model / group".
 ALL = "(all)"
@@ -39,6 +41,17 @@ NO_VARIANT = "(none)"
 #: Item columns taken as the expert label by ``label="auto"`` (first present wins).
 LABEL_COLUMNS = ("error_type", "expert_label", "label", "taxonomy")
 _TEXT_COLUMNS = ("text", "question")
+#: Views with at most this many points get the exact MPD by default (about 0.1 s at 50,000 points);
+#: larger views get the sampled-pairs estimate with its standard error (Sec. 3.3; exact on request).
+EXACT_LIMIT = 50_000
+#: Orders of a brushed list besides a column name: "stratified" (round-robin over models).
+BRUSH_ORDERS = ("stratified",)
+_SAMPLED_PAIRS = 200_000
+
+
+def _mpd_sampled(xy: np.ndarray, n_pairs: int, rng: Any):
+    """:func:`benchkit.landscape.mpd` with ``method="sampled"`` (estimate and standard error)."""
+    return mpd(xy, method="sampled", n_pairs=n_pairs, rng=rng)
 
 
 @dataclass(frozen=True)
@@ -49,11 +62,15 @@ class ViewStats:
     ----------
     n_points : int
     mpd : float
-        Exact mean pairwise distance of the pooled view points (:func:`benchkit.landscape.mpd`);
-        NaN below 2 points.
+        Mean pairwise distance of the pooled view points (:func:`benchkit.landscape.mpd`): exact,
+        or the sampled-pairs estimate (see ``mpd_method``); NaN below 2 points.
     mean_h_norm, mean_p_top1 : float
     accuracy : float
         Mean correctness (NaN when correctness is unknown).
+    mpd_method : str
+        ``"exact"`` or ``"sampled"``.
+    mpd_se : float
+        Standard error of a sampled estimate (0 for exact; NaN below 2 points).
     """
 
     n_points: int
@@ -61,6 +78,8 @@ class ViewStats:
     mean_h_norm: float
     mean_p_top1: float
     accuracy: float
+    mpd_method: str = "exact"
+    mpd_se: float = 0.0
 
     def to_frame(self) -> pd.DataFrame:
         """One-row table of the fields."""
@@ -131,18 +150,23 @@ class LandscapeData:
     # ------------------------------------------------------------------ pickers
     @property
     def models(self) -> list[str]:
-        """Models in the data, in order of appearance."""
-        return list(pd.unique(self.frame["model"]))
+        """Model names in order of first appearance."""
+        return list(self._levels["model"])
 
     @property
     def groups(self) -> list[str]:
-        """Groups in the data, in order of appearance."""
-        return list(pd.unique(self.frame["group"]))
+        """Group names in order of first appearance."""
+        return list(self._levels["group"])
 
     @property
     def variants(self) -> list[str]:
-        """Variants in the data, in order of appearance."""
-        return list(pd.unique(self.frame["variant"]))
+        """Variant names in order of first appearance."""
+        return list(self._levels["variant"])
+
+    @cached_property
+    def _levels(self) -> dict[str, list[str]]:
+        # computed once: pd.unique over 800k object values costs tens of ms per call
+        return {c: list(pd.unique(self.frame[c])) for c in ("model", "group", "variant")}
 
     def __len__(self) -> int:
         return len(self.frame)
@@ -158,65 +182,117 @@ class LandscapeData:
         if value not in ok:
             raise BenchkitValueError(f"{what}={describe(value)} is not in the data; choose one of {ok}")
 
+    @cached_property
+    def codes(self) -> dict[str, np.ndarray]:
+        """Integer codes per point (computed once): ``m, g, v, i`` index ``models, groups, variants``
+        and the item table; ``x`` (P_top1), ``y`` (H_norm) float64; ``c`` correctness 1/0/-1 unknown.
+        """
+        f = self.frame
+
+        def code(col, cats):
+            return pd.Categorical(f[col], categories=cats).codes.astype(np.int32)
+
+        corr = f["correct"]
+        c = np.where(corr.isna().to_numpy(), -1, corr.fillna(False).to_numpy(dtype=bool).astype(np.int8))
+        return {"m": code("model", self.models), "g": code("group", self.groups),
+                "v": code("variant", self.variants), "i": code("item", list(self.items.index)),
+                "x": f["p_top1"].to_numpy(np.float64), "y": f["h_norm"].to_numpy(np.float64),
+                "c": c.astype(np.int8)}
+
     def view_rows(self, *, model: str = ALL, group: str = ALL, variant: str | None = None) -> np.ndarray:
         """Row ids (ascending) of the points of a view; ``ALL`` pools models / groups.
 
         ``variant`` defaults to the first variant (a view always shows one variant).
         """
-        variant = self.variants[0] if variant is None else variant
-        self._check("model", model, self.models, True)
-        self._check("group", group, self.groups, True)
-        self._check("variant", variant, self.variants, False)
-        f = self.frame
-        keep = (f["variant"] == variant).to_numpy(dtype=bool, copy=True)
+        lv = self._levels
+        variant = lv["variant"][0] if variant is None else variant
+        self._check("model", model, lv["model"], True)
+        self._check("group", group, lv["group"], True)
+        self._check("variant", variant, lv["variant"], False)
+        c = self.codes
+        keep = c["v"] == lv["variant"].index(variant)
         if model != ALL:
-            keep &= (f["model"] == model).to_numpy(dtype=bool)
+            keep &= c["m"] == lv["model"].index(model)
         if group != ALL:
-            keep &= (f["group"] == group).to_numpy(dtype=bool)
+            keep &= c["g"] == lv["group"].index(group)
         return np.flatnonzero(keep)
 
-    def stats(self, rows: Any) -> ViewStats:
-        """MPD (exact, :func:`benchkit.landscape.mpd`), mean H_norm / P_top1 and accuracy of ``rows``."""
+    def stats(self, rows: Any, *, method: str = "exact", n_pairs: int = _SAMPLED_PAIRS,
+              rng: Any = 0) -> ViewStats:
+        """MPD, mean H_norm / P_top1 and accuracy of ``rows``.
+
+        ``method="exact"`` sums every pair (:func:`benchkit.landscape.mpd`); ``"sampled"`` averages
+        ``n_pairs`` random pairs (its ``method="sampled"``, unbiased, with a standard error), for
+        views too large for an instant exact value; ``"auto"`` is exact up to :data:`EXACT_LIMIT`
+        points and sampled above. ``rng`` seeds the sampling (fixed by default, so a view's
+        estimate is reproducible).
+        """
+        method = check_choice("method", method, ("exact", "sampled", "auto"))
         rows = np.asarray(rows, dtype=np.int64)
-        sub = self.frame.iloc[rows]
-        n = len(sub)
+        n = len(rows)
+        nan = float("nan")
         if n == 0:
-            nan = float("nan")
-            return ViewStats(0, nan, nan, nan, nan)
-        xy = sub[["p_top1", "h_norm"]].to_numpy(dtype=np.float64)
-        m = mpd(xy).mpd if n >= 2 else float("nan")
-        corr = sub["correct"]
-        acc = float(corr.astype(float).mean()) if corr.notna().all() else float("nan")
-        return ViewStats(n, float(m), float(xy[:, 1].mean()), float(xy[:, 0].mean()), acc)
+            return ViewStats(0, nan, nan, nan, nan, "exact", nan)
+        c = self.codes
+        xy = np.column_stack([c["x"][rows], c["y"][rows]])
+        if method == "auto":
+            method = "exact" if n <= EXACT_LIMIT else "sampled"
+        if n < 2:
+            m, se = nan, nan
+        elif method == "exact":
+            m, se = mpd(xy).mpd, 0.0
+        else:
+            r = _mpd_sampled(xy, check_int("n_pairs", n_pairs, min=2), rng)
+            m, se = r.mpd, r.se
+        corr = c["c"][rows]
+        acc = float((corr == 1).mean()) if (corr >= 0).all() else nan
+        return ViewStats(n, float(m), float(xy[:, 1].mean()), float(xy[:, 0].mean()), acc, method,
+                         float(se))
 
-    def density(self, rows: Any, *, bins: int = 40) -> dict:
-        """2-D histogram of ``rows`` over [0, 1] x [0, 1] (x = P_top1, y = H_norm).
+    def density_counts(self, rows: Any, *, bins: int = 40) -> np.ndarray:
+        """2-D histogram of ``rows`` over [0, 1] x [0, 1]: ``counts[i, j]`` for x bin i, y bin j.
 
-        Returns ``{"bins": bins, "counts": [[...]] (x bin major, counts[i][j] for x bin i, y bin j),
-        "max": largest count}``; bins are half-open ``[a, b)`` except the last, which includes 1
-        (``numpy.histogram2d``).
+        Same bins as ``numpy.histogram2d(x, y, bins, range=[[0, 1], [0, 1]])``: half-open
+        ``[a, b)`` except the last, which includes 1; values outside [0, 1] are dropped.
         """
         bins = check_int("bins", bins, min=2, max=400)
         rows = np.asarray(rows, dtype=np.int64)
-        sub = self.frame.iloc[rows]
-        H, _, _ = np.histogram2d(sub["p_top1"].to_numpy(dtype=float), sub["h_norm"].to_numpy(dtype=float),
-                                 bins=bins, range=[[0.0, 1.0], [0.0, 1.0]])
-        H = H.astype(np.int64)
-        return {"bins": bins, "counts": H.tolist(), "max": int(H.max()) if H.size else 0}
+        c = self.codes
+        x, y = c["x"][rows], c["y"][rows]
+        ok = (x >= 0) & (x <= 1) & (y >= 0) & (y <= 1)
+        ix = np.minimum((x[ok] * bins).astype(np.int64), bins - 1)
+        iy = np.minimum((y[ok] * bins).astype(np.int64), bins - 1)
+        return np.bincount(ix * bins + iy, minlength=bins * bins).reshape(bins, bins)
+
+    def density(self, rows: Any, *, bins: int = 40) -> dict:
+        """:meth:`density_counts` as ``{"bins", "counts" (nested lists), "max"}``."""
+        H = self.density_counts(rows, bins=bins)
+        return {"bins": int(H.shape[0]), "counts": H.tolist(), "max": int(H.max()) if H.size else 0}
 
     def moves(self, before: Any, after: Any) -> Moves:
-        """Moves of the points in row set ``before`` to their (model, item) partners in ``after``."""
-        f = self.frame
-        b = f.iloc[np.asarray(before, dtype=np.int64)][["model", "item", "p_top1", "h_norm"]]
-        a = f.iloc[np.asarray(after, dtype=np.int64)][["model", "item", "p_top1", "h_norm"]]
-        b = b.rename_axis("row_before").reset_index()
-        a = a.rename_axis("row_after").reset_index()
-        j = b.merge(a, on=["model", "item"], how="inner", suffixes=("_b", "_a"), sort=False)
+        """Moves of the points in row set ``before`` to their (model, item) partners in ``after``.
+
+        A (model, item) pair present more than once in ``after`` takes its first row.
+        """
+        c = self.codes
+        before = np.asarray(before, dtype=np.int64)
+        after = np.asarray(after, dtype=np.int64)
+        n_items = max(len(self.items), 1)
+        kb = c["m"][before].astype(np.int64) * n_items + c["i"][before]
+        ka = c["m"][after].astype(np.int64) * n_items + c["i"][after]
+        order = np.argsort(ka, kind="stable")
+        ks = ka[order]
+        pos = np.searchsorted(ks, kb)
+        pos_c = np.minimum(pos, max(len(ks) - 1, 0))
+        hit = (pos < len(ks)) & (ks[pos_c] == kb) if len(ks) else np.zeros(len(kb), bool)
+        rb = before[hit]
+        ra = after[order[pos_c[hit]]]
+        # names through the integer codes (indexing an Arrow string column per call is slow)
         out = pd.DataFrame({
-            "row_before": j["row_before"].to_numpy(np.int64), "row_after": j["row_after"].to_numpy(np.int64),
-            "model": j["model"].to_numpy(), "item": j["item"].to_numpy(),
-            "x0": j["p_top1_b"].to_numpy(float), "y0": j["h_norm_b"].to_numpy(float),
-            "x1": j["p_top1_a"].to_numpy(float), "y1": j["h_norm_a"].to_numpy(float),
+            "row_before": rb, "row_after": ra,
+            "model": np.asarray(self.models, dtype=object)[c["m"][rb]],
+            "item": np.asarray(self.items.index, dtype=object)[c["i"][rb]],
+            "x0": c["x"][rb], "y0": c["y"][rb], "x1": c["x"][ra], "y1": c["y"][ra],
         })
         out["distance"] = np.hypot(out["x1"] - out["x0"], out["y1"] - out["y0"])
         return Moves(out.sort_values("row_before", kind="stable").reset_index(drop=True))
@@ -225,9 +301,71 @@ class LandscapeData:
         """Row ids among ``rows`` whose point lies in ``box = (x0, x1, y0, y1)`` (inclusive)."""
         x0, x1, y0, y1 = _check_box(box)
         rows = np.asarray(rows, dtype=np.int64)
-        x = self.frame["p_top1"].to_numpy(float)[rows]
-        y = self.frame["h_norm"].to_numpy(float)[rows]
+        x = self.codes["x"][rows]
+        y = self.codes["y"][rows]
         return rows[(x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)]
+
+    def order_rows(self, rows: Any, *, by: str = "stratified", descending: bool = False) -> np.ndarray:
+        """``rows`` in listing order for the brushed list.
+
+        ``by="stratified"`` (default) interleaves models: the first row of each model (in model
+        order), then the second of each, ..., so any first page shows every model present instead
+        of the first model's rows. Otherwise ``by`` is a column of :meth:`details`
+        (``model, item, variant, group, p_top1, h_norm, pred, answer, correct, label``) sorted
+        stably (ties keep row order), missing values last; ``descending`` reverses the order of
+        values.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        if by == "stratified":
+            m = self.codes["m"][rows]
+            o = np.argsort(m, kind="stable")
+            rank = np.empty(len(rows), np.int64)
+            sm = m[o]
+            starts = np.r_[0, np.flatnonzero(np.diff(sm)) + 1] if len(sm) else np.array([], np.int64)
+            within = np.arange(len(sm)) - np.repeat(starts, np.diff(np.r_[starts, len(sm)]))
+            rank[o] = within
+            out = rows[np.lexsort((m, rank))]
+            return out[::-1] if descending else out
+        cols = ("model", "item", "variant", "group", "p_top1", "h_norm", "pred", "answer", "correct",
+                "label")
+        check_choice("by", by, BRUSH_ORDERS + cols)
+        if by == "label":
+            vals = self.items["label"].reindex(self.frame["item"].to_numpy()[rows]).to_numpy()
+        elif by in ("p_top1", "h_norm"):
+            vals = self.codes["x" if by == "p_top1" else "y"][rows]
+        elif by == "correct":
+            vals = self.codes["c"][rows].astype(float)
+            vals[vals < 0] = np.nan
+        else:
+            vals = self.frame[by].to_numpy()[rows]
+        s = pd.Series(vals, index=rows)
+        s = s.sort_values(ascending=not descending, kind="stable", na_position="last")
+        return s.index.to_numpy(np.int64)
+
+    def flow(self, moves: Moves, *, bins: int = 10) -> pd.DataFrame:
+        """Binned mean displacement of ``moves`` (a flow field of the before/after view).
+
+        The before positions are binned on a ``bins x bins`` grid over [0, 1]^2 (as
+        :meth:`density_counts`); per non-empty cell: ``ix, iy, n`` (moves starting there), ``x, y``
+        (mean start), ``dx, dy`` (mean displacement) and ``mean_distance`` (mean move length).
+        """
+        bins = check_int("bins", bins, min=1, max=200)
+        f = moves.frame
+        x0, y0 = f["x0"].to_numpy(float), f["y0"].to_numpy(float)
+        ix = np.clip((x0 * bins).astype(np.int64), 0, bins - 1)
+        iy = np.clip((y0 * bins).astype(np.int64), 0, bins - 1)
+        key = ix * bins + iy
+        n = np.bincount(key, minlength=bins * bins)
+        nz = np.flatnonzero(n)
+
+        def mean(v):
+            return (np.bincount(key, weights=v, minlength=bins * bins)[nz] / n[nz])
+
+        return pd.DataFrame({
+            "ix": nz // bins, "iy": nz % bins, "n": n[nz], "x": mean(x0), "y": mean(y0),
+            "dx": mean(f["x1"].to_numpy(float) - x0), "dy": mean(f["y1"].to_numpy(float) - y0),
+            "mean_distance": mean(f["distance"].to_numpy(float)),
+        })
 
     def details(self, rows: Any) -> pd.DataFrame:
         """The listed rows: point values, option probabilities, item text, options and label."""

@@ -25,7 +25,8 @@ BLOCK = 50
 class BootstrapInput:
     """What one worker needs: per benchmark, the response matrix over the models it observes
     (``cols``: their positions among all aligned models; missing cells 0 with ``obs`` = 0), CAD
-    item counts, and the fixed domain codes and weights."""
+    item counts, and the fixed domain codes and weights.
+    """
 
     Y: tuple[np.ndarray, ...]
     cols: tuple[np.ndarray, ...]

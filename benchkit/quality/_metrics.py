@@ -420,7 +420,8 @@ class CADResult:
 def _cad_counts(Ya: np.ndarray, fams: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray, np.ndarray]:
     """Per-item and per-family inversion / comparison counts (numba kernel
-    :func:`benchkit._kernels.quality.cad_counts`, one pass over the matrix)."""
+    :func:`benchkit._kernels.quality.cad_counts`, one pass over the matrix).
+    """
     from benchkit._kernels.quality import cad_counts
 
     n = Ya.shape[0]

@@ -99,7 +99,8 @@ class QualityResult:
 
     def family_table(self) -> pd.DataFrame:
         """Table 7: CAD score per benchmark (rows) and family (columns); NaN where a family has
-        fewer than two models on a benchmark."""
+        fewer than two models on a benchmark.
+        """
         out = {}
         for b, r in self.cad_results.items():
             out[b] = pd.Series(r.family_score, index=list(self.families[b].names), dtype=float)
@@ -107,7 +108,8 @@ class QualityResult:
 
     def inverted_items(self, benchmark: str) -> pd.DataFrame:
         """The items of ``benchmark`` with at least one within-family inversion, most first, with
-        the inverted pairs ``stronger > weaker`` listed and the text where present."""
+        the inverted pairs ``stronger > weaker`` listed and the text where present.
+        """
         check_choice("benchmark", benchmark, list(self.matrices))
         Y = self.matrices[benchmark]
         r = self.cad_results[benchmark]

@@ -25,7 +25,7 @@ import pandas as pd
 import traitlets
 
 from benchkit._validation import BenchkitValueError, check_int, describe
-from benchkit.widgets._base import BenchkitWidget, to_jsonable
+from benchkit.widgets._base import BenchkitWidget, pack_arrays, to_jsonable, unpack_arrays
 
 __all__ = ["ECDFGapExplorer"]
 
@@ -60,10 +60,11 @@ class ECDFGapExplorer(BenchkitWidget):
     Synced state (traitlets)
     ------------------------
     ``benchmarks`` (names), ``table`` (Table 1 rows), ``thresholds``, ``benchmark`` (selected),
-    ``z`` (its sorted normalized difficulties), ``metrics``, ``gaps`` (top-k, widest first),
+    ``z`` (binary, ``pack_arrays(z=...)``: its sorted normalized difficulties, float64), ``metrics``, ``gaps`` (top-k, widest first),
     ``gap_items`` (per gap, its neighbour rows), ``selected_gap`` (index into ``gaps``, -1 none),
     ``added`` (what-if difficulties in [0, 1]), ``after`` (metrics and gaps after adding them;
-    empty when none), ``static_mode``.
+    empty when none), ``busy``, ``revision``, ``static_mode``. Adjacent gap bands alternate two hues
+    and their width labels are spread in one row above the plot (never stacked).
 
     Python accessors: :attr:`measure` (the selected :class:`BenchmarkMeasure`),
     :attr:`selected_items` (the clicked gap's neighbours as a DataFrame), :attr:`what_if_result`
@@ -78,7 +79,7 @@ class ECDFGapExplorer(BenchkitWidget):
     table = traitlets.List(traitlets.Dict()).tag(sync=True)
     thresholds = traitlets.List(traitlets.Float()).tag(sync=True)
     benchmark = traitlets.Unicode("").tag(sync=True)
-    z = traitlets.List(traitlets.Float()).tag(sync=True)
+    z = traitlets.Bytes(b"").tag(sync=True)
     metrics = traitlets.Dict().tag(sync=True)
     gaps = traitlets.List(traitlets.Dict()).tag(sync=True)
     gap_items = traitlets.List(traitlets.List(traitlets.Dict())).tag(sync=True)
@@ -145,17 +146,17 @@ class ECDFGapExplorer(BenchkitWidget):
             per_gap.append([{"side": r["side"], "order": int(r["order"]), "item": str(r["item"]),
                              "z": float(r["z"]), "distance": float(r["distance"]),
                              "text": self._cut(r.get("text"))} for r in sub.to_dict(orient="records")])
-        return {"z": np.sort(bm.z).tolist(), "metrics": _metrics(bm.summary),
+        return {"z": np.sort(np.asarray(bm.z, dtype=np.float64)), "metrics": _metrics(bm.summary),
                 "gaps": _gaps(bm.top_gaps), "gap_items": to_jsonable(per_gap)}
 
     def _load(self, name: str) -> None:
-        view = self._view(self._result[name])
+        view = self.cached(("view", name), lambda: self._view(self._result[name]))
         self._what_if = None
-        with self.hold_sync():
+        with self.working(f"loading {name}"), self.hold_sync():
             self.selected_gap = -1
             self.added = []
             self.after = {}
-            self.z = view["z"]
+            self.z = pack_arrays(z=view["z"])
             self.metrics = view["metrics"]
             self.gaps = view["gaps"]
             self.gap_items = view["gap_items"]
@@ -191,15 +192,16 @@ class ECDFGapExplorer(BenchkitWidget):
     @traitlets.observe("added")
     def _on_added(self, change):
         vals = change["new"]
-        if not vals:
-            self._what_if = None
-            self.after = {}
-            return
-        wi = self.measure.what_if(np.asarray(vals, dtype=float), k=self._result.k)
-        self._what_if = wi
-        after = _metrics(wi.after)
-        after["gaps"] = _gaps(wi.after.top_gaps)
-        self.after = to_jsonable(after)
+        with self.working("recomputing the metrics"):
+            if not vals:
+                self._what_if = None
+                self.after = {}
+                return
+            wi = self.measure.what_if(np.asarray(vals, dtype=float), k=self._result.k)
+            self._what_if = wi
+            after = _metrics(wi.after)
+            after["gaps"] = _gaps(wi.after.top_gaps)
+            self.after = to_jsonable(after)
 
     # ----------------------------------------------------------------- Python API
     @property
@@ -224,6 +226,20 @@ class ECDFGapExplorer(BenchkitWidget):
         """Remove all what-if items."""
         self.added = []
 
+    @property
+    def z_values(self) -> np.ndarray:
+        """The selected benchmark's sorted normalized difficulties (the ``z`` trait's array)."""
+        return unpack_arrays(self.z)["z"]
+
     def _static_state(self) -> dict:
-        """Every benchmark's view, so the exported page can switch benchmarks without a kernel."""
-        return {"bundle": {b.name: self._view(b) for b in self._result}}
+        """Every benchmark's view (z as one float32 binary column), so the exported page can
+        switch benchmarks without a kernel.
+        """
+        bundle, zs, off = {}, [], 0
+        for b in self._result:
+            view = dict(self.cached(("view", b.name), lambda b=b: self._view(b)))
+            z = view.pop("z")
+            bundle[b.name] = {"offset": off, "n": len(z), **view}
+            zs.append(z.astype(np.float32))
+            off += len(z)
+        return {"bundle": bundle, "bundle_z": pack_arrays(z=np.concatenate(zs) if zs else np.zeros(0, np.float32))}

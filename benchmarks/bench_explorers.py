@@ -1,0 +1,242 @@
+"""Benchmarks for the explorers at leaderboard scale (issue 15): build, view change, export, size.
+
+Inputs (issue 15's table):
+
+- **LandscapeExplorer** on llm-uncertainty-bench (``datasets.fetch("llm-uncertainty-bench")``, built
+  as notebook 04 does: ``landscape.points(logits, kind="logits", offered=4)`` per dataset x prompt
+  template): MMLU base, 159,920 points; MMLU x 3 templates, 479,760 points; all of notebook 04's
+  data (MMLU x 3 templates, HellaSwag, CosmosQA), 799,600 points.
+- **TrajectoryExplorer** on MMLU-Pro, 18 models x 12,002 profiled items
+  (``boundary.profile_responses(datasets.fetch("mmlu-pro"))``).
+- **ECDFGapExplorer** on the 14,015-item MMLU test answered by 10 HELM models
+  (``datasets.fetch("mmlu-redux", part="helm-full")``), the "14,000-item explorer".
+
+Budgets: every live interaction shows its new state within 0.5 s; the 800k landscape exports in
+under 10 s into under 15 MB; the trajectory export is under 10 MB; the 14,000-item explorer's under
+5 MB. Export sizes are printed (``[size] ...``) when an export case first runs; every export call starts
+from an empty per-view cache, so its time includes all the views' statistics.
+
+View changes are timed **uncached** (the per-view cache is cleared before each call), i.e. a view
+seen for the first time; a revisit is a cache hit. The landscape's "alternative" for the pooled
+view change is what the explorer did before issue 15: the exact MPD of the view.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from benchmarks._runner import Case
+
+_data: dict = {}
+_state = {"i": 0}
+_printed: set = set()
+
+
+def landscape_input(size: str):
+    """LandscapeData for ``size`` in {"160k", "480k", "800k"} (cached per process)."""
+    key = ("landscape", size)
+    if key in _data:
+        return _data[key]
+    os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
+    import pandas as pd
+
+    from benchkit import datasets, landscape
+    from benchkit.datasets import llm_uncertainty_bench as lub
+
+    raw = datasets.fetch("llm-uncertainty-bench")
+    logit_cols = [f"logit_{c}" for c in "ABCDEF"]
+    keep = {"160k": [("mmlu", "base")], "480k": [("mmlu", t) for t in lub.PROMPT_TEMPLATES]}.get(size)
+    logits, metas = [], []
+    for ds in lub.DATASETS:
+        for tpl in (lub.PROMPT_TEMPLATES if ds == "mmlu" else ("base",)):
+            if keep is not None and (ds, tpl) not in keep:
+                continue
+            part = raw[(raw["dataset"] == ds) & (raw["prompt_template"] == tpl)]
+            metas.append(pd.DataFrame({"model": part["model"].to_numpy(), "benchmark": ds, "variant": tpl,
+                                       "item": part["item"].astype(str).to_numpy()}))
+            logits.append(part[logit_cols].to_numpy(np.float64))
+    pts = landscape.points(np.vstack(logits), kind="logits", offered=4,
+                           meta=pd.concat(metas, ignore_index=True))
+    _data[key] = landscape.landscape_data(pts, name=f"llm-uncertainty-bench ({size} points)")
+    return _data[key]
+
+
+def trajectory_input():
+    """``boundary.profile_responses`` of MMLU-Pro (18 models x 12,002 profiled items)."""
+    if "traj" not in _data:
+        os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
+        from benchkit import boundary, datasets
+
+        _data["traj"] = boundary.profile_responses(datasets.fetch("mmlu-pro"))
+    return _data["traj"]
+
+
+def ecdf_input():
+    """MMLU test, 14,015 items x 10 HELM models (mmlu-redux helm-full)."""
+    if "ecdf" not in _data:
+        os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
+        from benchkit import datasets
+
+        _data["ecdf"] = datasets.fetch("mmlu-redux", part="helm-full")
+    return _data["ecdf"]
+
+
+def _explorer(kind: str, size: str = ""):
+    key = ("w", kind, size)
+    if key not in _data:
+        from benchkit.widgets import (
+            ECDFGapExplorer,
+            LandscapeExplorer,
+            TrajectoryExplorer,
+        )
+
+        if kind == "landscape":
+            _data[key] = LandscapeExplorer(landscape_input(size))
+        elif kind == "trajectory":
+            _data[key] = TrajectoryExplorer(trajectory_input())
+        else:
+            _data[key] = ECDFGapExplorer(ecdf_input())
+    return _data[key]
+
+
+def _export(kind: str, size: str = "", budget_mb: float = 0.0):
+    def run():
+        w = _explorer(kind, size)
+        w.view_cache.clear()  # a fresh export: every view's statistics are computed again
+        page = w.to_html()
+        tag = f"{kind} {size}".strip()
+        if tag not in _printed:
+            _printed.add(tag)
+            mb = len(page.encode()) / 1e6
+            print(f"[size] {tag} export: {mb:.2f} MB (budget {budget_mb:g} MB)", flush=True)
+        return page
+    return run
+
+
+def _landscape_view(size: str):
+    """Pick the next model (uncached), as a user cycling the model picker."""
+    def run():
+        w = _explorer("landscape", size)
+        w.view_cache.clear()
+        _state["i"] += 1
+        w.model = w.models[1 + _state["i"] % (len(w.models) - 1)]
+        return w.stats
+    return run
+
+
+def _landscape_pooled(size: str):
+    """Back to all models pooled (uncached): the view that took 82-90 s before."""
+    def run():
+        w = _explorer("landscape", size)
+        w.view_cache.clear()
+        w.model = w.models[1]
+        w.view_cache.clear()
+        w.model = w.models[0]
+        return w.stats
+    return run
+
+
+def _landscape_pooled_exact(size: str):
+    def run():
+        d = landscape_input(size)
+        return d.stats(d.view_rows(variant=d.variants[0]), method="exact")
+    return run
+
+
+def _landscape_compare(size: str):
+    def run():
+        w = _explorer("landscape", size)
+        w.view_cache.clear()
+        w.compare = w.variants[1] if w.compare == "" else ""
+        return w.moves_info
+    return run
+
+
+def _landscape_brush(size: str):
+    def run():
+        w = _explorer("landscape", size)
+        _state["i"] += 1
+        lo = 0.3 + 0.01 * (_state["i"] % 5)
+        w.brush = [lo, lo + 0.3, 0.2, 0.8]
+        return w.n_selected
+    return run
+
+
+def _traj_select():
+    def run():
+        w = _explorer("trajectory")
+        w.view_cache.clear()
+        _state["i"] += 1
+        w.selected = w.listed[_state["i"] % 500]
+        return w.trajectory
+    return run
+
+
+def _traj_sort():
+    def run():
+        w = _explorer("trajectory")
+        _state["i"] += 1
+        w.sort_by = ("x", "w", "v", "o")[_state["i"] % 4]
+        return w.visible
+    return run
+
+
+def _ecdf_what_if():
+    def run():
+        w = _explorer("ecdf")
+        _state["i"] += 1
+        w.added = [0.1 + 0.01 * (_state["i"] % 7)]
+        return w.after
+    return run
+
+
+def cases() -> list[Case]:
+    out = []
+    for size, budget in (("160k", 15), ("480k", 15), ("800k", 15)):
+        setup = (lambda size=size: landscape_input(size))
+        out += [
+            Case(name=f"landscape {size}: build explorer", setup=setup, repeat=2,
+                 kit=lambda size=size: __import__("benchkit.widgets", fromlist=["x"]).LandscapeExplorer(
+                     landscape_input(size)),
+                 alternative=None, alternative_name="-", note="LandscapeExplorer(LandscapeData)"),
+            Case(name=f"landscape {size}: model view change (uncached)", setup=lambda size=size: _explorer(
+                "landscape", size), kit=_landscape_view(size), alternative=None, alternative_name="-",
+                repeat=5, note="budget 0.5 s"),
+            Case(name=f"landscape {size}: back to all models (uncached)", setup=lambda size=size: _explorer(
+                "landscape", size), kit=_landscape_pooled(size),
+                alternative=_landscape_pooled_exact(size) if size == "160k" else None,
+                alternative_name="exact MPD of the pooled view (pre-issue-15 behaviour)" if size == "160k" else "-",
+                repeat=3, note="budget 0.5 s; sampled MPD ± SE shown at once"),
+            Case(name=f"landscape {size}: compare variant on/off (uncached)", setup=lambda size=size: _explorer(
+                "landscape", size), kit=_landscape_compare(size), alternative=None, alternative_name="-",
+                repeat=4, note="budget 0.5 s; flow field")
+            if size != "160k" else None,
+            Case(name=f"landscape {size}: brush", setup=lambda size=size: _explorer("landscape", size),
+                 kit=_landscape_brush(size), alternative=None, alternative_name="-", repeat=5,
+                 note="budget 0.5 s; stratified first page"),
+            Case(name=f"landscape {size}: to_html export", setup=lambda size=size: _explorer("landscape", size),
+                 kit=_export("landscape", size, budget), alternative=None, alternative_name="-", repeat=1,
+                 note="budget 10 s and 15 MB (800k)"),
+        ]
+    out = [c for c in out if c is not None]
+    out += [
+        Case(name="trajectory MMLU-Pro 18x12,002: build explorer", setup=trajectory_input, repeat=2,
+             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).TrajectoryExplorer(trajectory_input()),
+             alternative=None, alternative_name="-", note="from the profile_responses result"),
+        Case(name="trajectory MMLU-Pro: select an item (uncached)", setup=lambda: _explorer("trajectory"),
+             kit=_traj_select(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
+        Case(name="trajectory MMLU-Pro: sort the list", setup=lambda: _explorer("trajectory"),
+             kit=_traj_sort(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
+        Case(name="trajectory MMLU-Pro: to_html export", setup=lambda: _explorer("trajectory"),
+             kit=_export("trajectory", "", 10), alternative=None, alternative_name="-", repeat=1,
+             note="budget 10 MB"),
+        Case(name="ECDF MMLU 14,015 items x 10 models: build explorer", setup=ecdf_input, repeat=1,
+             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).ECDFGapExplorer(ecdf_input()),
+             alternative=None, alternative_name="-", note="includes the 1PL fit (measure_benchmarks)"),
+        Case(name="ECDF 14,015 items: what-if add an item", setup=lambda: _explorer("ecdf"),
+             kit=_ecdf_what_if(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
+        Case(name="ECDF 14,015 items: to_html export", setup=lambda: _explorer("ecdf"),
+             kit=_export("ecdf", "", 5), alternative=None, alternative_name="-", repeat=1, note="budget 5 MB"),
+    ]
+    return out

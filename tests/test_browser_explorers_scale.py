@@ -1,0 +1,167 @@
+"""Explorers at leaderboard scale in a real JupyterLab and as exported pages (issue 15).
+
+- a view change on the 479,760-point landscape (llm-uncertainty-bench MMLU x 3 templates) shows its
+  new state quickly (the measured time is printed: Python's part and the whole round trip with the
+  browser's rendering);
+- the busy state: while a deliberately slow exact MPD runs (test hook ``_exact_delay``), the explorer
+  is marked stale and its controls are disabled; afterwards it shows the exact value;
+- the exported 799,600-point page opens offline from file:// and its brush lists rows from more than
+  one model (stratified list).
+
+The inputs are built as ``benchmarks/bench_explorers.py`` builds them (notebook 04's recipe).
+"""
+from __future__ import annotations
+
+import json
+import re
+import sys
+import time
+
+import nbformat
+import pytest
+
+from jupyter_harness import (
+    REPO_ROOT,
+    browser_errors,
+    cell_outputs,
+    error_outputs,
+    jupyterlab_page,
+    offline_page,
+    output_elements,
+    run_all_cells,
+    wait_for_idle,
+)
+
+SETUP = f"""\
+import sys, time, json
+sys.path.insert(0, {str(REPO_ROOT)!r})
+from benchmarks.bench_explorers import landscape_input
+from benchkit.datasets import fetch
+from benchkit.widgets import LandscapeExplorer
+big = LandscapeExplorer(landscape_input("480k"))
+small = LandscapeExplorer(fetch("conformal-llm", subjects=["anatomy"]), exact_limit=10)
+small._exact_delay = 4.0
+times = []
+def timed(change):
+    times.append(time.perf_counter())
+big.observe(timed, names="revision")
+big"""
+SMALL = "small"
+REPORT = """print("EXPECTED " + json.dumps({"model": big.model, "revision": big.revision,
+                                "mpd": big.stats["mpd"], "method": big.stats["mpd_method"],
+                                "small": small.stats["mpd_method"]}))"""
+
+
+def _drag(page, overlay, fx0, fy0, fx1, fy1):
+    box = overlay.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * fx0, box["y"] + box["height"] * fy0)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * fx1, box["y"] + box["height"] * fy1, steps=6)
+    page.mouse.up()
+
+
+@pytest.mark.browser
+def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(SETUP), nbformat.v4.new_code_cell(SMALL),
+                nbformat.v4.new_code_cell(REPORT)]
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    path = tmp_path / "scale.ipynb"
+    nbformat.write(nb, path)
+    with jupyterlab_page(path, root_dir=tmp_path, browser=lab_browser) as page:
+        assert run_all_cells(page)
+        assert error_outputs(page) == []
+        roots = output_elements(page, ".bk-land")
+        roots.first.wait_for(state="visible", timeout=120_000)
+        wait_for_idle(page)
+        big = roots.nth(0)
+        assert big.locator(".bk-density rect.bk-bin").count() > 100  # 479,760 points: a density view
+        # a view change: pick one model; the drawn state (data-revision) changes when Python's arrives
+        picker = big.locator("select.bk-picker[data-name='model']")
+        target = picker.locator("option").nth(3).get_attribute("value")
+        rev0 = int(big.get_attribute("data-revision"))
+        t0 = time.perf_counter()
+        picker.select_option(target)
+        page.wait_for_function(
+            "([el, rev]) => Number(el.dataset.revision) > rev && !el.classList.contains('bk-stale')",
+            arg=[big.element_handle(), rev0], timeout=30_000, polling="raf")
+        elapsed = time.perf_counter() - t0
+        shown = big.locator(".bk-note").inner_text()
+        assert f"Showing {target}" in shown
+        print(f"\n[timing] 480k landscape view change in JupyterLab (click -> new view drawn): {elapsed:.3f} s")
+        assert elapsed < 1.5, f"view change took {elapsed:.2f} s"
+
+        # busy state: the exact MPD of the small explorer sleeps 4 s (test hook)
+        small = roots.nth(1)
+        small.locator("button.bk-exact").click()
+        page.wait_for_function("el => el.classList.contains('bk-stale') && el.dataset.busy",
+                               arg=small.element_handle(), timeout=3_000)
+        assert small.locator("select.bk-picker[data-name='variant']").is_disabled()
+        assert "exact MPD" in small.get_attribute("data-busy")
+        page.wait_for_timeout(2_000)  # still marked while Python works (4 s), not just on the click
+        assert "bk-stale" in small.get_attribute("class")
+        page.wait_for_function("el => !el.classList.contains('bk-stale')", arg=small.element_handle(),
+                               timeout=30_000)
+        assert small.locator(".bk-metric[data-metric='mpd'] .bk-value").get_attribute("data-method") == "exact"
+        assert not small.locator("select.bk-picker[data-name='variant']").is_disabled()
+        wait_for_idle(page)
+
+        page.evaluate("""() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            w.content.activeCellIndex = 2;
+            return window.jupyterapp.commands.execute('notebook:run-cell');
+        }""")
+        wait_for_idle(page)
+        page.wait_for_function("""() => {
+            const w = window.jupyterapp.shell.currentWidget;
+            return w.content.widgets[2].model.outputs.toJSON().some(o => (o.text || '').includes('EXPECTED'));
+        }""", timeout=30_000)
+        text = "".join(o.get("text", "") for o in cell_outputs(page, 2))
+        expected = json.loads(re.search(r"EXPECTED (\{.*\})", text).group(1))
+        assert expected["model"] == target
+        assert expected["small"] == "exact"
+        assert expected["method"] == "exact"  # one model, one template: 9,995 points <= EXACT_LIMIT
+        assert [e for e in browser_errors(page) if "pageerror" in e] == []
+
+
+@pytest.fixture(scope="module")
+def page_800k(tmp_path_factory):
+    """The exported 799,600-point page (built once per session; about 20 s)."""
+    sys.path.insert(0, str(REPO_ROOT))
+    from benchkit.widgets import LandscapeExplorer
+    from benchmarks.bench_explorers import landscape_input
+
+    w = LandscapeExplorer(landscape_input("800k"))
+    path = tmp_path_factory.mktemp("export") / "landscape_800k.html"
+    t0 = time.perf_counter()
+    w.to_html(path)
+    print(f"\n[timing] 800k export {time.perf_counter() - t0:.2f} s, {path.stat().st_size / 1e6:.2f} MB")
+    return w, path
+
+
+@pytest.mark.browser
+def test_exported_800k_page_opens_offline_and_brush_lists_several_models(lab_browser, page_800k):
+    _, path = page_800k
+    assert path.stat().st_size < 15e6
+    t0 = time.perf_counter()
+    with offline_page(lab_browser, path, timeout=60_000) as off:
+        page = off.page
+        print(f"\n[timing] 800k page open (inflate + first draw): {time.perf_counter() - t0:.2f} s")
+        assert page.locator(".bk-density rect.bk-bin").count() > 100
+        legend = page.locator(".bk-legend").text_content()
+        assert "points per bin" in legend
+        assert "sampled-pairs estimate" in page.locator(".bk-note").inner_text()
+        _drag(page, page.locator(".bk-overlay"), 0.45, 0.15, 0.75, 0.5)
+        page.wait_for_selector(".bk-selected .bk-sel")
+        models = page.locator(".bk-selected .bk-sel").evaluate_all("els => els.map(e => e.dataset.model)")
+        assert len(set(models)) > 1, models
+        # sort by H_norm descending from the header, still listed (paged) without a kernel
+        page.locator("th[data-sort='h_norm']").click()
+        page.locator("th[data-sort='h_norm']").click()
+        vals = page.locator(".bk-selected td[data-col='h_norm']").evaluate_all("els => els.map(e => Number(e.textContent))")
+        assert vals == sorted(vals, reverse=True)
+        assert len(vals) > 1
+        page.locator("button.bk-next").click()
+        assert "rows 26–50" in page.locator(".bk-pageinfo").inner_text()
+        assert off.requests == []
+        assert off.errors == []
