@@ -14,6 +14,7 @@ from benchkit.dif._population import (
     build_population,
     model_owners,
 )
+from benchkit.dif._residual import ResidualDIF, family_codes, fit_residual_dif
 from benchkit.dif._simulate import FamilyDIFSimulation, simulate_family_dif
 
 __all__ = [
@@ -21,8 +22,11 @@ __all__ = [
     "LINEAGE_TERMS",
     "PAPER_FAMILIES",
     "Population",
+    "ResidualDIF",
     "assign_families",
     "build_population",
+    "family_codes",
+    "fit_residual_dif",
     "model_owners",
     "simulate_family_dif",
 ]
