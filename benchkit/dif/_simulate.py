@@ -58,7 +58,7 @@ class FamilyDIFSimulation:
 
 def simulate_family_dif(n_items: int = 14_042, n_models: int = 5_000, *, n_sources: int = 57,
                         n_owners: int = 690, n_dims: int = 6, dif_fraction: float = 0.1,
-                        dif_sd: float = 1.0, family_sd: float = 0.4, owner_sd: float = 0.4,
+                        dif_sd: float = 1.0, dif_source_sd: float = 0.0, family_sd: float = 0.4, owner_sd: float = 0.4,
                         model_sd: float = 0.6, second_family: float = 0.3, owner_zipf: float = 1.0,
                         other_fraction: float = 0.06, double_fraction: float = 0.01,
                         lineage_fraction: float = 0.05, easiness_sd: float = 1.2,
@@ -80,6 +80,10 @@ def simulate_family_dif(n_items: int = 14_042, n_models: int = 5_000, *, n_sourc
     dif_fraction, dif_sd : float
         Fraction of items with planted family effects, drawn N(0, dif_sd^2) per family then centered
         within the item (Eq. 4).
+    dif_source_sd : float
+        SD of a source x family mean added to the planted effects of the DIF items of that source
+        (then centered within item): systematic family advantages on some sources, which move
+        family scores when DIF items are down-weighted (0: effects average out across items).
     family_sd, owner_sd, model_sd : float
         SDs of the family ability means (per dimension), owner offsets and model residuals.
     second_family : float
@@ -146,7 +150,9 @@ def simulate_family_dif(n_items: int = 14_042, n_models: int = 5_000, *, n_sourc
     loadings = (0.3 + np.abs(g.normal(0, 0.2, n_items)))[:, None] * mix[source_idx]
     easiness = g.normal(0.3, easiness_sd, n_items)
     dif_items = g.random(n_items) < dif_fraction
-    delta = g.normal(0.0, dif_sd, (n_items, F)) * dif_items[:, None]
+    src_mean = g.normal(0.0, dif_source_sd, (n_sources, F)) if dif_source_sd > 0 else \
+        np.zeros((n_sources, F))
+    delta = (g.normal(0.0, dif_sd, (n_items, F)) + src_mean[source_idx]) * dif_items[:, None]
     delta -= delta.mean(1, keepdims=True)
     # abilities
     mu = g.normal(0.0, family_sd, (F, n_dims))
