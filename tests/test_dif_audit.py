@@ -92,3 +92,25 @@ def test_audit_errors(sim_rs):
     wide = pd.DataFrame({"a/llama-1": [1.0, np.nan], "b/qwen-2": [0.0, 1.0]}, index=["x", "y"])
     with pytest.raises(BenchkitValueError, match="complete binary matrix"):
         audit(ResponseSet.from_wide(wide), progress=False)
+
+
+def test_explore_views(result):
+    from benchkit.dif import explore
+
+    r = result
+    hm = explore.heatmap_view(r)
+    assert np.all(np.diff(hm.D.to_numpy()) <= 0)  # ordered by D_i
+    assert hm.anchor.sum() == r.anchors[0].selected[-1].sum()
+    assert list(hm.columns[-len(r.families):]) == list(r.families)
+    agg = explore.heatmap_view(r, bins=10)
+    assert len(agg) == 10 and agg.n_items.sum() == len(hm)
+    assert agg.anchor.mul(agg.n_items).sum() == pytest.approx(hm.anchor.sum())
+    sig = explore.signature_view(r, hm.item.iloc[0])
+    assert len(sig) == 2 * len(r.families)
+    assert sig[sig.half == 0].D.iloc[0] == hm.D.iloc[0]
+    curve = explore.reversal_curve_view(r)
+    assert curve.primary.sum() == 1
+    pairs = explore.near_tie_view(r)
+    assert pairs.reversed.iloc[0] or not pairs.reversed.any()
+    with pytest.raises(BenchkitValueError, match="not in this audit"):
+        explore.signature_view(r, "nope")

@@ -87,7 +87,8 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
         folds.append(FoldTargets(models=reps, owner=own_codes[reps],
                                  family=np.array([fam_lookup[f] for f in fam_all[reps]],
                                                  dtype=np.int64),
-                                 Y=np.ascontiguousarray(Y[:, reps]), weights=anchors[h].weights,
+                                 Y=np.ascontiguousarray(Y[:, reps], dtype=np.float64),
+                                 weights=anchors[h].weights,
                                  cells=anchors[h].cells))
     return CrossFit(K=tuple(Ks), selection=tuple(sels), anchors=tuple(anchors),
                     folds=tuple(folds), alpha=alpha)

@@ -76,6 +76,9 @@ class AuditResult:
     item_ids, model_ids, source : ndarray
     timings : dict
         Seconds per stage.
+    peak_memory : dict
+        Peak traced bytes per stage, filled only when :mod:`tracemalloc` is tracing (the
+        benchmark does so; numpy reports its buffers to tracemalloc).
     settings : dict
     """
 
@@ -97,6 +100,7 @@ class AuditResult:
     source: np.ndarray
     timings: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
+    peak_memory: dict = field(default_factory=dict)
 
     @property
     def families(self) -> tuple:
@@ -210,14 +214,20 @@ def run_audit(Y, model_ids, source=None, *, item_ids=None, owners=None,
     seeds = spawn(rng, 8)
     bar = _bar(progress, 9)
     timings: dict[str, float] = {}
+    peaks: dict[str, int] = {}
+    import tracemalloc
 
     def stage(name):
+        if tracemalloc.is_tracing():
+            tracemalloc.reset_peak()
         timings[name] = time.perf_counter()
         if bar is not None:
             bar.set_description(f"family-DIF audit: {name}")
 
     def done(name):
         timings[name] = time.perf_counter() - timings[name]
+        if tracemalloc.is_tracing():
+            peaks[name] = tracemalloc.get_traced_memory()[1]
         if bar is not None:
             bar.update(1)
 
@@ -303,7 +313,7 @@ def run_audit(Y, model_ids, source=None, *, item_ids=None, owners=None,
                        folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
                        owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
                        source_effects=eff, decomposition=dec, item_ids=items, model_ids=ids,
-                       source=src, timings=timings, settings=settings)
+                       source=src, timings=timings, settings=settings, peak_memory=peaks)
 
 
 def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: Mapping[str, Any],

@@ -27,7 +27,8 @@ TIE_TOL = 1e-12
 class FoldTargets:
     """The held-out representatives of one fold and the frozen weights from the other half.
 
-    ``models`` are roster positions; ``Y`` the (items, targets) 0/1 block; ``weights`` and
+    ``models`` are roster positions; ``Y`` the (items, targets) 0/1 block (float64 in the audit, so
+    the controls' matrix products do not convert it for every block); ``weights`` and
     ``cells`` come from the anchors learnt on the opposite half.
     """
 
@@ -41,7 +42,7 @@ class FoldTargets:
     @property
     def full(self) -> np.ndarray:
         """Full-benchmark accuracy :math:`A_m` (Eq. 8)."""
-        return self.Y.sum(0, dtype=np.int64) / self.Y.shape[0]
+        return np.rint(self.Y.sum(0)).astype(np.int64) / self.Y.shape[0]
 
     def weighted(self, w: np.ndarray | None = None) -> np.ndarray:
         """Weighted score :math:`\\tilde A_m = \\sum_i w_i Y_{im} / \\sum_i w_i` (Eq. 8)."""
@@ -69,7 +70,7 @@ def pair_set(targets: FoldTargets, max_gap: float | None = None) -> PairSet:
     computed from integer success counts, so the full-score tie test is exact; a gap equal to a
     threshold up to 1e-12 counts as within it.
     """
-    S = targets.Y.sum(0, dtype=np.int64)
+    S = np.rint(targets.Y.sum(0)).astype(np.int64)  # exact success counts
     I = targets.Y.shape[0]
     i, j = np.triu_indices(S.size, 1)
     keep = (targets.owner[i] != targets.owner[j]) & (targets.family[i] != targets.family[j])
