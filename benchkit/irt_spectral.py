@@ -82,17 +82,26 @@ def randomized_svd(X, k: int, *, n_iter: int = 5, oversample: int = 10, rng: Any
         U, S, Vt = np.linalg.svd(X, full_matrices=False)
         return U[:, :k], S[:k], Vt[:k]
     from scipy.linalg import lu
+    from threadpoolctl import threadpool_limits
 
     g = generator(rng)
     Omega = g.standard_normal((n, ell)).astype(X.dtype, copy=False)
     Q = X @ Omega
+    # The factorisations of tall thin blocks run on one BLAS thread: multi-threaded OpenBLAS QR/LU
+    # of a 14,042 x 266 block was measured 12x slower on a loaded 2-core machine (thread
+    # synchronisation of level-2 panels); the matrix products keep every thread.
     for _ in range(n_iter):  # LU normalisation between power steps (as scikit-learn's "LU")
-        Q, _ = lu(Q, permute_l=True, check_finite=False)
-        Q, _ = lu(X.T @ Q, permute_l=True, check_finite=False)
+        with threadpool_limits(1):
+            Q, _ = lu(Q, permute_l=True, check_finite=False)
+        Q = X.T @ Q
+        with threadpool_limits(1):
+            Q, _ = lu(Q, permute_l=True, check_finite=False)
         Q = X @ Q
-    Q, _ = np.linalg.qr(Q)
+    with threadpool_limits(1):
+        Q, _ = np.linalg.qr(Q)
     B = Q.T @ X
-    Ub, S, Vt = np.linalg.svd(B, full_matrices=False)
+    with threadpool_limits(1):
+        Ub, S, Vt = np.linalg.svd(B, full_matrices=False)
     return (Q @ Ub)[:, :k], S[:k], Vt[:k]
 
 
