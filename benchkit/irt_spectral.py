@@ -15,8 +15,9 @@ Self-contained (imports nothing from :mod:`benchkit.irt`); it becomes ``benchkit
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -26,12 +27,12 @@ from benchkit._validation import BenchkitValueError, check_array, check_float, c
 
 __all__ = [
     "K_GRID",
-    "standardize",
-    "randomized_svd",
+    "DimensionSelection",
     "SpectralFit",
     "fit_spectral",
-    "DimensionSelection",
+    "randomized_svd",
     "select_dimension",
+    "standardize",
 ]
 
 #: The paper's candidate dimensions (Sec. 3.2, Table C.8).

@@ -7,8 +7,8 @@ from benchkit import ResponseSet
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
 from benchkit.dif import audit, robustness, robustness_pass, simulate_family_dif
 
-SMALL = dict(n_controls=40, n_bootstrap=50, n_owner_bootstrap=50, n_permutations=20,
-             alpha_sensitivity=(0.3,), progress=False)
+SMALL = {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
+             "alpha_sensitivity": (0.3,), "progress": False}
 
 
 @pytest.fixture(scope="module")
@@ -22,12 +22,12 @@ def sim_rs():
 
 @pytest.fixture(scope="module")
 def result(sim_rs):
-    s, rs = sim_rs
+    _s, rs = sim_rs
     return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
 
 
 def test_audit_tables(sim_rs, result):
-    s, rs = sim_rs
+    _s, rs = sim_rs
     r = result
     row = r.to_frame().iloc[0]
     assert row.K == "4/4"
@@ -56,7 +56,7 @@ def test_audit_tables(sim_rs, result):
 
 
 def test_audit_reproducible_and_njobs(sim_rs, result):
-    s, rs = sim_rs
+    _s, rs = sim_rs
     b = audit(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **SMALL)
     np.testing.assert_array_equal(b.controls.replicates, result.controls.replicates)
     np.testing.assert_array_equal(b.bootstrap.replicates, result.bootstrap.replicates)
@@ -66,10 +66,10 @@ def test_audit_reproducible_and_njobs(sim_rs, result):
 
 
 def test_robustness_rows(sim_rs, result):
-    s, rs = sim_rs
-    pert = {"owner cap 1": dict(owner_cap=1, min_family_size=5),
-            "omit qwen": dict(omit=("qwen",), min_family_size=10),
-            "impossible": dict(min_family_size=10_000)}
+    _s, rs = sim_rs
+    pert = {"owner cap 1": {"owner_cap": 1, "min_family_size": 5},
+            "omit qwen": {"omit": ("qwen",), "min_family_size": 10},
+            "impossible": {"min_family_size": 10_000}}
     tab = robustness(rs, result, perturbations=pert, n_controls=20, rng=0, progress=False)
     assert list(tab.variant) == ["baseline cap 5", "owner cap 1", "omit qwen", "impossible"]
     assert "qwen" not in tab.loc[2, "families"]
@@ -114,3 +114,13 @@ def test_explore_views(result):
     assert pairs.reversed.iloc[0] or not pairs.reversed.any()
     with pytest.raises(BenchkitValueError, match="not in this audit"):
         explore.signature_view(r, "nope")
+
+
+def test_compare_family_shifts_self_is_zero(result):
+    from benchkit.dif import compare_family_shifts
+
+    tab = compare_family_shifts(result, result, n_resamples=30, rng=0)
+    np.testing.assert_allclose(tab.difference_pp, 0, atol=1e-12)
+    np.testing.assert_allclose(tab.left_shift_pp, tab.right_shift_pp)
+    sc = result.scores_frame()
+    assert tab.n_models.sum() == len(sc)

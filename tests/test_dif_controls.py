@@ -53,7 +53,7 @@ def _brute(ft, alt, eps):
 
 
 def test_reversals_match_brute_force(fitted):
-    s, pop, cf, folds, pairs, obs = fitted
+    _s, _pop, _cf, folds, _pairs, obs = fitted
     for h, ft in enumerate(folds):
         # exact rational anchor scores (Fractions), so anchor ties are exact ties
         w = [Fraction(x).limit_denominator(10_000) for x in ft.weights]
@@ -96,7 +96,7 @@ def test_random_weights_restore_cells():
 
 
 def test_matched_random_reproducible_and_njobs(fitted):
-    s, pop, cf, folds, pairs, obs = fitted
+    _s, _pop, _cf, folds, pairs, obs = fitted
     a = matched_random(folds, pairs, obs.rate, n_resamples=60, rng=5, n_jobs=1)
     b = matched_random(folds, pairs, obs.rate, n_resamples=60, rng=5, n_jobs=2)
     np.testing.assert_array_equal(a.replicates, b.replicates)
@@ -110,7 +110,7 @@ def test_matched_random_reproducible_and_njobs(fitted):
 
 
 def test_bootstrap_reproducible_and_units(fitted):
-    s, pop, cf, folds, pairs, obs = fitted
+    s, _pop, _cf, folds, pairs, obs = fitted
     units = bootstrap_units(s.source)
     assert np.unique(units).size == 12
     u1 = bootstrap_units(["x"] * 250)
@@ -124,7 +124,7 @@ def test_bootstrap_reproducible_and_units(fitted):
 
 def test_bootstrap_scores_eq37(fitted):
     # Eq. 37 by hand for one multiplicity vector: recompose items and score directly
-    s, pop, cf, folds, pairs, obs = fitted
+    s, _pop, _cf, folds, _pairs, _obs = fitted
     ft = folds[0]
     units = bootstrap_units(s.source)
     rng = np.random.default_rng(3)
@@ -141,7 +141,7 @@ def test_bootstrap_scores_eq37(fitted):
 
 def test_owner_bootstrap_matches_direct_resampling():
     rng = np.random.default_rng(0)
-    owner = np.array(["o%d" % k for k in rng.integers(0, 15, 60)])
+    owner = np.array([f"o{k}" for k in rng.integers(0, 15, 60)])
     family = np.array(["a", "b", "c"])[rng.integers(0, 3, 60)]
     d = rng.normal(size=60)
     res = owner_bootstrap(d, family, owner, n_resamples=120, rng=9)
@@ -165,15 +165,26 @@ def test_owner_bootstrap_matches_direct_resampling():
 def test_dask_cluster_identical(fitted):
     joblib = pytest.importorskip("joblib")
     distributed = pytest.importorskip("dask.distributed")
-    s, pop, cf, folds, pairs, obs = fitted
+    s, _pop, _cf, folds, pairs, obs = fitted
     units = bootstrap_units(s.source)
     ref_mr = matched_random(folds, pairs, obs.rate, n_resamples=50, rng=2, n_jobs=1)
     ref_bs = composition_bootstrap(folds, pairs, units, obs.rate, n_resamples=120, rng=2,
                                    n_jobs=1)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cl, \
-            distributed.Client(cl):
-        with joblib.parallel_config("dask"):
-            mr = matched_random(folds, pairs, obs.rate, n_resamples=50, rng=2)
-            bs = composition_bootstrap(folds, pairs, units, obs.rate, n_resamples=120, rng=2)
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)
+    with cluster, distributed.Client(cluster), joblib.parallel_config("dask"):
+        mr = matched_random(folds, pairs, obs.rate, n_resamples=50, rng=2)
+        bs = composition_bootstrap(folds, pairs, units, obs.rate, n_resamples=120, rng=2)
     np.testing.assert_array_equal(mr.replicates, ref_mr.replicates)
     np.testing.assert_array_equal(bs.replicates, ref_bs.replicates)
+
+
+def test_no_eligible_pair_gives_nan_p():
+    Y = np.zeros((50, 2))
+    Y[:10, 0] = 1
+    Y[:40, 1] = 1  # 60-pp gap: never a near tie
+    ft = FoldTargets(models=np.arange(2), owner=np.arange(2), family=np.arange(2), Y=Y,
+                     weights=np.ones(50), cells=np.zeros(50, dtype=np.int64))
+    ps = pair_set(ft, 0.05)
+    res = matched_random([ft, ft], [ps, ps], np.array([np.nan]), thresholds=(0.01,),
+                         n_resamples=5, rng=0)
+    assert np.isnan(res.p_value[0]) and np.isnan(res.median[0]) and np.isnan(res.excess_pp[0])

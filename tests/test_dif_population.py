@@ -3,7 +3,12 @@ import numpy as np
 import pytest
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import assign_families, build_population, model_owners, simulate_family_dif
+from benchkit.dif import (
+    assign_families,
+    build_population,
+    model_owners,
+    simulate_family_dif,
+)
 
 
 def test_family_patterns_hand_cases():
@@ -23,7 +28,7 @@ def test_owner_is_uploader():
 
 
 def _population(**kw):
-    ids, acc, own = [], [], []
+    ids, acc, _own = [], [], []
     rng = np.random.default_rng(0)
     for o in range(12):
         for f in ("Llama", "Qwen"):
@@ -34,7 +39,7 @@ def _population(**kw):
 
 
 def test_cap_halves_representatives():
-    pop, ids, acc = _population(min_family_size=5)
+    pop, _ids, _acc = _population(min_family_size=5)
     t = pop.table
     kept = t[t.status == "retained"]
     # at most 5 per owner-family; 4 owners had 7 per family: 2 capped each

@@ -8,7 +8,6 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 from benchkit._validation import BenchkitValueError
 from benchkit.dif import build_population, simulate_family_dif
-from benchkit.dif._anchors import FoldAnchors
 from benchkit.dif._audit_content import (
     BINARY_AXES,
     ORDINAL_AXES,
@@ -62,7 +61,7 @@ def test_spearman_matches_scipy():
 
 
 def test_replication_identical_halves_and_planted(cf):
-    s, pop, fit = cf
+    s, _pop, fit = cf
     a = fit.anchors[0]
     rep = replicate_signatures(a, a, s.source, n_resamples=40, rng=1)
     assert rep.median_rho == pytest.approx(1.0)

@@ -1,9 +1,9 @@
 """Residual DIF fit (paper 001, Eq. 3-5, App. C.4) against scipy.optimize and the numpy twin."""
+import naive
 import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-import naive
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
 from benchkit.dif import family_codes, fit_residual_dif, simulate_family_dif
 from benchkit.irt_spectral import fit_spectral

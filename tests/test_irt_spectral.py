@@ -14,7 +14,7 @@ from benchkit.irt_spectral import (
 
 def test_standardize_hand_case():
     # Eq. 12-13 by hand: row (1,1,0): p = 2.5/4 = 0.625, s = sqrt(.625*.375)
-    X, p, s = standardize(np.array([[1, 1, 0]], dtype=np.uint8))
+    X, p, _s = standardize(np.array([[1, 1, 0]], dtype=np.uint8))
     assert p[0] == 0.625
     np.testing.assert_allclose(X[0], (np.array([1, 1, 0]) - 0.625) / np.sqrt(0.625 * 0.375))
 
@@ -31,7 +31,7 @@ def test_randomized_svd_matches_numpy():
 def test_offsets_truncate_and_clip():
     s = simulate_family_dif(600, 300, n_owners=50, rng=1)
     fit = fit_spectral(s.Y, 16, rng=0)
-    X, p, sd = standardize(s.Y)
+    X, _p, sd = standardize(s.Y)
     # Eq. 16-17 by hand for K=4 from the same directions
     o4 = np.clip((X @ fit.theta[:, :4]) @ fit.theta[:, :4].T / sd[:, None], -6, 6)
     np.testing.assert_allclose(fit.offsets(4), o4, atol=1e-10)

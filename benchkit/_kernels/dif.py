@@ -71,8 +71,7 @@ def residual_dif(Y, fam, O, F, lam, n_cycles, max_newton, tol, max_step):
                 for f in range(F):
                     step = min(max((g[f] - lam * d[f]) / (h[f] + lam), -max_step), max_step)
                     d[f] += step
-                    if abs(step) > big:
-                        big = abs(step)
+                    big = max(big, abs(step))
                 if big < tol:
                     break
             # Eq. 33: center within the item, preserving every linear predictor
@@ -83,8 +82,7 @@ def residual_dif(Y, fam, O, F, lam, n_cycles, max_newton, tol, max_step):
             change = 0.0
             for f in range(F):
                 d[f] -= mean
-                if abs(d[f] - d_old[f]) > change:
-                    change = abs(d[f] - d_old[f])
+                change = max(change, abs(d[f] - d_old[f]))
             bi += mean
             if change < tol:
                 break

@@ -33,7 +33,7 @@ from benchkit.dif._controls import (
     owner_bootstrap,
 )
 from benchkit.dif._crossfit import CrossFit, cross_fit
-from benchkit.dif._pipeline import AuditResult, run_audit
+from benchkit.dif._pipeline import AuditResult, compare_family_shifts, run_audit
 from benchkit.dif._population import (
     LINEAGE_TERMS,
     PAPER_FAMILIES,
@@ -42,7 +42,13 @@ from benchkit.dif._population import (
     build_population,
     model_owners,
 )
-from benchkit.dif._ranking import THRESHOLDS, FoldTargets, PairSet, RankingResult, pair_set
+from benchkit.dif._ranking import (
+    THRESHOLDS,
+    FoldTargets,
+    PairSet,
+    RankingResult,
+    pair_set,
+)
 from benchkit.dif._residual import ResidualDIF, family_codes, fit_residual_dif
 from benchkit.dif._robustness import (
     PERTURBATIONS,
@@ -56,26 +62,26 @@ from benchkit.dif._simulate import FamilyDIFSimulation, simulate_family_dif
 from benchkit.dif.responses import audit, robustness
 
 __all__ = [
-    "AuditResult",
     "BINARY_AXES",
+    "LINEAGE_TERMS",
+    "ORDINAL_AXES",
+    "PAPER_FAMILIES",
+    "PERTURBATIONS",
+    "THRESHOLDS",
+    "AuditResult",
     "BootstrapResult",
     "ContentAudit",
     "CrossFit",
     "FamilyDIFSimulation",
     "FoldAnchors",
     "FoldTargets",
-    "LINEAGE_TERMS",
     "MatchedRandomResult",
-    "ORDINAL_AXES",
     "OwnerBootstrapResult",
-    "PAPER_FAMILIES",
-    "PERTURBATIONS",
     "PairSet",
     "Population",
     "RankingResult",
     "Replication",
     "ResidualDIF",
-    "THRESHOLDS",
     "analyze_annotations",
     "anchor_weights",
     "assign_families",
@@ -83,6 +89,7 @@ __all__ = [
     "bootstrap_units",
     "build_population",
     "cohen_kappa",
+    "compare_family_shifts",
     "composition_bootstrap",
     "content_sample",
     "cross_fit",

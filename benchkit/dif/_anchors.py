@@ -10,8 +10,14 @@ import pandas as pd
 from benchkit._random import spawn
 from benchkit._validation import BenchkitValueError, check_float, check_int
 
-__all__ = ["easiness_cells", "select_anchors", "anchor_weights", "FoldAnchors", "purify",
-           "jaccard"]
+__all__ = [
+    "FoldAnchors",
+    "anchor_weights",
+    "easiness_cells",
+    "jaccard",
+    "purify",
+    "select_anchors",
+]
 
 
 def easiness_cells(b, source, *, n_strata: int = 4) -> np.ndarray:

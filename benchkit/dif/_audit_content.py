@@ -7,8 +7,9 @@ tables: Cohen's kappa, Spearman, exact McNemar, BH, Wilcoxon and the four confir
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -17,8 +18,14 @@ from benchkit._random import generator
 from benchkit._validation import BenchkitValueError, check_columns, check_int
 from benchkit.stats import benjamini_hochberg
 
-__all__ = ["BINARY_AXES", "ORDINAL_AXES", "content_sample", "cohen_kappa", "ContentAudit",
-           "analyze_annotations"]
+__all__ = [
+    "BINARY_AXES",
+    "ORDINAL_AXES",
+    "ContentAudit",
+    "analyze_annotations",
+    "cohen_kappa",
+    "content_sample",
+]
 
 #: The ten confirmatory binary axes and three ordinal axes of App. D.4.
 BINARY_AXES: tuple[str, ...] = (

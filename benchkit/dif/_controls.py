@@ -14,11 +14,24 @@ import pandas as pd
 
 from benchkit._parallel import blocked_map
 from benchkit._validation import BenchkitValueError, check_int
-from benchkit.dif._ranking import THRESHOLDS, FoldTargets, PairSet, pooled_rates, reversal_counts
+from benchkit.dif._ranking import (
+    THRESHOLDS,
+    FoldTargets,
+    PairSet,
+    pooled_rates,
+    reversal_counts,
+)
 from benchkit.stats import percentile_interval
 
-__all__ = ["MatchedRandomResult", "matched_random", "BootstrapResult", "composition_bootstrap",
-           "OwnerBootstrapResult", "owner_bootstrap", "bootstrap_units"]
+__all__ = [
+    "BootstrapResult",
+    "MatchedRandomResult",
+    "OwnerBootstrapResult",
+    "bootstrap_units",
+    "composition_bootstrap",
+    "matched_random",
+    "owner_bootstrap",
+]
 
 _BLOCK = 25
 
@@ -109,7 +122,8 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     Replicate r samples, in every fold, ``k_c`` items per cell uniformly without replacement
     (Eq. 34) with weights ``n_c / k_c``; the same index is pooled over the folds (Eq. 35). The
     near-tie pairs are frozen from the full scores. ``p = (1 + #{T_r >= T_DIF}) / (R + 1)``;
-    replicates with no eligible pair (NaN) count as not exceeding.
+    replicates with no eligible pair (NaN) count as not exceeding; with no eligible observed pair
+    the median, excess and p are NaN.
     """
     R = check_int("n_resamples", n_resamples, min=1)
     out = blocked_map(_controls_block, R, rng=rng, block_size=_BLOCK,
@@ -119,9 +133,13 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     E = np.concatenate([o[1] for o in out])
     T = pooled_rates(F, E)
     obs = np.asarray(observed, dtype=float)
-    with np.errstate(invalid="ignore"):
-        med = np.nanmedian(T, axis=0) if R else np.full(len(thresholds), np.nan)
+    import warnings
+
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: no eligible pair
+        med = np.nanmedian(T, axis=0)
         p = (1 + np.sum(T >= obs[None, :], axis=0)) / (R + 1)
+    p = np.where(np.isnan(obs), np.nan, p)  # no eligible observed pair: no test
     lo, hi = percentile_interval(T, 0.95, axis=0)
     return MatchedRandomResult(thresholds=tuple(thresholds), observed=obs, replicates=T, flips=F,
                                eligible=E, median=med, excess_pp=100 * (obs - med), p_value=p,
@@ -261,7 +279,7 @@ def owner_bootstrap(values, family, owner, *, names=("score_shift_pp",), n_resam
     if len(names) != v.shape[1]:
         raise BenchkitValueError(f"names has {len(names)} entries for {v.shape[1]} statistics")
     fam_codes, fams = pd.factorize(np.asarray(family, dtype=object), sort=True)
-    own_codes, owns = pd.factorize(np.asarray(owner, dtype=object), sort=True)
+    own_codes, _owns = pd.factorize(np.asarray(owner, dtype=object), sort=True)
     if fam_codes.size != v.shape[0] or own_codes.size != v.shape[0]:
         raise BenchkitValueError("values, family and owner must have the same length")
     R = check_int("n_resamples", n_resamples, min=1)

@@ -2,8 +2,9 @@
 anchor purification (App. C.5); frozen weights applied to the opposite half's representatives."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

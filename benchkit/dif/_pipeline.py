@@ -2,15 +2,16 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
 from benchkit._validation import BenchkitValueError, check_float
-from benchkit.dif._anchors import FoldAnchors, purify
+from benchkit.dif._anchors import purify
 from benchkit.dif._controls import (
     BootstrapResult,
     MatchedRandomResult,
@@ -20,7 +21,7 @@ from benchkit.dif._controls import (
     matched_random,
     owner_bootstrap,
 )
-from benchkit.dif._crossfit import CrossFit, cross_fit
+from benchkit.dif._crossfit import cross_fit
 from benchkit.dif._population import PAPER_FAMILIES, Population, build_population
 from benchkit.dif._ranking import (
     THRESHOLDS,
@@ -38,7 +39,7 @@ from benchkit.dif._robustness import (
 )
 from benchkit.irt_spectral import K_GRID, _binary
 
-__all__ = ["AuditResult", "run_audit", "run_variant", "robustness_table"]
+__all__ = ["AuditResult", "robustness_table", "run_audit", "run_variant"]
 
 PRIMARY = 0.01
 
@@ -304,11 +305,11 @@ def run_audit(Y, model_ids, source=None, *, item_ids=None, owners=None,
     finally:
         if bar is not None:
             bar.close()
-    settings = dict(families=dict(families), owner_cap=owner_cap, min_family_size=min_family_size,
-                    representative=representative, alpha=alpha, epsilon=epsilon,
-                    thresholds=thresholds, n_controls=n_controls, n_bootstrap=n_bootstrap,
-                    n_owner_bootstrap=n_owner_bootstrap, n_permutations=n_permutations,
-                    grid=tuple(grid), population_rng=population_rng, owners=owners)
+    settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
+                    "representative": representative, "alpha": alpha, "epsilon": epsilon,
+                    "thresholds": thresholds, "n_controls": n_controls, "n_bootstrap": n_bootstrap,
+                    "n_owner_bootstrap": n_owner_bootstrap, "n_permutations": n_permutations,
+                    "grid": tuple(grid), "population_rng": population_rng, "owners": owners}
     return AuditResult(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
                        folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
                        owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
@@ -323,9 +324,9 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     frozen, ``n_controls`` matched-random controls; returns Table 6's cell and the counts."""
     Yb = np.ascontiguousarray(_binary("Y", Y))
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
-    kw = dict(families=base.get("families", PAPER_FAMILIES), owner_cap=base.get("owner_cap", 5),
-              representative=base.get("representative", "median"),
-              owners=base.get("owners"), rng=base.get("population_rng", 0))
+    kw = {"families": base.get("families", PAPER_FAMILIES), "owner_cap": base.get("owner_cap", 5),
+              "representative": base.get("representative", "median"),
+              "owners": base.get("owners"), "rng": base.get("population_rng", 0)}
     kw.update(overrides)
     pop = build_population(ids, Yb.mean(0), **kw)
     _check_families(pop)
@@ -373,3 +374,37 @@ def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Map
             row = {"error": str(exc)}
         rows.append({"variant": name, **row})
     return pd.DataFrame(rows)
+
+
+def compare_family_shifts(left: AuditResult, right: AuditResult, *, n_resamples: int = 2000,
+                          confidence_level: float = 0.95, rng: Any = None, n_jobs: Any = None
+                          ) -> pd.DataFrame:
+    """Exact-common-model comparison of family shifts between two benchmarks (Table 7, D.1).
+
+    Models evaluated (as representatives) in both audits are matched by id; per family the mean
+    anchor-minus-full shift on each benchmark (pp), their difference (right - left) and its
+    owner-bootstrap interval (owners resampled with replacement, Eq. 43 applied to the per-model
+    differences).
+    """
+    from benchkit.dif._controls import owner_bootstrap
+
+    a = left.scores_frame().set_index("model")
+    b = right.scores_frame().set_index("model")
+    common = a.index.intersection(b.index)
+    if common.size == 0:
+        raise BenchkitValueError("the two audits share no evaluated model")
+    a, b = a.loc[common], b.loc[common]
+    keep = a["family"].to_numpy() == b["family"].to_numpy()
+    a, b = a[keep], b[keep]
+    diff = 100 * (b["shift"].to_numpy() - a["shift"].to_numpy())
+    boot = owner_bootstrap(diff, a["family"].to_numpy(), a["owner"].to_numpy(),
+                           names=("difference_pp",), n_resamples=n_resamples,
+                           confidence_level=confidence_level, rng=rng, n_jobs=n_jobs)
+    t = boot.table.set_index("family")
+    out = pd.DataFrame({
+        "left_shift_pp": 100 * a.groupby("family")["shift"].mean(),
+        "right_shift_pp": 100 * b.groupby("family")["shift"].mean()})
+    out["difference_pp"] = t["mean"]
+    out["low"], out["high"] = t["low"], t["high"]
+    out["n_models"], out["n_owners"] = t["n_models"], t["n_owners"]
+    return out.reset_index()

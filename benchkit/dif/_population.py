@@ -7,8 +7,9 @@ one ranking representative per owner-family pair.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -18,12 +19,12 @@ from benchkit._validation import BenchkitValueError, check_choice, check_int
 from benchkit.model_names import parse_model_name
 
 __all__ = [
-    "PAPER_FAMILIES",
     "LINEAGE_TERMS",
+    "PAPER_FAMILIES",
     "Population",
     "assign_families",
-    "model_owners",
     "build_population",
+    "model_owners",
 ]
 
 #: The paper's frozen family rules (App. C.1): label -> case-insensitive regular expression.
@@ -283,7 +284,7 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
     table = pd.DataFrame({"model": ids, "family": fam, "owner": own, "accuracy": acc,
                           "n_matches": nm, "status": status, "half": half,
                           "representative": rep})
-    settings = dict(families=dict(families), owner_cap=owner_cap, min_family_size=min_family_size,
-                    representative=representative, lineage_filter=lineage_filter,
-                    omit=tuple(omit))
+    settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
+                    "representative": representative, "lineage_filter": lineage_filter,
+                    "omit": tuple(omit)}
     return Population(table=table, families=tuple(kept_fams), settings=settings)

@@ -13,8 +13,15 @@ import pandas as pd
 
 from benchkit.stats import kendall_tau_b
 
-__all__ = ["THRESHOLDS", "FoldTargets", "PairSet", "pair_set", "reversal_counts",
-           "pooled_rates", "RankingResult"]
+__all__ = [
+    "THRESHOLDS",
+    "FoldTargets",
+    "PairSet",
+    "RankingResult",
+    "pair_set",
+    "pooled_rates",
+    "reversal_counts",
+]
 
 #: Cumulative full-score gap thresholds of App. D.1 (Eq. 41), as proportions; 0.01 is primary.
 THRESHOLDS: tuple[float, ...] = (0.0025, 0.005, 0.01, 0.02, 0.03, 0.05)

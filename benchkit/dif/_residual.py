@@ -8,7 +8,7 @@ import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_array, check_float, check_int
 
-__all__ = ["ResidualDIF", "fit_residual_dif", "family_codes"]
+__all__ = ["ResidualDIF", "family_codes", "fit_residual_dif"]
 
 
 @dataclass(frozen=True)

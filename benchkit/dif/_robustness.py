@@ -16,17 +16,24 @@ from benchkit._parallel import blocked_map
 from benchkit._validation import check_int
 from benchkit.dif._anchors import FoldAnchors, easiness_cells
 
-__all__ = ["PERTURBATIONS", "robustness_pass", "Replication", "replicate_signatures",
-           "within_cell_center", "top_fraction_sets", "source_effects",
-           "source_decomposition"]
+__all__ = [
+    "PERTURBATIONS",
+    "Replication",
+    "replicate_signatures",
+    "robustness_pass",
+    "source_decomposition",
+    "source_effects",
+    "top_fraction_sets",
+    "within_cell_center",
+]
 
 
 def _perturbations(families=("gemma", "llama", "mistral", "phi", "qwen")) -> dict:
-    out = {"owner cap 1": dict(owner_cap=1), "owner cap 3": dict(owner_cap=3),
-           "score-blind checkpoint": dict(representative="lexicographic"),
-           "conservative lineage filter": dict(lineage_filter=True)}
+    out = {"owner cap 1": {"owner_cap": 1}, "owner cap 3": {"owner_cap": 3},
+           "score-blind checkpoint": {"representative": "lexicographic"},
+           "conservative lineage filter": {"lineage_filter": True}}
     for f in families:
-        out[f"omit {f}"] = dict(omit=(f,))
+        out[f"omit {f}"] = {"omit": (f,)}
     for v in out.values():
         v["min_family_size"] = 15  # App. D.2: at least 15 models per family in these populations
     return out

@@ -7,8 +7,13 @@ import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_int
 
-__all__ = ["heatmap_view", "signature_view", "reversal_curve_view", "robustness_forest_view",
-           "near_tie_view"]
+__all__ = [
+    "heatmap_view",
+    "near_tie_view",
+    "reversal_curve_view",
+    "robustness_forest_view",
+    "signature_view",
+]
 
 
 def heatmap_view(audit, *, half: int = 0, bins: int | None = None) -> pd.DataFrame:

@@ -1,7 +1,8 @@
 """ResponseSet entry points of the family-DIF audit (paper 001)."""
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,7 @@ from benchkit.dif._ranking import THRESHOLDS
 from benchkit.dif._robustness import PERTURBATIONS
 from benchkit.irt_spectral import K_GRID
 
-__all__ = ["audit", "robustness", "AuditResult"]
+__all__ = ["AuditResult", "audit", "robustness"]
 
 
 def _arrays(rs, owners: str, source: str | None):
