@@ -124,3 +124,15 @@ def test_compare_family_shifts_self_is_zero(result):
     np.testing.assert_allclose(tab.left_shift_pp, tab.right_shift_pp)
     sc = result.scores_frame()
     assert tab.n_models.sum() == len(sc)
+
+
+def test_audit_content_sample(result):
+    sheet, key = result.content_sample(n_pairs=10, benchmark="sim", rng=0)
+    rep = result.replication
+    pos = {it: k for k, it in enumerate(result.item_ids)}
+    hi = key[key.group == "high"].item.map(pos).to_numpy()
+    lo = key[key.group == "control"].item.map(pos).to_numpy()
+    assert np.all(rep.high_D[hi] & rep.high_V[hi])
+    assert not np.any(rep.high_D[lo] | rep.high_V[lo])
+    assert set(sheet.blinded_id) == set(key.blinded_id)
+    assert key.advantaged_D.isin(result.families).all()

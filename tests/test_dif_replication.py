@@ -164,3 +164,32 @@ def test_content_audit_finds_planted_axis():
 def test_content_errors():
     with pytest.raises(BenchkitValueError, match="no stable"):
         content_sample([False], [False], [0], ["a"], rng=0)
+
+
+def test_family_direction_tests_planted_and_null():
+    from benchkit.dif import family_direction_tests
+
+    rng = np.random.default_rng(5)
+    n = 160
+    fam = np.array(["llama", "qwen"])[rng.integers(0, 2, n)]
+    key = pd.DataFrame({"blinded_id": [f"x{i}" for i in range(n)], "group": "high",
+                        "pair": np.arange(n), "benchmark": np.array(["a", "b"])[np.arange(n) % 2],
+                        "advantaged_D": fam, "advantaged_V": fam})
+    ann = pd.DataFrame({"blinded_id": key.blinded_id})
+    for ax in BINARY_AXES:
+        p = np.where((ax == "code_structured") & (fam == "qwen"), 0.7, 0.3)
+        ann[ax] = (rng.random(n) < p).astype(int)
+    res = family_direction_tests(key, ann, n_resamples=400, rng=0).set_index("axis")
+    assert res.loc["code_structured", "q"] <= 0.05
+    assert (res.drop(index="code_structured").q > 0.05).all()
+    # hand check of the statistic for one axis: sum over benchmarks of n_f (p_f - p)^2
+    x = ann["wordplay"].to_numpy(float)
+    want = 0.0
+    for b in ("a", "b"):
+        m = key.benchmark.to_numpy() == b
+        for f in ("llama", "qwen"):
+            mf = m & (fam == f)
+            want += mf.sum() * (x[mf].mean() - x[m].mean()) ** 2
+    assert res.loc["wordplay", "statistic"] == pytest.approx(want)
+    again = family_direction_tests(key, ann, n_resamples=400, rng=0, n_jobs=2)
+    np.testing.assert_array_equal(again.p.to_numpy(), res.p.to_numpy())

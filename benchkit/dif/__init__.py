@@ -22,6 +22,7 @@ from benchkit.dif._audit_content import (
     analyze_annotations,
     cohen_kappa,
     content_sample,
+    family_direction_tests,
 )
 from benchkit.dif._controls import (
     BootstrapResult,
@@ -95,6 +96,7 @@ __all__ = [
     "cross_fit",
     "easiness_cells",
     "family_codes",
+    "family_direction_tests",
     "fit_residual_dif",
     "jaccard",
     "matched_random",

@@ -25,6 +25,7 @@ __all__ = [
     "analyze_annotations",
     "cohen_kappa",
     "content_sample",
+    "family_direction_tests",
 ]
 
 #: The ten confirmatory binary axes and three ordinal axes of App. D.4.
@@ -251,3 +252,60 @@ def analyze_annotations(key: pd.DataFrame, annotator_a: pd.DataFrame, annotator_
     return ContentAudit(reliability=rel, reliability_passes=rel_pass, binary=binary,
                         ordinal=pd.DataFrame(orows), criteria=crit,
                         passes=bool(crit["confirmed"].any()))
+
+
+def _family_stat(X: np.ndarray, fam: np.ndarray, bench: np.ndarray, n_fam: int) -> np.ndarray:
+    """Sum over benchmarks of the between-family sum of squares of axis prevalences (per axis)."""
+    out = np.zeros(X.shape[1])
+    for b in np.unique(bench):
+        m = bench == b
+        Xb, fb = X[m], fam[m]
+        cnt = np.bincount(fb, minlength=n_fam).astype(float)
+        mean = Xb.mean(0)
+        for f in np.flatnonzero(cnt):
+            out += cnt[f] * (Xb[fb == f].mean(0) - mean) ** 2
+    return out
+
+
+def _family_perm_block(seed, start, stop, X, fam, bench, n_fam):
+    g = np.random.default_rng(seed)
+    groups = [np.flatnonzero(bench == b) for b in np.unique(bench)]
+    out = np.empty((stop - start, X.shape[1]))
+    for r in range(stop - start):
+        perm = fam.copy()
+        for idx in groups:
+            perm[idx] = fam[g.permutation(idx)]
+        out[r] = _family_stat(X, perm, bench, n_fam)
+    return out
+
+
+def family_direction_tests(key: pd.DataFrame, annotations: pd.DataFrame, *,
+                           binary_axes: Sequence[str] = BINARY_AXES, n_resamples: int = 10_000,
+                           rng: Any = None, n_jobs: Any = None) -> pd.DataFrame:
+    """Post-confirmatory family-direction analysis of one annotator (App. D.4, exploratory).
+
+    Restricted to high-DIF items whose advantaged family agrees across halves (``advantaged_D ==
+    advantaged_V`` in ``key``). Per binary axis, the statistic is the between-family sum of squares
+    of axis prevalences, summed over benchmarks; its null shuffles the family labels within each
+    benchmark (``n_resamples`` = 10,000 label permutations through the blocked parallel map);
+    one-sided p = (1 + #null >= observed - 1e-12) / (R + 1) (the tolerance keeps float ties
+    as ties), BH across axes.
+    """
+    from benchkit._parallel import blocked_map
+
+    check_columns("key", key.columns, required=("blinded_id", "group", "benchmark",
+                                                "advantaged_D", "advantaged_V"))
+    R = check_int("n_resamples", n_resamples, min=1)
+    k = key[(key.group == "high") & (key.advantaged_D == key.advantaged_V)]
+    if len(k) < 2:
+        raise BenchkitValueError("fewer than 2 high-DIF items with a stable advantaged family")
+    lab = k.merge(annotations[["blinded_id", *binary_axes]], on="blinded_id", how="left")
+    X = lab[list(binary_axes)].to_numpy(float)
+    fam, fams = pd.factorize(lab["advantaged_D"].astype(str), sort=True)
+    bench = pd.factorize(lab["benchmark"].fillna("benchmark").astype(str))[0]
+    obs = _family_stat(X, fam, bench, len(fams))
+    null = np.concatenate(blocked_map(_family_perm_block, R, rng=rng, block_size=500,
+                                      args=(X, fam, bench, len(fams)), n_jobs=n_jobs))
+    p = (1 + np.sum(null >= obs[None, :] - 1e-12, axis=0)) / (R + 1)
+    return pd.DataFrame({"axis": list(binary_axes), "statistic": obs, "p": p,
+                         "q": benjamini_hochberg(p), "n_items": len(lab)})

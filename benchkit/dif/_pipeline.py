@@ -147,6 +147,18 @@ class AuditResult:
         s["owner"] = t.loc[s["model"], "owner"].to_numpy()
         return s
 
+    def content_sample(self, *, texts=None, benchmark: str | None = None, n_pairs: int = 50,
+                       rng: Any = None):
+        """The blinded matched stable-high-DIF / control sample of App. D.4 from this audit's
+        replication sets (see :func:`benchkit.dif.content_sample`); returns ``(sheet, key)``."""
+        from benchkit.dif._audit_content import content_sample
+
+        rep = self.replication
+        fams = np.asarray(self.families, dtype=object)
+        return content_sample(rep.high_D, rep.high_V, rep.cells, self.item_ids, texts=texts,
+                              benchmark=benchmark, advantaged_D=fams[rep.argmax_D],
+                              advantaged_V=fams[rep.argmax_V], n_pairs=n_pairs, rng=rng)
+
     def near_tie_pairs(self, epsilon: float | None = None) -> pd.DataFrame:
         """The frozen near-tie pairs with both scores of each model and whether they flip."""
         eps = self.settings.get("epsilon", PRIMARY) if epsilon is None else epsilon
