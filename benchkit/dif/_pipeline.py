@@ -67,7 +67,9 @@ class AuditResult:
     bootstrap : BootstrapResult
         Composition bootstrap range per threshold (App. C.7).
     owner_shifts : OwnerBootstrapResult
-        Owner bootstrap of family mean score and percentile-rank shifts (D.1).
+        Owner bootstrap of family mean score and percentile-rank shifts (D.1). Reading: a
+        model's percentile rank is ``100 (rank - 0.5) / n`` (average ranks for ties) among the
+        representatives of its target fold, under anchor minus under full scoring.
     alpha_sensitivity : DataFrame
         Table 5: mean fold tau_b and the pooled 1-pp reversal rate for each anchor fraction.
     replication : Replication
