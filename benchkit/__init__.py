@@ -29,6 +29,7 @@ _SUBMODULES = (
     "boundary",
     "charts",
     "datasets",
+    "dif",
     "io",
     "irt",
     "landscape",

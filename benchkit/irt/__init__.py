@@ -16,6 +16,8 @@ with item difficulty :math:`b_i` (higher = harder) and model ability :math:`\the
 :func:`response_diagnostics`  model and item information, inversion (Guttman-error) rates
 :func:`calibrate_items`       online calibration of new items against a fixed fit
 :func:`fit_1pl_counts`        binomial 1PL on k-of-T counts (repeated samples per cell)
+:func:`fit_spectral`          spectral multidimensional working model (family-DIF paper 001,
+                              Eq. 12-23); :func:`select_dimension` picks K by held-out loss
 ============================= ==================================================================
 
 Bayesian fits: the paper fits the 1PL by MCMC and checks R-hat, bulk ESS and divergences. benchkit
@@ -27,7 +29,7 @@ difficulties' posterior means can be passed to :mod:`benchkit.measure` like any 
 
 Layout: ``_marginal`` (MML of the 1PL / 2PL on adaptive quadrature), ``_joint`` (penalized JML),
 ``_binomial`` (:func:`fit_1pl_counts`), ``_diagnostics`` (:func:`fit_statistics`,
-:func:`response_diagnostics`), ``_online`` (:func:`calibrate_items`) and ``_common`` (input
+:func:`response_diagnostics`), ``_online`` (:func:`calibrate_items`), ``_spectral`` (the spectral MIRT approximation) and ``_common`` (input
 scanning, priors, :class:`IRTFit`). This is the shared IRT layer: it imports no method package
 (leave-one-model-out stability of the measure metrics is :func:`benchkit.measure.leave_one_model_out`).
 """
@@ -41,16 +43,32 @@ from benchkit.irt._diagnostics import (
 )
 from benchkit.irt._marginal import fit_1pl, fit_2pl
 from benchkit.irt._online import Calibration, calibrate_items
+from benchkit.irt._spectral import (
+    K_GRID,
+    DimensionSelection,
+    SpectralFit,
+    fit_spectral,
+    randomized_svd,
+    select_dimension,
+    standardize,
+)
 
 __all__ = [
     "Calibration",
+    "DimensionSelection",
     "FitStatistics",
     "IRTFit",
+    "K_GRID",
     "ResponseDiagnostics",
+    "SpectralFit",
     "calibrate_items",
     "fit_1pl",
     "fit_1pl_counts",
     "fit_2pl",
+    "fit_spectral",
     "fit_statistics",
+    "randomized_svd",
     "response_diagnostics",
+    "select_dimension",
+    "standardize",
 ]

@@ -1,0 +1,427 @@
+"""The primary family-DIF audit on arrays (paper 001, Sec. 3-4) and its population variants."""
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._random import spawn
+from benchkit._validation import BenchkitValueError, check_float
+from benchkit.dif._anchors import purify
+from benchkit.dif._controls import (
+    BootstrapResult,
+    MatchedRandomResult,
+    OwnerBootstrapResult,
+    bootstrap_units,
+    composition_bootstrap,
+    matched_random,
+    owner_bootstrap,
+)
+from benchkit.dif._crossfit import cross_fit
+from benchkit.dif._population import PAPER_FAMILIES, Population, build_population
+from benchkit.dif._ranking import (
+    THRESHOLDS,
+    FoldTargets,
+    RankingResult,
+    observed_ranking,
+    pair_set,
+)
+from benchkit.dif._robustness import (
+    PERTURBATIONS,
+    Replication,
+    replicate_signatures,
+    source_decomposition,
+    source_effects,
+)
+from benchkit.irt._spectral import K_GRID, _binary
+
+__all__ = ["AuditResult", "robustness_table", "run_audit", "run_variant"]
+
+PRIMARY = 0.01
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """Everything the primary family-DIF audit computes (paper 001, Tables 1-2, 4-7 inputs).
+
+    Attributes
+    ----------
+    population : Population
+        Families, owners, halves, representatives and every exclusion (App. C.1).
+    K : tuple of int
+        Selected dimension per owner half (``K[h]`` learnt on half ``h``).
+    selection : tuple of DimensionSelection
+        Whole held-out loss curves (App. C.3).
+    anchors : tuple of FoldAnchors
+        Per half: anchors of every round, Jaccard overlaps, frozen weights, final signatures.
+    folds : tuple of FoldTargets
+        ``folds[h]``: half ``h``'s weights applied to half ``1 - h``'s representatives.
+    ranking : RankingResult
+        Observed reversal counts and rates at every threshold, fold tau_b, all-pair rate.
+    controls : MatchedRandomResult
+        R matched-random subtests: median, excess (Eq. 10), p (Eq. 11) per threshold.
+    bootstrap : BootstrapResult
+        Composition bootstrap range per threshold (App. C.7).
+    owner_shifts : OwnerBootstrapResult
+        Owner bootstrap of family mean score and percentile-rank shifts (D.1). Reading: a
+        model's percentile rank is ``100 (rank - 0.5) / n`` (average ranks for ties) among the
+        representatives of its target fold, under anchor minus under full scoring.
+    alpha_sensitivity : DataFrame
+        Table 5: mean fold tau_b and the pooled 1-pp reversal rate for each anchor fraction.
+    replication : Replication
+        Table 2: cross-half signature replication with permutation p-values.
+    source_effects, decomposition : DataFrame
+        Source-level effects (Eq. 54-55) and exact source contributions (Eq. 56-57).
+    item_ids, model_ids, source : ndarray
+    timings : dict
+        Seconds per stage.
+    peak_memory : dict
+        Peak traced bytes per stage, filled only when :mod:`tracemalloc` is tracing (the
+        benchmark does so; numpy reports its buffers to tracemalloc).
+    settings : dict
+    """
+
+    population: Population
+    K: tuple
+    selection: tuple
+    anchors: tuple
+    folds: tuple
+    ranking: RankingResult
+    controls: MatchedRandomResult
+    bootstrap: BootstrapResult
+    owner_shifts: OwnerBootstrapResult
+    alpha_sensitivity: pd.DataFrame
+    replication: Replication
+    source_effects: pd.DataFrame
+    decomposition: pd.DataFrame
+    item_ids: np.ndarray
+    model_ids: np.ndarray
+    source: np.ndarray
+    timings: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    peak_memory: dict = field(default_factory=dict)
+
+    @property
+    def families(self) -> tuple:
+        return self.population.families
+
+    def to_frame(self) -> pd.DataFrame:
+        """Table 1's row: K per fold, mean tau_b, close n, low-DIF and random rates, excess, p."""
+        j = list(self.ranking.thresholds).index(self.settings.get("epsilon", PRIMARY))
+        return pd.DataFrame([{
+            "K": "/".join(map(str, self.K)), "tau_b": self.ranking.mean_tau_b,
+            "close_n": int(self.ranking.eligible[j].sum()),
+            "low_dif_pct": 100 * self.ranking.rate[j],
+            "random_pct": 100 * self.controls.median[j],
+            "excess_pp": self.controls.excess_pp[j], "p_rand": self.controls.p_value[j],
+            "all_pair_reversal_pct": 100 * self.ranking.all_pair_rate,
+        }])
+
+    def thresholds_frame(self) -> pd.DataFrame:
+        """Table 4 / Figure 1: every threshold with observed, random median and band, excess, p,
+        and the composition-bootstrap range.
+        """
+        out = self.controls.to_frame()
+        out["eligible"] = self.ranking.eligible.sum(1)
+        out["bootstrap_low"] = self.bootstrap.interval[0]
+        out["bootstrap_high"] = self.bootstrap.interval[1]
+        return out
+
+    def items_frame(self) -> pd.DataFrame:
+        """Per item and half: easiness, family effects, D_i, anchor flag and weight, cell."""
+        rows = []
+        for h, fa in enumerate(self.anchors):
+            f = fa.to_frame()
+            f.insert(0, "half", h)
+            f.insert(0, "source", self.source)
+            f.insert(0, "item", self.item_ids)
+            rows.append(f)
+        return pd.concat(rows, ignore_index=True)
+
+    def scores_frame(self) -> pd.DataFrame:
+        """Per evaluated representative: fold, family, owner, full and anchor scores, shift."""
+        t = self.population.table.set_index("model")
+        s = self.ranking.scores.copy()
+        s["family"] = t.loc[s["model"], "family"].to_numpy()
+        s["owner"] = t.loc[s["model"], "owner"].to_numpy()
+        return s
+
+    def content_sample(self, *, texts=None, benchmark: str | None = None, n_pairs: int = 50,
+                       rng: Any = None):
+        """The blinded matched stable-high-DIF / control sample of App. D.4 from this audit's
+        replication sets (see :func:`benchkit.dif.content_sample`); returns ``(sheet, key)``.
+        """
+        from benchkit.dif._audit_content import content_sample
+
+        rep = self.replication
+        fams = np.asarray(self.families, dtype=object)
+        return content_sample(rep.high_D, rep.high_V, rep.cells, self.item_ids, texts=texts,
+                              benchmark=benchmark, advantaged_D=fams[rep.argmax_D],
+                              advantaged_V=fams[rep.argmax_V], n_pairs=n_pairs, rng=rng)
+
+    def near_tie_pairs(self, *, epsilon: float | None = None) -> pd.DataFrame:
+        """The frozen near-tie pairs with both scores of each model and whether they flip."""
+        eps = self.settings.get("epsilon", PRIMARY) if epsilon is None else epsilon
+        rows = []
+        for h, ft in enumerate(self.folds):
+            ps = pair_set(ft, max_gap=eps)
+            full, anc = ft.full, ft.weighted()
+            ids = self.model_ids[ft.models]
+            d = anc[ps.i] - anc[ps.j]
+            rows.append(pd.DataFrame({
+                "fold": h, "model_a": ids[ps.i], "model_b": ids[ps.j],
+                "full_a": full[ps.i], "full_b": full[ps.j], "anchor_a": anc[ps.i],
+                "anchor_b": anc[ps.j], "gap_pp": 100 * ps.gap,
+                "anchor_tie": np.abs(d) <= 1e-12, "reversed": (ps.sign * d < 0) & (np.abs(d) > 1e-12)}))
+        return pd.concat(rows, ignore_index=True)
+
+
+def _check_families(pop: Population) -> None:
+    if len(pop.families) < 2:
+        raise BenchkitValueError(
+            f"the population rules leave {len(pop.families)} families "
+            f"({list(pop.families)}); the audit needs at least 2. Counts: "
+            f"{pop.table['status'].value_counts().to_dict()}; lower min_family_size or pass "
+            "other families")
+
+
+def _percentile_ranks(x: np.ndarray) -> np.ndarray:
+    from scipy.stats import rankdata
+
+    return 100 * (rankdata(x) - 0.5) / x.size
+
+
+def _bar(progress: bool, total: int):
+    if not progress:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, desc="family-DIF audit", leave=False)
+
+
+def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
+              families: Mapping[str, str] = PAPER_FAMILIES, owner_cap: int = 5,
+              min_family_size: int = 20, representative: str = "median", K=None,
+              grid: Sequence[int] = K_GRID, alpha: float = 0.5,
+              alpha_sensitivity: Sequence[float] = (0.3, 0.7), epsilon: float = PRIMARY,
+              thresholds: Sequence[float] = THRESHOLDS, n_controls: int = 1000,
+              n_bootstrap: int = 2000, n_owner_bootstrap: int = 2000,
+              n_permutations: int = 500, confidence_level: float = 0.95,
+              population_rng: Any = 0, rng: Any = None, n_jobs: Any = None,
+              progress: bool = True) -> AuditResult:
+    """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit`."""
+    Yb = np.ascontiguousarray(_binary("Y", Y))
+    I, M = Yb.shape
+    ids = np.asarray([str(m) for m in model_ids], dtype=object)
+    if ids.size != M:
+        raise BenchkitValueError(f"model_ids must have one id per column of Y ({M}); got {ids.size}")
+    src = np.full(I, "all", dtype=object) if source is None else np.asarray(source, dtype=object)
+    if src.shape != (I,):
+        raise BenchkitValueError(f"source must have one entry per item ({I}); got {src.shape}")
+    thresholds = tuple(float(t) for t in thresholds)
+    if epsilon not in thresholds:
+        raise BenchkitValueError(f"epsilon={epsilon} must be one of thresholds={thresholds}")
+    check_float("alpha", alpha, min=0.0, max=1.0, min_inclusive=False)
+    items = np.arange(I).astype(str).astype(object) if item_ids is None else np.asarray(item_ids,
+                                                                                       dtype=object)
+    seeds = spawn(rng, 8)
+    bar = _bar(progress, 9)
+    timings: dict[str, float] = {}
+    peaks: dict[str, int] = {}
+    import tracemalloc
+
+    def stage(name):
+        if tracemalloc.is_tracing():
+            tracemalloc.reset_peak()
+        timings[name] = time.perf_counter()
+        if bar is not None:
+            bar.set_description(f"family-DIF audit: {name}")
+
+    def done(name):
+        timings[name] = time.perf_counter() - timings[name]
+        if tracemalloc.is_tracing():
+            peaks[name] = tracemalloc.get_traced_memory()[1]
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        stage("population")
+        acc = Yb.mean(0)
+        pop = build_population(ids, acc, owners=owners, families=families, owner_cap=owner_cap,
+                               min_family_size=min_family_size, representative=representative,
+                               rng=population_rng)
+        _check_families(pop)
+        done("population")
+        stage("cross-fit (K selection, 3 purification rounds, both folds)")
+        cf = cross_fit(Yb, pop, src, K=K, alpha=alpha, grid=grid, rng=seeds[0])
+        done("cross-fit (K selection, 3 purification rounds, both folds)")
+        stage("ranking")
+        folds = list(cf.folds)
+        pairs = [pair_set(f, max_gap=max(thresholds)) for f in folds]
+        ranking = observed_ranking(folds, pairs, ids, thresholds)
+        done("ranking")
+        stage("matched-random controls")
+        controls = matched_random(folds, pairs, ranking.rate, n_resamples=n_controls,
+                                  thresholds=thresholds, rng=seeds[1], n_jobs=n_jobs,
+                                  progress=progress)
+        done("matched-random controls")
+        stage("composition bootstrap")
+        boot = composition_bootstrap(folds, pairs, bootstrap_units(src), ranking.rate,
+                                     n_resamples=n_bootstrap, confidence_level=confidence_level,
+                                     thresholds=thresholds, rng=seeds[2], n_jobs=n_jobs,
+                                     progress=progress)
+        done("composition bootstrap")
+        stage("owner bootstrap")
+        sc = ranking.scores
+        t = pop.table.set_index("model")
+        pct = np.concatenate([_percentile_ranks(ft.weighted()) - _percentile_ranks(ft.full)
+                              for ft in folds])
+        owner_shifts = owner_bootstrap(
+            np.column_stack([100 * sc["shift"].to_numpy(), pct]),
+            t.loc[sc["model"], "family"].to_numpy(), t.loc[sc["model"], "owner"].to_numpy(),
+            names=("score_shift_pp", "percentile_shift"), n_resamples=n_owner_bootstrap,
+            confidence_level=confidence_level, rng=seeds[3], n_jobs=n_jobs, progress=progress)
+        done("owner bootstrap")
+        stage("anchor-fraction sensitivity")
+        sens = [{"alpha": alpha, "mean_tau_b": ranking.mean_tau_b,
+                 "rate": ranking.rate[thresholds.index(epsilon)]}]
+        fam_all = pop.table["family"].to_numpy(object)
+        for k, a in enumerate(alpha_sensitivity):
+            sub = []
+            sseeds = spawn(seeds[4], 2 * len(alpha_sensitivity))
+            for h in (0, 1):
+                cols = pop.half_models(h)
+                fa = purify(np.ascontiguousarray(Yb[:, cols]), fam_all[cols], src, K=cf.K[h],
+                            alpha=a, refit=False, rng=sseeds[2 * k + h])
+                f0 = folds[h]
+                sub.append(FoldTargets(models=f0.models, owner=f0.owner, family=f0.family,
+                                       Y=f0.Y, weights=fa.weights, cells=fa.cells))
+            r = observed_ranking(sub, pairs, ids, thresholds)
+            sens.append({"alpha": a, "mean_tau_b": r.mean_tau_b,
+                         "rate": r.rate[thresholds.index(epsilon)]})
+        sens_df = pd.DataFrame(sens).sort_values("alpha").reset_index(drop=True)
+        done("anchor-fraction sensitivity")
+        stage("signature replication")
+        rep = replicate_signatures(cf.anchors[0], cf.anchors[1], src, n_resamples=n_permutations,
+                                   rng=seeds[5], n_jobs=n_jobs, progress=progress)
+        done("signature replication")
+        stage("source attribution")
+        eff = source_effects(cf.anchors[0], cf.anchors[1], src)
+        dec = []
+        for h, ft in enumerate(folds):
+            d = source_decomposition(ft.Y, fam_all[ft.models], ft.weights, src, pop.families)
+            d.insert(0, "direction", f"{h}->{1 - h}")
+            dec.append(d)
+        dec = pd.concat(dec, ignore_index=True)
+        done("source attribution")
+    finally:
+        if bar is not None:
+            bar.close()
+    settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
+                    "representative": representative, "alpha": alpha, "epsilon": epsilon,
+                    "thresholds": thresholds, "n_controls": n_controls, "n_bootstrap": n_bootstrap,
+                    "n_owner_bootstrap": n_owner_bootstrap, "n_permutations": n_permutations,
+                    "grid": tuple(grid), "population_rng": population_rng, "owners": owners}
+    return AuditResult(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
+                       folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
+                       owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
+                       source_effects=eff, decomposition=dec, item_ids=items, model_ids=ids,
+                       source=src, timings=timings, settings=settings, peak_memory=peaks)
+
+
+def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: Mapping[str, Any],
+                n_controls: int = 200, epsilon: float = PRIMARY, rng: Any = None,
+                n_jobs: Any = None) -> dict:
+    """One population perturbation (App. D.2): rebuild the population, refit everything with K
+    frozen, ``n_controls`` matched-random controls; returns Table 6's cell and the counts.
+    """
+    Yb = np.ascontiguousarray(_binary("Y", Y))
+    ids = np.asarray([str(m) for m in model_ids], dtype=object)
+    kw = {"families": base.get("families", PAPER_FAMILIES), "owner_cap": base.get("owner_cap", 5),
+              "representative": base.get("representative", "median"),
+              "owners": base.get("owners"), "rng": base.get("population_rng", 0)}
+    kw.update(overrides)
+    pop = build_population(ids, Yb.mean(0), **kw)
+    _check_families(pop)
+    s1, s2 = spawn(rng, 2)
+    cf = cross_fit(Yb, pop, source, K=K, rng=s1)
+    folds = list(cf.folds)
+    pairs = [pair_set(f, max_gap=epsilon) for f in folds]
+    r = observed_ranking(folds, pairs, ids, (epsilon,))
+    mr = matched_random(folds, pairs, r.rate, n_resamples=n_controls, thresholds=(epsilon,),
+                        rng=s2, n_jobs=n_jobs)
+    return {"families": "/".join(pop.families), "models": int(pop.retained.size),
+            "representatives": int(pop.representatives().size), "K": "/".join(map(str, cf.K)),
+            "close_n": int(r.eligible.sum()), "low_dif_pct": 100 * r.rate[0],
+            "random_pct": 100 * mr.median[0], "excess_pp": float(mr.excess_pp[0]),
+            "p_value": float(mr.p_value[0])}
+
+
+def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Mapping] = PERTURBATIONS,
+                     n_controls: int = 200, rng: Any = None, n_jobs: Any = None,
+                     progress: bool = True) -> pd.DataFrame:
+    """Table 6's column for one benchmark: the baseline row and every perturbation (App. D.2)."""
+    base = primary.settings
+    j = list(primary.ranking.thresholds).index(base["epsilon"])
+    rows = [{"variant": f"baseline cap {base['owner_cap']}", "families": "/".join(primary.families),
+             "models": int(primary.population.retained.size),
+             "representatives": int(primary.population.representatives().size),
+             "K": "/".join(map(str, primary.K)), "close_n": int(primary.ranking.eligible[j].sum()),
+             "low_dif_pct": 100 * primary.ranking.rate[j],
+             "random_pct": 100 * primary.controls.median[j],
+             "excess_pp": float(primary.controls.excess_pp[j]),
+             "p_value": float(primary.controls.p_value[j])}]
+    seeds = spawn(rng, len(perturbations))
+    names = list(perturbations)
+    it = names
+    if progress:
+        from tqdm.auto import tqdm
+
+        it = tqdm(names, desc="population perturbations", leave=False)
+    for k, name in enumerate(it):
+        try:
+            row = run_variant(Y, primary.model_ids, primary.source, primary.K,
+                              overrides=perturbations[name], base=base, n_controls=n_controls,
+                              epsilon=base["epsilon"], rng=seeds[k], n_jobs=n_jobs)
+        except BenchkitValueError as exc:  # e.g. a family falls below the minimum size
+            row = {"error": str(exc)}
+        rows.append({"variant": name, **row})
+    return pd.DataFrame(rows)
+
+
+def compare_family_shifts(left: AuditResult, right: AuditResult, *, n_resamples: int = 2000,
+                          confidence_level: float = 0.95, rng: Any = None, n_jobs: Any = None
+                          ) -> pd.DataFrame:
+    """Exact-common-model comparison of family shifts between two benchmarks (Table 7, D.1).
+
+    Models evaluated (as representatives) in both audits are matched by id; per family the mean
+    anchor-minus-full shift on each benchmark (pp), their difference (right - left) and its
+    owner-bootstrap interval (owners resampled with replacement, Eq. 43 applied to the per-model
+    differences).
+    """
+    from benchkit.dif._controls import owner_bootstrap
+
+    a = left.scores_frame().set_index("model")
+    b = right.scores_frame().set_index("model")
+    common = a.index.intersection(b.index)
+    if common.size == 0:
+        raise BenchkitValueError("the two audits share no evaluated model")
+    a, b = a.loc[common], b.loc[common]
+    keep = a["family"].to_numpy() == b["family"].to_numpy()
+    a, b = a[keep], b[keep]
+    diff = 100 * (b["shift"].to_numpy() - a["shift"].to_numpy())
+    boot = owner_bootstrap(diff, a["family"].to_numpy(), a["owner"].to_numpy(),
+                           names=("difference_pp",), n_resamples=n_resamples,
+                           confidence_level=confidence_level, rng=rng, n_jobs=n_jobs)
+    t = boot.table.set_index("family")
+    out = pd.DataFrame({
+        "left_shift_pp": 100 * a.groupby("family")["shift"].mean(),
+        "right_shift_pp": 100 * b.groupby("family")["shift"].mean()})
+    out["difference_pp"] = t["mean"]
+    out["low"], out["high"] = t["low"], t["high"]
+    out["n_models"], out["n_owners"] = t["n_models"], t["n_owners"]
+    return out.reset_index()

@@ -1,0 +1,290 @@
+"""Population construction of the family-DIF audit (paper 001, Sec. 3.1, App. C.1, D.2).
+
+Family by a unique case-insensitive model-id match, owner = uploader, owner cap per owner-family
+pair (population seed), minimum capped family size, deterministic greedy owner-disjoint halves,
+one ranking representative per owner-family pair.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._random import generator
+from benchkit._validation import BenchkitValueError, check_choice, check_int
+from benchkit.model_names import parse_model_name
+
+__all__ = [
+    "LINEAGE_TERMS",
+    "PAPER_FAMILIES",
+    "Population",
+    "assign_families",
+    "build_population",
+    "model_owners",
+]
+
+#: The paper's frozen family rules (App. C.1): label -> case-insensitive regular expression.
+#: "phi" is a token beginning with phi: preceded by the start or a non-alphanumeric character.
+PAPER_FAMILIES: dict[str, str] = {
+    "gemma": r"gemma",
+    "llama": r"llama",
+    "mistral": r"mistral|mixtral",
+    "phi": r"(?<![a-z0-9])phi",
+    "qwen": r"qwen",
+}
+
+#: The conservative lineage filter's terms (App. D.2), matched case-insensitively as substrings.
+LINEAGE_TERMS: tuple[str, ...] = (
+    "merge", "slerp", "franken", "lora", "qlora", "adapter", "distill", "hybrid", "fusion", "dpo",
+    "ppo", "orpo", "kto", "abliterat", "uncensor",
+)
+
+
+def assign_families(model_ids: Sequence[str], *, families: Mapping[str, str] = PAPER_FAMILIES
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """Family of every model id by a unique case-insensitive pattern match (App. C.1).
+
+    Returns ``(family, n_matches)``: the label (None when zero or several patterns match) and the
+    number of matching patterns.
+    """
+    pats = {k: re.compile(v, re.IGNORECASE) for k, v in families.items()}
+    fam = np.empty(len(model_ids), dtype=object)
+    nm = np.zeros(len(model_ids), dtype=np.int64)
+    for j, mid in enumerate(model_ids):
+        hits = [k for k, p in pats.items() if p.search(str(mid))]
+        nm[j] = len(hits)
+        fam[j] = hits[0] if len(hits) == 1 else None
+    return fam, nm
+
+
+def model_owners(model_ids: Sequence[str]) -> np.ndarray:
+    """Owner = uploader component of the model id ("owner/name").
+
+    Ids without a "/" fall back to :func:`benchkit.model_names.parse_model_name`'s owner (the
+    organisation of the recognised family, e.g. "meta" for Llama names), then to the id itself.
+    """
+    out = np.empty(len(model_ids), dtype=object)
+    for j, mid in enumerate(model_ids):
+        mid = str(mid)
+        if "/" in mid:
+            out[j] = mid.split("/", 1)[0].lower()
+        else:
+            own = parse_model_name(mid).owner
+            out[j] = own if own is not None else mid.lower()
+    return out
+
+
+@dataclass(frozen=True)
+class Population:
+    """An audit population (App. C.1) with its report.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per input model (roster order): ``model, family, owner, accuracy, n_matches,
+        status`` ("retained" or why excluded), ``half`` (0/1, -1 if excluded) and
+        ``representative`` (bool).
+    families : tuple of str
+        Retained family labels, sorted.
+    settings : dict
+        The options used.
+    """
+
+    table: pd.DataFrame
+    families: tuple[str, ...]
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def retained(self) -> np.ndarray:
+        """Roster positions of retained (capped) checkpoints."""
+        return np.flatnonzero(self.table["status"].to_numpy() == "retained")
+
+    def half_models(self, h: int) -> np.ndarray:
+        """Roster positions of retained checkpoints in half ``h``."""
+        t = self.table
+        return np.flatnonzero((t["status"].to_numpy() == "retained") & (t["half"].to_numpy() == h))
+
+    def representatives(self, *, h: int | None = None) -> np.ndarray:
+        """Roster positions of the owner-family representatives (of half ``h``)."""
+        t = self.table
+        m = t["representative"].to_numpy()
+        if h is not None:
+            m = m & (t["half"].to_numpy() == h)
+        return np.flatnonzero(m)
+
+    def family_codes(self) -> np.ndarray:
+        """Family code (index into :attr:`families`) per roster model, -1 if excluded."""
+        lookup = {f: k for k, f in enumerate(self.families)}
+        st = self.table["status"].to_numpy() == "retained"
+        return np.array([lookup[f] if s else -1 for f, s in zip(self.table["family"], st)],
+                        dtype=np.int64)
+
+    def counts(self) -> pd.DataFrame:
+        """Retained checkpoints, owners and representatives per family and half."""
+        t = self.table[self.table["status"] == "retained"]
+        g = t.groupby(["family", "half"])
+        out = pd.DataFrame({"checkpoints": g.size(), "owners": g["owner"].nunique(),
+                            "representatives": g["representative"].sum()})
+        return out.reset_index()
+
+    def excluded(self) -> pd.DataFrame:
+        """Every excluded model and why."""
+        return self.table.loc[self.table["status"] != "retained", ["model", "family", "owner",
+                                                                    "status"]]
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+
+def _greedy_halves(owner_of: np.ndarray, fam_of: np.ndarray, acc: np.ndarray,
+                   n_fam: int) -> dict[Any, int]:
+    """Assign whole owners to halves, balancing per-family checkpoint counts and accuracy sums."""
+    owners, inv = np.unique(owner_of.astype(str), return_inverse=True)
+    cnt = np.zeros((owners.size, n_fam))
+    accs = np.zeros((owners.size, n_fam))
+    np.add.at(cnt, (inv, fam_of), 1.0)
+    np.add.at(accs, (inv, fam_of), acc)
+    tot_c = np.maximum(cnt.sum(0), 1.0)
+    tot_a = np.maximum(accs.sum(0), 1e-12)
+    order = sorted(range(owners.size), key=lambda o: (-cnt[o].sum(), owners[o]))
+    hc = np.zeros((2, n_fam))
+    ha = np.zeros((2, n_fam))
+    half = {}
+    for o in order:
+        costs = []
+        for h in (0, 1):
+            c, a = hc.copy(), ha.copy()
+            c[h] += cnt[o]
+            a[h] += accs[o]
+            costs.append(float(np.sum(np.abs(c[0] - c[1]) / tot_c + np.abs(a[0] - a[1]) / tot_a)))
+        if costs[0] < costs[1] - 1e-12:
+            h = 0
+        elif costs[1] < costs[0] - 1e-12:
+            h = 1
+        else:
+            h = 0 if hc[0].sum() <= hc[1].sum() else 1
+        hc[h] += cnt[o]
+        ha[h] += accs[o]
+        half[owners[o]] = h
+    return half
+
+
+def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str] | None = None,
+                     families: Mapping[str, str] = PAPER_FAMILIES, owner_cap: int = 5,
+                     min_family_size: int = 20, representative: str = "median",
+                     lineage_filter: bool = False, lineage_terms: Sequence[str] = LINEAGE_TERMS,
+                     omit: Sequence[str] = (), rng: Any = 0) -> Population:
+    """Build the audit population of App. C.1 (and its D.2 perturbations).
+
+    Parameters
+    ----------
+    model_ids : sequence of str
+        Model identifiers ("owner/name").
+    accuracy : array_like
+        Full-benchmark accuracy per model (used for halves and representatives).
+    owners : sequence of str, optional
+        Owners; default :func:`model_owners` (the uploader component).
+    families : mapping label -> regex
+        The frozen family rules (default :data:`PAPER_FAMILIES`); zero or several matches exclude.
+    owner_cap : int
+        Checkpoints kept per owner-family pair (5; 1 and 3 are D.2 perturbations), drawn without
+        replacement with the population seed ``rng``.
+    min_family_size : int
+        Minimum capped family size (20 in the primary analysis, 15 in the D.2 perturbations);
+        smaller families are excluded.
+    representative : {"median", "lexicographic"}
+        Ranking representative per owner-family pair: the checkpoint closest to the pair's median
+        accuracy (ties: smaller model id), or the first model id (the score-blind variant).
+    lineage_filter : bool
+        Exclude ids containing any of ``lineage_terms`` (the conservative lineage perturbation).
+    omit : sequence of str
+        Family labels to leave out (the leave-one-family-out perturbations).
+    rng : seed
+        The frozen population-selection seed (used only by the owner cap).
+
+    Notes
+    -----
+    Halves (App. C.1) are built greedily: owners in order of decreasing retained checkpoints (ties
+    by owner id) go to the half that minimises ``sum_f |n_f0 - n_f1| / n_f + |a_f0 - a_f1| / a_f``
+    (checkpoint counts and accuracy sums per family, each scaled by the family total); exact ties go
+    to the half with fewer checkpoints, then half 0. This reading is deterministic and balances
+    both quantities "within every family", as the paper asks.
+    """
+    ids = np.asarray([str(m) for m in model_ids], dtype=object)
+    acc = np.asarray(accuracy, dtype=float)
+    if acc.shape != ids.shape:
+        raise BenchkitValueError(f"accuracy must have one value per model ({ids.size}); "
+                                 f"got shape {acc.shape}")
+    owner_cap = check_int("owner_cap", owner_cap, min=1)
+    min_family_size = check_int("min_family_size", min_family_size, min=1)
+    check_choice("representative", representative, ("median", "lexicographic"))
+    unknown = [f for f in omit if f not in families]
+    if unknown:
+        raise BenchkitValueError(f"omit={list(omit)!r} names unknown families {unknown}; "
+                                 f"families are {sorted(families)}")
+    if len(set(ids)) != ids.size:
+        raise BenchkitValueError("model_ids must be unique")
+    fam, nm = assign_families(ids, families=families)
+    own = np.asarray(owners, dtype=object) if owners is not None else model_owners(ids)
+    if own.shape != ids.shape:
+        raise BenchkitValueError(f"owners must have one value per model ({ids.size}); "
+                                 f"got {own.shape}")
+    status = np.array(["retained"] * ids.size, dtype=object)
+    status[nm == 0] = "no family pattern matches"
+    status[nm > 1] = "several family patterns match"
+    status[~np.isfinite(acc) & (status == "retained")] = "accuracy is not finite"
+    for f in omit:
+        status[(fam == f) & (status == "retained")] = f"family {f} omitted"
+    if lineage_filter:
+        pat = re.compile("|".join(re.escape(t) for t in lineage_terms), re.IGNORECASE)
+        lin = np.array([bool(pat.search(m)) for m in ids])
+        status[lin & (status == "retained")] = "lineage filter"
+    # owner cap (population seed; candidates in sorted id order so the draw is order-free)
+    gen = generator(rng, "rng")
+    keep = status == "retained"
+    frame = pd.DataFrame({"i": np.arange(ids.size), "id": ids, "fam": fam, "own": own})[keep]
+    for (_, _), grp in sorted(frame.groupby(["own", "fam"]), key=lambda kv: kv[0]):
+        if len(grp) > owner_cap:
+            cand = grp.sort_values("id")["i"].to_numpy()
+            chosen = set(gen.choice(cand, size=owner_cap, replace=False).tolist())
+            for i in cand:
+                if i not in chosen:
+                    status[i] = f"owner cap {owner_cap}"
+    # minimum capped family size
+    kept_fams = []
+    for f in sorted(families):
+        n_f = int(np.sum((fam == f) & (status == "retained")))
+        if n_f < min_family_size:
+            status[(fam == f) & (status == "retained")] = (
+                f"family {f} has {n_f} < min_family_size={min_family_size} capped checkpoints")
+        elif n_f > 0:
+            kept_fams.append(f)
+    keep = status == "retained"
+    half = np.full(ids.size, -1, dtype=np.int64)
+    rep = np.zeros(ids.size, dtype=bool)
+    if keep.any():
+        codes = {f: k for k, f in enumerate(kept_fams)}
+        fc = np.array([codes[f] for f in fam[keep]], dtype=np.int64)
+        hmap = _greedy_halves(own[keep], fc, acc[keep], len(kept_fams))
+        half[keep] = [hmap[str(o)] for o in own[keep]]
+        frame = pd.DataFrame({"i": np.flatnonzero(keep), "id": ids[keep], "fam": fam[keep],
+                              "own": own[keep], "acc": acc[keep]})
+        for _, grp in frame.groupby(["own", "fam"]):
+            g = grp.sort_values("id")
+            if representative == "lexicographic":
+                pick = g["i"].iloc[0]
+            else:
+                dist = np.abs(g["acc"].to_numpy() - np.median(g["acc"].to_numpy()))
+                pick = g["i"].to_numpy()[int(np.argmin(dist))]  # first (smallest id) among ties
+            rep[pick] = True
+    table = pd.DataFrame({"model": ids, "family": fam, "owner": own, "accuracy": acc,
+                          "n_matches": nm, "status": status, "half": half,
+                          "representative": rep})
+    settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
+                    "representative": representative, "lineage_filter": lineage_filter,
+                    "omit": tuple(omit)}
+    return Population(table=table, families=tuple(kept_fams), settings=settings)

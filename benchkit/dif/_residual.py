@@ -1,0 +1,126 @@
+"""Residual item x family DIF fit (paper 001, Eq. 3-5, App. C.4)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitValueError, check_array, check_float, check_int
+
+__all__ = ["ResidualDIF", "family_codes", "fit_residual_dif"]
+
+
+@dataclass(frozen=True)
+class ResidualDIF:
+    """Item easiness and residual family effects (Eq. 3-5).
+
+    Attributes
+    ----------
+    b : ndarray (items,)
+        Item easiness :math:`\\hat b_i`.
+    delta : ndarray (items, families)
+        :math:`\\hat\\delta_{if}`, centered within every item (Eq. 4); columns in sorted label
+        order (:attr:`families`).
+    D : ndarray (items,)
+        :math:`D_i = \\max_f \\hat\\delta_{if} - \\min_f \\hat\\delta_{if}` (Eq. 5).
+    families : tuple
+        Sorted family labels.
+    cycles : ndarray of int (items,)
+        Alternating cycles each item used (at most ``n_cycles``).
+    """
+
+    b: np.ndarray
+    delta: np.ndarray
+    D: np.ndarray
+    families: tuple
+    cycles: np.ndarray
+
+    def to_frame(self) -> pd.DataFrame:
+        out = pd.DataFrame(self.delta, columns=[f"delta_{f}" for f in self.families])
+        out.insert(0, "b", self.b)
+        out["D"] = self.D
+        return out
+
+
+def family_codes(family) -> tuple[np.ndarray, tuple]:
+    """Codes ``0..F-1`` of ``family`` labels in sorted label order, and the sorted labels."""
+    fam = np.asarray(family)
+    if fam.ndim != 1:
+        raise BenchkitValueError(f"family must be 1-D (one label per model); got shape {fam.shape}")
+    if fam.dtype == object and any(v is None for v in fam):
+        raise BenchkitValueError("family must not contain None (drop models without a family)")
+    labels, codes = np.unique(fam, return_inverse=True)
+    return codes.astype(np.int64), tuple(labels.tolist())
+
+
+def fit_residual_dif(Y, family, offset, *, lam: float = 1.0, n_cycles: int = 5,
+                     max_newton: int = 30, tol: float = 1e-8, max_step: float = 2.0
+                     ) -> ResidualDIF:
+    r"""Fit item easiness and penalized residual family effects with a fixed offset (Eq. 3-5).
+
+    Parameters
+    ----------
+    Y : array_like (items, models)
+        0/1 responses.
+    family : array_like (models,)
+        Family label per model (at least two distinct labels).
+    offset : array_like (items, models)
+        Fixed spectral MIRT offset :math:`o_{im}` (Eq. 17); zeros allowed.
+    lam : float
+        Ridge penalty :math:`\lambda` on the family effects (1, Table C.8).
+    n_cycles, max_newton, tol, max_step : int, int, float, float
+        At most 5 alternating intercept / family-effect cycles, at most 30 Newton iterations per
+        subproblem, tolerance 1e-8 on the largest absolute update, steps clipped to 2 logits
+        (App. C.4, Table C.8).
+
+    Returns
+    -------
+    ResidualDIF
+        ``.b`` (items), ``.delta`` (items x families, sorted labels), ``.D`` (items).
+
+    Notes
+    -----
+    Eq. 24-33: initialization Eq. 25-26, clipped Newton updates of :math:`b_i` (Eq. 29) and
+    :math:`\delta_{if}` (Eq. 32), centering after every family sweep (Eq. 33). The objective is
+    separable by item; each item stops on its own when its largest family-effect change over a
+    cycle is below ``tol`` (the paper's outer rule, read as the change of :math:`\delta` over the
+    cycle, per item). The unconstrained penalized optimum already satisfies Eq. 4 (summing the
+    family score equations gives :math:`\lambda\sum_f\delta_{if} = \sum_m (Y_{im}-p_{im}) = 0`),
+    so with enough cycles the scheme reaches the exact minimiser of Eq. 3 (tested against
+    ``scipy.optimize``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.dif import fit_residual_dif
+    >>> rng = np.random.default_rng(0)
+    >>> Y = (rng.random((3, 40)) < 0.6).astype(np.uint8)
+    >>> fam = np.array(["a", "b"] * 20)
+    >>> fit = fit_residual_dif(Y, fam, np.zeros((3, 40)))
+    >>> fit.delta.shape, bool(np.allclose(fit.delta.sum(1), 0))
+    ((3, 2), True)
+    """
+    from threadpoolctl import threadpool_limits
+
+    from benchkit._kernels.dif import residual_dif
+    from benchkit.irt._spectral import _binary
+
+    Yb = np.ascontiguousarray(_binary("Y", Y))
+    I, M = Yb.shape
+    codes, labels = family_codes(family)
+    if codes.size != M:
+        raise BenchkitValueError(f"family must have one label per model ({M}); got {codes.size}")
+    if len(labels) < 2:
+        raise BenchkitValueError(f"family must hold at least 2 distinct labels; got {labels}")
+    O = np.ascontiguousarray(check_array("offset", offset, ndim=2, dtype="float", shape=(I, M)))
+    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
+    n_cycles = check_int("n_cycles", n_cycles, min=1)
+    max_newton = check_int("max_newton", max_newton, min=1)
+    tol = check_float("tol", tol, min=0.0)
+    max_step = check_float("max_step", max_step, min=0.0, min_inclusive=False)
+    with threadpool_limits(1):
+        b, delta, cycles = residual_dif(Yb, codes, O, np.int64(len(labels)), lam,
+                                        np.int64(n_cycles), np.int64(max_newton), tol, max_step)
+    D = delta.max(1) - delta.min(1)
+    return ResidualDIF(b=b, delta=delta, D=D, families=labels, cycles=cycles)

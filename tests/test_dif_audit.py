@@ -1,0 +1,138 @@
+"""benchkit.dif.audit on a ResponseSet: the whole primary analysis (paper 001)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchkit import ResponseSet
+from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit.dif import audit, robustness, robustness_pass, simulate_family_dif
+
+SMALL = {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
+             "alpha_sensitivity": (0.3,), "progress": False}
+
+
+@pytest.fixture(scope="module")
+def sim_rs():
+    s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
+                            dif_fraction=0.2, rng=21)
+    wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(400)], columns=list(s.model_ids))
+    items = pd.DataFrame({"item": wide.index, "source": s.source})
+    return s, ResponseSet.from_wide(wide, items=items)
+
+
+@pytest.fixture(scope="module")
+def result(sim_rs):
+    _s, rs = sim_rs
+    return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
+
+
+def test_audit_tables(sim_rs, result):
+    _s, rs = sim_rs
+    r = result
+    row = r.to_frame().iloc[0]
+    assert row.K == "4/4"
+    j = r.ranking.thresholds.index(0.01)
+    assert row.close_n == r.ranking.eligible[j].sum()
+    assert row.excess_pp == pytest.approx(100 * (r.ranking.rate[j] - np.median(
+        r.controls.replicates[:, j])))
+    # the pair table lists exactly the counted reversals
+    pairs = r.near_tie_pairs()
+    assert int(pairs.reversed.sum()) == int(r.ranking.flips[j].sum())
+    assert int((~pairs.anchor_tie).sum()) == int(r.ranking.eligible[j].sum())
+    assert list(r.alpha_sensitivity.alpha) == [0.3, 0.5]
+    assert set(r.items_frame().half) == {0, 1}
+    assert len(r.scores_frame()) == r.population.representatives().size
+    # population report: every model accounted for
+    assert len(r.population.excluded()) + r.population.retained.size == rs.n_models
+    # source contributions sum to the family shift in each direction (Eq. 57)
+    sc = r.scores_frame()
+    for h in (0, 1):
+        d = r.decomposition[r.decomposition.direction == f"{h}->{1 - h}"]
+        for f in r.families:
+            m = (sc.fold == h) & (sc.family == f)
+            assert d[d.family == f].contribution_pp.sum() == pytest.approx(
+                100 * sc[m]["shift"].mean(), abs=1e-10)
+    assert set(r.timings) >= {"population", "matched-random controls"}
+
+
+def test_audit_reproducible_and_njobs(sim_rs, result):
+    _s, rs = sim_rs
+    b = audit(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **SMALL)
+    np.testing.assert_array_equal(b.controls.replicates, result.controls.replicates)
+    np.testing.assert_array_equal(b.bootstrap.replicates, result.bootstrap.replicates)
+    np.testing.assert_array_equal(b.owner_shifts.replicates, result.owner_shifts.replicates)
+    np.testing.assert_array_equal(b.replication.null, result.replication.null)
+    np.testing.assert_array_equal(b.anchors[0].weights, result.anchors[0].weights)
+
+
+def test_robustness_rows(sim_rs, result):
+    _s, rs = sim_rs
+    pert = {"owner cap 1": {"owner_cap": 1, "min_family_size": 5},
+            "omit qwen": {"omit": ("qwen",), "min_family_size": 10},
+            "impossible": {"min_family_size": 10_000}}
+    tab = robustness(rs, result, perturbations=pert, n_controls=20, rng=0, progress=False)
+    assert list(tab.variant) == ["baseline cap 5", "owner cap 1", "omit qwen", "impossible"]
+    assert "qwen" not in tab.loc[2, "families"]
+    assert "min_family_size" in tab.loc[3, "error"]
+    assert tab.loc[1, "K"] == "4/4"  # K frozen
+    ok = tab.dropna(subset=["excess_pp"]).assign(variant="x")
+    assert robustness_pass(ok).G_dir.iloc[0] == (ok.excess_pp > 0).sum()
+
+
+def test_audit_errors(sim_rs):
+    s, rs = sim_rs
+    with pytest.raises(BenchkitTypeError, match="ResponseSet"):
+        audit(s.Y)
+    with pytest.raises(BenchkitValueError, match="leave 0 families"):
+        audit(rs, progress=False, min_family_size=10_000)
+    with pytest.raises(BenchkitValueError, match="owners"):
+        audit(rs, owners="family", progress=False)
+    with pytest.raises(BenchkitValueError, match="epsilon"):
+        audit(rs, epsilon=0.015, progress=False)
+    wide = pd.DataFrame({"a/llama-1": [1.0, np.nan], "b/qwen-2": [0.0, 1.0]}, index=["x", "y"])
+    with pytest.raises(BenchkitValueError, match="complete binary matrix"):
+        audit(ResponseSet.from_wide(wide), progress=False)
+
+
+def test_explore_views(result):
+    from benchkit.dif import explore
+
+    r = result
+    hm = explore.heatmap_view(r)
+    assert np.all(np.diff(hm.D.to_numpy()) <= 0)  # ordered by D_i
+    assert hm.anchor.sum() == r.anchors[0].selected[-1].sum()
+    assert list(hm.columns[-len(r.families):]) == list(r.families)
+    agg = explore.heatmap_view(r, bins=10)
+    assert len(agg) == 10 and agg.n_items.sum() == len(hm)
+    assert agg.anchor.mul(agg.n_items).sum() == pytest.approx(hm.anchor.sum())
+    sig = explore.signature_view(r, hm.item.iloc[0])
+    assert len(sig) == 2 * len(r.families)
+    assert sig[sig.half == 0].D.iloc[0] == hm.D.iloc[0]
+    curve = explore.reversal_curve_view(r)
+    assert curve.primary.sum() == 1
+    pairs = explore.near_tie_view(r)
+    assert pairs.reversed.iloc[0] or not pairs.reversed.any()
+    with pytest.raises(BenchkitValueError, match="not in this audit"):
+        explore.signature_view(r, "nope")
+
+
+def test_compare_family_shifts_self_is_zero(result):
+    from benchkit.dif import compare_family_shifts
+
+    tab = compare_family_shifts(result, result, n_resamples=30, rng=0)
+    np.testing.assert_allclose(tab.difference_pp, 0, atol=1e-12)
+    np.testing.assert_allclose(tab.left_shift_pp, tab.right_shift_pp)
+    sc = result.scores_frame()
+    assert tab.n_models.sum() == len(sc)
+
+
+def test_audit_content_sample(result):
+    sheet, key = result.content_sample(n_pairs=10, benchmark="sim", rng=0)
+    rep = result.replication
+    pos = {it: k for k, it in enumerate(result.item_ids)}
+    hi = key[key.group == "high"].item.map(pos).to_numpy()
+    lo = key[key.group == "control"].item.map(pos).to_numpy()
+    assert np.all(rep.high_D[hi] & rep.high_V[hi])
+    assert not np.any(rep.high_D[lo] | rep.high_V[lo])
+    assert set(sheet.blinded_id) == set(key.blinded_id)
+    assert key.advantaged_D.isin(result.families).all()
