@@ -24,6 +24,7 @@ from benchkit.boundary._calibration import (
     build_table,
     exact_table,
     get_table,
+    min_attainable_o,
     reference_family,
 )
 from benchkit.boundary._profiles import ProfileResult, endpoint_gamma, gamma_table, profiles
@@ -87,6 +88,7 @@ __all__ = [
     "gamma_table",
     "get_table",
     "measurement_utility",
+    "min_attainable_o",
     "model_axis",
     "ndr",
     "profile_responses",

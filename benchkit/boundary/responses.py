@@ -117,7 +117,7 @@ def profile_trajectories(traj: Trajectories, *, alpha_o: float = 0.05, calibrati
     """:func:`profiles` on a :class:`Trajectories` (counts, T and entropies taken from it)."""
     return profiles(traj.counts, traj.T, entropy=traj.entropy, alpha_o=alpha_o,
                     calibration=calibration, items=np.asarray(traj.items, dtype=object),
-                    groups=groups)
+                    groups=groups, models=[str(m) for m in traj.models])
 
 
 def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
