@@ -66,9 +66,11 @@ def test_critical_value_is_the_rejection_boundary(n, T, alpha):
     dkey = int(np.rint(d * 1e10))
     np.testing.assert_array_equal(o <= alpha, keys >= dkey)  # o <= alpha  <=>  D >= d_alpha
     attain = keys[keys >= dkey]
-    assert attain.size and tab.score_keys(attain[:1])[0] <= alpha  # Q(d_alpha) <= alpha
+    assert attain.size
+    assert tab.score_keys(attain[:1])[0] <= alpha  # Q(d_alpha) <= alpha
     below = keys[keys < dkey]
-    assert below.size and tab.score_keys(below[-1:])[0] > alpha  # smallest such statistic
+    assert below.size
+    assert tab.score_keys(below[-1:])[0] > alpha  # smallest such statistic
 
 
 def test_critical_value_empty_rejection_set_and_zero():

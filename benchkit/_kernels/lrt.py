@@ -351,8 +351,10 @@ def exact_mass_blocked(inv_group, pmfT, n, T, mass):
 
 @njit(cache=True, nogil=True)
 def tail_envelope_blocked(mass, a0, tail_out, arg_out):
-    """Fold the upper tails of each column of ``mass`` (ngroups, A; atoms ascending) into the
-    running envelope ``tail_out`` / ``arg_out`` (column a is reference vector a0 + a).
+    """Fold the upper tails of each column of ``mass`` into the running envelope.
+
+    ``mass`` is (ngroups, A) with atoms ascending; column a is reference vector a0 + a; the
+    envelope is ``tail_out`` / ``arg_out``.
 
     Same rule as :func:`tail_envelope`: per vector the tail is summed from the largest atom down,
     and a vector replaces the envelope only when strictly larger, so folding blocks in ascending

@@ -147,8 +147,9 @@ class CalibrationTable:
 
     @property
     def min_attainable_o(self) -> float:
-        """The smallest score o any count vector can get at this (n, T): the score of the largest
-        null statistic in the table.
+        """The smallest score o any count vector can get at this (n, T).
+
+        The score of the largest null statistic in the table.
 
         When it exceeds alpha_o no item can be flagged at that level (for n = 6, T = 1 it is
         0.078 with the exact table). The Monte Carlo tables only know the statistics seen in
