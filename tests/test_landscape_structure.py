@@ -42,10 +42,13 @@ def test_response_validity_table14():
     ("What fraction of the die faces are 1?", ["6-Jan", "5-Jan", "3-Jan", "2-Jan"],
      "bad_options_clarity"),                                    # App. K: 1/6 -> "6-Jan"
     ("Compute 10^2.", ["10?2", "100", "20", "1000"], "bad_options_clarity"),  # lost superscript
-    ("Pick one.", ["red", "Red ", "blue", "green"], "bad_options_clarity"),   # duplicated
+    ("Pick one.", ["red", " red ", "blue", "green"], "bad_options_clarity"),  # duplicated
+    ("Genotype?", ["R", "rr", "Rr", "RR"], "ok"),                             # case matters
     ("Pick one.", ["red", "", "blue", "green"], "bad_options_clarity"),       # empty option
-    ("The", ["a", "b", "c", "d"], "bad_question_clarity"),                   # incomplete stem
+    ("Compute 10?2 mod 7.", ["2", "3", "4", "5"], "bad_question_clarity"),  # lost symbol in stem
     ("", ["a", "b", "c", "d"], "bad_question_clarity"),
+    ("How many homomorphisms are there of Z into Z_2?", ["1", "2", "0", "4"], "ok"),
+    ("Osteoclasts", ["deposit bone.", "resorb bone.", "divide.", "die."], "ok"),  # completion
     ("Where is the Eiffel Tower?", ["Paris", "Rome", "Oslo", "Bern"], "ok"),
     ("The capital of France is ___", ["Paris", "Rome", "Oslo", "Bern"], "ok"),
 ])
@@ -66,7 +69,7 @@ def _items():
     return pd.DataFrame({
         "item": ["a1", "a2", "a3", "m1", "m2"],
         "benchmark": ["arc", "arc", "arc", "mmlu", "mmlu"],
-        "text": ["Where is Paris?", "The", "Which is a gas?", "1/6 as a date?", "Which planet?"],
+        "text": ["Where is Paris?", "\ufffd", "Which is a gas?", "1/6 as a date?", "Which planet?"],
         "options": [["France", "Spain", "Italy", "Chile"], ["a", "b", "c", "d"],
                     ["O2", "Fe", "Cu", "Au"], ["6-Jan", "5-Jan", "3-Jan", "2-Jan"],
                     ["Mars", "Venus", "Earth", "Pluto"]],

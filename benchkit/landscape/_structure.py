@@ -154,7 +154,8 @@ def parse_structural_label(reply: Any) -> str | None:
 
 _DATE = re.compile(r"^\s*(\d{1,2}-(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|"
                    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)-\d{1,4})\s*$", re.I)
-_LOST_SYMBOL = re.compile(r"(\w\?\w|\d\?(\s|$)|\ufffd)")
+_LOST_SYMBOL = re.compile(r"(\w\?\w|\d\?(\s|$)|\ufffd)")  # in options: "10?2", "10?"
+_LOST_IN_STEM = re.compile(r"([A-Za-z0-9]\?[A-Za-z0-9]|\ufffd)")  # a stem may end "... 2?"
 
 
 def structural_rules(question: str, options: Sequence[str]) -> str:
@@ -162,21 +163,20 @@ def structural_rules(question: str, options: Sequence[str]) -> str:
 
     Rules, from the defects App. K reports: ``bad_options_clarity`` when an option is a
     spreadsheet date ("6-Jan", "Jan-06"), has a symbol lost to "?" or U+FFFD inside or after a
-    number ("10?2", "x?y"), is empty, or two options are equal after case/whitespace
-    normalization; else ``bad_question_clarity`` when the stem is empty, has a lost symbol, or
-    has fewer than three words and no blank / question mark (an incomplete stem); else ``ok``.
-    Pronoun ambiguity and meaningless distractors need a language model: use
+    number ("10?2", "x?y", "10?"), is empty, or two options are equal after whitespace normalization
+    (case-sensitive); else ``bad_question_clarity`` when the stem is empty or has a symbol lost to
+    "?" between two letters or digits ("10?2") or U+FFFD; else ``ok``. Short stems are not
+    flagged (MMLU's sentence-completion stems such as "Osteoclasts" are well formed). Pronoun
+    ambiguity, incomplete stems and meaningless distractors need a language model: use
     :func:`classify_structure` with ``classify=``.
     """
     opts = ["" if o is None else str(o) for o in options]
-    norm = [" ".join(o.lower().split()) for o in opts]
+    norm = [" ".join(o.split()) for o in opts]  # case kept: "Rr" and "RR" are different genotypes
     if (any(_DATE.match(o) for o in opts) or any(_LOST_SYMBOL.search(o) for o in opts)
             or any(not o for o in norm) or len(set(norm)) < len(norm)):
         return "bad_options_clarity"
     q = "" if question is None else str(question)
-    words = q.split()
-    if (not words or _LOST_SYMBOL.search(q)
-            or (len(words) < 3 and "?" not in q and "_" not in q)):
+    if not q.split() or _LOST_IN_STEM.search(q):
         return "bad_question_clarity"
     return "ok"
 
