@@ -691,7 +691,8 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
             e = np.nan_to_num(e_all)
         Kp = np.where(pool[:, None], K, 0)
         prof[lab] = _profiles(Kp, T, entropy=e, alpha_o=alpha_o, calibration=calibration,
-                              items=np.asarray(rs.item_ids))
+                              items=np.asarray(rs.item_ids),
+                              models=[str(m) for m in np.asarray(sel[lab])[perm]])
     # rows outside the pool got dummy all-zero counts; the pool argument keeps them out
     return subset_utility(R, profiles=prof, train=train, train_binary=train_binary,
                           full_scores=R[np.isfinite(R).all(1)].mean(0), pool=pool,
