@@ -47,8 +47,60 @@ def _pdist(n: int):
     return lambda: pdist(_next(n)).mean()
 
 
+_frame: dict = {}
+
+
+def _readings_frame():
+    """4 benchmarks x 1,000 items x 3 models: the paper's Table 1 / Fig. 2 / App. A setting."""
+    if "f" in _frame:
+        return _frame["f"]
+    import pandas as pd
+
+    from benchkit.landscape import points
+
+    rng = np.random.default_rng(7)
+    n = 4 * 1000 * 3
+    meta = pd.DataFrame({"benchmark": np.repeat(["arc", "csqa", "hellaswag", "mmlu"], 3000),
+                         "item": np.repeat(np.arange(4000), 3).astype(str),
+                         "model": np.tile(["m1", "m2", "m3"], 4000)})
+    scale = rng.uniform(0.5, 6.0, size=(n, 1))
+    _frame["f"] = points(rng.normal(size=(n, 4)) * scale, kind="logits", meta=meta).to_frame()
+    return _frame["f"]
+
+
+def _kit_readings():
+    from benchkit.landscape import mpd_readings
+
+    return lambda: mpd_readings(_readings_frame())
+
+
+def _pandas_readings():
+    """The three readings with pandas groupby + scipy pdist, as a user would write them."""
+    from scipy.spatial.distance import pdist
+
+    def run():
+        f = _readings_frame()
+        out = {}
+        for b, g in f.groupby("benchmark"):
+            xy = g[["p_top1", "h_norm"]].to_numpy()
+            av = g.groupby("item")[["p_top1", "h_norm"]].mean().to_numpy()
+            per = [pdist(m[["p_top1", "h_norm"]].to_numpy()).mean() for _, m in g.groupby("model")]
+            out[b] = (pdist(xy).mean(), pdist(av).mean(), float(np.mean(per)))
+        return out
+    return run
+
+
 def cases() -> list[Case]:
     return [
+        Case(
+            name="mpd_readings 4 benchmarks x 1,000 items x 3 models (pooled/averaged/per-model)",
+            kit=_kit_readings(),
+            alternative=_pandas_readings(),
+            alternative_name="pandas groupby + scipy pdist",
+            setup=_readings_frame,
+            repeat=3,
+            note="paper 003 Table 1 / Fig. 2 / App. A readings; equal to 1e-12 (tests)",
+        ),
         Case(
             name="mpd exact N=30,000 (4.5e8 pairs)",
             kit=_kit(30_000),

@@ -102,7 +102,7 @@ def test_errors():
     with pytest.raises(ValueError, match="must be non-decreasing"):
         build_table(3, 5, n_resamples=10, reference=[[0.5, 0.2, 0.9]])
     with pytest.raises(ValueError, match="more than max_vectors"):
-        exact_table(6, 20)
+        exact_table(6, 20, max_vectors=500_000)
     with pytest.raises(ValueError, match="method='mcmc' is not allowed"):
         get_table(6, 20, method="mcmc")
     with pytest.raises(ValueError, match="rng=-1 must be a non-negative integer"):

@@ -371,22 +371,23 @@ def _exp(sim, **kw):
 def test_subset_utility_worker_count_and_method_independence(sim):
     r1 = _exp(sim)
     r2 = _exp(sim, n_jobs=2)
-    assert r1.methods == ("Random", "TinyBenchmarks", "Anchor Points", "BSDProbe(sim)")
+    assert r1.methods == ("Random", "TinyBenchmarks", "Anchor Points", "Bayesian", "PSN-IRT",
+                          "BSDProbe(sim)")
     assert np.array_equal(r1.scores, r2.scores, equal_nan=True)
-    for a in range(4):
+    for a in range(6):
         assert np.array_equal(r1.selections[a][0], r2.selections[a][0])
     # keyed seeds: Random alone, or with another size, draws the same subsets
     r3 = _exp(sim, methods=("random",), profiles=None, sizes=(10, 20))
     assert np.array_equal(r3.selections[0][1], r1.selections[0][0])
     # scores are the reference models' plain accuracies on the selected rows (Eq. 9)
     R = sim[1].binary()
-    rows = r1.selections[3][0][2]
-    assert np.allclose(r1.scores[3, 0, 2], R[rows].mean(0))
-    assert np.allclose(r1.ndr[3, 0, 2], ndr(R[rows].mean(0), R.mean(0)))
-    assert r1.tau_b[3, 0, 2] == pytest.approx(
+    rows = r1.selections[5][0][2]
+    assert np.allclose(r1.scores[5, 0, 2], R[rows].mean(0))
+    assert np.allclose(r1.ndr[5, 0, 2], ndr(R[rows].mean(0), R.mean(0)))
+    assert r1.tau_b[5, 0, 2] == pytest.approx(
         scipy.stats.kendalltau(R[rows].mean(0), R.mean(0)).statistic)
     df = r1.to_frame()
-    assert len(df) == 4 * 6
+    assert len(df) == 6 * 6
     assert set(df.columns) == {"method", "size", "repeat", "ndr", "tau_b"}
 
 
@@ -432,8 +433,8 @@ def test_measurement_utility_axes_and_tables(sim):
 def test_subset_utility_errors(sim):
     _, rs, _, prof = sim
     R = rs.binary()
-    with pytest.raises(ValueError, match="methods='psn_irt' is not allowed"):
-        subset_utility(R, methods=("psn_irt",))
+    with pytest.raises(ValueError, match="methods='psn' is not allowed"):
+        subset_utility(R, methods=("psn",))
     with pytest.raises(ValueError, match="reference scores must lie in"):
         subset_utility(R * 2)
     with pytest.raises(ValueError, match="profiles have 500 rows but reference has 10"):

@@ -44,6 +44,10 @@ __all__ = [
     "simulate_generic",
     "enumerate_generic",
     "exact_tail_max",
+    "exact_mass_blocked",
+    "tail_envelope_blocked",
+    "group_index",
+    "exact_tail_max_blocked",
     "envelope_counts",
     "lr_statistic",
     "block_seeds",
@@ -309,6 +313,147 @@ def exact_tail_max(inv_group, ngroups, pmf, n, T, tail_out, arg_out):
     mass = np.zeros((nref, ngroups), np.float64)
     parallel_for(lambda a: exact_mass(inv_group, pmf, a, n, T, mass), nref)
     tail_envelope(mass, tail_out, arg_out)
+
+
+@njit(cache=True, nogil=True)
+def exact_mass_blocked(inv_group, pmfT, n, T, mass):
+    """mass[g, a] += P_theta_a(k) for every count vector k with atom g, for a block of vectors theta.
+
+    ``pmfT[i, k, a]`` = Binomial(T, theta_a,i) pmf (the block's reference vectors last, so the
+    inner loop runs over contiguous memory); ``mass`` is (ngroups, A). Count vectors are visited
+    in mixed-radix order (first position slowest): the product of the first n-1 positions' pmfs
+    is formed once per prefix (positions n-2 .. 0) and multiplied by the last position's pmf in
+    the innermost loop, so each (vector, theta) costs one multiply-add. Serial and deterministic:
+    every mass[g, a] is summed in vector order.
+    """
+    K = T + 1
+    A = pmfT.shape[2]
+    npre = 1
+    for _ in range(n - 1):
+        npre *= K
+    pre = np.empty(A, np.float64)
+    last = n - 1
+    for q in range(npre):
+        for a in range(A):
+            pre[a] = 1.0
+        rem = q
+        for i in range(n - 2, -1, -1):
+            kk = rem % K
+            rem //= K
+            for a in range(A):
+                pre[a] *= pmfT[i, kk, a]
+        base = q * K
+        for kk in range(K):
+            g = inv_group[base + kk]
+            for a in range(A):
+                mass[g, a] += pre[a] * pmfT[last, kk, a]
+
+
+@njit(cache=True, nogil=True)
+def tail_envelope_blocked(mass, a0, tail_out, arg_out):
+    """Fold the upper tails of each column of ``mass`` into the running envelope.
+
+    ``mass`` is (ngroups, A) with atoms ascending; column a is reference vector a0 + a; the
+    envelope is ``tail_out`` / ``arg_out``.
+
+    Same rule as :func:`tail_envelope`: per vector the tail is summed from the largest atom down,
+    and a vector replaces the envelope only when strictly larger, so folding blocks in ascending
+    a0 gives the argmax :func:`tail_envelope` gives (the smallest maximizing index).
+    """
+    G, A = mass.shape
+    acc = np.zeros(A, np.float64)
+    for g in range(G - 1, -1, -1):
+        best = tail_out[g]
+        arg = arg_out[g]
+        for a in range(A):
+            acc[a] += mass[g, a]
+            if acc[a] > best:
+                best = acc[a]
+                arg = a0 + a
+        tail_out[g] = best
+        arg_out[g] = arg
+
+
+@njit(cache=True, nogil=True)
+def _searchsorted_range(atoms, keys, out, start, stop):
+    for i in range(start, stop):
+        out[i] = np.searchsorted(atoms, keys[i])
+
+
+def group_index(keys: np.ndarray, *, chunk: int = 1 << 22) -> tuple[np.ndarray, np.ndarray]:
+    """(atoms, inv): the sorted distinct keys and each key's index among them (int32 when it fits).
+
+    Equal to ``np.unique(keys, return_inverse=True)``, computed by sorting chunks on the thread
+    pool (``np.unique`` per chunk releases the GIL), merging the chunks' distinct keys, and a
+    binary search per key; memory is ``keys`` plus the index.
+    """
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    total = keys.shape[0]
+    nch = max(1, (total + chunk - 1) // chunk)
+    parts = [None] * nch
+
+    def uniq(c):
+        parts[c] = np.unique(keys[c * chunk:min(total, (c + 1) * chunk)])
+
+    parallel_for(uniq, nch)
+    atoms = np.unique(np.concatenate(parts)) if nch > 1 else parts[0]
+    inv = np.empty(total, dtype=np.int32 if atoms.shape[0] < 2**31 else np.int64)
+    parallel_for(lambda c: _searchsorted_range(atoms, keys, inv, c * chunk,
+                                               min(total, (c + 1) * chunk)), nch)
+    return atoms, inv
+
+
+def exact_tail_max_blocked(inv_group, ngroups, pmf, n, T, tail_out, arg_out, *,
+                           block: int = 32, progress: bool = False):
+    """:func:`exact_tail_max` for large enumerations: reference vectors in blocks of ``block``.
+
+    Each block accumulates its (ngroups, block) masses with :func:`exact_mass_blocked` (blocks
+    run on the thread pool), then the blocks'
+    tails are folded into the envelope in ascending block order, so the result does not depend on
+    the number of threads. Equal to :func:`exact_tail_max` up to float64 rounding of the products.
+    """
+    import threading
+
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    nref = pmf.shape[0]
+    nb = (nref + block - 1) // block
+    for g in range(ngroups):
+        tail_out[g] = -1.0
+        arg_out[g] = -1
+    done = {}
+    nxt = [0]
+    lock = threading.Lock()
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=nb, desc="exact calibration", unit="block")
+
+    def fold_ready():
+        # called under the lock: fold finished blocks in order, free their buffers
+        while nxt[0] in done:
+            b = nxt[0]
+            tail_envelope_blocked(done.pop(b), b * block, tail_out, arg_out)
+            nxt[0] += 1
+
+    def one(b):
+        a0, a1 = b * block, min(nref, (b + 1) * block)
+        pmfT = np.ascontiguousarray(np.transpose(pmf[a0:a1], (1, 2, 0)))
+        mass = np.zeros((ngroups, a1 - a0), np.float64)
+        exact_mass_blocked(inv_group, pmfT, n, T, mass)
+        with lock:
+            done[b] = mass
+            fold_ready()
+            if bar is not None:
+                bar.update(1)
+
+    try:
+        parallel_for(one, nb)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 # ----------------------------------------------------------------------------------------------

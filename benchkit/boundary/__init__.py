@@ -8,7 +8,8 @@ sensitivity (App. G-H) and the measurement utility of profile-guided subsets
 :mod:`benchkit.boundary.responses`.
 
 Layout: private implementation modules ``_axis``, ``_trajectories``, ``_calibration``,
-``_profiles``, ``_summary``, ``_reliability``; ``responses`` (entry points that take a ResponseSet);
+``_profiles``, ``_summary``, ``_reliability``, ``_reducers`` (App. E answer reducers);
+``responses`` (entry points that take a ResponseSet);
 ``utility`` (Sec. 4.4 experiment).
 """
 from benchkit.boundary._axis import (
@@ -24,9 +25,23 @@ from benchkit.boundary._calibration import (
     build_table,
     exact_table,
     get_table,
+    min_attainable_o,
     reference_family,
 )
 from benchkit.boundary._profiles import ProfileResult, endpoint_gamma, gamma_table, profiles
+from benchkit.boundary._reducers import (
+    ReducedGenerations,
+    extract_choice,
+    extract_math_answer,
+    extract_qa_answer,
+    math_equivalent,
+    normalize_math_answer,
+    normalize_qa_answer,
+    qa_match,
+    reduce_generation,
+    reduce_generations,
+    score_state,
+)
 from benchkit.boundary._reliability import (
     BudgetSensitivityResult,
     ReliabilityResult,
@@ -45,6 +60,7 @@ from benchkit.boundary._trajectories import (
 )
 from benchkit.boundary.responses import (
     ResponseProfiles,
+    answers_from_generations,
     diagnose,
     profile_responses,
     profile_trajectories,
@@ -69,12 +85,14 @@ __all__ = [
     "Diagnosis",
     "ModelAxis",
     "ProfileResult",
+    "ReducedGenerations",
     "ReliabilityResult",
     "ResponseProfiles",
     "SubaxisSensitivityResult",
     "SubsetUtilityResult",
     "Trajectories",
     "answer_entropy",
+    "answers_from_generations",
     "binary_state_counts",
     "budget_sensitivity",
     "build_table",
@@ -84,17 +102,28 @@ __all__ = [
     "endpoint_gamma",
     "exact_table",
     "explicit_axis",
+    "extract_choice",
+    "extract_math_answer",
+    "extract_qa_answer",
     "gamma_table",
     "get_table",
+    "math_equivalent",
     "measurement_utility",
+    "min_attainable_o",
     "model_axis",
     "ndr",
+    "normalize_math_answer",
+    "normalize_qa_answer",
     "profile_responses",
     "profile_trajectories",
     "profiles",
+    "qa_match",
+    "reduce_generation",
+    "reduce_generations",
     "reference_family",
     "reliability_table",
     "response_reliability",
+    "score_state",
     "select_bsdprobe",
     "size_axis",
     "split_half_reliability",

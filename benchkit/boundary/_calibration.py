@@ -34,6 +34,7 @@ __all__ = [
     "exact_table",
     "get_table",
     "table_path",
+    "min_attainable_o",
 ]
 
 TABLE_VERSION = 1
@@ -141,7 +142,48 @@ class CalibrationTable:
 
     @property
     def min_score(self) -> float:
+        """Floor of the score formula: 1/(B+1) (Monte Carlo, Eq. 19), 0 (exact)."""
         return 1.0 / (self.n_resamples + 1.0) if self.method == "monte-carlo" else 0.0
+
+    @property
+    def min_attainable_o(self) -> float:
+        """The smallest score o any count vector can get at this (n, T).
+
+        The score of the largest null statistic in the table.
+
+        When it exceeds alpha_o no item can be flagged at that level (for n = 6, T = 1 it is
+        0.078 with the exact table). The Monte Carlo tables only know the statistics seen in
+        their simulations; use an exact table (``exact_table``) for a certain answer.
+        """
+        return float(self.score_keys(self.atoms[-1:])[0])
+
+    def critical_value(self, *, alpha: float = 0.05) -> float:
+        """d_alpha (Eq. 18): the smallest statistic D with Q(D) <= alpha.
+
+        ``o <= alpha`` holds exactly when ``rho(D) >= rho(d_alpha)`` (rho the ten-decimal
+        rounding), so Pr_theta(o <= alpha) = Pr_theta(D >= d_alpha) <= alpha under the null
+        (exact table). Returns ``inf`` when no attainable statistic reaches alpha (the rejection
+        set is empty, App. D.2).
+
+        Notes
+        -----
+        The table stores only the atoms where Q drops; Q is constant from just above one stored
+        atom up to the next. d_alpha is returned on the ten-decimal grid of rho: the first grid
+        point above the last stored atom with Q > alpha. The paper's d_alpha, the smallest
+        attainable statistic with Q <= alpha, is the first attainable D at or above it; both give
+        the same rejection set {D : o <= alpha}.
+        """
+        from benchkit._validation import check_probability
+
+        alpha = check_probability("alpha", alpha)
+        o = self.score_keys(self.atoms)
+        ok = np.flatnonzero(o <= alpha)
+        if ok.size == 0:
+            return float("inf")
+        j = int(ok[0])
+        if j == 0:
+            return 0.0
+        return float((self.atoms[j - 1] + 1) / 1e10)
 
     def to_frame(self) -> pd.DataFrame:
         """One row per atom: D, score o at that D, and the maximizing reference vector."""
@@ -303,15 +345,41 @@ def build_table(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAULT_SEE
 
 
 def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
-                max_vectors: int = 500_000) -> CalibrationTable:
+                max_vectors: int = 100_000_000, block: int = 32,
+                progress: bool = False) -> CalibrationTable:
     """Exact calibration by enumerating all (T+1)^n count vectors (beyond the paper).
 
-    The score at d is max over theta of P_theta(D* >= d), computed exactly (up to float64
-    summation) for theta in the reference family plus ``flat_levels`` flat vectors on an even grid
-    of [0, 1]. No Monte Carlo error and no add-one correction; only the finite family remains an
-    approximation of the sup over M_n (Eq. 17).
+    Parameters
+    ----------
+    n, T : int
+        Models on the axis and responses per model.
+    reference : array (r, n), optional
+        Monotone reference vectors; default :func:`reference_family`.
+    flat_levels : int, default 201
+        Flat vectors on an even grid of [0, 1] added to the family (0: the family alone, which is
+        what the Monte Carlo tables use).
+    max_vectors : int, default 100,000,000
+        Refuse larger enumerations. The paper's n = 6, T = 20 is 21^6 = 85,766,121 vectors:
+        about 1.4 GB of working memory (keys and atom index) plus (number of atoms) x ``block``
+        x 8 bytes per thread (about 1M atoms there: 256 MB per thread for block = 32).
+    block : int, default 32
+        Reference vectors accumulated together (the memory / speed trade-off above).
+    progress : bool, default False
+        Progress bar over blocks of reference vectors.
 
-    Raises if (T+1)^n exceeds ``max_vectors``.
+    Returns
+    -------
+    CalibrationTable
+        ``method="exact"``; ``tail`` is max over theta of P_theta(D* >= atom) (float64).
+
+    Notes
+    -----
+    The score at d is max over theta of P_theta(D* >= d) (Eq. 17 over the finite family), computed
+    exactly up to float64 summation for theta in the family plus ``flat_levels`` flat vectors: no
+    Monte Carlo error and no add-one correction (Eq. 19's (1 + count) / (B + 1)), so it equals the
+    shipped Monte Carlo tables within their binomial standard error. Deterministic and independent
+    of the number of threads: every probability mass is summed in the same vector order and the
+    per-block envelopes are merged in block order.
     """
     from scipy.stats import binom
 
@@ -321,6 +389,7 @@ def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
     T = check_int("T", T, min=1)
     flat_levels = check_int("flat_levels", flat_levels, min=0)
     max_vectors = check_int("max_vectors", max_vectors, min=1)
+    block = check_int("block", block, min=1)
     total = (T + 1) ** n
     if total > max_vectors:
         raise BenchkitValueError(
@@ -331,16 +400,44 @@ def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
     flats = np.repeat(np.linspace(0.0, 1.0, flat_levels)[:, None], n, axis=1)
     ref = np.vstack([fam, flats]) if flat_levels else fam
     keys = lrt.enumerate_keys(n, T)
-    atoms, inv = np.unique(keys, return_inverse=True)
+    atoms, inv = lrt.group_index(keys)
+    del keys
     ks = np.arange(T + 1)
     pmf = binom.pmf(ks[None, None, :], T, ref[:, :, None])
     tail = np.empty(atoms.shape[0], dtype=np.float64)
     arg = np.empty(atoms.shape[0], dtype=np.int64)
-    lrt.exact_tail_max(inv.astype(np.int64).ravel(), atoms.shape[0], pmf, n, T, tail, arg)
+    lrt.exact_tail_max_blocked(inv, atoms.shape[0], pmf, n, T, tail, arg, block=block,
+                               progress=progress)
     atoms, tail, arg = _breakpoints(atoms, tail, arg)
     return CalibrationTable(n=n, T=T, method="exact", n_resamples=0, rng=None, block_size=0,
                             reference=ref, atoms=atoms, tail=np.minimum(tail, 1.0),
                             argmax=arg.astype(np.int32))
+
+
+def min_attainable_o(n: int, T: int, *, method: str = "auto") -> float:
+    """The smallest order-consistency score o attainable with n models and T responses each.
+
+    Parameters
+    ----------
+    n, T : int
+    method : {"auto", "exact", "monte-carlo"}, default "auto"
+        "exact" enumerates all (T+1)^n count vectors (:func:`exact_table`, reference family plus
+        201 flat vectors); "monte-carlo" reads the shipped / cached table (:func:`get_table`);
+        "auto" is exact when (T+1)^n <= 500,000, else Monte Carlo.
+
+    Returns
+    -------
+    float
+        o of the largest null statistic. When it exceeds alpha_o (0.05), no item can be flagged at
+        that budget: with T = 1 (one response per model) the exact values are 0.25 (n = 3),
+        0.078 (n = 6) and 0.055 (n = 8), so T = 1 data cannot flag at 0.05 for n <= 8.
+    """
+    n = check_int("n", n, min=2)
+    T = check_int("T", T, min=1)
+    method = check_choice("method", method, ("auto", "exact", "monte-carlo"))
+    if method == "auto":
+        method = "exact" if (T + 1) ** n <= 500_000 else "monte-carlo"
+    return get_table(n, T, method=method).min_attainable_o
 
 
 def table_path(n: int, T: int, n_resamples: int = DEFAULT_B, rng: int = DEFAULT_SEED) -> str:
@@ -365,7 +462,8 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
     Shipped tables (package data) cover n = 3..8 and T in {5, 10, 15, 20, 25, 50} with the
     default family, n_resamples = B = 200,000 and rng = seed 42. Other settings are simulated once
     with :func:`build_table` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
-    ``method="exact"`` calls :func:`exact_table` (memoised in the process only). An ``rng`` that is
+    ``method="exact"`` calls :func:`exact_table` (memoised in the process only; a progress bar
+    above 10M count vectors: n = 6, T = 20 enumerates 85.8M vectors for 418 reference vectors). An ``rng`` that is
     not a non-negative int (None, a SeedSequence or a Generator) always builds a fresh table,
     neither looked up nor cached.
     """
@@ -375,7 +473,8 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
     if method == "exact":
         key = (method, n, T)
         if key not in _MEMO:
-            _MEMO[key] = exact_table(n, T)
+            # above 10M count vectors (e.g. n = 6, T = 20: minutes) show a progress bar
+            _MEMO[key] = exact_table(n, T, progress=(T + 1) ** n > 10_000_000)
         return _MEMO[key]
     n_resamples = check_int("n_resamples", n_resamples, min=1)
     check_rng(rng)

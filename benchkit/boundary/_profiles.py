@@ -89,10 +89,48 @@ class ProfileResult:
     positioning: dict = field(repr=False)
     items: np.ndarray | None = field(default=None, repr=False)
     groups: np.ndarray | None = field(default=None, repr=False)
+    models: tuple | None = None
 
     @property
     def n(self) -> int:
         return int(self.counts.shape[1])
+
+    @property
+    def q(self) -> np.ndarray:
+        """Benjamini-Hochberg q-values of the order-consistency scores o over all items.
+
+        ``benchkit.stats.benjamini_hochberg(o)``: flagging the items with q <= alpha controls the
+        false discovery rate among the flagged items at alpha (for independent or positively
+        dependent scores), which the per-item rule o <= alpha_o does not (App. D.2: "It does not
+        provide benchmark-wide false-discovery control"). With ``groups``, see :meth:`q_by_group`.
+        """
+        from benchkit.stats import benjamini_hochberg
+
+        if self.o.size == 0:
+            return np.array([], dtype=np.float64)
+        return benjamini_hochberg(self.o)
+
+    def q_by_group(self) -> np.ndarray:
+        """Benjamini-Hochberg q-values computed separately within each group (benchmark)."""
+        from benchkit.stats import benjamini_hochberg
+
+        if self.groups is None:
+            return self.q
+        out = np.empty(self.o.shape[0], dtype=np.float64)
+        for g in dict.fromkeys(self.groups.tolist()):
+            sel = self.groups == g
+            out[sel] = benjamini_hochberg(self.o[sel])
+        return out
+
+    @property
+    def critical_value(self) -> float:
+        """d_alpha of Eq. 18 at ``alpha_o`` (:meth:`CalibrationTable.critical_value`)."""
+        return self.calibration.critical_value(alpha=self.alpha_o)
+
+    @property
+    def min_attainable_o(self) -> float:
+        """Smallest score any item can get at this (n, T) (:attr:`CalibrationTable.min_attainable_o`)."""
+        return self.calibration.min_attainable_o
 
     def to_frame(self) -> pd.DataFrame:
         """One row per item: delta, x, w, gamma, v, D, o, flagged and the intermediate quantities."""
@@ -100,7 +138,7 @@ class ProfileResult:
             {
                 "delta": self.delta, "x": self.x, "w": self.w, "gamma": self.gamma,
                 "v": self.v, "D": self.D, "o": self.o, "flagged": self.flagged,
-                "flat": self.flat, "q25": self.q25, "q50": self.q50, "q75": self.q75,
+                "q": self.q, "flat": self.flat, "q25": self.q25, "q50": self.q50, "q75": self.q75,
                 "a": self.a, "e_hi": self.e_hi, "high_start": self.high_start,
                 "n_blocks": self.blocks.max(axis=1) + 1 if self.blocks.size else [],
             }
@@ -142,7 +180,7 @@ def _positions(a_num, q50, flat, n, T, groups):
 
 
 def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items=None,
-             groups=None) -> ProfileResult:
+             groups=None, models=None) -> ProfileResult:
     """BSDProbe item profiles from correct-response counts along an ordered model axis.
 
     Parameters
@@ -164,6 +202,9 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         Item labels (index of ``to_frame()``).
     groups : sequence, optional
         Benchmark label per item; App. B positioning uses reference items of the same group.
+    models : sequence of str, optional
+        Names of the n axis models (columns of ``counts``, weakest first), kept on the result
+        (``ProfileResult.models``) for charts and tables.
 
     Returns
     -------
@@ -184,6 +225,10 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
       and linear interpolation in a = mean correctness; w = 1.
     * D (Eq. 7/16) from the integer fit with tabulated x log x terms; o (Eq. 19) is a lookup in the
       calibration table with rho(d) = rint(1e10 d): o = max_theta (1 + #{rho(D*) >= rho(D)})/(B+1).
+    * Multiple testing (beyond the paper, which controls only the per-item error, App. D.2):
+      ``ProfileResult.q`` are Benjamini-Hochberg q-values of o over all items (``q_by_group()``
+      within benchmarks); ``critical_value`` is d_alpha of Eq. 18 and ``min_attainable_o`` the
+      smallest score the (n, T) allows (when it exceeds alpha_o no item can be flagged, e.g. T = 1).
     """
     from benchkit._kernels.lrt import lr_statistic
     from benchkit._kernels.pava import pava_counts_batch
@@ -237,6 +282,15 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         groups = np.asarray(groups)
         if groups.shape != (m,):
             raise BenchkitValueError(f"groups must have one label per row ({m}); got shape {groups.shape}")
+    if models is not None:
+        if isinstance(models, str):
+            raise BenchkitTypeError(f"models must be a sequence of {n} model names; got {models!r}")
+        models = tuple(str(x) for x in models)
+        if len(models) != n:
+            raise BenchkitValueError(
+                f"models must name the {n} axis models (columns of counts); got {len(models)}: "
+                f"{describe(list(models))}"
+            )
 
     num, den, blocks = pava_counts_batch(k)
     fit = num / (den * float(T))
@@ -286,5 +340,5 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         counts=k, T=T, c=c, entropy=e, entropy_source=source, fit=fit, blocks=blocks,
         delta=delta, flat=flat, q25=q25, q50=q50, q75=q75, x=x, w=w, a=a, gamma=gamma,
         high_start=i75, e_hi=e_hi, v=v, D=D, o=o, flagged=flagged, alpha_o=alpha_o,
-        calibration=table, positioning=info, items=items, groups=groups,
+        calibration=table, positioning=info, items=items, groups=groups, models=models,
     )

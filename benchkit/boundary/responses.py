@@ -117,7 +117,7 @@ def profile_trajectories(traj: Trajectories, *, alpha_o: float = 0.05, calibrati
     """:func:`profiles` on a :class:`Trajectories` (counts, T and entropies taken from it)."""
     return profiles(traj.counts, traj.T, entropy=traj.entropy, alpha_o=alpha_o,
                     calibration=calibration, items=np.asarray(traj.items, dtype=object),
-                    groups=groups)
+                    groups=groups, models=[str(m) for m in traj.models])
 
 
 def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
@@ -360,3 +360,66 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
                                   n_permutations=n_permutations, confidence_level=confidence_level,
                                   rng=rng, n_jobs=n_jobs,
                                   items=items, name=rs.name)
+
+
+def answers_from_generations(responses, *, items=None, task: str, generation: str = "generation",
+                             reference: str | None = None, choices="ABCD",
+                             match: str = "substring") -> pd.DataFrame:
+    """Reduce a long frame of raw generations to answer states (App. E).
+
+    The result is ready for :meth:`benchkit.ResponseSet.from_long`.
+
+    Parameters
+    ----------
+    responses : DataFrame
+        One row per (model, item[, sample]) with the raw text in column ``generation``.
+    items : DataFrame, optional
+        Item metadata (an ``item`` column or index) holding the references in column
+        ``reference`` (default ``"answer_key"``) when ``responses`` does not have that column.
+    task : {"mcq", "math", "qa"}
+        The reducer g_q (:func:`benchkit.boundary.reduce_generation`).
+    generation : str, default "generation"
+    reference : str, optional
+        Column with the reference per row (a letter, a math answer or a list of QA aliases);
+        default ``"answer_key"``, looked up in ``responses`` first, then in ``items``. Without any,
+        only ``answer`` is added.
+    choices, match
+        As in :func:`benchkit.boundary.reduce_generations`.
+
+    Returns
+    -------
+    DataFrame
+        A copy of ``responses`` with ``answer`` (the state; ``NO_ANSWER`` when nothing could be
+        extracted) and, with references, ``correct`` (0/1; replaced if present).
+    """
+    from benchkit._validation import check_columns
+    from benchkit.boundary._reducers import reduce_generations
+
+    if not isinstance(responses, pd.DataFrame):
+        raise BenchkitTypeError(f"responses must be a pandas DataFrame; got {type(responses).__name__}")
+    check_columns("responses", responses.columns, required=[generation])
+    col = "answer_key" if reference is None else reference
+    refs = None
+    if col in responses.columns:
+        refs = responses[col].tolist()
+    elif items is not None:
+        it = items if "item" not in items.columns else items.set_index("item")
+        if col not in it.columns:
+            raise BenchkitValueError(f"items has no reference column {col!r}; columns: {list(it.columns)}")
+        if "item" not in responses.columns:
+            raise BenchkitValueError("responses needs an 'item' column to look references up in items")
+        lookup = it[col]
+        missing = ~responses["item"].isin(lookup.index)
+        if missing.any():
+            bad = responses["item"][missing].iloc[0]
+            raise BenchkitValueError(f"item {bad!r} of responses has no row in items")
+        refs = lookup.loc[responses["item"]].tolist()
+    elif reference is not None:
+        raise BenchkitValueError(f"reference column {reference!r} is neither in responses nor items")
+    red = reduce_generations(responses[generation].tolist(), references=refs, task=task,
+                             choices=choices, match=match)
+    out = responses.copy()
+    out["answer"] = red.answer
+    if red.correct is not None:
+        out["correct"] = red.correct.astype(np.int64)
+    return out

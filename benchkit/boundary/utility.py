@@ -6,8 +6,9 @@ r"""BSDProbe measurement utility (Sec. 4.4, App. J): profile-guided subsets, NDR
 :func:`ndr`
     The normalized discrimination ratio of Eq. 9 on a reference axis.
 :func:`subset_utility`
-    The experiment: repeated subset sampling for BSDProbe and the baselines Random, Anchor Points
-    and tinyBenchmarks (from :mod:`benchkit.subsets`) on one candidate pool and matched sizes,
+    The experiment: repeated subset sampling for BSDProbe and the baselines Random, Anchor Points,
+    tinyBenchmarks (from :mod:`benchkit.subsets`), Bayesian and PSN-IRT (documented readings,
+    ``_baselines``) on one candidate pool and matched sizes,
     scored by NDR and Kendall tau_b against the full benchmark on one reference axis.
 :func:`measurement_utility`
     The same from a :class:`benchkit.ResponseSet` with named selection and reference axes.
@@ -54,6 +55,7 @@ from benchkit._validation import (
     check_int,
     describe,
 )
+from benchkit.boundary._baselines import select_bayesian, select_psn_irt
 from benchkit.boundary._profiles import ProfileResult
 from benchkit.boundary._profiles import profiles as _profiles
 from benchkit.boundary._trajectories import answer_entropy
@@ -84,6 +86,8 @@ BASELINES: dict[str, str] = {
     "random": "Random",
     "tinybenchmarks": "TinyBenchmarks",
     "anchor_points": "Anchor Points",
+    "bayesian": "Bayesian",
+    "psn_irt": "PSN-IRT",
 }
 
 
@@ -364,6 +368,10 @@ def _run_block(tasks, ctx):
             sub = select_anchor_points(ctx["train"], size, metric=ctx["anchor_metric"], rng=ss)
         elif kind == "tinybenchmarks":
             sub = select_tinybenchmarks(None, size, fit=ctx["fit"], rng=ss)
+        elif kind == "bayesian":
+            sub = select_bayesian(ctx["train"], size, rng=ss)
+        elif kind == "psn_irt":
+            sub = select_psn_irt(None, size, fit=ctx["fit"], rng=ss)
         else:  # bsdprobe: profile rows are rows of the full matrix
             sub = select_bsdprobe(ctx["profiles"][label], size, rng=ss, pool=ctx["pool"],
                                   **ctx["bsd_options"])
@@ -380,7 +388,8 @@ def _run_block(tasks, ctx):
 
 def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
                    full_scores=None, sizes: Sequence[int] = (100,),
-                   methods: Sequence[str] = ("random", "tinybenchmarks", "anchor_points"),
+                   methods: Sequence[str] = ("random", "tinybenchmarks", "anchor_points",
+                                             "bayesian", "psn_irt"),
                    n_repeats: int = 20, rng: Any = 42, n_jobs: int | None = None, pool=None,
                    estimator: str = "subset", anchor_metric: str = "correlation",
                    irt: str = "2pl", bsd_options: Mapping[str, Any] | None = None,
@@ -408,7 +417,7 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
         Subset sizes (the paper uses 100-item subsets).
     methods : sequence of str
         Baselines among :data:`BASELINES` (``"random"``, ``"tinybenchmarks"``,
-        ``"anchor_points"``).
+        ``"anchor_points"``, ``"bayesian"``, ``"psn_irt"``; default all five, the paper's).
     n_repeats : int, default 20
         Repetitions of subset sampling per method and size (the paper reports mean +- sd over
         repeated sampling without giving the number).
@@ -449,8 +458,13 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
     models' subset scores with their scores on Q^(a), the full scoreable set.
     *Baselines.* Random: uniform. Anchor Points: k-medoids of the confidence patterns
     (:func:`benchkit.subsets.select_anchor_points`). TinyBenchmarks: k-means on 2PL item
-    parameters (:func:`benchkit.subsets.select_tinybenchmarks`). PSN-IRT and the Bayesian
-    baseline of the paper are not reimplemented.
+    parameters (:func:`benchkit.subsets.select_tinybenchmarks`). Bayesian (Xiao et al. 2025):
+    items drawn with probability proportional to a Beta(1, 1) posterior-predictive
+    discrimination weight over adjacent training models. PSN-IRT (Zhou et al. 2026): items drawn
+    with probability proportional to their Fisher information at the training models' abilities
+    under the 2PL special case (c = 0, d = 1) of PSN-IRT's four-parameter model, from the same
+    ``irt`` fit as tinyBenchmarks. Both readings are documented in
+    ``benchkit.boundary._baselines`` (the BSDProbe paper only names these baselines).
     """
     R = check_array("reference", reference, ndim=2, dtype="float", finite=False)
     n_items, n_a = R.shape
@@ -507,7 +521,7 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
     else:
         F = check_array("full_scores", full_scores, ndim=1, dtype="float", shape=(n_a,))
     fit = None
-    if "tinybenchmarks" in methods:
+    if "tinybenchmarks" in methods or "psn_irt" in methods:
         if train_binary is None:
             TB = Tr[pool_rows]
             if np.any((TB != 0) & (TB != 1)):
@@ -677,7 +691,8 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
             e = np.nan_to_num(e_all)
         Kp = np.where(pool[:, None], K, 0)
         prof[lab] = _profiles(Kp, T, entropy=e, alpha_o=alpha_o, calibration=calibration,
-                              items=np.asarray(rs.item_ids))
+                              items=np.asarray(rs.item_ids),
+                              models=[str(m) for m in np.asarray(sel[lab])[perm]])
     # rows outside the pool got dummy all-zero counts; the pool argument keeps them out
     return subset_utility(R, profiles=prof, train=train, train_binary=train_binary,
                           full_scores=R[np.isfinite(R).all(1)].mean(0), pool=pool,

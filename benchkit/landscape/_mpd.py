@@ -37,6 +37,9 @@ __all__ = [
     "rank_table",
     "summary_table",
     "score_spread_table",
+    "average_over_models",
+    "MPDReadings",
+    "mpd_readings",
 ]
 
 _SERIAL_BELOW = 2048  # points; below this one thread beats waking the pool (~8 ms)
@@ -564,3 +567,125 @@ def score_spread_table(
     out["spread_pp"] = acc.max(axis=1) - acc.min(axis=1)
     out.columns.name = None
     return out
+
+
+def _as_list(by) -> list[str]:
+    if by is None:
+        return []
+    return [by] if isinstance(by, str) else list(by)
+
+
+def average_over_models(frame: Any, *, by: str | Sequence[str] | None = "benchmark",
+                        item: str = "item", model: str = "model",
+                        columns: Sequence[str] = ("p_top1", "h_norm")) -> pd.DataFrame:
+    """Figure 2's landscape: each item's coordinates averaged over the models.
+
+    Parameters
+    ----------
+    frame : LandscapePoints or DataFrame
+        One row per (item, model) point with ``item``, ``model``, the ``columns`` and ``by``.
+    by : str or list of str, optional
+        Columns kept as groups (default ``"benchmark"``; None: items are identified by ``item``
+        alone).
+    item, model : str
+        Column names.
+    columns : pair of str
+        The coordinates averaged (default P_top1 and H_norm).
+
+    Returns
+    -------
+    DataFrame
+        One row per (by..., item): the mean of each coordinate over the models that answered the
+        item, and ``n_models`` (how many did). Paper 003 Fig. 2: "coordinates averaged across
+        three models".
+    """
+    keys = _as_list(by) + [item]
+    f = _check_frame(frame, keys + [model] + list(columns))
+    g = f.groupby(keys, sort=True, observed=True)
+    out = g[list(columns)].mean()
+    out["n_models"] = g[model].nunique()
+    return out.reset_index()
+
+
+@dataclass(frozen=True)
+class MPDReadings:
+    """The three readings of MPD (paper 003 Sec. 3.3, Table 1, Fig. 2 and App. A) per group.
+
+    Attributes
+    ----------
+    table : DataFrame
+        Indexed by the group (``by``), columns:
+
+        * ``pooled`` -- MPD over all (item, model) points, within- and cross-model pairs (Sec. 3.3,
+          Table 1: N = 3,000 for 1,000 items x 3 models);
+        * ``item_averaged`` -- MPD over the per-item points averaged across models (the landscape
+          of Fig. 2);
+        * ``mean_per_model`` -- the mean over models of each model's own MPD (App. A, Table 7);
+        * ``points``, ``items``, ``models`` -- N of the pooled reading, number of items, models.
+    per_model : DataFrame
+        Each model's own MPD (groups x models), the terms of ``mean_per_model``.
+    """
+
+    table: pd.DataFrame
+    per_model: pd.DataFrame = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+
+def mpd_readings(frame: Any, *, by: str | Sequence[str] | None = "benchmark", item: str = "item",
+                 model: str = "model", columns: Sequence[str] = ("p_top1", "h_norm"),
+                 block: int = 512) -> MPDReadings:
+    """All three readings of MPD side by side (pooled, per-item averaged, mean of per-model MPDs).
+
+    Parameters
+    ----------
+    frame : LandscapePoints or DataFrame
+        One row per (item, model) point with ``item``, ``model``, the ``columns`` and ``by``.
+    by : str or list of str, optional
+        Group columns (default ``"benchmark"``); None: one group.
+    item, model, columns, block
+        Column names and the exact kernel's block size (:func:`mpd`).
+
+    Returns
+    -------
+    MPDReadings
+
+    Notes
+    -----
+    Sec. 3.3 defines MPD = 2 / (N (N - 1)) sum_{i<j} ||z_i - z_j|| and states that the pooled
+    value over item x model points "differs from the mean of the independently computed per-model
+    MPDs in Appendix A"; Fig. 2 plots the per-item average over models. The three are different
+    statistics: averaging shrinks the cloud (item_averaged <= pooled typically), and pooling adds
+    the cross-model pairs. All three use exact pair sums.
+    """
+    groups = _as_list(by)
+    f = _check_frame(frame, groups + [item, model] + list(columns))
+    cols = list(columns)
+    key = groups if groups else None
+    pooled = mpd(f, by=key, columns=cols, block=block)
+    avg = average_over_models(f, by=by, item=item, model=model, columns=cols)
+    averaged = mpd(avg, by=key, columns=cols, block=block)
+    per = mpd(f, by=groups + [model], columns=cols, block=block).to_frame()
+    if groups:
+        pooled_s = pooled.to_frame().set_index(groups)["mpd"]
+        avg_s = averaged.to_frame().set_index(groups)["mpd"]
+        per_model = per.set_index(groups + [model])["mpd"].unstack(model)
+        gb = f.groupby(groups, sort=True, observed=True)
+        table = pd.DataFrame({
+            "pooled": pooled_s,
+            "item_averaged": avg_s,
+            "mean_per_model": per_model.mean(axis=1),
+            "points": gb.size(),
+            "items": gb[item].nunique(),
+            "models": gb[model].nunique(),
+        })
+    else:
+        per_model = per.set_index(model)["mpd"].to_frame().T
+        per_model.index = pd.Index(["all"], name="group")
+        table = pd.DataFrame({
+            "pooled": [pooled.mpd], "item_averaged": [averaged.mpd],
+            "mean_per_model": [float(per_model.iloc[0].mean())], "points": [len(f)],
+            "items": [f[item].nunique()], "models": [f[model].nunique()],
+        }, index=pd.Index(["all"], name="group"))
+    return MPDReadings(table=table, per_model=per_model)

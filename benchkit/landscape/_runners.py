@@ -62,6 +62,7 @@ __all__ = [
     "read_results",
     "to_long",
     "letter_logprobs",
+    "points_from_records",
 ]
 
 _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
@@ -406,7 +407,11 @@ class RunResult:
     ----------
     records : DataFrame
         One row per finished prompt: ``model, item, variant, letters, option_logprobs,
-        n_missing, token, answer_index, digest``, in prompt order.
+        n_missing, token, answer_index, digest, letter_missing``, in prompt order.
+        ``letter_missing`` is True when at least one option letter was absent from the returned
+        top log-probabilities (``n_missing`` of them): its probability is unknown (stored as
+        ``-inf`` or the floor), so H_norm of that row is not reported unless asked
+        (:meth:`points`, :meth:`to_response_set`, :func:`points_from_records`).
     path : Path or None
         The JSONL file (None for an in-memory run).
     n_prompts : int
@@ -440,17 +445,42 @@ class RunResult:
         """The ``responses`` frame of :meth:`ResponseSet.from_long` (see :func:`to_long`)."""
         return to_long(self.records, **kwargs)
 
+    @property
+    def missing_letters(self) -> pd.DataFrame:
+        """The records with a missing option letter: ``model, item, variant, n_missing``."""
+        r = self.records
+        if "letter_missing" not in r.columns or r.empty:
+            return pd.DataFrame(columns=["model", "item", "variant", "n_missing"])
+        return r.loc[r["letter_missing"].astype(bool),
+                     ["model", "item", "variant", "n_missing"]].reset_index(drop=True)
+
+    def points(self, *, missing_letters: str = "raise", **kwargs: Any):
+        """Landscape points of the records (:func:`points_from_records`)."""
+        return points_from_records(self.records, missing_letters=missing_letters, **kwargs)
+
     def to_response_set(self, *, items: pd.DataFrame | None = None, name: str | None = None,
-                        meta: dict | None = None, **kwargs: Any):
+                        meta: dict | None = None, missing_letters: str = "raise", **kwargs: Any):
         """A :class:`benchkit.ResponseSet` with ``option_logprobs`` and ``variant``.
 
         ``items`` defaults to the item ids with the prompt table's per-item columns
         (``benchmark``, ``source``) when the run kept it. Extra keyword arguments go to
         :meth:`ResponseSet.from_long`.
+
+        ``missing_letters`` decides about records with an option letter absent from the returned
+        top log-probabilities (``records["letter_missing"]``), whose H_norm the ResponseSet would
+        otherwise report as if the letter had probability 0 (or the floor): ``"raise"`` (default)
+        refuses with the list of such records; ``"drop"`` leaves them out; ``"allow"`` keeps them.
         """
         from benchkit.response_set import ResponseSet
 
-        long = self.to_long()
+        check_choice("missing_letters", missing_letters, ("raise", "drop", "allow"))
+        recs = self.records
+        if "letter_missing" in recs.columns and recs["letter_missing"].astype(bool).any():
+            if missing_letters == "raise":
+                raise BenchkitValueError(_missing_message(recs, "to_response_set", "'drop'"))
+            if missing_letters == "drop":
+                recs = recs[~recs["letter_missing"].astype(bool)]
+        long = to_long(recs)
         if items is None:
             ids = pd.unique(long["item"])
             items = pd.DataFrame({"item": ids})
@@ -463,6 +493,88 @@ class RunResult:
         m = {"source": "benchkit.landscape.runners", "path": str(self.path) if self.path else None}
         m.update(meta or {})
         return ResponseSet.from_long(long, items=items, T=1, name=name, meta=m, **kwargs)
+
+
+def _missing_message(recs: pd.DataFrame, where: str, other: str) -> str:
+    miss = recs[recs["letter_missing"].astype(bool)]
+    first = miss.iloc[0]
+    return (
+        f"{len(miss)} of {len(recs)} records lack at least one option letter among the returned "
+        f"top log-probabilities (first: model={first['model']!r}, item={first['item']!r}, "
+        f"variant={first['variant']!r}, {int(first['n_missing'])} missing); their H_norm would "
+        "treat the missing options as improbable. Ask the server for more top_logprobs, or pass "
+        f"missing_letters={other} (or 'allow') to {where}; records['letter_missing'] marks them"
+    )
+
+
+def points_from_records(records: pd.DataFrame, *, missing_letters: str = "raise",
+                        meta_columns: Sequence[str] = ("model", "item", "variant")):
+    """Landscape points (P_top1, H_norm; paper 003 Sec. 3) of runner records.
+
+    Parameters
+    ----------
+    records : DataFrame
+        :attr:`RunResult.records` or :func:`read_results`.
+    missing_letters : {"raise", "nan", "allow"}, default "raise"
+        Records whose server response lacked an option letter among its top log-probabilities
+        (``n_missing > 0``): ``"raise"`` refuses with the first such record; ``"nan"`` reports
+        their H_norm as NaN (P_top1 and the prediction are kept: the argmax among returned letters
+        is still the top choice when the missing ones were outside the top list); ``"allow"``
+        computes H_norm with the missing letters at probability 0 (``-inf``) or the floor.
+    meta_columns : sequence of str
+        Record columns carried into the point metadata (``letter_missing`` is always added).
+
+    Returns
+    -------
+    LandscapePoints
+        Softmax over each record's letters (``kind="logprobs"``); ``answer`` from
+        ``answer_index`` when every record has it.
+    """
+    from benchkit.landscape._points import LandscapePoints, points
+
+    if not isinstance(records, pd.DataFrame):
+        raise BenchkitTypeError(f"records must be a DataFrame; got {type(records).__name__}")
+    check_columns("records", records.columns, required=["letters", "option_logprobs"])
+    check_choice("missing_letters", missing_letters, ("raise", "nan", "allow"))
+    recs = records.reset_index(drop=True)
+    if "letter_missing" in recs.columns:
+        miss = recs["letter_missing"].astype(bool).to_numpy()
+    elif "n_missing" in recs.columns:
+        miss = recs["n_missing"].fillna(0).to_numpy() > 0
+    else:
+        miss = np.zeros(len(recs), dtype=bool)
+    if miss.any() and missing_letters == "raise":
+        tmp = recs.assign(letter_missing=miss)
+        if "n_missing" not in tmp.columns:
+            tmp["n_missing"] = 1
+        for c in ("model", "item", "variant"):
+            if c not in tmp.columns:
+                tmp[c] = None
+        raise BenchkitValueError(_missing_message(tmp, "points", "'nan'"))
+    k = int(recs["option_logprobs"].map(len).max()) if len(recs) else 0
+    L = np.full((len(recs), k), -np.inf)
+    for i, v in enumerate(recs["option_logprobs"]):
+        L[i, :len(v)] = [(-np.inf if x is None else float(x)) for x in v]
+    n_opt = recs["option_logprobs"].map(len).to_numpy().astype(np.int64)
+    if len(recs) and not np.isfinite(L).any(axis=1).all():
+        bad = int(np.flatnonzero(~np.isfinite(L).any(axis=1))[0])
+        raise BenchkitValueError(f"record {bad} has no finite option log-probability")
+    meta = pd.DataFrame({c: recs[c].to_numpy() for c in meta_columns if c in recs.columns})
+    meta["letter_missing"] = miss
+    answer = None
+    if "answer_index" in recs.columns and recs["answer_index"].notna().all() and len(recs):
+        answer = recs["answer_index"].astype(np.int64).to_numpy()
+    letters = tuple(recs["letters"].iloc[int(np.argmax(n_opt))]) if len(recs) else ()
+    pts = points(L, kind="logprobs", offered=n_opt, answer=answer, meta=meta,
+                 labels=letters if len(letters) == k else None)
+    if missing_letters == "nan" and miss.any():
+        h = pts.h_norm.copy()
+        h[miss] = np.nan
+        pts = LandscapePoints(p_top1=pts.p_top1, h_norm=h, pred=pts.pred, probs=pts.probs,
+                              n_options=pts.n_options, outside_mass=pts.outside_mass,
+                              answer=pts.answer, correct=pts.correct, kind=pts.kind,
+                              labels=pts.labels, meta=pts.meta)
+    return pts
 
 
 def to_long(records: pd.DataFrame, *, answer: bool = True) -> pd.DataFrame:
@@ -545,6 +657,8 @@ def _records_frame(recs: list[dict]) -> pd.DataFrame:
     df["letters"] = [tuple(x) for x in df["letters"]]
     df["option_logprobs"] = [[(-math.inf if v is None else float(v)) for v in x]
                              for x in df["option_logprobs"]]
+    df["n_missing"] = df["n_missing"].fillna(0).astype(np.int64)
+    df["letter_missing"] = df["n_missing"].to_numpy() > 0
     return df
 
 

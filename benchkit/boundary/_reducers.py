@@ -1,0 +1,559 @@
+"""Answer reducers g_q (BSDProbe Sec. 3.1 and App. E): raw generations -> answer states.
+
+Three task types, as App. E describes them:
+
+* multiple choice (MMLU, GPQA): JSON extraction, regex matching, fallback to the last capital
+  letter; compared with the key case-insensitively;
+* mathematical reasoning (GSM8K, MATH): numeric and LaTeX answers; fractions converted to
+  decimals, units removed; equivalence by string match, numeric equality (with percentage
+  scaling) and symbolic equality via SymPy (optional dependency ``benchkit[math]``);
+* short-text QA (PopQA, TriviaQA): the content after "ANSWER:" or the last line, normalized
+  (lower case, punctuation removed, articles stripped, symbols unified: the SQuAD normalization);
+  refusals ("I don't know") are their own state, scored incorrect; aliases; exact or substring
+  match.
+
+A response with no extractable answer gets the state :data:`benchkit.response_set.NO_ANSWER`.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+import string
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, describe
+from benchkit.response_set import NO_ANSWER
+
+__all__ = [
+    "TASKS",
+    "extract_choice",
+    "extract_math_answer",
+    "normalize_math_answer",
+    "math_equivalent",
+    "extract_qa_answer",
+    "normalize_qa_answer",
+    "qa_match",
+    "reduce_generation",
+    "score_state",
+    "ReducedGenerations",
+    "reduce_generations",
+]
+
+TASKS = ("mcq", "math", "qa")
+
+# ---------------------------------------------------------------------------------------------
+# multiple choice
+# ---------------------------------------------------------------------------------------------
+_JSON_KEYS = ("answer", "final_answer", "choice", "option", "label")
+
+
+def _check_text(name, text):
+    if text is None or (isinstance(text, float) and math.isnan(text)):
+        return ""
+    if not isinstance(text, str):
+        raise BenchkitTypeError(f"{name} must be a string; got {describe(text)}")
+    return text
+
+
+def _choices(choices) -> str:
+    if isinstance(choices, int) and not isinstance(choices, bool):
+        if not 2 <= choices <= 26:
+            raise BenchkitValueError(f"choices={choices} must be between 2 and 26 options")
+        return string.ascii_uppercase[:choices]
+    if not isinstance(choices, str) or not choices or not all(
+            c in string.ascii_uppercase for c in choices) or len(set(choices)) != len(choices):
+        raise BenchkitValueError(
+            f"choices={describe(choices)} must be a number of options or distinct capital letters "
+            "such as 'ABCD'"
+        )
+    return choices
+
+
+def _letter(value, letters: str) -> str | None:
+    if not isinstance(value, str):
+        return None
+    v = value.strip().strip("()[]{}.:*'\" ").upper()
+    return v if len(v) == 1 and v in letters else None
+
+
+def extract_choice(text, *, choices="ABCD") -> str:
+    """Option letter of a multiple-choice generation (App. E, MMLU / GPQA reducer).
+
+    Parameters
+    ----------
+    text : str
+        The raw generation.
+    choices : str or int, default "ABCD"
+        The option letters (or their number: 10 -> "A".."J").
+
+    Returns
+    -------
+    str
+        The letter, or ``NO_ANSWER`` when none can be extracted.
+
+    Notes
+    -----
+    App. E names three stages; benchkit's reading, tried in order:
+
+    1. JSON: the last ``{...}`` object that parses and has a key ``answer`` (or ``final_answer``,
+       ``choice``, ``option``, ``label``; any case) whose value is one option letter, optionally in
+       parentheses.
+    2. Regex: the last "answer is X" / "answer: X" / "option X" / "choice X" phrase (case-insensitive
+       phrase; a capital letter standing alone, or a letter of either case in parentheses, so "the
+       answer is a guess" gives nothing here); else a generation that is only a letter ("B",
+       "(b)", "B."); else the last parenthesized option letter "(B)".
+    3. Fallback: the last capital letter among the options standing alone as a word (so the "A" of
+       "A cat" counts, but not letters inside words).
+
+    Examples
+    --------
+    >>> extract_choice('{"answer": "C"}')
+    'C'
+    >>> extract_choice("Let's think. The answer is (b).")
+    'B'
+    """
+    text = _check_text("text", text)
+    letters = _choices(choices)
+    # 1. JSON objects (innermost-first candidates; the last that parses wins)
+    found = None
+    for m in re.finditer(r"\{[^{}]*\}", text):
+        try:
+            obj = json.loads(m.group(0))
+        except ValueError:
+            continue
+        if isinstance(obj, dict):
+            low = {str(k).lower(): v for k, v in obj.items()}
+            for key in _JSON_KEYS:
+                if key in low and _letter(low[key], letters):
+                    found = _letter(low[key], letters)
+                    break
+    if found:
+        return found
+    cls = "".join(letters) + "".join(letters).lower()
+    lead = r"(?i:answer|option|choice)\s*(?i:is|:|=|would be|should be)?\s*[:\-]?[\*\s]*"
+    phrase = re.compile(lead + rf"(?:\(\s*([{cls}])\s*\)|([{letters}])(?![A-Za-z0-9]))")
+    hits = [(m.group(1) or m.group(2)).upper() for m in phrase.finditer(text)]
+    if hits:
+        return hits[-1]
+    only = re.fullmatch(rf"\s*[\*\(\[]*\s*([{cls}])\s*[\)\]\.:\*]*\s*", text)
+    if only:
+        return only.group(1).upper()
+    paren = re.findall(rf"\(([{letters}])\)", text)
+    if paren:
+        return paren[-1]
+    alone = re.findall(rf"(?<![A-Za-z0-9])([{letters}])(?![A-Za-z0-9])", text)
+    if alone:
+        return alone[-1]
+    return NO_ANSWER
+
+
+# ---------------------------------------------------------------------------------------------
+# math
+# ---------------------------------------------------------------------------------------------
+def _last_boxed(text: str) -> str | None:
+    idx = max(text.rfind("\\boxed"), text.rfind("\\fbox"))
+    if idx < 0:
+        return None
+    i = text.find("{", idx)
+    if i < 0:
+        return None
+    depth = 0
+    for j in range(i, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:j]
+    return None
+
+
+_NUM = r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+"
+
+
+def extract_math_answer(text) -> str:
+    r"""The final answer of a math generation, unnormalized (App. E, GSM8K / MATH reducer).
+
+    Order: the last ``\boxed{...}`` (balanced braces); GSM8K's ``#### x``; the last
+    "answer is x" / "answer: x" (to the end of its line or sentence); else the last number in the
+    text. ``NO_ANSWER`` when none is found.
+
+    Examples
+    --------
+    >>> extract_math_answer(r"so $x = \boxed{\frac{1}{2}}$.")
+    '\\frac{1}{2}'
+    >>> extract_math_answer("She pays 3 * 4 = 12 dollars.\n#### 12")
+    '12'
+    """
+    text = _check_text("text", text)
+    boxed = _last_boxed(text)
+    if boxed is not None and boxed.strip():
+        return boxed.strip()
+    m = re.findall(r"####\s*([^\n]+)", text)
+    if m:
+        return m[-1].strip()
+    m = re.findall(r"answer\s*(?:is|:)\s*([^\n]+)", text, flags=re.IGNORECASE)
+    if m:
+        ans = m[-1].strip()
+        ans = re.split(r"(?<!\d)\.(?:\s|$)", ans)[0]  # end of sentence, not a decimal point
+        return ans.strip().rstrip(".").strip()
+    nums = re.findall(_NUM, text)
+    if nums:
+        return nums[-1]
+    return NO_ANSWER
+
+
+_UNIT_WORDS = (
+    "dollars", "dollar", "cents", "cent", "units", "unit", "degrees", "degree", "meters", "meter",
+    "centimeters", "cm", "km", "kg", "grams", "gram", "hours", "hour", "minutes", "minute",
+    "seconds", "second", "days", "day", "weeks", "week", "years", "year", "miles", "mile", "feet",
+    "foot", "inches", "inch", "mph", "pounds", "pound", "percent", "points", "point", "sq",
+)
+
+
+def _frac_to_div(s: str) -> str:
+    # \frac{a}{b} (nested allowed) -> (a)/(b); also \frac12 -> (1)/(2)
+    while True:
+        i = s.find("\\frac")
+        if i < 0:
+            return s
+        j = i + 5
+        args = []
+        for _ in range(2):
+            if j < len(s) and s[j] == "{":
+                depth = 0
+                for k in range(j, len(s)):
+                    if s[k] == "{":
+                        depth += 1
+                    elif s[k] == "}":
+                        depth -= 1
+                        if depth == 0:
+                            args.append(s[j + 1:k])
+                            j = k + 1
+                            break
+                else:
+                    return s
+            elif j < len(s):
+                args.append(s[j])
+                j += 1
+            else:
+                return s
+        s = s[:i] + f"({args[0]})/({args[1]})" + s[j:]
+
+
+def _canonical_number(x: float) -> str:
+    if math.isfinite(x) and abs(x - round(x)) < 1e-12 * max(1.0, abs(x)):
+        return str(int(round(x)))
+    return repr(float(np.round(x, 12)))
+
+
+def normalize_math_answer(answer) -> str:
+    r"""Canonical form of an extracted math answer: the answer state (App. E).
+
+    Removes ``$``, ``\left``/``\right``, spacing commands, ``\text{...}`` units and unit words,
+    degree signs, thousands separators and a trailing period; ``\dfrac``/``\tfrac`` become
+    ``\frac``; a leading "x =" is dropped. A result that is a number, a fraction of numbers (a/b
+    or \frac{a}{b}) or a percentage ("25%" -> 25) becomes the shortest decimal (``"0.5"``,
+    ``"12"``), so "1/2", "\frac{1}{2}" and "0.50" are one state. Anything else is returned
+    with spaces removed. ``NO_ANSWER`` stays ``NO_ANSWER``.
+
+    Examples
+    --------
+    >>> normalize_math_answer(r"\$1,250.00")
+    '1250'
+    >>> normalize_math_answer(r"\dfrac{3}{4}")
+    '0.75'
+    """
+    s = _check_text("answer", answer)
+    if s == NO_ANSWER:
+        return NO_ANSWER
+    s = s.strip()
+    s = s.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+    s = re.sub(r"\\text\{\s*([^{}]*)\}", r" \1 ", s)
+    s = re.sub(r"\\mbox\{\s*([^{}]*)\}", r" \1 ", s)
+    for tok in ("\\left", "\\right", "\\!", "\\,", "\\;", "\\:", "\\quad", "\\displaystyle",
+                "\\$", "$"):
+        s = s.replace(tok, "")
+    s = s.replace("\\%", "%").replace("^\\circ", "").replace("^{\\circ}", "").replace("°", "")
+    s = re.sub(r"^\s*[a-zA-Z]\s*=\s*", "", s)  # "x = 5"
+    s = re.sub(r"\b(" + "|".join(_UNIT_WORDS) + r")\b\.?", " ", s, flags=re.IGNORECASE)
+    s = s.strip().rstrip(".").strip()
+    s = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", s)  # thousands separators
+    s = re.sub(r"\s+", "", s)
+    pct = s.endswith("%")
+    core = s[:-1] if pct else s
+    core = _frac_to_div(core)
+    m = re.fullmatch(r"\(?(-?\d+(?:\.\d+)?|-?\.\d+)\)?(?:/\(?(-?\d+(?:\.\d+)?)\)?)?", core)
+    if m:
+        num = float(m.group(1))
+        if m.group(2) is not None:
+            den = float(m.group(2))
+            if den == 0:
+                return core
+            num /= den
+        return _canonical_number(num)
+    return core if not pct else core + "%"
+
+
+def _as_number(s: str) -> float | None:
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+_LATEX_SYMPY = (
+    ("\\cdot", "*"), ("\\times", "*"), ("\\pi", "pi"), ("\\infty", "oo"), ("^", "**"),
+    ("{", "("), ("}", ")"), ("\\", ""),
+)
+
+
+def _to_sympy(s: str):
+    import sympy
+
+    t = _frac_to_div(s)
+    t = re.sub(r"\\sqrt\[(\d+)\]\{([^{}]*)\}", r"((\2)**(1/(\1)))", t)
+    t = re.sub(r"\\sqrt\{([^{}]*)\}", r"sqrt(\1)", t)
+    t = re.sub(r"\\sqrt(\d)", r"sqrt(\1)", t)
+    for a, b in _LATEX_SYMPY:
+        t = t.replace(a, b)
+    from sympy.parsing.sympy_parser import (
+        convert_xor,
+        implicit_multiplication_application,
+        parse_expr,
+        standard_transformations,
+    )
+
+    tr = standard_transformations + (implicit_multiplication_application, convert_xor)
+    return parse_expr(t, transformations=tr, evaluate=True, local_dict={"pi": sympy.pi, "E": sympy.E})
+
+
+def math_equivalent(prediction, reference, *, rel_tol: float = 1e-6, percent: bool = True,
+                    symbolic: bool = True) -> bool:
+    r"""Whether a math answer equals the reference (App. E's three equivalence layers).
+
+    Parameters
+    ----------
+    prediction, reference : str
+        Extracted answers (normalized here with :func:`normalize_math_answer`).
+    rel_tol : float, default 1e-6
+        Relative tolerance of the numeric layer (``math.isclose``, absolute 1e-9).
+    percent : bool, default True
+        Numeric layer also accepts the prediction scaled by 100 either way (30 vs 0.3: "numeric
+        equivalence (including percentage scaling)").
+    symbolic : bool, default True
+        Last layer: SymPy parses both (LaTeX fractions, roots, ``\pi``, powers converted) and
+        checks ``simplify(a - b) == 0``. Needs sympy (``pip install benchkit[math]``).
+
+    Returns
+    -------
+    bool
+        False for ``NO_ANSWER``.
+
+    Examples
+    --------
+    >>> math_equivalent(r"\frac{\sqrt{2}}{2}", r"1/\sqrt{2}")
+    True
+    """
+    a = normalize_math_answer(prediction)
+    b = normalize_math_answer(reference)
+    if a == NO_ANSWER or b == NO_ANSWER:
+        return False
+    if a == b:
+        return True
+    x, y = _as_number(a.rstrip("%")), _as_number(b.rstrip("%"))
+    if x is not None and y is not None:
+        cands = (x, x / 100.0, x * 100.0) if percent else (x,)
+        return any(math.isclose(c, y, rel_tol=rel_tol, abs_tol=1e-9) for c in cands)
+    if not symbolic:
+        return False
+    try:
+        import sympy
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("symbolic math equivalence needs sympy: pip install 'benchkit[math]'"
+                          ) from exc
+    try:
+        ea, eb = _to_sympy(a), _to_sympy(b)
+        diff = sympy.simplify(ea - eb)
+    except Exception:  # noqa: BLE001 - any parse failure means "not shown equivalent"
+        return False
+    return bool(diff == 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# short-answer QA
+# ---------------------------------------------------------------------------------------------
+_REFUSALS = (
+    "i dont know", "i do not know", "unknown", "no answer", "not sure", "im not sure",
+    "i am not sure", "cannot answer", "i cannot answer", "cant answer", "i cant answer",
+    "no idea", "n a", "none", "unanswerable", "cannot be determined", "i dont have",
+)
+
+
+def extract_qa_answer(text) -> str:
+    r"""The answer part of a short-answer generation (App. E).
+
+    The content after the last "ANSWER:" (case-insensitive) to the end of its line, else the last
+    non-empty line.
+
+    Examples
+    --------
+    >>> extract_qa_answer("Paris is the capital.\nANSWER: Paris")
+    'Paris'
+    """
+    text = _check_text("text", text)
+    m = list(re.finditer(r"answer\s*:", text, flags=re.IGNORECASE))
+    if m:
+        rest = text[m[-1].end():].strip()
+        return rest.split("\n")[0].strip() if rest else ""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else ""
+
+
+def normalize_qa_answer(answer) -> str:
+    """SQuAD-style normalization (Rajpurkar et al. 2016's ``normalize_answer``) plus unified symbols.
+
+    NFKC unicode, accents stripped, "&" -> "and", lower case, punctuation removed, the articles
+    a / an / the removed, whitespace collapsed. A refusal ("I don't know", "unknown", "no answer",
+    ...) or an empty answer gives ``NO_ANSWER`` (its own state, scored incorrect).
+
+    Examples
+    --------
+    >>> normalize_qa_answer("The  Eiffel Tower!")
+    'eiffel tower'
+    """
+    s = _check_text("answer", answer)
+    if s == NO_ANSWER:
+        return NO_ANSWER
+    s = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", s))
+    s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    s = s.replace("&", " and ").replace("’", "'").replace("‘", "'")
+    s = s.lower()
+    s = "".join(ch for ch in s if ch not in set(string.punctuation))
+    s = re.sub(r"\b(a|an|the)\b", " ", s)
+    s = " ".join(s.split())
+    if not s or s in _REFUSALS or s.startswith(("i dont know", "i do not know")):
+        return NO_ANSWER
+    return s
+
+
+def qa_match(prediction, aliases, *, match: str = "substring") -> bool:
+    """Whether a QA answer matches any reference alias after :func:`normalize_qa_answer`.
+
+    ``match="exact"``: normalized equality; ``"substring"`` (default, App. E's "normalized exact
+    or substring matching"): equality, or a normalized alias occurring in the prediction as whole
+    words. ``NO_ANSWER`` never matches.
+    """
+    match = check_choice("match", match, ("exact", "substring"))
+    p = normalize_qa_answer(prediction)
+    if p == NO_ANSWER:
+        return False
+    if isinstance(aliases, str):
+        aliases = [aliases]
+    for a in aliases:
+        r = normalize_qa_answer(a)
+        if r == NO_ANSWER:
+            continue
+        if p == r:
+            return True
+        if match == "substring" and re.search(r"(?<!\w)" + re.escape(r) + r"(?!\w)", p):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------------------------------------
+# one entry point per generation and per column
+# ---------------------------------------------------------------------------------------------
+def reduce_generation(text, *, task: str, choices="ABCD") -> str:
+    """g_q(text): the answer state of one raw generation for ``task`` in {"mcq", "math", "qa"}."""
+    task = check_choice("task", task, TASKS)
+    if task == "mcq":
+        return extract_choice(text, choices=choices)
+    if task == "math":
+        return normalize_math_answer(extract_math_answer(text))
+    return normalize_qa_answer(extract_qa_answer(text))
+
+
+def score_state(state, reference, *, task: str, match: str = "substring", **kwargs) -> bool:
+    """Whether an answer state is correct.
+
+    Case-insensitive letter (mcq), :func:`math_equivalent` (math), :func:`qa_match` against the
+    alias list (qa). ``NO_ANSWER`` is incorrect.
+    """
+    task = check_choice("task", task, TASKS)
+    if state == NO_ANSWER:
+        return False
+    if task == "mcq":
+        return isinstance(reference, str) and state.upper() == reference.strip().upper()
+    if task == "math":
+        return math_equivalent(state, str(reference), **kwargs)
+    return qa_match(state, reference, match=match)
+
+
+@dataclass(frozen=True)
+class ReducedGenerations:
+    """Answer states (and correctness when references were given) of a column of generations."""
+
+    answer: np.ndarray
+    correct: np.ndarray | None
+    task: str
+
+    @property
+    def no_answer_rate(self) -> float:
+        return float(np.mean(self.answer == NO_ANSWER)) if self.answer.size else 0.0
+
+    def to_frame(self) -> pd.DataFrame:
+        df = pd.DataFrame({"answer": self.answer})
+        if self.correct is not None:
+            df["correct"] = self.correct
+        return df
+
+
+def reduce_generations(generations, *, references=None, task: str, choices="ABCD",
+                       match: str = "substring") -> ReducedGenerations:
+    """Apply g_q to a column of raw generations (App. E); score against references if given.
+
+    Parameters
+    ----------
+    generations : sequence of str
+        Raw generations (None / NaN -> ``NO_ANSWER``).
+    references : sequence, optional
+        One reference per generation: the key letter (mcq), the reference answer (math) or a list
+        of aliases / one alias (qa).
+    task : {"mcq", "math", "qa"}
+    choices : str or int, default "ABCD"
+        Option letters for "mcq".
+    match : {"substring", "exact"}, default "substring"
+        QA matching rule.
+
+    Returns
+    -------
+    ReducedGenerations
+        ``answer`` (object array of states) and ``correct`` (int8 0/1, or None).
+    """
+    task = check_choice("task", task, TASKS)
+    gens = list(generations) if not isinstance(generations, str) else None
+    if gens is None:
+        raise BenchkitTypeError("generations must be a sequence of strings, not one string")
+    states = np.array([reduce_generation(g, task=task, choices=choices) for g in gens], dtype=object)
+    correct = None
+    if references is not None:
+        refs = list(references)
+        if len(refs) != len(gens):
+            raise BenchkitValueError(
+                f"references must have one entry per generation ({len(gens)}); got {len(refs)}"
+            )
+        cache: dict = {}
+        out = np.zeros(len(gens), dtype=np.int8)
+        for i, (s, r) in enumerate(zip(states, refs)):
+            key = (s, tuple(r) if isinstance(r, (list, tuple, np.ndarray)) else r)
+            if key not in cache:
+                cache[key] = score_state(s, r, task=task, match=match)
+            out[i] = cache[key]
+        correct = out
+    return ReducedGenerations(answer=states, correct=correct, task=task)
