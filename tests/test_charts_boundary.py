@@ -156,3 +156,11 @@ def test_rate_chart():
     assert not [d for v in spec["datasets"].values() for d in v if "level" in d]
     with pytest.raises(ValueError, match="no column"):
         cb.rate_chart(fr, category="missing")
+
+
+def test_trajectory_frame_names_models_from_the_profile():
+    # profiles(models=...) stores the axis names; charts use them without models= by hand
+    K = np.array([[0, 2, 5, 9], [1, 1, 2, 2]])
+    p = profiles(K, 10, models=["tiny", "small", "base", "large"])
+    assert cb.trajectory_frame(p, 0)["points"]["model"].tolist() == ["tiny", "small", "base", "large"]
+    assert cb.trajectory_frame(p, 0, models=list("abcd"))["points"]["model"].tolist() == list("abcd")

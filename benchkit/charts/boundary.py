@@ -103,7 +103,9 @@ def trajectory_frame(profile: Any, item: Any, *, models: Sequence[str] | None = 
     item : int or label
         Row index, or an item label of ``profile.items``.
     models : sequence of str, optional
-        Names of the axis models (weakest first); default ``"m1", "m2", ...``.
+        Names of the axis models (weakest first); default the profile's own ``models`` (set by
+        :func:`benchkit.boundary.profiles` and the ResponseSet entry points), else
+        ``"m1", "m2", ...``.
 
     Returns
     -------
@@ -115,6 +117,8 @@ def trajectory_frame(profile: Any, item: Any, *, models: Sequence[str] | None = 
     p = _profile(profile)
     r = _row(p, item)
     n = p.n
+    if models is None:
+        models = getattr(p, "models", None)
     if models is None:
         names = [f"m{i + 1}" for i in range(n)]
     else:
