@@ -80,8 +80,11 @@ def test_multiple_choice_two_models(tmp_path, new):
         data[name] = (lls, gold, conts)
         recs = [_mc_record(i, lls[i], int(gold[i]), conts[i], new=new) for i in range(len(gold))]
         _write_run(tmp_path / name.replace("/", "__"), name, "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r"logs 2 metrics \['acc', 'acc_norm'\]; pass metric"):
-        read_lm_eval(tmp_path)
+    if new:  # 0.4.3+: the first metric the record lists (the task's metric_list order) is the default
+        assert read_lm_eval(tmp_path).meta["metric"] == {"arc_easy": "acc"}
+    else:  # no "metrics" list: two numeric fields are ambiguous
+        with pytest.raises(BenchkitValueError, match=r"logs 2 metrics \['acc', 'acc_norm'\]; pass metric"):
+            read_lm_eval(tmp_path)
     rs = read_lm_eval(tmp_path, metric="acc")
     assert list(rs.model_ids) == ["EleutherAI/pythia-160m", "EleutherAI/pythia-410m"]
     assert rs.n_items == 12 and rs.items["benchmark"].eq("arc_easy").all()

@@ -1,8 +1,8 @@
 """lm-evaluation-harness per-sample logs (``--log_samples``) -> :class:`benchkit.ResponseSet`.
 
 Format read (EleutherAI/lm-evaluation-harness, ``lm_eval/loggers/evaluation_tracker.py`` and
-``lm_eval/evaluator.py`` of the 0.4.x line, read at several commits; the reader is tested on
-fixtures written to that layout, not on files from a real run):
+``lm_eval/evaluator.py`` of the 0.4.x line; tested on output written by lm-eval 0.4.13 itself,
+``tests/tool_fixtures/make_lm_eval.py``, and on hand-written fixtures of older layouts):
 
 * ``<output_path>/<model_name_sanitized>/samples_<task>_<date_id>.jsonl``, one JSON object per
   (document, filter) with ``doc_id``, ``doc``, ``target`` (``str(doc_to_target(doc))``),
@@ -204,9 +204,12 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         one folder per model under ``--output_path``) or a glob.
     metric : str or dict, optional
         The per-document metric that becomes ``correct`` (``"acc"``, ``"acc_norm"``,
-        ``"exact_match"``, ...), or a dict task -> metric. Without it each task must log exactly
-        one metric; otherwise the error lists the candidates. Values must be 0/1, booleans or
-        scores in [0, 1].
+        ``"exact_match"``, ...), or a dict task -> metric. Default: the first metric of the
+        record's ``metrics`` list, which lm-eval (0.4.3 and later) writes in the order of the
+        task's ``metric_list`` -- the task's primary metric (``acc`` for the multiple-choice
+        default ``[acc, acc_norm]``). Records without that list (lm-eval before 0.4.3) must log
+        exactly one metric; otherwise the error lists the candidates. Values must be 0/1,
+        booleans or scores in [0, 1]. ``meta["metric"]`` records the choice per task.
     filter : str or dict, optional
         The filter pipeline whose records are read (lm-eval logs a document once per filter,
         e.g. gsm8k's ``"strict-match"`` and ``"flexible-extract"``). Needed only when a task
@@ -304,6 +307,11 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         records = [(ln, r) for ln, r in records if str(r.get("filter", "none")) == chosen_filter]
         candidates = _metric_candidates(records[0][1])
         chosen_metric = _pick(metric, task)
+        listed = records[0][1].get("metrics")
+        if chosen_metric is None and isinstance(listed, list) and listed:
+            # lm-eval 0.4.3+ lists the task's metric_list in order: the first is the task's
+            # primary metric (acc before acc_norm for multiple choice)
+            chosen_metric = str(listed[0])
         if chosen_metric is None:
             if len(candidates) != 1:
                 raise BenchkitValueError(
