@@ -50,17 +50,17 @@ def _results(out):
 def _records(out, task):
     recs = {}
     for path in out.glob(f"run_*/*/samples_{task}_*.jsonl"):
-        model = path.parent.name
+        model = path.parent.name.replace("__", "/")  # lm-eval sanitizes "/" in the folder name
         recs[model] = [json.loads(line) for line in path.read_text().splitlines()]
     return recs
 
 
 def test_multiple_choice_two_models(out):
     res = _results(out)
-    assert sorted(res) == ["dummy-a", "dummy-b"]
+    assert sorted(res) == ["benchkit/dummy-a", "benchkit/dummy-b"]
     rs = read_lm_eval(out, tasks=["bk_mc"])  # default metric: the first listed, acc
     assert rs.meta["metric"] == {"bk_mc": "acc"}
-    assert list(rs.model_ids) == ["dummy-a", "dummy-b"] and rs.n_items == 8
+    assert list(rs.model_ids) == ["benchkit/dummy-a", "benchkit/dummy-b"] and rs.n_items == 8
     acc = rs.accuracy()
     long = rs.to_long().set_index(["model", "item"])
     P = rs.option_probs()
@@ -90,7 +90,7 @@ def test_generation_two_filters(out, flt):
     rs = read_lm_eval(out, tasks=["bk_gen"], filter=flt)
     assert rs.meta["metric"] == {"bk_gen": "exact_match"} and rs.meta["filter"] == {"bk_gen": flt}
     long = rs.to_long().set_index(["model", "item"])
-    for model in ("dummy-a", "dummy-b"):
+    for model in ("benchkit/dummy-a", "benchkit/dummy-b"):
         assert rs.accuracy()[model] == res[model]["bk_gen"][f"exact_match,{flt}"]
         for rec in _records(out, "bk_gen")[model]:
             if rec["filter"] != flt:

@@ -8,7 +8,7 @@
 * ``bk_gen`` -- generate_until, 6 documents, metric ``exact_match`` under two filters
   (``strict``: regex + take_first; ``loose``: lowercase + take_first).
 
-It runs twice (``--seed 1`` and ``--seed 2``; ``--model_args pretrained=dummy-a`` / ``dummy-b``,
+It runs twice (``--seed 1`` and ``--seed 2``; ``--model_args pretrained=benchkit/dummy-a`` / ``benchkit/dummy-b``,
 which the dummy model ignores but lm-eval records as the model name), into ``OUT_DIR/run_a`` and
 ``OUT_DIR/run_b``, and prints lm-eval's version. lm-eval's own aggregates are in each run's
 ``results_*.json``.
@@ -88,7 +88,7 @@ def main(out_dir: str) -> None:
                "TOKENIZERS_PARALLELISM": "false"}
         exe = Path(sys.executable).with_name("lm-eval")
         for seed, run in ((1, "a"), (2, "b")):
-            cmd = [str(exe), "run", "--model", "dummy", "--model_args", f"pretrained=dummy-{run}",
+            cmd = [str(exe), "run", "--model", "dummy", "--model_args", f"pretrained=benchkit/dummy-{run}",
                    "--tasks", "bk_mc,bk_gen", "--include_path", str(tasks),
                    "--output_path", str(out / f"run_{run}"), "--log_samples", "--seed", str(seed)]
             done = subprocess.run(cmd, env=env, capture_output=True, text=True)
