@@ -1,8 +1,10 @@
-"""read_evalscope on review files in EvalScope's layout.
+"""read_evalscope on review files written by evalscope 1.14.1, and on hand-written edge cases.
 
-Why not written by EvalScope here: ``pip install evalscope`` (1.14.1, the newest on PyPI) did not
-complete in this environment (see the issue-14 report); its output cannot be produced inside the
-test run. The fixture below is written to the layout of ``ReviewResult.model_dump()`` as
+``tests/tool_fixtures/evalscope`` was written by evalscope 1.14.1 itself
+(``tool_fixtures/make_evalscope.py``; evalscope runs from its own environment because its pins clash
+with lm-eval's, so the files are committed rather than produced in this test session). Oracle:
+evalscope's own per-sample values and its report (``reports/<model>/general_mcq.json``, metric
+score), compared with ``==``. The hand-written edge cases below follow the layout of ``ReviewResult.model_dump()`` as
 modelscope/evalscope saves it (``evalscope/api/evaluator/cache.py``, ``save_review_cache``;
 ``evalscope/api/metric/scorer.py``, ``Score`` / ``SampleScore``; commit fde259d, 2026-08, the
 1.x line): ``reviews/<model>/<benchmark>_<subset>.jsonl``. Oracle: the values written, by hand,
@@ -12,6 +14,7 @@ key of ``value``).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -35,6 +38,31 @@ def _write(folder, model, name, records):
     d = folder / "reviews" / model
     d.mkdir(parents=True, exist_ok=True)
     (d / f"{name}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+
+
+TOOL = Path(__file__).parent / "tool_fixtures" / "evalscope"
+
+
+def test_written_by_evalscope():
+    rs = read_evalscope(TOOL, sample_budget="per_model")  # model-b ran with repeats=2
+    assert list(rs.model_ids) == ["model-a", "model-b"] and rs.n_items == 6
+    assert len(rs.to_long()) == 6 + 12
+    for model in ("model-a", "model-b"):
+        report = json.loads((TOOL / "reports" / model / "general_mcq.json").read_text())
+        metric = report["metrics"][0]
+        assert metric["identity"]["name"] == "accuracy"
+        one = rs.select(models=[model])
+        assert round(one.accuracy()[model], 4) == metric["score"]  # evalscope reports 4 decimals
+        long = one.to_long().set_index(["item", "sample"])
+        for line in (TOOL / "reviews" / model / "general_mcq_example.jsonl").read_text().splitlines():
+            rec = json.loads(line)
+            ss = rec["sample_score"]
+            row = long.loc[(f"general_mcq/example/{ss['group_id']}", ss["generation_index"] or 0)]
+            assert row["correct"] == ss["score"]["value"]["accuracy"]
+            pred = ss["score"]["extracted_prediction"]
+            assert row["answer"] == (pred if pred else NO_ANSWER)
+    assert rs.items.loc["general_mcq/example/2", "answer_key"] == "C"
+    assert rs.items.loc["general_mcq/example/2", "source"] == "example"
 
 
 def test_two_models_subsets_and_main_score(tmp_path):

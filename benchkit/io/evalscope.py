@@ -17,8 +17,9 @@ Format read (modelscope/evalscope, ``evalscope/api/evaluator/cache.py`` -- ``Rev
   sample is generated k times), ``generation_index`` (0-based position inside the group),
   ``sample_metadata``.
 
-EvalScope could not be installed here (see ``tests/test_io_evalscope.py``), so the reader follows
-this source and is tested on files written to its ``ReviewResult.model_dump()`` layout.
+Tested on review files written by evalscope 1.14.1 itself (``tests/tool_fixtures/make_evalscope.py``:
+``general_mcq`` on a local subset with its ``mock_llm`` model, offline), whose ``target`` is a
+list of letters.
 """
 from __future__ import annotations
 
@@ -82,7 +83,8 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
     -------
     ResponseSet
         Items ``"<benchmark>/<subset>/<id>"`` (id = ``group_id``, else ``sample_id``, else
-        ``index``) with ``benchmark``, ``source`` = subset and ``target``. ``sample`` =
+        ``index``) with ``benchmark``, ``source`` = subset, ``target`` (a list target joined by
+        ``" | "``) and ``answer_key`` (a one-letter target). ``sample`` =
         ``generation_index`` (0 when absent); ``answer`` = ``extracted_prediction``
         (:data:`benchkit.NO_ANSWER` when empty). Values must be booleans or numbers in [0, 1].
     """
@@ -144,8 +146,13 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
                          "answer": NO_ANSWER if answer is None or str(answer) == "" else str(answer)})
             if item not in items:
                 target = rec.get("target")
-                items[item] = {"item": item, "benchmark": bench, "source": subset,
-                               "target": None if target is None else str(target)}
+                if isinstance(target, list):
+                    target = " | ".join(map(str, target))
+                target = None if target is None else str(target)
+                key_letter = target if target is not None and len(target) == 1 and target.isalpha() \
+                    and target.isupper() else None
+                items[item] = {"item": item, "benchmark": bench, "source": subset, "target": target,
+                               "answer_key": key_letter}
     if unscored and not drop_unscored:
         shown = "; ".join(f"{u['where']} ({u['item']}: {u['why']})" for u in unscored[:5])
         raise BenchkitValueError(
