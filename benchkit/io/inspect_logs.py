@@ -253,6 +253,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     unscored: list[dict] = []
     logs: list[dict] = []
     used_scorers: dict[str, str] = {}
+    other_scorers: set[str] = set()
     for path in _files(path_or_glob):
         header, samples = (_read_eval_archive(path, full_samples) if path.suffix == ".eval"
                            else _read_json_log(path))
@@ -293,6 +294,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
                 unscored.append({"where": where, "id": s["id"], "epoch": s["epoch"], "error": error})
                 continue
             used_scorers[str(path)] = name
+            other_scorers.update(k for k in scores if k != name)
             score = scores[name]
             if not isinstance(score, Mapping) or "value" not in score:
                 raise BenchkitValueError(f"{where}: score {name!r} has no 'value': {describe(score)}")
@@ -347,5 +349,5 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(set(used_scorers.values())),
-            "unscored": unscored, **dict(options.pop("meta", None) or {})}
+            "unscored": unscored, "other_scorers": sorted(other_scorers), **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

@@ -213,7 +213,8 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     filter : str or dict, optional
         The filter pipeline whose records are read (lm-eval logs a document once per filter,
         e.g. gsm8k's ``"strict-match"`` and ``"flexible-extract"``). Needed only when a task
-        logs several; the error lists them.
+        logs several; the error lists them. ``"first"`` takes each task's first filter in the
+        file (lm-eval writes them in the task's ``filter_list`` order); ``benchkit info`` uses it.
     model : str, optional
         The model id for every file. Default: from the ``results_<timestamp>.json`` next to
         each samples file (``model_name``, else the ``pretrained=``/``model=``/... entry of
@@ -261,6 +262,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     used_metric: dict[str, str] = {}
     used_filter: dict[str, str] = {}
     read_files: list[str] = []
+    skipped_filters: dict[str, dict] = {}
     for path in files:
         m = _SAMPLES_NAME.match(path.name)
         if m is None:
@@ -292,6 +294,9 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         read_files.append(str(path))
         filters = sorted({str(r.get("filter", "none")) for _, r in records})
         chosen_filter = _pick(filter, task)
+        if chosen_filter == "first":  # the task's first filter, in the order lm-eval wrote them
+            in_order = [str(r.get("filter", "none")) for _, r in records]
+            chosen_filter = in_order[0] if "first" not in in_order else "first"
         if chosen_filter is None:
             if len(filters) > 1:
                 raise BenchkitValueError(
@@ -304,7 +309,12 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                 f"filter {chosen_filter!r} is not logged for task {task!r} ({path.name}); "
                 f"available: {filters}"
             )
+        n_all = len(records)
         records = [(ln, r) for ln, r in records if str(r.get("filter", "none")) == chosen_filter]
+        if n_all > len(records):
+            entry = skipped_filters.setdefault(task, {"filters": [], "records": 0})
+            entry["filters"] = sorted(set(entry["filters"]) | {f for f in filters if f != chosen_filter})
+            entry["records"] += n_all - len(records)
         candidates = _metric_candidates(records[0][1])
         chosen_metric = _pick(metric, task)
         listed = records[0][1].get("metrics")
@@ -394,5 +404,6 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "lm-evaluation-harness", "files": read_files, "metric": used_metric,
+            "skipped_filters": skipped_filters,
             "filter": used_filter, **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)
