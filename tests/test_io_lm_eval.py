@@ -54,8 +54,7 @@ def _mc_record(doc_id, lls, gold, conts, *, new=True):
 def _write_run(folder, model, task, records, *, date=DATE, model_name=True):
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / f"samples_{task}_{date}.jsonl", "w", encoding="utf-8") as fh:
-        for r in records:
-            fh.write(json.dumps(r) + "\n")
+        fh.writelines(json.dumps(r) + "\n" for r in records)
     results = {"results": {task: {"alias": task}}, "config": {"model": "hf",
                "model_args": f"pretrained={model},dtype=bfloat16"}}
     if model_name:

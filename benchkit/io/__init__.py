@@ -15,5 +15,14 @@ from benchkit.io.inspect_logs import read_inspect
 from benchkit.io.lm_eval import read_lm_eval
 from benchkit.io.tabular import read_csv, read_duckdb, read_parquet
 
-__all__ = ["read_csv", "read_parquet", "read_duckdb", "read_lm_eval", "read_inspect", "read_helm",
-           "read_evalscope", "read_every_eval_ever", "write_every_eval_ever"]
+__all__ = [
+    "read_csv",
+    "read_duckdb",
+    "read_evalscope",
+    "read_every_eval_ever",
+    "read_helm",
+    "read_inspect",
+    "read_lm_eval",
+    "read_parquet",
+    "write_every_eval_ever",
+]

@@ -14,10 +14,11 @@ import struct
 import zipfile
 import zlib
 from pathlib import Path
+from typing import Self
 
 from benchkit._validation import BenchkitValueError
 
-__all__ = ["ZipMembers", "METHOD_NAMES"]
+__all__ = ["METHOD_NAMES", "ZipMembers"]
 
 _LOCAL_HEADER = struct.Struct("<4sHHHHHIIIHH")  # 30 bytes
 _LOCAL_MAGIC = b"PK\x03\x04"
@@ -47,7 +48,7 @@ class ZipMembers:
         self._info = {i.filename: i for i in self._zf.infolist()}
         self._fh = open(self.path, "rb")  # noqa: SIM115 (closed in close())
 
-    def __enter__(self) -> ZipMembers:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from benchkit._validation import BenchkitValueError
 
-__all__ = ["detect_format", "read_any", "FORMATS"]
+__all__ = ["FORMATS", "detect_format", "read_any"]
 
 FORMATS = ("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet")
 

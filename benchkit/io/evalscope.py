@@ -124,9 +124,7 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
                 unscored.append({"where": where, "item": item, "sample": sample, "why": why})
                 continue
             raw = value_map[name]
-            if isinstance(raw, bool):
-                value = float(raw)
-            elif isinstance(raw, (int, float)) and not math.isnan(raw) and 0.0 <= raw <= 1.0:
+            if isinstance(raw, bool) or isinstance(raw, (int, float)) and not math.isnan(raw) and 0.0 <= raw <= 1.0:
                 value = float(raw)
             else:
                 raise BenchkitValueError(

@@ -32,7 +32,7 @@ from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
 from benchkit.io.lm_eval import _expand
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
-__all__ = ["read_every_eval_ever", "write_every_eval_ever", "SCHEMA_VERSION"]
+__all__ = ["SCHEMA_VERSION", "read_every_eval_ever", "write_every_eval_ever"]
 
 SCHEMA_VERSION = "0.3.0"
 _REQUIRED = ("schema_version", "evaluation_id", "model_id", "evaluation_name", "sample_id",

@@ -45,7 +45,12 @@ from typing import Any
 
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, BenchkitWarning, describe
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    BenchkitWarning,
+    describe,
+)
 from benchkit.io._zip import ZipMembers
 from benchkit.response_set import NO_ANSWER, ResponseSet
 

@@ -19,9 +19,9 @@ from pathlib import Path
 
 os.environ.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", MODELSCOPE_OFFLINE="1")
 
-import evalscope  # noqa: E402
-from evalscope import TaskConfig, run_task  # noqa: E402
-from evalscope.api.model import ModelOutput  # noqa: E402
+import evalscope
+from evalscope import TaskConfig, run_task
+from evalscope.api.model import ModelOutput
 
 _KEYS = "ABCDAB"
 _ANSWERS = {"model-a": ["ANSWER: A", "ANSWER: C", "I do not know", "ANSWER: D", "ANSWER: B", "ANSWER: B"],

@@ -30,11 +30,12 @@ from pathlib import Path
 os.environ.setdefault("INSPECT_DISPLAY", "none")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import inspect_ai  # noqa: E402
-from inspect_ai import Task, eval as inspect_eval  # noqa: E402
-from inspect_ai.dataset import Sample  # noqa: E402
-from inspect_ai.model import ModelAPI, ModelOutput, get_model  # noqa: E402
-from inspect_ai.scorer import (  # noqa: E402
+import inspect_ai
+from inspect_ai import Task
+from inspect_ai import eval as inspect_eval
+from inspect_ai.dataset import Sample
+from inspect_ai.model import ModelAPI, ModelOutput, get_model
+from inspect_ai.scorer import (
     CORRECT,
     INCORRECT,
     NOANSWER,
@@ -47,7 +48,7 @@ from inspect_ai.scorer import (  # noqa: E402
     scorer,
     stderr,
 )
-from inspect_ai.solver import Generate, TaskState, generate, multiple_choice, solver  # noqa: E402
+from inspect_ai.solver import Generate, TaskState, generate, multiple_choice, solver
 
 
 async def _local_token_count(self, text: str) -> int:  # replaces the tiktoken download
@@ -102,7 +103,7 @@ def _mc_outputs():
     # epoch-major or sample-major does not matter, the callable answers from the prompt and a count)
     seen: dict[int, int] = {}
 
-    def respond(input, tools, tool_choice, config):  # noqa: A002
+    def respond(input, tools, tool_choice, config):
         prompt = " ".join(str(m.text) for m in input)
         i = int(prompt.split("Question ", 1)[1].split(":", 1)[0])
         seen[i] = seen.get(i, 0) + 1
@@ -149,12 +150,12 @@ def main(out_dir: str, n_big: int | None = None) -> None:
     for fmt, name in (("eval", "mc.eval"), ("json", "mc.json")):
         model = get_model("mockllm/model", custom_outputs=_mc_outputs())
         _run(_mc_task(), out, name, model, log_format=fmt)
-    echo = get_model("mockllm/model", custom_outputs=lambda input, tools, tool_choice, config:  # noqa: A002
+    echo = get_model("mockllm/model", custom_outputs=lambda input, tools, tool_choice, config:
                      ModelOutput.from_content(model="mockllm/model",
                                               content=str(input[-1].text).split()[-1]))
     _run(_errors_task(), out, "errors.eval", echo, fail_on_error=False)
     if n_big:
-        def answer(input, tools, tool_choice, config):  # noqa: A002
+        def answer(input, tools, tool_choice, config):
             digit = str(input[-1].text).split()[-1]
             return ModelOutput.from_content(model="mockllm/model", content=digit if digit != "7" else "8")
 
