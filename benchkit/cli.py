@@ -4,7 +4,10 @@
 
     benchkit datasets                 # the public sources: repository, pinned commit, license
     benchkit fetch NAME [--verify]    # load a public dataset (from the mirror/cache/URL) and summarize it
-    benchkit info FILE [--layout L]   # load a CSV/Parquet file into a ResponseSet and summarize it
+    benchkit info FILE [--format F] [--layout L]
+                                      # recognize an evaluation file or folder by its content
+                                      # (Inspect, lm-eval, HELM, EvalScope, Every Eval Ever,
+                                      # CSV/Parquet), read it, and print what was read and skipped
 """
 from __future__ import annotations
 
@@ -42,6 +45,50 @@ def _summarize(obj, out) -> None:
         print(repr(obj), file=out)
 
 
+def _info(path: str, fmt: str | None, layout: str, out) -> None:
+    from benchkit.io.detect import read_any
+
+    options = {"layout": layout} if fmt in (None, "csv", "parquet") else {}
+    if fmt is None:
+        from benchkit.io.detect import detect_format
+
+        fmt, reason = detect_format(path)
+        if fmt not in ("csv", "parquet"):
+            options = {}
+    else:
+        reason = "--format"
+    rs, fmt, _ = read_any(path, fmt=fmt, **options)
+    print(f"format: {fmt} ({reason})", file=out)
+    meta = rs.meta or {}
+    for key in ("scorer", "metric", "filter", "result", "correct"):
+        if meta.get(key) not in (None, {}, []):
+            print(f"{key}: {meta[key]}", file=out)
+    print("read:", file=out)
+    _summarize(rs, out)
+    skipped = []
+    unscored = meta.get("unscored") or []
+    if unscored:
+        skipped.append(f"{len(unscored)} samples without a usable score:")
+        for u in unscored[:10]:
+            detail = u.get("error") or u.get("why") or "no score"
+            ident = u.get("id", u.get("item"))
+            skipped.append(f"  {ident} (epoch/sample {u.get('epoch', u.get('sample'))}): {detail}")
+        if len(unscored) > 10:
+            skipped.append(f"  ... {len(unscored) - 10} more")
+    if meta.get("other_scorers"):
+        skipped.append(f"other scorers (pass scorer=... to read one): {meta['other_scorers']}")
+    if meta.get("skipped_filters"):
+        skipped.append(f"records of other filters: {meta['skipped_filters']}")
+    if meta.get("skipped_results"):
+        skipped.append(f"records of other results: {meta['skipped_results']}")
+    report = getattr(rs, "report", None)
+    if report:
+        skipped.append(str(report))
+    print("skipped: " + ("nothing" if not skipped else ""), file=out)
+    for line in skipped:
+        print(f"  {line}", file=out)
+
+
 def main(argv: list[str] | None = None, out=None) -> int:
     """Run the ``benchkit`` command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     out = out or sys.stdout
@@ -52,9 +99,13 @@ def main(argv: list[str] | None = None, out=None) -> int:
     p_fetch.add_argument("name")
     p_fetch.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                          help="an option of the dataset's loader, e.g. -o part=labels")
-    p_info = sub.add_parser("info", help="load a CSV or Parquet file and summarize it")
+    p_info = sub.add_parser("info", help="recognize an evaluation file or folder, read it and summarize it")
     p_info.add_argument("path")
-    p_info.add_argument("--layout", choices=("long", "counts", "wide"), default="long")
+    p_info.add_argument("--format", default=None, dest="fmt",
+                        choices=("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet"),
+                        help="skip content detection")
+    p_info.add_argument("--layout", choices=("long", "counts", "wide"), default="long",
+                        help="table layout of a CSV/Parquet file")
     args = parser.parse_args(argv)
     try:
         if args.command == "datasets":
@@ -72,10 +123,7 @@ def main(argv: list[str] | None = None, out=None) -> int:
                 options[key] = value
             _summarize(fetch(args.name, **options), out)
         else:
-            from benchkit import io
-
-            reader = io.read_parquet if args.path.endswith(".parquet") else io.read_csv
-            _summarize(reader(args.path, layout=args.layout), out)
+            _info(args.path, args.fmt, args.layout, out)
     except BenchkitError as exc:
         print(f"benchkit: error: {exc}", file=sys.stderr)
         return 2

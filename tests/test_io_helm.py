@@ -147,3 +147,50 @@ def test_generation_and_errors(tmp_path):
     p.write_text(json.dumps({"request_states": []}))
     with pytest.raises(BenchkitValueError, match="is not a HELM scenario state"):
         read_helm(p)
+
+
+def test_perturbations_become_variants(tmp_path):
+    """One scenario with HELM robustness perturbations (crafted: the real HELM files here have none).
+
+    Built from a real scenario-state file (GPT-4-0613, global_facts): each request state is kept as
+    the unperturbed instance and copied once as a perturbed one, the way HELM's
+    DataAugmenterRunExpander writes them -- the same instance ``id`` with
+    ``instance.perturbation`` = a PerturbationDescription (``name``, ``robustness``,
+    ``fairness``, ``computed_on``; helm/benchmark/augmentations/perturbation_description.py) --
+    with every third perturbed completion changed to the next letter. Oracle: the letters written.
+    """
+    path = _raw_paths()[1]
+    state = json.loads(path.read_text())
+    original = state["request_states"]
+    perturbed, expected = [], {}
+    for k, rs_ in enumerate(original):
+        copy = json.loads(json.dumps(rs_))
+        copy["instance"]["perturbation"] = {"name": "typo", "robustness": True, "fairness": False,
+                                            "computed_on": "perturbed", "prob": 0.1}
+        text = copy["result"]["completions"][0]["text"].strip()
+        if k % 3 == 0 and text in ("A", "B", "C", "D"):
+            text = "ABCD"[("ABCD".index(text) + 1) % 4]
+            copy["result"]["completions"][0]["text"] = " " + text
+        key = next(letter for letter, opt in copy["output_mapping"].items()
+                   if any(r["output"]["text"] == opt and "correct" in r.get("tags", [])
+                          for r in copy["instance"]["references"]))
+        # HELM's exact match on the stripped completion; a non-letter output is no answer
+        expected[copy["instance"]["id"]] = (text if text in ("A", "B", "C", "D") else NO_ANSWER,
+                                            float(text == key))
+        perturbed.append(copy)
+    state["request_states"] = original + perturbed
+    run = tmp_path / "mmlu:subject=global_facts,method=multiple_choice_joint,model=openai_gpt-4-0613"
+    run.mkdir()
+    (run / "scenario_state.json").write_text(json.dumps(state))
+    rs = read_helm(run, benchmark="global_facts")
+    assert rs.variants == ("original", "typo")
+    base = read_helm(path)
+    orig = rs.select(variant="original")
+    assert orig.accuracy().iloc[0] == base.accuracy().iloc[0]  # 0.62, unchanged
+    long = rs.select(variant="typo").to_long().set_index("item")
+    for iid, (letter, correct) in expected.items():
+        row = long.loc[f"global_facts/{iid}"]
+        assert row["answer"] == letter
+        assert row["correct"] == correct
+    assert rs.select(variant="typo").accuracy().iloc[0] == pytest.approx(
+        np.mean([c for _, c in expected.values()]), abs=1e-15)

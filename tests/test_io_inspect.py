@@ -49,8 +49,9 @@ def _write_eval(path, task, model, samples, status="success", header=True):
     spec = _spec(task, model)
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("_journal/start.json", json.dumps({"version": 2, "eval": spec, "plan": {"steps": []}}))
-        summaries = [{"id": s["id"], "epoch": s["epoch"], "input": s["input"], "target": s["target"],
-                      "scores": s["scores"]} for s in samples]
+        # summaries carry choices and the error as a string (as inspect_ai 0.3.285 writes them)
+        summaries = [{k: v for k, v in s.items() if k in ("id", "epoch", "input", "choices", "target", "scores")}
+                     | ({"error": s["error"]["message"]} if s.get("error") else {}) for s in samples]
         zf.writestr("_journal/summaries/1.json", json.dumps(summaries))
         for s in samples:
             zf.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
@@ -114,8 +115,7 @@ def test_json_log_and_journal_only_archive(tmp_path):
 def test_scorer_choice_and_errors(tmp_path):
     samples, _ = _samples(1, scorers=("match", "model_graded_qa"))
     _write_eval(tmp_path / "x.eval", "t", "openai/gpt-4o", samples)
-    msg = r"several scores \['match', 'model_graded_qa'\]; pass scorer"
-    with pytest.raises(BenchkitValueError, match=msg):
+    with pytest.raises(BenchkitValueError, match=r"several scores \['match', 'model_graded_qa'\] and the log names no headline scorer; pass scorer"):
         read_inspect(tmp_path / "x.eval")
     msg = r"no score from scorer 'f1'; available: \['match', 'model_graded_qa'\]"
     with pytest.raises(BenchkitValueError, match=msg):
@@ -124,12 +124,15 @@ def test_scorer_choice_and_errors(tmp_path):
     bad = [dict(s) for s in samples]
     bad[3] = {**bad[3], "scores": None, "error": {"message": "RateLimitError"}}
     _write_eval(tmp_path / "y.eval", "t", "openai/gpt-4o", bad)
-    msg = r"y\.eval!samples/.*has no scores \(error: 'RateLimitError'\)"
-    with pytest.raises(BenchkitValueError, match=msg):
+    with pytest.raises(BenchkitValueError, match=r"1 samples have no score .*y\.eval!summaries\.json\[3\] \(sample 2 epoch 2, error: 'RateLimitError'\)"):
         read_inspect(tmp_path / "y.eval", scorer="match")
     rs = read_inspect(tmp_path / "y.eval", scorer="match", drop_unscored=True, drop_incomplete=True)
-    assert len(rs.meta["unscored"]) == 1
+    assert rs.meta["unscored"] == [{"where": f"{tmp_path / 'y.eval'}!summaries.json[3]", "id": 2, "epoch": 2,
+                                    "error": "RateLimitError"}]
     assert rs.report is not None
+    full = read_inspect(tmp_path / "y.eval", scorer="match", drop_unscored=True, drop_incomplete=True,
+                        full_samples=True)  # the sample members themselves: same scores
+    np.testing.assert_array_equal(full.scores(), rs.scores())
     odd = [dict(s) for s in samples]
     odd[0] = {**odd[0], "scores": {"match": {"value": 7}}}
     _write_eval(tmp_path / "z.eval", "t", "openai/gpt-4o", odd)
@@ -144,7 +147,7 @@ def test_scorer_choice_and_errors(tmp_path):
 
 
 def test_score_to_float():
-    assert [score_to_float(v) for v in ("C", "I", "P", "N", True, False, 0.25, "0.75")] == \
-        [1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.25, 0.75]
+    assert [score_to_float(v) for v in ("C", "I", "P", "N", True, False, 0.25, "0.75", "Yes", "false")] == \
+        [1.0, 0.0, 0.5, 0.0, 1.0, 0.0, 0.25, 0.75, 1.0, 0.0]  # inspect's value_to_float
     assert score_to_float({"a": 1}) is None
     assert score_to_float("maybe") is None

@@ -54,8 +54,7 @@ def _mc_record(doc_id, lls, gold, conts, *, new=True):
 def _write_run(folder, model, task, records, *, date=DATE, model_name=True):
     folder.mkdir(parents=True, exist_ok=True)
     with open(folder / f"samples_{task}_{date}.jsonl", "w", encoding="utf-8") as fh:
-        for r in records:
-            fh.write(json.dumps(r) + "\n")
+        fh.writelines(json.dumps(r) + "\n" for r in records)
     results = {"results": {task: {"alias": task}}, "config": {"model": "hf",
                "model_args": f"pretrained={model},dtype=bfloat16"}}
     if model_name:
@@ -80,8 +79,11 @@ def test_multiple_choice_two_models(tmp_path, new):
         data[name] = (lls, gold, conts)
         recs = [_mc_record(i, lls[i], int(gold[i]), conts[i], new=new) for i in range(len(gold))]
         _write_run(tmp_path / name.replace("/", "__"), name, "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r"logs 2 metrics \['acc', 'acc_norm'\]; pass metric"):
-        read_lm_eval(tmp_path)
+    if new:  # 0.4.3+: the first metric the record lists (the task's metric_list order) is the default
+        assert read_lm_eval(tmp_path).meta["metric"] == {"arc_easy": "acc"}
+    else:  # no "metrics" list: two numeric fields are ambiguous
+        with pytest.raises(BenchkitValueError, match=r"logs 2 metrics \['acc', 'acc_norm'\]; pass metric"):
+            read_lm_eval(tmp_path)
     rs = read_lm_eval(tmp_path, metric="acc")
     assert list(rs.model_ids) == ["EleutherAI/pythia-160m", "EleutherAI/pythia-410m"]
     assert rs.n_items == 12

@@ -11,6 +11,14 @@ Format read (UKGovernmentBEIS/inspect_ai, ``src/inspect_ai/log/_log.py`` and
   (or from a crashed run) has no ``header.json``; its ``_journal/start.json`` is read instead.
   Archives from the first ``.eval`` releases kept ``start.json`` / ``results.json`` at the top
   level; those are read too.
+  Members are compressed with zstd (zip method 93) by current inspect_ai (0.3.285 tested) and
+  with deflate by older releases; both are decompressed in memory (:mod:`benchkit.io._zip`),
+  whatever Python's own :mod:`zipfile` supports.
+  ``summaries.json`` holds one EvalSampleSummary per (sample, epoch): ``id``, ``epoch``,
+  ``input``, ``choices``, ``target``, ``scores`` (answers and explanations shortened by inspect's
+  ``thin_text`` to 1,000 characters), ``error`` (a string). By default only ``header.json`` and
+  ``summaries.json`` are decompressed -- the sample files hold the whole transcript and are most
+  of the archive; ``full_samples=True`` reads ``samples/*.json`` instead.
 * ``.json``: the whole EvalLog in one JSON object, samples under ``"samples"``.
 * EvalSample: ``id`` (int or str), ``epoch`` (1-based), ``input``, ``choices`` (list of str for
   multiple choice, else absent), ``target`` (str or list of str), ``output``, ``scores``
@@ -20,7 +28,8 @@ Format read (UKGovernmentBEIS/inspect_ai, ``src/inspect_ai/log/_log.py`` and
 
 Score values: the letters of ``inspect_ai.scorer`` (``CORRECT="C"``, ``INCORRECT="I"``,
 ``PARTIAL="P"``, ``NOANSWER="N"``) map to 1, 0, 0.5, 0 as in inspect's ``value_to_float``;
-booleans to 1/0; numbers (and numeric strings) are kept and must lie in [0, 1].
+booleans to 1/0; "yes"/"true" and "no"/"false" (any case) to 1/0; numbers (and numeric
+strings) are kept and must lie in [0, 1].
 """
 from __future__ import annotations
 
@@ -30,14 +39,19 @@ import math
 import os
 import re
 import warnings
-import zipfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, BenchkitWarning, describe
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    BenchkitWarning,
+    describe,
+)
+from benchkit.io._zip import ZipMembers
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_inspect", "score_to_float"]
@@ -59,6 +73,10 @@ def score_to_float(value: Any) -> float | None:
     if isinstance(value, str):
         if value in _LETTER_VALUES:
             return _LETTER_VALUES[value]
+        if value.lower() in ("yes", "true"):
+            return 1.0
+        if value.lower() in ("no", "false"):
+            return 0.0
         try:
             return float(value)
         except ValueError:
@@ -104,23 +122,20 @@ def _looks_like_log(path: Path) -> bool:
     return '"eval"' in head and '"version"' in head
 
 
-def _zip_json(zf: zipfile.ZipFile, name: str, path: Path):
+def _zip_json(zf: ZipMembers, name: str, path: Path):
     try:
-        with zf.open(name) as fh:
-            return json.load(fh)
-    except NotImplementedError as exc:  # e.g. a compression method this Python cannot inflate
-        raise BenchkitValueError(f"{path}: cannot read archive entry {name!r}: {exc}") from exc
+        return json.loads(zf.read(name))
     except json.JSONDecodeError as exc:
         raise BenchkitValueError(f"{path}: archive entry {name!r} is not valid JSON ({exc.msg})") from exc
 
 
-def _read_eval_archive(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
+def _read_eval_archive(path: Path, full_samples: bool = False) -> tuple[dict, list[tuple[str, dict]]]:
     try:
-        zf = zipfile.ZipFile(path)
-    except zipfile.BadZipFile as exc:
+        zf = ZipMembers(path)
+    except BenchkitValueError as exc:
         raise BenchkitValueError(f"{str(path)!r} is not an Inspect .eval archive (not a zip file)") from exc
     with zf:
-        names = zf.namelist()
+        names = zf.names()
         if "header.json" in names:
             header = _zip_json(zf, "header.json", path)
         elif "_journal/start.json" in names:
@@ -135,7 +150,13 @@ def _read_eval_archive(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
                 f"{str(path)!r} has no header.json, _journal/start.json or start.json; entries: "
                 f"{names[:6]}"
             )
-        samples = [(f"{path}!{n}", _zip_json(zf, n, path)) for n in names if _SAMPLE_ENTRY.match(n)]
+        if "summaries.json" in names and not full_samples:
+            summaries = _zip_json(zf, "summaries.json", path)
+            if not isinstance(summaries, list):
+                raise BenchkitValueError(f"{path}: summaries.json is not a list")
+            samples = [(f"{path}!summaries.json[{k}]", s) for k, s in enumerate(summaries)]
+        else:
+            samples = [(f"{path}!{n}", _zip_json(zf, n, path)) for n in names if _SAMPLE_ENTRY.match(n)]
     return header, samples
 
 
@@ -159,8 +180,30 @@ def _scores(sample: Mapping) -> dict | None:
     return None
 
 
+def _default_scorer(header: Mapping) -> str | None:
+    """The scorer inspect itself headlines: ``eval.headline_metric.scorer``, else the first score."""
+    spec = header.get("eval") or {}
+    headline = spec.get("headline_metric") if isinstance(spec, Mapping) else None
+    if isinstance(headline, Mapping) and headline.get("scorer"):
+        return str(headline["scorer"])
+    results = header.get("results") or {}
+    scores = results.get("scores") if isinstance(results, Mapping) else None
+    if isinstance(scores, list) and scores and isinstance(scores[0], Mapping):
+        return str(scores[0].get("scorer") or scores[0].get("name") or "") or None
+    return None
+
+
+def _error_text(sample: Mapping) -> str | None:
+    error = sample.get("error")
+    if not error:
+        return None
+    if isinstance(error, Mapping):
+        return str(error.get("message", error))
+    return str(error)
+
+
 def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None = None,
-                 drop_unscored: bool = False, **options) -> ResponseSet:
+                 drop_unscored: bool = False, full_samples: bool = False, **options) -> ResponseSet:
     """Read Inspect AI logs (``.eval`` archives or ``.json``) into a ResponseSet.
 
     Parameters
@@ -169,14 +212,21 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
         A log file, a log directory (searched recursively for ``.eval`` and EvalLog ``.json``
         files) or a glob.
     scorer : str, optional
-        The scorer whose value becomes ``correct``. Needed when samples carry several scores;
-        the error names them.
+        The scorer whose value becomes ``correct``. Default: the one inspect headlines --
+        ``eval.headline_metric.scorer`` when the task declares it, else the first scorer of the
+        log's ``results.scores`` (the first scorer the task lists), else the only score the
+        samples carry. Samples with several scores and no such default are an error naming them.
     model : str, optional
         Override the model id (default ``eval.model``, e.g. ``"openai/gpt-4o"``).
     drop_unscored : bool
         Samples without the scorer's score (errored or cancelled samples) are an error naming
-        them unless True; then they are left out and counted in ``meta["unscored"]`` (combine
-        with ``drop_incomplete=True`` when that leaves some epochs short).
+        them (with inspect's error message) unless True; then they are left out and listed in
+        ``meta["unscored"]`` as ``{"where", "id", "epoch", "error"}`` -- which is what inspect's
+        own ``results`` do (``completed_samples`` counts only scored samples). Combine with
+        ``drop_incomplete=True`` when that leaves some epochs short.
+    full_samples : bool
+        Read the ``samples/*.json`` members of ``.eval`` archives instead of ``summaries.json``
+        (whole answers rather than inspect's 1,000-character summaries; several times slower).
     **options
         Passed to :meth:`ResponseSet.from_long`.
 
@@ -186,24 +236,32 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
         Items ``"<task>/<sample id>"`` with ``benchmark`` = task, ``target`` and, for
         multiple-choice samples (``choices`` present) whose target is one letter,
         ``answer_key``; ``options`` when every sample has choices. ``sample`` = epoch - 1;
-        ``answer`` = the score's ``answer`` (:data:`benchkit.NO_ANSWER` when absent).
+        ``answer`` = the score's ``answer`` (:data:`benchkit.NO_ANSWER` when absent or empty).
+        ``meta["scorer"]`` names the scorer used per log file.
 
     Notes
     -----
-    ``correct`` follows :func:`score_to_float`. A log whose status is not ``"success"`` is read
-    with a :class:`BenchkitWarning`. The same (model, task, sample id, epoch) in two logs is
-    an error naming both (e.g. a retried run next to the original: pass only one).
+    ``correct`` follows :func:`score_to_float` (inspect's ``value_to_float``), so a model's
+    accuracy per item and epoch reproduces inspect's ``accuracy()`` metric (mean over samples
+    of the epoch-mean, inspect's default ``mean`` reducer). A log whose status is not
+    ``"success"`` is read with a :class:`BenchkitWarning`. The same (model, task, sample id,
+    epoch) in two logs is an error naming both (e.g. a retried run next to the original: pass
+    only one).
     """
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
+    if scorer is not None and (not isinstance(scorer, str) or not scorer):
+        raise BenchkitTypeError(f"scorer must be a non-empty string, got {describe(scorer)}")
     rows: list[dict] = []
     items: dict[str, dict] = {}
     seen: dict[tuple, str] = {}
-    unscored: list[str] = []
+    unscored: list[dict] = []
     logs: list[dict] = []
-    used_scorers: set[str] = set()
+    used_scorers: dict[str, str] = {}
+    other_scorers: set[str] = set()
     for path in _files(path_or_glob):
-        header, samples = (_read_eval_archive(path) if path.suffix == ".eval" else _read_json_log(path))
+        header, samples = (_read_eval_archive(path, full_samples) if path.suffix == ".eval"
+                           else _read_json_log(path))
         spec = header.get("eval")
         if not isinstance(spec, Mapping):
             raise BenchkitValueError(f"{str(path)!r}: the log header has no 'eval' object")
@@ -216,39 +274,32 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
         if status != "success":
             warnings.warn(f"{path.name}: log status is {status!r}, not 'success'; its samples may be "
                           "incomplete", BenchkitWarning, stacklevel=2)
+        log_scorer = scorer or _default_scorer(header)
         logs.append({"file": str(path), "task": task, "model": model_id, "status": status,
-                     "run_id": spec.get("run_id"), "samples": len(samples)})
+                     "run_id": spec.get("run_id"), "samples": len(samples), "scorer": log_scorer})
         for where, s in samples:
             for field in ("id", "epoch"):
                 if field not in s:
                     raise BenchkitValueError(f"{where}: sample has no field {field!r}")
             scores = _scores(s)
-            if scores is None:
-                if drop_unscored:
-                    unscored.append(where)
-                    continue
-                error = str((s.get("error") or {}).get("message", ""))[:80]
-                raise BenchkitValueError(
-                    f"{where}: sample {s['id']!r} epoch {s['epoch']} has no scores"
-                    + (f" (error: {error!r})" if s.get("error") else "")
-                    + "; pass drop_unscored=True to leave such samples out"
-                )
-            if scorer is None:
+            name = log_scorer
+            if scores is not None and name is None:
                 if len(scores) > 1:
                     raise BenchkitValueError(
-                        f"{where}: samples carry several scores {sorted(scores)}; pass scorer=..."
+                        f"{where}: samples carry several scores {sorted(scores)} and the log names no "
+                        "headline scorer; pass scorer=..."
                     )
                 name = next(iter(scores))
-            else:
-                name = scorer
-                if name not in scores:
-                    if drop_unscored:
-                        unscored.append(where)
-                        continue
+            if scores is None or name not in scores:
+                error = _error_text(s)
+                if scores is not None and error is None and scorer is not None:
                     raise BenchkitValueError(
                         f"{where}: no score from scorer {name!r}; available: {sorted(scores)}"
                     )
-            used_scorers.add(name)
+                unscored.append({"where": where, "id": s["id"], "epoch": s["epoch"], "error": error})
+                continue
+            used_scorers[str(path)] = name
+            other_scorers.update(k for k in scores if k != name)
             score = scores[name]
             if not isinstance(score, Mapping) or "value" not in score:
                 raise BenchkitValueError(f"{where}: score {name!r} has no 'value': {describe(score)}")
@@ -256,7 +307,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
             if value is None or math.isnan(value) or not 0.0 <= value <= 1.0:
                 raise BenchkitValueError(
                     f"{where}: score {name!r} has value {describe(score['value'])}; allowed: C, I, P, "
-                    "N, booleans or numbers in [0, 1]"
+                    "N, booleans, yes/no or numbers in [0, 1]"
                 )
             epoch = int(s["epoch"])
             if epoch < 1:
@@ -284,6 +335,16 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
                 items[item] = {"item": item, "benchmark": task, "target": target_text,
                                "answer_key": key_letter,
                                "options": [str(c) for c in choices] if isinstance(choices, list) else None}
+    if unscored and not drop_unscored:
+        shown = "; ".join(f"{u['where']} (sample {u['id']!r} epoch {u['epoch']}"
+                          + (f", error: {u['error'][:80]!r})" if u["error"] else ", no scores)")
+                          for u in unscored[:5])
+        raise BenchkitValueError(
+            f"{len(unscored)} samples have no score (errored or cancelled): {shown}"
+            + (" ..." if len(unscored) > 5 else "")
+            + "; pass drop_unscored=True to leave them out (they are listed in meta['unscored'], "
+            "as inspect's own results leave them out)"
+        )
     if not rows:
         raise BenchkitValueError(
             "no scored samples in the logs" + (f" ({len(unscored)} unscored)" if unscored else "")
@@ -292,6 +353,6 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     item_frame = pd.DataFrame.from_records(list(items.values()))
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
-    meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(used_scorers), "unscored": unscored,
-            **dict(options.pop("meta", None) or {})}
+    meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(set(used_scorers.values())),
+            "unscored": unscored, "other_scorers": sorted(other_scorers), **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

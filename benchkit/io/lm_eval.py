@@ -1,8 +1,8 @@
 """lm-evaluation-harness per-sample logs (``--log_samples``) -> :class:`benchkit.ResponseSet`.
 
 Format read (EleutherAI/lm-evaluation-harness, ``lm_eval/loggers/evaluation_tracker.py`` and
-``lm_eval/evaluator.py`` of the 0.4.x line, read at several commits; the reader is tested on
-fixtures written to that layout, not on files from a real run):
+``lm_eval/evaluator.py`` of the 0.4.x line; tested on output written by lm-eval 0.4.13 itself,
+``tests/tool_fixtures/make_lm_eval.py``, and on hand-written fixtures of older layouts):
 
 * ``<output_path>/<model_name_sanitized>/samples_<task>_<date_id>.jsonl``, one JSON object per
   (document, filter) with ``doc_id``, ``doc``, ``target`` (``str(doc_to_target(doc))``),
@@ -204,13 +204,17 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         one folder per model under ``--output_path``) or a glob.
     metric : str or dict, optional
         The per-document metric that becomes ``correct`` (``"acc"``, ``"acc_norm"``,
-        ``"exact_match"``, ...), or a dict task -> metric. Without it each task must log exactly
-        one metric; otherwise the error lists the candidates. Values must be 0/1, booleans or
-        scores in [0, 1].
+        ``"exact_match"``, ...), or a dict task -> metric. Default: the first metric of the
+        record's ``metrics`` list, which lm-eval (0.4.3 and later) writes in the order of the
+        task's ``metric_list`` -- the task's primary metric (``acc`` for the multiple-choice
+        default ``[acc, acc_norm]``). Records without that list (lm-eval before 0.4.3) must log
+        exactly one metric; otherwise the error lists the candidates. Values must be 0/1,
+        booleans or scores in [0, 1]. ``meta["metric"]`` records the choice per task.
     filter : str or dict, optional
         The filter pipeline whose records are read (lm-eval logs a document once per filter,
         e.g. gsm8k's ``"strict-match"`` and ``"flexible-extract"``). Needed only when a task
-        logs several; the error lists them.
+        logs several; the error lists them. ``"first"`` takes each task's first filter in the
+        file (lm-eval writes them in the task's ``filter_list`` order); ``benchkit info`` uses it.
     model : str, optional
         The model id for every file. Default: from the ``results_<timestamp>.json`` next to
         each samples file (``model_name``, else the ``pretrained=``/``model=``/... entry of
@@ -258,6 +262,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     used_metric: dict[str, str] = {}
     used_filter: dict[str, str] = {}
     read_files: list[str] = []
+    skipped_filters: dict[str, dict] = {}
     for path in files:
         m = _SAMPLES_NAME.match(path.name)
         if m is None:
@@ -289,6 +294,9 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         read_files.append(str(path))
         filters = sorted({str(r.get("filter", "none")) for _, r in records})
         chosen_filter = _pick(filter, task)
+        if chosen_filter == "first":  # the task's first filter, in the order lm-eval wrote them
+            in_order = [str(r.get("filter", "none")) for _, r in records]
+            chosen_filter = in_order[0] if "first" not in in_order else "first"
         if chosen_filter is None:
             if len(filters) > 1:
                 raise BenchkitValueError(
@@ -301,9 +309,19 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                 f"filter {chosen_filter!r} is not logged for task {task!r} ({path.name}); "
                 f"available: {filters}"
             )
+        n_all = len(records)
         records = [(ln, r) for ln, r in records if str(r.get("filter", "none")) == chosen_filter]
+        if n_all > len(records):
+            entry = skipped_filters.setdefault(task, {"filters": [], "records": 0})
+            entry["filters"] = sorted(set(entry["filters"]) | {f for f in filters if f != chosen_filter})
+            entry["records"] += n_all - len(records)
         candidates = _metric_candidates(records[0][1])
         chosen_metric = _pick(metric, task)
+        listed = records[0][1].get("metrics")
+        if chosen_metric is None and isinstance(listed, list) and listed:
+            # lm-eval 0.4.3+ lists the task's metric_list in order: the first is the task's
+            # primary metric (acc before acc_norm for multiple choice)
+            chosen_metric = str(listed[0])
         if chosen_metric is None:
             if len(candidates) != 1:
                 raise BenchkitValueError(
@@ -389,5 +407,6 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "lm-evaluation-harness", "files": read_files, "metric": used_metric,
+            "skipped_filters": skipped_filters,
             "filter": used_filter, **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

@@ -1,0 +1,265 @@
+"""Every Eval Ever instance-level records <-> :class:`benchkit.ResponseSet`.
+
+Format (evaleval/every_eval_ever, ``instance_level_eval.schema.json``; schema versions 0.2.1 of the
+repository and 0.3.0 of the ``every-eval-ever`` 0.3.0 package, which adds
+``evaluation_result_id``): JSON Lines, one object per (model, sample) with the required
+fields ``schema_version``, ``evaluation_id`` (foreign key to the aggregate file), ``model_id``,
+``evaluation_name`` (the eval, e.g. ``"GSM8K"``), ``sample_id``, ``interaction_type``
+(``single_turn`` / ``multi_turn`` / ``agentic``), ``input`` (``raw``, ``reference``: list of str,
+optional ``choices``), ``answer_attribution`` (list of ``{turn_idx, source, extracted_value,
+extraction_method, is_terminal}``) and ``evaluation`` (``score``: number, ``is_correct``: bool);
+optional ``output`` (``raw``: list of str), ``messages``, ``sample_hash``, ``error`` and
+``metadata`` (str -> str), and (0.3.0) ``evaluation_result_id``, the aggregate result a record
+feeds: a sample scored by several metrics (lm-eval's ``acc`` and ``acc_norm``, or one metric
+under two filters, ``exact_match:strict``) appears once per result. No additional properties
+are allowed at the top level.
+
+The schema has no epoch or repeat field. :func:`write_every_eval_ever` stores benchkit's
+``sample`` (and ``variant``, and the item id) in ``metadata`` (``"benchkit_sample"``,
+``"benchkit_variant"``, ``"benchkit_item"``), which the schema allows; the reader uses them when
+present and otherwise numbers repeated (model, item) records in file order.
+"""
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from pathlib import Path
+
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io.lm_eval import _expand
+from benchkit.response_set import NO_ANSWER, ResponseSet
+
+__all__ = ["SCHEMA_VERSION", "read_every_eval_ever", "write_every_eval_ever"]
+
+SCHEMA_VERSION = "0.3.0"
+_REQUIRED = ("schema_version", "evaluation_id", "model_id", "evaluation_name", "sample_id",
+             "interaction_type", "input", "answer_attribution", "evaluation")
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _records(path: Path):
+    text = path.read_text(encoding="utf-8")
+    stripped = text.lstrip()
+    if stripped.startswith("["):  # a JSON array of records
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise BenchkitValueError(f"{str(path)!r} is not valid JSON ({exc.msg})") from exc
+        for k, rec in enumerate(data):
+            yield f"{path}[{k}]", rec
+        return
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            yield f"{path}:{lineno}", json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BenchkitValueError(f"{path}:{lineno} is not valid JSON ({exc.msg})") from exc
+
+
+def _answer(rec: Mapping) -> str:
+    attributions = rec.get("answer_attribution") or []
+    terminal = [a for a in attributions if isinstance(a, Mapping) and a.get("is_terminal")]
+    chosen = terminal[-1] if terminal else (attributions[-1] if attributions else None)
+    value = chosen.get("extracted_value") if isinstance(chosen, Mapping) else None
+    return NO_ANSWER if value is None or str(value) == "" else str(value)
+
+
+def read_every_eval_ever(path_or_glob, *, correct: str = "score", result: str | Mapping[str, str] | None = None,
+                         **options) -> ResponseSet:
+    """Read Every Eval Ever instance-level JSONL files into a ResponseSet.
+
+    Parameters
+    ----------
+    path_or_glob : str, path, or list of them
+        A ``.jsonl`` file (or a ``.json`` array of records), a directory (searched recursively
+        for ``*.jsonl``) or a glob.
+    correct : {"score", "is_correct"}
+        The field of ``evaluation`` that becomes ``correct``: ``score`` (default; must lie in
+        [0, 1], so partial credit survives) or the boolean ``is_correct``.
+    result : str or dict, optional
+        The ``evaluation_result_id`` read (e.g. ``"acc_norm"``, ``"exact_match:strict"``), or a
+        dict evaluation_name -> id. Default: per evaluation_name, the first id in file order
+        (the converters write a task's primary metric first: lm-eval's ``acc`` before
+        ``acc_norm``). Records of other results are skipped and counted in
+        ``meta["skipped_results"]``; ``meta["result"]`` records the choice.
+    **options
+        Passed to :meth:`ResponseSet.from_long`.
+
+    Returns
+    -------
+    ResponseSet
+        Items ``"<evaluation_name>/<sample_id>"`` (or ``metadata["benchkit_item"]``) with
+        ``benchmark`` = evaluation_name, ``target`` (the references joined by ``" | "``),
+        ``text`` (``input.raw``), ``options`` (``input.choices``, when every item has them) and
+        ``answer_key`` (a single reference that is one of the option letters, or equal to one
+        option's text). ``answer`` is the last terminal ``answer_attribution`` value.
+
+    Notes
+    -----
+    Records with an ``error`` and no usable score are an error naming them (the schema requires a
+    score, so such records are malformed). ``meta["evaluation_ids"]`` lists the runs read.
+    """
+    if correct not in ("score", "is_correct"):
+        raise BenchkitValueError(f"correct={correct!r} is not allowed; choose 'score' or 'is_correct'")
+    files = _expand("path_or_glob", path_or_glob, "*.jsonl")
+    rows: list[dict] = []
+    items: dict[str, dict] = {}
+    seen: dict[tuple, str] = {}
+    counter: dict[tuple, int] = {}
+    runs: set[str] = set()
+    chosen: dict[str, str | None] = {}
+    skipped: dict[str, int] = {}
+    for path in files:
+        for where, rec in _records(path):
+            if not isinstance(rec, Mapping):
+                raise BenchkitValueError(f"{where}: a record must be a JSON object, got {describe(rec)}")
+            missing = [f for f in _REQUIRED if f not in rec]
+            if missing:
+                raise BenchkitValueError(f"{where}: not an Every Eval Ever instance record (missing {missing})")
+            ename = str(rec["evaluation_name"])
+            rid = rec.get("evaluation_result_id")
+            if ename not in chosen:
+                wanted = result.get(ename) if isinstance(result, Mapping) else result
+                chosen[ename] = wanted if wanted is not None else rid
+            if chosen[ename] is not None and rid != chosen[ename]:
+                skipped[str(rid)] = skipped.get(str(rid), 0) + 1
+                continue
+            meta = rec.get("metadata") or {}
+            evaluation = rec["evaluation"]
+            if not isinstance(evaluation, Mapping) or correct not in evaluation:
+                raise BenchkitValueError(f"{where}: evaluation has no {correct!r}: {describe(evaluation)}")
+            raw = evaluation[correct]
+            if correct == "is_correct":
+                if not isinstance(raw, bool):
+                    raise BenchkitValueError(f"{where}: evaluation.is_correct must be a boolean, got {describe(raw)}")
+                value = float(raw)
+            else:
+                if isinstance(raw, bool) or not isinstance(raw, (int, float)) or math.isnan(raw) \
+                        or not 0.0 <= raw <= 1.0:
+                    raise BenchkitValueError(
+                        f"{where}: evaluation.score is {describe(raw)}; correct must lie in [0, 1] "
+                        "(pass correct='is_correct' for scores on another scale)"
+                    )
+                value = float(raw)
+            benchmark = str(rec["evaluation_name"])
+            item = str(meta.get("benchkit_item") or f"{benchmark}/{rec['sample_id']}")
+            model = str(rec["model_id"])
+            variant = meta.get("benchkit_variant")
+            group = (model, item, variant)
+            if "benchkit_sample" in meta:
+                sample = int(meta["benchkit_sample"])
+            else:
+                sample = counter.get(group, 0)
+                counter[group] = sample + 1
+            key = (*group, sample)
+            if key in seen:
+                raise BenchkitValueError(
+                    f"duplicate record: model {model!r}, item {item!r}, sample {sample} in {seen[key]} and {where}"
+                )
+            seen[key] = where
+            runs.add(str(rec["evaluation_id"]))
+            row = {"model": model, "item": item, "sample": sample, "correct": value, "answer": _answer(rec)}
+            if variant is not None:
+                row["variant"] = str(variant)
+            rows.append(row)
+            if item not in items:
+                inp = rec["input"] if isinstance(rec["input"], Mapping) else {}
+                refs = [str(r) for r in (inp.get("reference") or [])]
+                choices = inp.get("choices")
+                choices = [str(c) for c in choices] if isinstance(choices, list) else None
+                key_letter = None
+                if choices and len(refs) == 1:
+                    if refs[0] in _LETTERS[:len(choices)]:
+                        key_letter = refs[0]
+                    elif refs[0] in choices:
+                        key_letter = _LETTERS[choices.index(refs[0])]
+                items[item] = {"item": item, "benchmark": benchmark,
+                               "target": " | ".join(refs) if refs else None,
+                               "text": inp.get("raw"), "answer_key": key_letter, "options": choices}
+    if not rows:
+        raise BenchkitValueError(
+            f"path_or_glob={path_or_glob!r} holds no records" + (f" of result {result!r} (found: "
+                                                                 f"{sorted(skipped)})" if skipped else ""))
+    frame = pd.DataFrame.from_records(rows)
+    if "variant" in frame and frame["variant"].isna().any():
+        raise BenchkitValueError("some records carry metadata.benchkit_variant and others do not")
+    item_frame = pd.DataFrame.from_records(list(items.values()))
+    if not item_frame["options"].map(lambda o: o is not None).all():
+        item_frame = item_frame.drop(columns="options")
+    meta = {"source": "every_eval_ever", "files": [str(p) for p in files],
+            "evaluation_ids": sorted(runs), "correct": correct, "result": chosen,
+            "skipped_results": skipped, **dict(options.pop("meta", None) or {})}
+    return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)
+
+
+def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | None = None) -> Path:
+    """Write a ResponseSet as Every Eval Ever instance-level JSON Lines (one record per response).
+
+    Parameters
+    ----------
+    responses : ResponseSet
+    path : str or path
+        The ``.jsonl`` file to write (its folder must exist).
+    evaluation_id : str, optional
+        The ``evaluation_id`` of every record (the key of the aggregate file). Default:
+        ``responses.name`` or ``"benchkit"``.
+
+    Returns
+    -------
+    Path
+
+    Notes
+    -----
+    ``evaluation_name`` = the item's ``benchmark`` (else ``"benchkit"``), ``sample_id`` = the item
+    id without its ``"<benchmark>/"`` prefix, ``interaction_type = "single_turn"``,
+    ``input.raw`` = the item ``text`` (else the item id), ``input.reference`` = ``[answer_key]``
+    (else ``[target]``, else ``[]``), ``input.choices`` = ``options``, ``output.raw`` =
+    ``[answer]``, one terminal ``answer_attribution`` holding the answer (none for
+    :data:`benchkit.NO_ANSWER`), ``evaluation.score`` = ``correct`` and ``is_correct`` =
+    ``correct == 1``. benchkit's item id, sample and variant go to ``metadata`` so
+    :func:`read_every_eval_ever` restores the same ResponseSet.
+    """
+    if not isinstance(responses, ResponseSet):
+        raise BenchkitTypeError(f"responses must be a ResponseSet, got {describe(responses)}")
+    if evaluation_id is not None and (not isinstance(evaluation_id, str) or not evaluation_id):
+        raise BenchkitTypeError(f"evaluation_id must be a non-empty string, got {describe(evaluation_id)}")
+    run = evaluation_id or getattr(responses, "name", None) or "benchkit"
+    path = Path(path)
+    long = responses.to_long()
+    items = responses.items
+    with open(path, "w", encoding="utf-8") as fh:
+        for row in long.itertuples(index=False):
+            rec_item = items.loc[row.item] if row.item in items.index else pd.Series(dtype=object)
+            bench = rec_item.get("benchmark")
+            bench = str(bench) if isinstance(bench, str) and bench else "benchkit"
+            sample_id = row.item[len(bench) + 1:] if row.item.startswith(bench + "/") else row.item
+            key = rec_item.get("answer_key")
+            target = rec_item.get("target")
+            reference = [str(key)] if isinstance(key, str) else ([str(target)] if isinstance(target, str) else [])
+            options = rec_item.get("options")
+            text = rec_item.get("text")
+            answer = getattr(row, "answer", None)
+            has_answer = isinstance(answer, str) and answer != NO_ANSWER
+            meta = {"benchkit_item": str(row.item), "benchkit_sample": str(int(getattr(row, "sample", 0)))}
+            if "variant" in long.columns:
+                meta["benchkit_variant"] = str(row.variant)
+            value = float(row.correct)
+            rec = {
+                "schema_version": SCHEMA_VERSION, "evaluation_id": run, "model_id": str(row.model),
+                "evaluation_name": bench, "sample_id": sample_id, "interaction_type": "single_turn",
+                "input": {"raw": str(text) if isinstance(text, str) else str(row.item), "reference": reference,
+                          **({"choices": [str(o) for o in options]} if isinstance(options, list) else {})},
+                "output": {"raw": [answer] if has_answer else []},
+                "messages": None,
+                "answer_attribution": ([{"turn_idx": 0, "source": "output.raw", "extracted_value": answer,
+                                         "extraction_method": "benchkit", "is_terminal": True}]
+                                       if has_answer else []),
+                "evaluation": {"score": value, "is_correct": value == 1.0},
+                "metadata": meta,
+            }
+            fh.write(json.dumps(rec) + "\n")
+    return path
