@@ -1,0 +1,609 @@
+"""Benchmark² metrics at the array level: CBRC (Eq. 1), DS (Eq. 2), CAD (Eq. 4-6), stability
+(Sec. 3.4), BQS (Eq. 8-10) and the quality bands the paper names.
+
+Everything here takes plain arrays (or a DataFrame for ``scores``) and returns floats or frozen
+dataclasses; the ResponseSet-level entry point is :func:`benchkit.quality.assess`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchkit._random import generator
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    describe,
+)
+from benchkit.stats import kendall_tau_b
+
+__all__ = [
+    "CADResult",
+    "cbrc",
+    "cbrc_all",
+    "kendall_matrix",
+    "ds",
+    "ds_contributions",
+    "cad",
+    "cad_score",
+    "stability",
+    "bqs",
+    "band",
+    "BANDS",
+    "RAW_CAD_LEVELS",
+]
+
+#: The paper's quality bands, as ``(lower bound, label)`` from the top: a value gets the first
+#: label whose bound it exceeds strictly (Sec. 3.1-3.4: "> 0.7 high, 0.4-0.7 moderate, < 0.4 low";
+#: a value equal to a bound falls in the lower-middle band, i.e. 0.7 is "moderate").
+BANDS: dict[str, tuple[tuple[float, str], ...]] = {
+    "cbrc": ((0.7, "high"), (0.4, "moderate"), (-math.inf, "low")),
+    "ds": ((0.4, "good"), (0.2, "moderate"), (-math.inf, "minimal")),
+    "cad": ((0.6, "good"), (0.4, "acceptable"), (-math.inf, "significant issues")),
+    "stability": ((0.7, "high"), (0.5, "moderate"), (-math.inf, "low")),
+}
+
+#: App. B / Table 10 quality levels of the raw inversion rate, as ``(upper bound, label)``: a rate
+#: gets the first label whose bound it is strictly below ("Excellent (raw_cad < 0.03), Good
+#: (0.03-0.08), Acceptable (0.08-0.15), Concerning (0.15-0.25), Poor (> 0.25)").
+RAW_CAD_LEVELS: tuple[tuple[float, str], ...] = (
+    (0.03, "excellent"), (0.08, "good"), (0.15, "acceptable"), (0.25, "concerning"),
+    (math.inf, "poor"),
+)
+
+
+def band(metric: str, value: float) -> str | None:
+    """The paper's quality band of ``value`` for ``metric`` ("cbrc", "ds", "cad", "stability",
+    or "raw_cad" for the App. B levels of the inversion rate); None for NaN.
+
+    Examples
+    --------
+    >>> band("cbrc", 0.75), band("cad", 0.5), band("raw_cad", 0.02)
+    ('high', 'acceptable', 'excellent')
+    """
+    if metric != "raw_cad" and metric not in BANDS:
+        raise BenchkitValueError(
+            f"metric={describe(metric)} has no bands; choose one of "
+            f"{', '.join(repr(k) for k in [*BANDS, 'raw_cad'])}")
+    v = float(value)
+    if math.isnan(v):
+        return None
+    if metric == "raw_cad":
+        return next(lab for ub, lab in RAW_CAD_LEVELS if v < ub)
+    return next(lab for lb, lab in BANDS[metric] if v > lb)
+
+
+# ----------------------------------------------------------------------------------------- CBRC
+
+def _scores_table(scores: Any, name: str = "scores") -> tuple[np.ndarray, list, list]:
+    """(benchmarks x models float array with NaN for missing, row labels, column labels)."""
+    if isinstance(scores, pd.DataFrame):
+        rows, cols = list(scores.index), list(scores.columns)
+        try:
+            arr = scores.to_numpy(dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise BenchkitTypeError(f"{name} must hold numbers: {exc}") from exc
+    else:
+        arr = check_array(name, scores, ndim=2, dtype="float", finite=False)
+        rows, cols = list(range(arr.shape[0])), list(range(arr.shape[1]))
+    if np.isinf(arr).any():
+        raise BenchkitValueError(f"{name} must be finite or NaN (missing); found an infinity")
+    if arr.shape[0] < 1 or arr.shape[1] < 2:
+        raise BenchkitValueError(f"{name} must be benchmarks x models with at least 2 models; "
+                                 f"got shape {arr.shape}")
+    return arr, rows, cols
+
+
+def _domain_codes(domains: Any, n: int) -> np.ndarray:
+    if domains is None:
+        return np.zeros(n, dtype=np.int64)
+    if isinstance(domains, (str, bytes)):
+        raise BenchkitTypeError("domains must be one label per benchmark (a sequence), not a "
+                                f"single string {describe(domains)}")
+    labels = list(domains)
+    if len(labels) != n:
+        raise BenchkitValueError(f"domains must give one label per benchmark ({n}); got {len(labels)}")
+    return pd.factorize(pd.Series(labels, dtype=object))[0].astype(np.int64)
+
+
+def _pair_tau(a: np.ndarray, b: np.ndarray, min_models: int) -> float:
+    ok = ~(np.isnan(a) | np.isnan(b))
+    if ok.sum() < max(2, min_models):
+        return float("nan")
+    return float(kendall_tau_b(a[ok], b[ok]))
+
+
+def kendall_matrix(scores, *, min_models: int = 2) -> np.ndarray:
+    """Pairwise Kendall tau_b between the model rankings of all benchmarks (rows of ``scores``).
+
+    Each pair uses the models scored on both benchmarks (pairwise complete); NaN where fewer than
+    ``min_models`` are shared or one ranking is constant. The diagonal is 1 (NaN for a constant
+    row). App. F, Tables 15-17.
+    """
+    arr, _, _ = _scores_table(scores)
+    check_int("min_models", min_models, min=2)
+    n = arr.shape[0]
+    out = np.full((n, n), np.nan)
+    for i in range(n):
+        for j in range(i, n):
+            out[i, j] = out[j, i] = _pair_tau(arr[i], arr[j], min_models)
+    return out
+
+
+def cbrc(scores, i, *, domains=None, min_models: int = 2, nan_policy: str = "propagate") -> float:
+    r"""Cross-Benchmark Ranking Consistency of benchmark ``i`` (Eq. 1).
+
+    Parameters
+    ----------
+    scores : DataFrame or array_like (benchmarks x models)
+        Score of each model on each benchmark; NaN marks a model not evaluated on a benchmark.
+    i : int or label
+        The benchmark: a row position, or (for a DataFrame) a row label.
+    domains : sequence, optional
+        One domain label per row; the peers of ``i`` are the other rows with its label. Default:
+        all rows form one domain.
+    min_models : int, default 2
+        Fewest shared models for a peer's tau to be defined.
+    nan_policy : {"propagate", "omit"}, default "propagate"
+        What an undefined peer tau does: make CBRC NaN, or leave that peer out of the mean (then
+        the mean is over the peers with a defined tau; NaN if none).
+
+    Returns
+    -------
+    float
+        :math:`\frac{1}{n-1}\sum_{j \ne i} \tau_b(r_i, r_j)` over the same-domain peers; NaN when
+        ``i`` has no peer or any peer's tau is undefined (too few shared models, constant scores).
+
+    Notes
+    -----
+    Eq. 1 with Kendall's tau_b (:func:`benchkit.stats.kendall_tau_b`; ties as scipy). Models
+    missing from some benchmarks: each pair (i, j) is compared on the models scored on both
+    (pairwise complete), so different peers may use different model sets; NaN propagates (a peer
+    with an undefined tau makes CBRC undefined rather than silently averaging fewer peers).
+
+    Examples
+    --------
+    >>> cbrc([[1, 2, 3], [1, 3, 2], [1, 2, 3]], 0)
+    0.6666666666666666
+    """
+    arr, rows, _ = _scores_table(scores)
+    codes = _domain_codes(domains, arr.shape[0])
+    check_int("min_models", min_models, min=2)
+    if isinstance(i, (int, np.integer)) and not isinstance(i, bool) and not isinstance(scores, pd.DataFrame):
+        idx = int(i)
+    elif isinstance(scores, pd.DataFrame) and i in rows:
+        idx = rows.index(i)
+    elif isinstance(i, (int, np.integer)) and not isinstance(i, bool):
+        idx = int(i)
+    else:
+        raise BenchkitValueError(f"i={describe(i)} is not a benchmark of scores; rows: "
+                                 f"{', '.join(map(repr, rows[:8]))}")
+    if not 0 <= idx < arr.shape[0]:
+        raise BenchkitValueError(f"i={idx} is out of range for {arr.shape[0]} benchmarks")
+    check_choice("nan_policy", nan_policy, ["propagate", "omit"])
+    peers = [j for j in range(arr.shape[0]) if j != idx and codes[j] == codes[idx]]
+    if not peers:
+        return float("nan")
+    taus = np.array([_pair_tau(arr[idx], arr[j], min_models) for j in peers])
+    if nan_policy == "omit":
+        taus = taus[~np.isnan(taus)]
+        if taus.size == 0:
+            return float("nan")
+    return float(np.mean(taus))
+
+
+def cbrc_all(scores, *, domains=None, min_models: int = 2,
+             nan_policy: str = "propagate") -> np.ndarray:
+    """:func:`cbrc` of every row, from one :func:`kendall_matrix`."""
+    arr, _, _ = _scores_table(scores)
+    codes = _domain_codes(domains, arr.shape[0])
+    check_choice("nan_policy", nan_policy, ["propagate", "omit"])
+    tau = kendall_matrix(arr, min_models=min_models)
+    return _cbrc_from_tau(tau, codes, nan_policy == "omit")
+
+
+def _cbrc_from_tau(tau: np.ndarray, codes: np.ndarray, omit: bool = False) -> np.ndarray:
+    n = tau.shape[0]
+    out = np.full(n, np.nan)
+    for i in range(n):
+        peers = [j for j in range(n) if j != i and codes[j] == codes[i]]
+        t = tau[i, peers]
+        if omit:
+            t = t[~np.isnan(t)]
+        if t.size:
+            out[i] = np.mean(t)
+    return out
+
+
+# ------------------------------------------------------------------------------------------- DS
+
+def ds(scores, eps: float = 0.02) -> float:
+    r"""Discriminability Score of one benchmark's model scores (Eq. 2).
+
+    Parameters
+    ----------
+    scores : array_like (models,)
+        Scores of the models on the benchmark (fractions in [0, 1], as ``eps`` is); NaN entries
+        (models not evaluated) are left out.
+    eps : float, default 0.02
+        Minimum meaningful difference.
+
+    Returns
+    -------
+    float
+        :math:`\frac{\sigma}{\bar s}\sqrt{\#\{j<k: |s_j - s_k| > \epsilon\} / (m(m-1)/2)}`; NaN
+        with fewer than 2 models or a zero mean.
+
+    Notes
+    -----
+    Eq. 2 with the population standard deviation (ddof = 0) and a strict ``> eps``.
+
+    Examples
+    --------
+    >>> round(ds([0.2, 0.4, 0.6]), 6)
+    0.408248
+    """
+    s = check_array("scores", scores, ndim=1, dtype="float", finite=False)
+    eps = check_float("eps", eps, min=0.0)
+    s = s[~np.isnan(s)]
+    m = s.size
+    if m < 2:
+        return float("nan")
+    mean = s.mean()
+    if mean == 0:
+        return float("nan")
+    d = np.abs(s[:, None] - s[None, :])[np.triu_indices(m, 1)]
+    share = np.count_nonzero(d > eps) / (m * (m - 1) / 2)
+    return float(s.std() / mean * math.sqrt(share))
+
+
+def _ds_rows(S: np.ndarray, eps: float) -> np.ndarray:
+    """DS of each row of a complete (rows x models) score matrix."""
+    m = S.shape[1]
+    mean = S.mean(1)
+    sd = S.std(1)
+    i, j = np.triu_indices(m, 1)
+    cnt = np.zeros(S.shape[0], dtype=np.int64)
+    step = max(1, (1 << 22) // max(i.size, 1))
+    for a in range(0, S.shape[0], step):
+        blk = S[a:a + step]
+        cnt[a:a + step] = (np.abs(blk[:, i] - blk[:, j]) > eps).sum(1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = sd / mean * np.sqrt(cnt / (m * (m - 1) / 2))
+    return np.where(mean == 0, np.nan, out)
+
+
+def ds_contributions(Y, *, eps: float = 0.02) -> np.ndarray:
+    r"""Each item's leave-one-out contribution to DS: ``DS(all items) - DS(all but item q)``.
+
+    Parameters
+    ----------
+    Y : array_like (items x models)
+        Complete 0/1 (or [0, 1]) responses; model scores are item means.
+    eps : float, default 0.02
+
+    Returns
+    -------
+    ndarray (items,)
+        Positive where the item raises the benchmark's discriminability.
+
+    Notes
+    -----
+    Sec. 5.4 selects items with "high discriminability contributions" without defining them;
+    this reading is the leave-one-out influence of the item on Eq. 2 (exact, vectorized: the
+    scores without item q are ``(n * s - Y_q) / (n - 1)``).
+    """
+    Ya = _check_Y(Y, allow_nan=False)
+    eps = check_float("eps", eps, min=0.0)
+    n = Ya.shape[0]
+    if n < 2:
+        raise BenchkitValueError(f"ds_contributions needs at least 2 items; got {n}")
+    s = Ya.mean(0)
+    full = ds(s, eps)
+    loo = (n * s[None, :] - Ya) / (n - 1)
+    return full - _ds_rows(loo, eps)
+
+
+# ------------------------------------------------------------------------------------------ CAD
+
+def _check_Y(Y, *, allow_nan: bool = True) -> np.ndarray:
+    Ya = check_array("Y", Y, ndim=2, dtype="float", finite=False)
+    lo, hi = (np.nanmin(Ya), np.nanmax(Ya)) if Ya.size and not np.isnan(Ya).all() else (0.0, 0.0)
+    if lo < 0 or hi > 1:  # also catches +-inf
+        bad = Ya[(Ya < 0) | (Ya > 1)][0]
+        raise BenchkitValueError(f"Y must lie in [0, 1] (NaN for missing); found {bad!r}")
+    if not allow_nan and np.isnan(lo + hi + Ya.sum()):
+        where = tuple(int(v) for v in np.argwhere(np.isnan(Ya))[0])
+        raise BenchkitValueError(f"Y must be complete here; found NaN at (item, model) {where}")
+    return Ya
+
+
+def _check_families(families, n_models: int) -> list[np.ndarray]:
+    if isinstance(families, np.ndarray) or isinstance(families, (str, bytes)):
+        raise BenchkitTypeError("families must be a list of model-index lists (strongest first); "
+                                f"got {describe(families)}")
+    out = []
+    seen: dict[int, int] = {}
+    for f, fam in enumerate(families):
+        idx = check_array(f"families[{f}]", list(fam) if not isinstance(fam, np.ndarray) else fam,
+                          ndim=1, dtype="int")
+        if idx.size and (idx.min() < 0 or idx.max() >= n_models):
+            bad = idx[(idx < 0) | (idx >= n_models)][0]
+            raise BenchkitValueError(f"families[{f}] has model index {int(bad)}, outside "
+                                     f"0..{n_models - 1} (Y has {n_models} models)")
+        for m in idx.tolist():
+            if m in seen:
+                raise BenchkitValueError(f"model index {m} appears in families[{seen[m]}] and "
+                                         f"families[{f}]; a model belongs to one family, once")
+            seen[m] = f
+        out.append(idx)
+    return out
+
+
+@dataclass(frozen=True)
+class CADResult:
+    """Capability Alignment Deviation of one benchmark (Eq. 4-6), with its full structure.
+
+    Attributes
+    ----------
+    rate : float
+        Raw inversion rate, Eq. 4 (``inversions / comparisons``; NaN with no comparison).
+    score : float
+        ``exp(-lam * rate)``, Eq. 6.
+    lam : float
+    inversions, comparisons : int or float
+        Totals over families and items (floats when Y holds fractional scores or NaN).
+    item_inversions, item_comparisons : ndarray (items,)
+        Per-item contributions summed over families; ``rate = sum(inv) / sum(comp)``.
+    family_inversions, family_comparisons : ndarray (families,)
+        Per-family totals (Table 7 uses ``exp(-lam * inv_f / comp_f)``).
+    """
+
+    rate: float
+    score: float
+    lam: float
+    inversions: float
+    comparisons: float
+    item_inversions: np.ndarray
+    item_comparisons: np.ndarray
+    family_inversions: np.ndarray
+    family_comparisons: np.ndarray
+
+    @property
+    def item_rate(self) -> np.ndarray:
+        """Per-item inversion rate ``inv_q / comp_q`` (NaN where no pair was compared)."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.item_comparisons > 0,
+                            self.item_inversions / np.where(self.item_comparisons > 0,
+                                                            self.item_comparisons, 1), np.nan)
+
+    @property
+    def item_score(self) -> np.ndarray:
+        """Per-item CAD score ``exp(-lam * inv_q / comp_q)`` (the selection criterion, Sec. 5.4)."""
+        return np.exp(-self.lam * self.item_rate)
+
+    @property
+    def family_rate(self) -> np.ndarray:
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.family_comparisons > 0, self.family_inversions
+                            / np.where(self.family_comparisons > 0, self.family_comparisons, 1),
+                            np.nan)
+
+    @property
+    def family_score(self) -> np.ndarray:
+        """Per-family CAD score (Table 7)."""
+        return np.exp(-self.lam * self.family_rate)
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row per item: inversions, comparisons, rate, score."""
+        return pd.DataFrame({"inversions": self.item_inversions,
+                             "comparisons": self.item_comparisons,
+                             "rate": self.item_rate, "score": self.item_score})
+
+    def family_frame(self, names: Sequence[str] | None = None) -> pd.DataFrame:
+        """One row per family: inversions, comparisons, rate, score (Table 7)."""
+        idx = pd.Index(names if names is not None else range(self.family_inversions.size),
+                       name="family")
+        return pd.DataFrame({"inversions": self.family_inversions,
+                             "comparisons": self.family_comparisons,
+                             "rate": self.family_rate, "score": self.family_score}, index=idx)
+
+
+def _cad_counts(Ya: np.ndarray, fams: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray,
+                                                                  np.ndarray, np.ndarray]:
+    """Per-item and per-family inversion / comparison counts (numba kernel
+    :func:`benchkit._kernels.quality.cad_counts`, one pass over the matrix)."""
+    from benchkit._kernels.quality import cad_counts
+
+    n = Ya.shape[0]
+    members = np.concatenate([f.astype(np.int64) for f in fams]) if fams else np.zeros(0, np.int64)
+    ptr = np.zeros(len(fams) + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([f.size for f in fams])
+    inv = np.empty(n)
+    comp = np.empty(n)
+    finv = np.empty(len(fams))
+    fcomp = np.empty(len(fams))
+    cad_counts(np.ascontiguousarray(Ya, dtype=np.float64), members, ptr, inv, comp, finv, fcomp)
+    return inv, comp, finv, fcomp
+
+
+def cad(Y, families, lam: float = 12.0) -> CADResult:
+    r"""Capability Alignment Deviation (Eq. 4-6) with per-item and per-family contributions.
+
+    Parameters
+    ----------
+    Y : array_like (items x models)
+        1 = correct, 0 = wrong; NaN = not evaluated. Scores in [0, 1] are accepted (see Notes).
+    families : list of lists of int
+        Model (column) indices of each family, strongest (largest) first (Eq. 3). Families with one
+        model contribute nothing.
+    lam : float, default 12.0
+        The scaling parameter of Eq. 6 (App. B).
+
+    Returns
+    -------
+    CADResult
+        ``.rate`` (Eq. 4), ``.score`` = ``exp(-lam * rate)`` (Eq. 6), per-item and per-family
+        counts.
+
+    Notes
+    -----
+    Eq. 5: for a family :math:`M_1 \succ \dots \succ M_k`, an inversion on item q is an ordered
+    pair j < k (j stronger) where :math:`M_j` fails and :math:`M_k` succeeds; every ordered pair
+    of the family is compared on every item (``comp = |Q| k(k-1)/2``), and Eq. 4 pools inversions
+    and comparisons over families. A pair with a missing cell (NaN) is neither an inversion nor a
+    comparison. With fractional scores ``y`` (mean of several samples) a pair contributes
+    ``(1 - y_j) y_k``, the expected number of inversions of one sample from each model.
+
+    Examples
+    --------
+    >>> r = cad([[0, 1], [1, 1]], [[0, 1]])
+    >>> r.rate, round(r.score, 6)
+    (0.5, 0.002479)
+    """
+    Ya = _check_Y(Y)
+    fams = _check_families(families, Ya.shape[1])
+    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
+    inv, comp, finv, fcomp = _cad_counts(Ya, fams)
+    ti, tc = float(inv.sum()), float(comp.sum())
+    rate = ti / tc if tc > 0 else float("nan")
+    return CADResult(rate=rate, score=float(np.exp(-lam * rate)), lam=lam, inversions=ti,
+                     comparisons=tc, item_inversions=inv, item_comparisons=comp,
+                     family_inversions=finv, family_comparisons=fcomp)
+
+
+def cad_score(rate, *, lam: float = 12.0):
+    """``exp(-lam * rate)`` (Eq. 6): raw inversion rate(s) to CAD score(s) (Table 10)."""
+    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
+    r = np.asarray(rate, dtype=np.float64)
+    out = np.exp(-lam * r)
+    return float(out) if out.ndim == 0 else out
+
+
+# ------------------------------------------------------------------------------------ stability
+
+def _pairwise_tau_mean(R: np.ndarray) -> float:
+    """Mean tau_b over all unordered pairs of rows of R (K x models); NaN pairs left out."""
+    K = R.shape[0]
+    a, b = np.triu_indices(K, 1)
+    taus = []
+    step = max(1, 20000 // max(R.shape[1], 1))
+    for s in range(0, a.size, step):
+        taus.append(np.atleast_1d(kendall_tau_b(R[a[s:s + step]], R[b[s:s + step]])))
+    t = np.concatenate(taus)
+    return float(np.nanmean(t)) if np.isfinite(t).any() else float("nan")
+
+
+def _sample_scores(Ya: np.ndarray, pool: np.ndarray, size: int, K: int, replace: bool,
+                   gen: np.random.Generator) -> np.ndarray:
+    R = np.empty((K, Ya.shape[1]))
+    for k in range(K):
+        pick = pool[gen.choice(pool.size, size=size, replace=replace)]
+        R[k] = Ya[pick].mean(0)
+    return R
+
+
+def stability(Y, ratio, K: int = 100, *, items=None, replace: bool = True, rng=None) -> float:
+    r"""Stability Score (Sec. 3.4, Eq. 7): mean pairwise Kendall tau_b of K resampled rankings.
+
+    Parameters
+    ----------
+    Y : array_like (items x models)
+        Complete responses of the full benchmark B.
+    ratio : float in (0, 1]
+        Selection ratio r; each iteration samples ``max(1, round(r * |B|))`` items, ``|B|`` = number of rows of Y.
+    K : int, default 100
+        Number of sampling iterations.
+    items : array_like of int or bool, optional
+        The selective benchmark :math:`B_s` (row indices or a mask) the samples are drawn from;
+        default all rows (stability of a random r-subset of B).
+    replace : bool, default True
+        Draw with replacement ("bootstrap sampling iterations"); False draws without (then the
+        sample may not exceed the pool).
+    rng : None, int, SeedSequence or Generator
+
+    Returns
+    -------
+    float
+        :math:`\frac{2}{K(K-1)}\sum_{i<j}\tau_b(r_i, r_j)` where :math:`r_k` ranks the models by
+        mean score on sample k; pairs where a ranking is constant (tau undefined) are left out.
+
+    Notes
+    -----
+    Sec. 3.4 leaves the pool ambiguous; this reading samples ``r |B|`` instances from the
+    selective benchmark ``items`` (for r |B| = |B_s| an ordinary bootstrap of B_s), with
+    replacement by default. Sample size ``max(1, round(r |B|))``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> Y = (np.random.default_rng(0).random((50, 6)) < np.linspace(0.8, 0.3, 6)).astype(float)
+    >>> round(stability(Y, 0.5, K=10, rng=0), 4)
+    0.6314
+    """
+    Ya = _check_Y(Y, allow_nan=False)
+    r = check_float("ratio", ratio, min=0.0, max=1.0, min_inclusive=False)
+    K = check_int("K", K, min=2)
+    n = Ya.shape[0]
+    pool = np.arange(n) if items is None else _item_index(items, n)
+    if pool.size == 0:
+        raise BenchkitValueError("items selects no item; stability needs at least one")
+    size = max(1, int(round(r * n)))
+    if not replace and size > pool.size:
+        raise BenchkitValueError(f"replace=False cannot draw {size} items from a pool of {pool.size}")
+    R = _sample_scores(Ya, pool, size, K, bool(replace), generator(rng))
+    return _pairwise_tau_mean(R)
+
+
+def _item_index(items, n: int) -> np.ndarray:
+    a = np.asarray(items)
+    if a.dtype == bool:
+        if a.shape != (n,):
+            raise BenchkitValueError(f"items as a mask must have length {n}; got shape {a.shape}")
+        return np.flatnonzero(a)
+    idx = check_array("items", a, ndim=1, dtype="int")
+    if idx.size and (idx.min() < 0 or idx.max() >= n):
+        raise BenchkitValueError(f"items holds an index outside 0..{n - 1}")
+    return idx
+
+
+# ------------------------------------------------------------------------------------------ BQS
+
+def bqs(cbrc, ds, cad, *, weights=(0.3, 0.3, 0.4)):
+    r"""Benchmark Quality Score (Eq. 8-10, App. C).
+
+    Parameters
+    ----------
+    cbrc, ds, cad : float or array_like
+        The three metrics (CAD as the transformed score in [0, 1]).
+    weights : (alpha, beta, gamma), default (0.3, 0.3, 0.4)
+
+    Returns
+    -------
+    float or ndarray
+        :math:`\alpha (\mathrm{CBRC} + 1)/2 + \beta\,\mathrm{DS} + \gamma\,\mathrm{CAD}`.
+
+    Notes
+    -----
+    Eq. 9 normalizes CBRC to [0, 1]; DS enters unnormalized, as App. C writes it (DS is not bounded
+    by 1 in general, so neither is BQS).
+
+    Examples
+    --------
+    >>> round(bqs(0.8, 0.5, 0.9), 6)
+    0.78
+    """
+    w = check_array("weights", weights, ndim=1, dtype="float", shape=(3,))
+    c = np.asarray(cbrc, dtype=np.float64)
+    d = np.asarray(ds, dtype=np.float64)
+    a = np.asarray(cad, dtype=np.float64)
+    out = w[0] * (c + 1.0) / 2.0 + w[1] * d + w[2] * a
+    return float(out) if np.ndim(out) == 0 else out

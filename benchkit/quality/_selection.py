@@ -1,0 +1,465 @@
+"""Selective benchmark construction (Sec. 5.4) and its analyses (Tables 2-6, 9-10, Figure 2).
+
+Array level: :func:`item_criteria` (per-item CAD score and DS contribution), :func:`select_items`
+(one strategy at one ratio), :func:`subset_metrics` (tau to the full ranking, stability, DS).
+Result level (a :class:`~benchkit.quality.QualityResult`): :func:`selection_sweep` (Figure 2),
+:func:`ablation` (Table 4), :func:`threshold_sensitivity` (Table 5), :func:`baselines` (Table 6),
+:func:`selective_scores` (Table 2), :func:`held_out` (Table 3); and :func:`lambda_analysis` /
+:func:`cad_mapping` (Tables 9-10).
+
+Every randomized step draws from its own child of the caller's ``rng`` (one per benchmark and
+setting, spawned in a fixed order), and tasks run through :func:`benchkit._parallel.parallel_map`,
+so results are identical for any ``n_jobs``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from benchkit._parallel import check_n_jobs, parallel_map
+from benchkit._random import check_rng, generator, spawn
+from benchkit._validation import (
+    BenchkitValueError,
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+)
+from benchkit.quality._metrics import (
+    RAW_CAD_LEVELS,
+    _check_Y,
+    band,
+    cad,
+    ds,
+    ds_contributions,
+    stability,
+)
+from benchkit.stats import kendall_tau_b
+
+__all__ = [
+    "METHODS",
+    "item_criteria",
+    "select_items",
+    "subset_metrics",
+    "SelectiveResult",
+    "selection_sweep",
+    "ablation",
+    "threshold_sensitivity",
+    "baselines",
+    "selective_scores",
+    "held_out",
+    "lambda_analysis",
+    "cad_mapping",
+]
+
+#: Selection strategies: the paper's (CAD+DS, CAD only, DS only, CAD threshold) and the Table 6
+#: baselines.
+METHODS = ("cad+ds", "cad", "ds", "cad-threshold", "high-accuracy", "low-accuracy", "medium",
+           "random", "longest", "shortest")
+
+
+def item_criteria(Y, families, *, lam: float = 12.0, eps: float = 0.02) -> pd.DataFrame:
+    """Per item: CAD inversions, comparisons, rate and score; DS contribution; accuracy.
+
+    ``cad_score = exp(-lam * inv_q / comp_q)`` (1 for an item without comparisons: nothing
+    contradicts it); ``ds_contribution`` is :func:`~benchkit.quality.ds_contributions`.
+    """
+    Ya = _check_Y(Y, allow_nan=False)
+    r = cad(Ya, families, lam=lam)
+    score = np.where(r.item_comparisons > 0, r.item_score, 1.0)
+    return pd.DataFrame({"inversions": r.item_inversions, "comparisons": r.item_comparisons,
+                         "cad_rate": r.item_rate, "cad_score": score,
+                         "ds_contribution": ds_contributions(Ya, eps=eps),
+                         "accuracy": Ya.mean(axis=1)})
+
+
+def _order(crit: pd.DataFrame, method: str, cad_threshold: float, lengths, gen) -> np.ndarray:
+    """Item indices, best first, for a ranking strategy (ties keep item order)."""
+    n = len(crit)
+    idx = np.arange(n)
+    if method == "cad+ds":
+        keys = (idx, -crit["ds_contribution"].to_numpy(),
+                -(crit["cad_score"].to_numpy() > cad_threshold).astype(int))
+    elif method == "cad":
+        keys = (idx, -crit["cad_score"].to_numpy())
+    elif method == "ds":
+        keys = (idx, -crit["ds_contribution"].to_numpy())
+    elif method == "high-accuracy":
+        keys = (idx, -crit["accuracy"].to_numpy())
+    elif method == "low-accuracy":
+        keys = (idx, crit["accuracy"].to_numpy())
+    elif method == "medium":
+        keys = (idx, np.abs(crit["accuracy"].to_numpy() - 0.5))
+    elif method in ("longest", "shortest"):
+        if lengths is None:
+            raise BenchkitValueError(f"method={method!r} needs item lengths (item text)")
+        L = np.asarray(lengths, dtype=float)
+        keys = (idx, -L if method == "longest" else L)
+    elif method == "random":
+        return gen.permutation(n)
+    else:  # pragma: no cover - checked by callers
+        raise BenchkitValueError(method)
+    return np.lexsort(keys)
+
+
+def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
+                 cad_threshold: float = 0.15, lam: float = 12.0, eps: float = 0.02,
+                 lengths=None, criteria: pd.DataFrame | None = None, rng=None) -> np.ndarray:
+    """Select a subset of items (Sec. 5.4); returns row indices, best first.
+
+    Parameters
+    ----------
+    Y : array_like (items x models)
+        Complete responses.
+    families : list of lists of int
+        Families strongest first (for CAD).
+    ratio : float in (0, 1], default 0.35
+        Share of items kept: ``max(1, round(ratio * n))``; ignored by "cad-threshold".
+    method : str, default "cad+ds"
+        One of :data:`METHODS`. "cad+ds": items whose CAD score exceeds ``cad_threshold`` first,
+        each group by DS contribution (highest first); "cad": by item CAD score; "ds": by DS
+        contribution; "cad-threshold": every item with CAD score > ``cad_threshold`` (Table 5);
+        "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5 accuracy;
+        "random": uniform without replacement (``rng``); "longest" / "shortest": by ``lengths``.
+    cad_threshold : float, default 0.15
+        The item CAD-score threshold (Sec. 5.4.2-5.4.3).
+    lengths : array_like, optional
+        Item lengths (e.g. tokens of the item text) for "longest" / "shortest".
+    criteria : DataFrame, optional
+        Precomputed :func:`item_criteria` (must match Y).
+
+    Notes
+    -----
+    The paper says it keeps items with "high CAD scores and high discriminability contributions";
+    "cad+ds" reads that as the CAD threshold of Table 5 (0.15) as a filter and the DS contribution
+    as the ranking, filling with below-threshold items (again by DS contribution) only when the
+    ratio asks for more items than pass. Ties keep item order.
+    """
+    check_choice("method", method, METHODS)
+    Ya = _check_Y(Y, allow_nan=False)
+    cad_threshold = check_float("cad_threshold", cad_threshold)
+    crit = criteria if criteria is not None else item_criteria(Ya, families, lam=lam, eps=eps)
+    if len(crit) != Ya.shape[0]:
+        raise BenchkitValueError(f"criteria has {len(crit)} rows for {Ya.shape[0]} items")
+    if method == "cad-threshold":
+        return np.flatnonzero(crit["cad_score"].to_numpy() > cad_threshold)
+    r = check_float("ratio", ratio, min=0.0, max=1.0, min_inclusive=False)
+    k = max(1, int(round(r * Ya.shape[0])))
+    gen = generator(rng) if method == "random" else None
+    return _order(crit, method, cad_threshold, lengths, gen)[:k]
+
+
+def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> dict[str, float]:
+    """Quality of a selective benchmark: ``n_items``, ``share``, ``tau`` (Kendall tau_b between
+    model scores on the subset and on the full benchmark), ``stability`` (Sec. 3.4 with
+    ``ratio = |subset| / |B|`` drawn from the subset) and ``ds`` (Eq. 2 on the subset scores)."""
+    Ya = _check_Y(Y, allow_nan=False)
+    items = np.asarray(items, dtype=np.int64)
+    n = Ya.shape[0]
+    if items.size == 0:
+        return dict(n_items=0, share=0.0, tau=np.nan, stability=np.nan, ds=np.nan)
+    full = Ya.mean(axis=0)
+    sub = Ya[items].mean(axis=0)
+    tau = kendall_tau_b(sub, full) if Ya.shape[1] >= 2 else np.nan
+    st = stability(Ya, items.size / n, K, items=items, rng=rng)
+    return dict(n_items=int(items.size), share=items.size / n, tau=float(tau), stability=st,
+                ds=ds(sub, eps))
+
+
+# ------------------------------------------------------------------------------ result level
+
+def _complete(result, b: str, models: Sequence[str] | None = None):
+    """Benchmark b's complete response matrix (models with every item observed), families."""
+    Y = result.matrices[b]
+    if models is not None:
+        Y = Y[[m for m in models if m in Y.columns]]
+    Y = Y.loc[:, Y.notna().all(axis=0).to_numpy()]
+    return Y, result.families[b].indices(list(Y.columns))
+
+
+def _lengths(result, b: str, index) -> np.ndarray | None:
+    t = result.item_text.get(b)
+    if t is None:
+        return None
+    return t.reindex(index).fillna("").astype(str).str.split().str.len().to_numpy(dtype=float)
+
+
+def _task(Y: np.ndarray, fams, crit, method, ratio, thr, lengths, K, eps, seed):
+    gen_sel, gen_st = (np.random.default_rng(s) for s in seed.spawn(2))
+    items = select_items(Y, fams, ratio=ratio, method=method, cad_threshold=thr, eps=eps,
+                         lengths=lengths, criteria=crit, rng=gen_sel)
+    out = subset_metrics(Y, items, K=K, eps=eps, rng=gen_st)
+    out["items"] = items
+    return out
+
+
+def _run(result, settings: list[dict], *, K, rng, n_jobs, progress, desc) -> pd.DataFrame:
+    """One row per (benchmark, setting): the subset's metrics, with selection and stability
+    drawing from child ``(benchmark, setting)`` of ``rng``."""
+    check_rng(rng)
+    check_n_jobs(n_jobs)
+    K = check_int("K", K, min=2)
+    eps = result.settings["eps"]
+    lam = result.settings["lam"]
+    names = list(result.matrices)
+    seeds = spawn(rng, len(names) * len(settings))
+    tasks, meta = [], []
+    for bi, b in enumerate(names):
+        Y, fams = _complete(result, b)
+        if Y.shape[1] < 2:
+            continue
+        arr = Y.to_numpy()
+        crit = item_criteria(arr, fams, lam=lam, eps=eps)
+        L = _lengths(result, b, Y.index)
+        for si, s in enumerate(settings):
+            if s["method"] in ("longest", "shortest") and L is None:
+                continue
+            tasks.append((arr, fams, crit, s["method"], s.get("ratio", 0.35),
+                          s.get("cad_threshold", 0.15), L, K, eps, seeds[bi * len(settings) + si]))
+            meta.append((b, result.domains[b], s))
+    outs = parallel_map(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
+    rows = []
+    for (b, d, s), o in zip(meta, outs):
+        rows.append(dict(benchmark=b, domain=d, **s, **{k: v for k, v in o.items() if k != "items"},
+                         items=list(result.matrices[b].index[o["items"]])))
+    return pd.DataFrame(rows)
+
+
+def _with_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    cols = ["share", "tau", "stability", "ds"]
+    mean = frame.groupby(keys, sort=False)[cols].mean().reset_index()
+    mean["benchmark"] = "mean"
+    mean["domain"] = "all"
+    return pd.concat([frame, mean], ignore_index=True)
+
+
+def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)),
+                    method: str = "cad+ds", cad_threshold: float = 0.15, K: int = 100, rng=None,
+                    n_jobs=None, progress: bool = True) -> pd.DataFrame:
+    """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%), per
+    benchmark and averaged over benchmarks (rows with ``benchmark == "mean"``)."""
+    check_choice("method", method, METHODS)
+    settings = [dict(method=method, ratio=float(r), cad_threshold=cad_threshold) for r in ratios]
+    return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
+                           desc="ratio sweep"), ["method", "ratio"])
+
+
+def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
+             cad_threshold: float = 0.15, K: int = 100, rng=None, n_jobs=None,
+             progress: bool = True) -> pd.DataFrame:
+    """Table 4: metric combinations for item selection at one ratio ("full" = all items)."""
+    settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
+    settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
+    out = _run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
+    out.loc[out["ratio"] == 1.0, "method"] = "full"
+    return _with_mean(out, ["method", "ratio"])
+
+
+def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0.40),
+                          K: int = 100, rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
+    """Table 5: the subset of items with CAD score above each threshold, its retained share, tau,
+    stability and DS."""
+    settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
+    return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
+                           desc="thresholds"), ["method", "cad_threshold"])
+
+
+def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: int = 100,
+              rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
+    """Table 6: CAD+DS against high / low accuracy, medium difficulty, random and (where item
+    text exists; length in whitespace tokens) longest / shortest, all at ``ratio``."""
+    methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
+    settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
+    return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
+                           desc="baselines"), ["method", "ratio"])
+
+
+@dataclass(frozen=True)
+class SelectiveResult:
+    """Full vs selective scores (Table 2 / Table 3).
+
+    Attributes
+    ----------
+    models : DataFrame
+        One row per (domain, model) plus domain "average": ``full``, ``selective``, ``delta``,
+        ``rank_full``, ``rank_selective`` (1 = best, among all models; ties share the lowest
+        rank), ``held_out``.
+    domains : DataFrame
+        Per domain: ``n_models``, ``tau`` (tau_b between full and selective domain scores over models),
+        ``stability`` (mean over the domain's benchmarks), ``avg_abs_rank_change`` of held-out
+        models (NaN when none).
+    subsets : dict of benchmark -> list of item ids
+    benchmarks : DataFrame
+        Per benchmark: ``domain``, ``n_items``, ``n_selected``, ``tau`` (full vs selective scores of
+        the benchmark's own models), ``stability``, ``ds_full``, ``ds_selective``.
+    """
+
+    models: pd.DataFrame
+    domains: pd.DataFrame
+    subsets: dict
+    benchmarks: pd.DataFrame
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.models.copy()
+
+
+def _select_task(arr, fams, L, seed, ratio, method, cad_threshold, lam, eps, K):
+    gen_sel, gen_st = (np.random.default_rng(s) for s in seed.spawn(2))
+    items = select_items(arr, fams, ratio=ratio, method=method, cad_threshold=cad_threshold,
+                         lam=lam, eps=eps, lengths=L, rng=gen_sel)
+    st = stability(arr, items.size / arr.shape[0], K, items=items, rng=gen_st)
+    return items, st
+
+
+def _rank(x: pd.Series) -> pd.Series:
+    return x.rank(ascending=False, method="min")
+
+
+def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
+                     cad_threshold: float = 0.15, K: int = 100, held_out_models=(),
+                     rng=None, n_jobs=None) -> SelectiveResult:
+    """Table 2 (and Table 3 with ``held_out_models``): every model's full and selective score per
+    domain, rank changes, and per domain tau and stability.
+
+    Selection criteria (CAD, DS contributions) use only the models not in ``held_out_models``
+    (Sec. 5.3); scores and ranks are then computed for all models. A domain's score is the mean
+    over its benchmarks of the model's score (benchmarks where the model is missing left out);
+    "average" is the mean over domains, for the models scored in every domain.
+    """
+    check_rng(rng)
+    check_n_jobs(n_jobs)
+    K = check_int("K", K, min=2)
+    check_choice("method", method, METHODS)
+    held = [str(m) for m in held_out_models]
+    unknown = [m for m in held if m not in result.scores.columns]
+    if unknown:
+        raise BenchkitValueError(f"held_out_models has unknown model(s) {unknown[:5]}")
+    eps, lam = result.settings["eps"], result.settings["lam"]
+    names = list(result.matrices)
+    seeds = spawn(rng, len(names))
+    tasks = []
+    for bi, b in enumerate(names):
+        Yall = result.matrices[b]
+        fit = [m for m in Yall.columns if m not in held]
+        Y, fams = _complete(result, b, fit)
+        tasks.append((b, Y.to_numpy(), fams, _lengths(result, b, Y.index), seeds[bi], Y.index))
+
+    outs = parallel_map(_select_task, [(t[1], t[2], t[3], t[4], ratio, method, cad_threshold,
+                                        lam, eps, K) for t in tasks], n_jobs=n_jobs)
+    full_rows, sel_rows, subsets, stab, brows = {}, {}, {}, {}, []
+    for (b, _, _, _, _, index), (items, st) in zip(tasks, outs):
+        Yall = result.matrices[b]
+        ids = index[items]
+        subsets[b] = list(ids)
+        full_rows[b] = Yall.mean(axis=0)
+        sel_rows[b] = Yall.loc[ids].mean(axis=0)
+        stab[b] = st
+        ok = full_rows[b].notna() & sel_rows[b].notna()
+        f, g = full_rows[b][ok].to_numpy(), sel_rows[b][ok].to_numpy()
+        brows.append(dict(benchmark=b, domain=result.domains[b], n_items=len(index),
+                          n_selected=len(ids), tau=kendall_tau_b(f, g) if ok.sum() >= 2 else np.nan,
+                          stability=st, ds_full=ds(f, eps), ds_selective=ds(g, eps)))
+    F = pd.DataFrame(full_rows).T
+    Sel = pd.DataFrame(sel_rows).T
+    doms = list(dict.fromkeys(result.domains[b] for b in names))
+    frames, drows = [], []
+    fd, sd = {}, {}
+    for d in doms:
+        bs = [b for b in names if result.domains[b] == d]
+        fd[d] = F.loc[bs].mean(axis=0)
+        sd[d] = Sel.loc[bs].mean(axis=0)
+    # "average": models scored in every domain only (a mean over different domain sets would
+    # rank incomparable numbers)
+    fd["average"] = pd.DataFrame(fd).mean(axis=1, skipna=False)
+    sd["average"] = pd.DataFrame(sd).mean(axis=1, skipna=False)
+    for d in [*doms, "average"]:
+        f, s = fd[d].dropna(), sd[d].reindex(fd[d].dropna().index)
+        fr = pd.DataFrame({"domain": d, "model": f.index, "full": f.to_numpy(),
+                           "selective": s.to_numpy()})
+        fr["delta"] = fr["selective"] - fr["full"]
+        fr["rank_full"] = _rank(fr["full"]).to_numpy()
+        fr["rank_selective"] = _rank(fr["selective"]).to_numpy()
+        fr["held_out"] = fr["model"].isin(held)
+        frames.append(fr)
+        bs = names if d == "average" else [b for b in names if result.domains[b] == d]
+        ok = fr["selective"].notna()
+        tau = kendall_tau_b(fr.loc[ok, "full"], fr.loc[ok, "selective"]) if ok.sum() >= 2 else np.nan
+        h = fr[fr["held_out"]]
+        drows.append(dict(domain=d, n_models=int(ok.sum()), tau=tau,
+                          stability=float(np.mean([stab[b] for b in bs])),
+                          avg_abs_rank_change=float((h["rank_full"] - h["rank_selective"]).abs().mean())
+                          if len(h) else np.nan))
+    return SelectiveResult(models=pd.concat(frames, ignore_index=True),
+                           domains=pd.DataFrame(drows), subsets=subsets,
+                           benchmarks=pd.DataFrame(brows))
+
+
+def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
+    """Table 3: :func:`selective_scores` with ``held_out_models`` left out of the selection
+    criteria; ``.domains["avg_abs_rank_change"]`` is the table's Avg |dRk|."""
+    if len(list(held_out_models)) == 0:
+        raise BenchkitValueError("held_out_models must name at least one model")
+    return selective_scores(result, held_out_models=held_out_models, **kwargs)
+
+
+# ---------------------------------------------------------------------------- lambda (App. B)
+
+def cad_mapping(*, lam: float = 12.0, rates=(0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.10, 0.15, 0.20,
+                                              0.25, 0.30, 0.40, 0.50)) -> pd.DataFrame:
+    """Table 10: raw inversion rate -> CAD score ``exp(-lam * rate)`` and its App. B level."""
+    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
+    r = check_array("rates", rates, ndim=1, dtype="float")
+    return pd.DataFrame({"raw_cad": r, "score": np.exp(-lam * r),
+                         "level": [band("raw_cad", v) for v in r]})
+
+
+def lambda_analysis(raw_rates, *, lams=(4.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0),
+                    median_range=(0.15, 0.35), excellent=(0.03, 0.65), poor=(0.25, 0.10),
+                    range_quantiles=(0.1, 0.9), target_spread=0.5,
+                    criterion_weights=(0.30, 0.25, 0.20, 0.15, 0.10)) -> pd.DataFrame:
+    """Table 9: App. B's five criteria for candidate lambdas on observed raw inversion rates.
+
+    Columns ``median`` (1 if the median rate maps into ``median_range``, else 0), ``separation``,
+    ``excellent`` (share of rates < 0.03 scoring > 0.65; 1 if there is none), ``poor`` (share of
+    rates > 0.25 scoring < 0.10; 1 if none), ``range`` and the weighted ``total``.
+
+    Notes
+    -----
+    App. B names the criteria and weights but not their formulas; readings: *separation* is the
+    mean over adjacent App. B quality levels present of the gap between their mean mapped scores,
+    divided by the largest possible gap for that pair (``exp(-lam lo_k) - exp(-lam hi_{k+1})``
+    with the level bounds, capped at 1); *range* is ``min(1, (q90 - q10 of mapped scores) /
+    target_spread)``. The median criterion is all-or-nothing, which reproduces the paper's total
+    for lambda = 12 (0.68 = 0.25*0.93 + 0.20 + 0.15 + 0.10 with median 0).
+    """
+    r = check_array("raw_rates", raw_rates, ndim=1, dtype="float", min_size=1)
+    w = check_array("criterion_weights", criterion_weights, ndim=1, dtype="float", shape=(5,))
+    bounds = [0.0] + [ub for ub, _ in RAW_CAD_LEVELS]
+    level = np.searchsorted(np.array([ub for ub, _ in RAW_CAD_LEVELS]), r, side="right")
+    rows = []
+    for lam in lams:
+        lam = check_float("lams", lam, min=0.0, min_inclusive=False)
+        s = np.exp(-lam * r)
+        med = 1.0 if median_range[0] <= np.exp(-lam * np.median(r)) <= median_range[1] else 0.0
+        present = sorted(set(level.tolist()))
+        gaps = []
+        for a, b in zip(present, present[1:]):
+            hi_b = min(bounds[b + 1], 1.0)
+            possible = np.exp(-lam * bounds[a]) - np.exp(-lam * hi_b)
+            gap = s[level == a].mean() - s[level == b].mean()
+            gaps.append(min(1.0, max(0.0, gap / possible)) if possible > 0 else 0.0)
+        sep = float(np.mean(gaps)) if gaps else 0.0
+        ex = r < excellent[0]
+        exc = float(np.mean(s[ex] > excellent[1])) if ex.any() else 1.0
+        pr = r > poor[0]
+        po = float(np.mean(s[pr] < poor[1])) if pr.any() else 1.0
+        q = np.quantile(s, range_quantiles)
+        rng_c = float(min(1.0, (q[1] - q[0]) / target_spread))
+        crit = np.array([med, sep, exc, po, rng_c])
+        rows.append(dict(lam=lam, median_score=float(np.exp(-lam * np.median(r))), median=med,
+                         separation=sep, excellent=exc, poor=po, range=rng_c,
+                         total=float(crit @ w)))
+    return pd.DataFrame(rows)

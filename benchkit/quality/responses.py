@@ -1,0 +1,374 @@
+"""ResponseSet-level entry point: :func:`assess` several benchmarks into Table 1's layout."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._parallel import check_n_jobs
+from benchkit._random import check_rng
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_float,
+    check_int,
+    check_probability,
+    describe,
+)
+from benchkit.quality._bootstrap import BootstrapInput, bootstrap_replicates
+from benchkit.quality._families import Families, families_from_models
+from benchkit.quality._metrics import (
+    CADResult,
+    _cbrc_from_tau,
+    band,
+    bqs,
+    cad,
+    ds,
+    kendall_matrix,
+)
+from benchkit.response_set import ResponseSet
+from benchkit.stats import percentile_interval
+
+__all__ = ["QualityResult", "assess"]
+
+_METRICS = ("cbrc", "ds", "cad", "bqs")
+
+
+@dataclass(frozen=True)
+class QualityResult:
+    """Benchmark² assessment of several benchmarks (Table 1 and its appendices).
+
+    Attributes
+    ----------
+    table : DataFrame
+        Table 1: one row per benchmark (index) with ``domain``, ``n_items``, ``n_models``,
+        ``cbrc``, ``ds``, ``mean``, ``sd`` (population), ``min``, ``max`` (the range, as
+        fractions), ``raw_cad`` (inversion rate), ``cad``, ``bqs``, the bands ``cbrc_band``,
+        ``ds_band``, ``cad_band``, ``raw_cad_level`` and the interval bounds ``<metric>_low`` /
+        ``<metric>_high`` (cbrc, ds, cad, bqs, raw_cad).
+    scores : DataFrame
+        Benchmarks x models mean scores (Tables 11-13); NaN where a model was not evaluated.
+    kendall : dict of domain -> DataFrame
+        Pairwise Kendall tau_b between the domain's benchmarks (Tables 15-17).
+    cad_results : dict of benchmark -> CADResult
+        Per-item and per-family CAD counts.
+    families : dict of benchmark -> Families
+        The families used on each benchmark (strongest first; built from that benchmark's models)
+        and the models left out of its CAD, with reasons.
+    dropped : DataFrame
+        Models dropped by the alignment: ``model``, ``benchmarks`` (where present), ``reason``.
+    replicates : ndarray (n_resamples, benchmarks, 4)
+        Bootstrap replicates of CBRC, DS, CAD, BQS (App. E).
+    matrices : dict of benchmark -> DataFrame
+        The items x models responses used (mean correctness per cell; NaN missing).
+    item_text : dict of benchmark -> Series or None
+        Item text where the ResponseSet has a ``text`` column (for the length baselines).
+    domains : dict of benchmark -> str
+    settings : dict
+        lam, eps, weights, n_resamples, confidence_level, align.
+    """
+
+    table: pd.DataFrame
+    scores: pd.DataFrame
+    kendall: dict
+    cad_results: dict
+    families: dict
+    dropped: pd.DataFrame
+    replicates: np.ndarray = field(repr=False)
+    matrices: dict = field(repr=False)
+    item_text: dict = field(repr=False)
+    domains: dict = field(repr=False)
+    settings: dict = field(repr=False)
+
+    def to_frame(self) -> pd.DataFrame:
+        """Table 1 (:attr:`table`)."""
+        return self.table.copy()
+
+    def intervals(self) -> pd.DataFrame:
+        """Table 14: per benchmark and metric the estimate and its percentile interval."""
+        rows = []
+        for b in self.table.index:
+            for m in (*_METRICS, "raw_cad"):
+                rows.append((b, m, self.table.at[b, m], self.table.at[b, f"{m}_low"],
+                             self.table.at[b, f"{m}_high"]))
+        return pd.DataFrame(rows, columns=["benchmark", "metric", "estimate", "low", "high"])
+
+    def family_table(self) -> pd.DataFrame:
+        """Table 7: CAD score per benchmark (rows) and family (columns); NaN where a family has
+        fewer than two models on a benchmark."""
+        out = {}
+        for b, r in self.cad_results.items():
+            out[b] = pd.Series(r.family_score, index=list(self.families[b].names), dtype=float)
+        return pd.DataFrame(out).T.rename_axis("benchmark")
+
+    def inverted_items(self, benchmark: str) -> pd.DataFrame:
+        """The items of ``benchmark`` with at least one within-family inversion, most first, with
+        the inverted pairs ``stronger > weaker`` listed and the text where present."""
+        check_choice("benchmark", benchmark, list(self.matrices))
+        Y = self.matrices[benchmark]
+        r = self.cad_results[benchmark]
+        fams = self.families[benchmark].indices(list(Y.columns))
+        arr = Y.to_numpy()
+        rows = []
+        for q in np.flatnonzero(r.item_inversions > 0):
+            pairs = []
+            for f, idx in enumerate(fams):
+                for a in range(len(idx)):
+                    for c in range(a + 1, len(idx)):
+                        ya, yc = arr[q, idx[a]], arr[q, idx[c]]
+                        if not (np.isnan(ya) or np.isnan(yc)) and ya < 1 and yc > 0:
+                            pairs.append(f"{Y.columns[idx[a]]} > {Y.columns[idx[c]]}")
+            rows.append((Y.index[q], r.item_inversions[q], r.item_comparisons[q],
+                         r.item_score[q], "; ".join(pairs)))
+        out = pd.DataFrame(rows, columns=["item", "inversions", "comparisons", "score", "pairs"])
+        text = self.item_text.get(benchmark)
+        if text is not None:
+            out["text"] = text.reindex(out["item"]).to_numpy()
+        return out.sort_values("inversions", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _split(data: Any, by: str) -> dict[str, ResponseSet]:
+    if isinstance(data, ResponseSet):
+        if by not in data.items.columns:
+            raise BenchkitValueError(f"a single ResponseSet needs an items column {by!r} naming "
+                                     f"the benchmark of each item; it has {list(data.items.columns)}")
+        names = [str(b) for b in pd.unique(data.items[by].dropna())]
+        return {b: data.select(items=data.items.index[data.items[by].astype(str) == b])
+                for b in names}
+    if isinstance(data, Mapping):
+        out = {}
+        for k, v in data.items():
+            if not isinstance(v, ResponseSet):
+                raise BenchkitTypeError(f"data[{k!r}] must be a ResponseSet; got {describe(v)}")
+            out[str(k)] = v
+        return out
+    if isinstance(data, Sequence) and not isinstance(data, (str, bytes)):
+        out = {}
+        for i, v in enumerate(data):
+            if not isinstance(v, ResponseSet):
+                raise BenchkitTypeError(f"data[{i}] must be a ResponseSet; got {describe(v)}")
+            name = v.name or f"benchmark_{i}"
+            if name in out:
+                raise BenchkitValueError(f"two ResponseSets are named {name!r}; pass a dict "
+                                         "name -> ResponseSet")
+            out[name] = v
+        return out
+    raise BenchkitTypeError("data must be a ResponseSet with a benchmark column, a list of "
+                            f"ResponseSets or a dict name -> ResponseSet; got {describe(data)}")
+
+
+def _matrix(rs: ResponseSet, aliases: Mapping[str, str]) -> pd.DataFrame:
+    Y = pd.DataFrame(rs.scores(), index=rs.item_ids.astype(str),
+                     columns=[aliases.get(str(m), str(m)) for m in rs.model_ids])
+    if Y.columns.has_duplicates:
+        dup = Y.columns[Y.columns.duplicated()][0]
+        raise BenchkitValueError(f"aliases map two models of {rs.name!r} to {dup!r}")
+    return Y
+
+
+def assess(data, *, domains=None, families=None, by: str = "benchmark",
+           family_by=("series", "variant"), overrides=None, aliases=None,
+           align: str = "intersection", lam: float = 12.0, eps: float = 0.02,
+           weights=(0.3, 0.3, 0.4), min_models: int = 2, nan_policy: str = "propagate",
+           n_resamples: int = 1000,
+           confidence_level: float = 0.95, rng=None, n_jobs=None,
+           progress: bool = True) -> QualityResult:
+    """Benchmark² assessment of several benchmarks: CBRC, DS, CAD, BQS with bootstrap intervals.
+
+    Parameters
+    ----------
+    data : dict of name -> ResponseSet, list of ResponseSet, or ResponseSet
+        The benchmarks; a single ResponseSet is split by its items column ``by``.
+    domains : str or dict of benchmark -> domain, optional
+        The domain of each benchmark (CBRC peers). Default: one domain "all".
+    families : Families or dict of name -> list of model ids, optional
+        Families strongest first (members absent from a benchmark are skipped there); default
+        :func:`families_from_models` on each benchmark's own models (grouped by ``family_by``,
+        ordered by size, with ``overrides``).
+    aliases : dict of model -> canonical name, optional
+        Renames applied before alignment, for sources that spell one model differently in
+        different benchmarks (e.g. eval-arena's "DSCoder-33b-Ins" and "deepseek-coder-33b-instruct").
+    align : {"intersection", "pairwise"}, default "intersection"
+        "intersection" keeps the models present in every benchmark (the paper's setting) and
+        reports the rest in ``dropped``; "pairwise" keeps every model: CBRC compares each pair of
+        benchmarks on their shared models, DS and CAD use each benchmark's own models.
+    lam, eps, weights : the paper's defaults (12, 0.02, (0.3, 0.3, 0.4)).
+    min_models : int, default 2
+        Fewest shared models for a pairwise tau.
+    nan_policy : {"propagate", "omit"}, default "propagate"
+        CBRC with an undefined peer tau (too few shared models under ``align="pairwise"``): NaN,
+        or the mean over the peers with a defined tau (``n_peers`` in the table says how many).
+    n_resamples : int, default 1000
+        Bootstrap replicates (App. E); 0 skips the intervals.
+    confidence_level : float, default 0.95
+    rng, n_jobs, progress : randomness, joblib workers, tqdm bar.
+
+    Returns
+    -------
+    QualityResult
+
+    Notes
+    -----
+    Model scores are mean correctness per benchmark (mean over samples for count data, then over
+    items, missing cells left out). Intervals: percentile bootstrap over items resampled within
+    each benchmark (App. E does not say what is resampled; items are the reading, models being
+    too few). Stability (Sec. 3.4) is a property of a selective benchmark, so it is reported by
+    :func:`benchkit.quality.selective_scores` and the sweeps, not here.
+    """
+    sets = _split(data, by)
+    if len(sets) < 1:
+        raise BenchkitValueError("data holds no benchmark")
+    check_choice("align", align, ["intersection", "pairwise"])
+    check_choice("nan_policy", nan_policy, ["propagate", "omit"])
+    omit = nan_policy == "omit"
+    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
+    eps = check_float("eps", eps, min=0.0)
+    n_resamples = check_int("n_resamples", n_resamples, min=0)
+    confidence_level = check_probability("confidence_level", confidence_level, open_interval=True)
+    min_models = check_int("min_models", min_models, min=2)
+    check_rng(rng)
+    check_n_jobs(n_jobs)
+    w = np.asarray(weights, dtype=float)
+    if w.shape != (3,):
+        raise BenchkitValueError(f"weights must be 3 numbers (alpha, beta, gamma); got {describe(weights)}")
+    aliases = {str(k): str(v) for k, v in (aliases or {}).items()}
+    names = list(sets)
+    if domains is None or isinstance(domains, str):
+        dom = {b: (domains or "all") for b in names}
+    elif isinstance(domains, Mapping):
+        missing = [b for b in names if b not in domains]
+        if missing:
+            raise BenchkitValueError(f"domains has no entry for benchmark(s) {missing}; "
+                                     f"benchmarks: {names}")
+        dom = {b: str(domains[b]) for b in names}
+    else:
+        raise BenchkitTypeError(f"domains must be a str or a dict benchmark -> domain; got {describe(domains)}")
+
+    mats = {b: _matrix(rs, aliases) for b, rs in sets.items()}
+    # models table: union, first occurrence wins
+    tables = []
+    for rs in sets.values():
+        t = rs.models.copy()
+        t.index = [aliases.get(str(m), str(m)) for m in t.index]
+        tables.append(t)
+    models_table = pd.concat(tables)
+    models_table = models_table[~models_table.index.duplicated()]
+    all_models = set(models_table.index)
+    order = list(models_table.index)
+    present = {m: [b for b in names if m in mats[b].columns] for m in order}
+    if align == "intersection":
+        keep = [m for m in order if len(present[m]) == len(names)]
+        dropped = pd.DataFrame([(m, ", ".join(present[m]), f"absent from {len(names) - len(present[m])} "
+                                 "benchmark(s)") for m in order if m not in keep],
+                               columns=["model", "benchmarks", "reason"])
+        if len(keep) < 2:
+            raise BenchkitValueError(
+                f"only {len(keep)} model(s) are shared by all {len(names)} benchmarks; pass "
+                "aliases= to unify spellings or align='pairwise'")
+        mats = {b: Y[keep] for b, Y in mats.items()}
+    else:
+        keep = order
+        dropped = pd.DataFrame(columns=["model", "benchmarks", "reason"])
+    models_table = models_table.loc[keep]
+
+    if families is not None and not isinstance(families, (Families, Mapping)):
+        raise BenchkitTypeError(f"families must be a Families, a dict name -> models or None; "
+                                f"got {describe(families)}")
+    if isinstance(families, Mapping):  # a family catalogue may list models absent here: report
+        listed = list(dict.fromkeys(str(m) for v in families.values() for m in v))
+        unknown = [m for m in listed if m not in all_models]
+        if unknown:
+            extra = pd.DataFrame({"model": unknown, "benchmarks": "",
+                                  "reason": "listed in families but in no benchmark"})
+            dropped = extra if dropped.empty else pd.concat([dropped, extra], ignore_index=True)
+    fam_by_bench: dict[str, Families] = {}
+    for b in names:
+        cols = list(mats[b].columns[mats[b].notna().any(axis=0).to_numpy()])
+        if isinstance(families, Families):
+            fam_by_bench[b] = families
+        else:
+            explicit = None
+            if isinstance(families, Mapping):
+                explicit = {k: [m for m in v if m in cols] for k, v in families.items()}
+            fam_by_bench[b] = families_from_models(models_table.loc[cols], by=family_by,
+                                                   overrides={k: v for k, v in (overrides or {}).items()
+                                                              if k in cols},
+                                                   families=explicit)
+    scores = pd.DataFrame({b: mats[b].mean(axis=0) for b in names}).T.reindex(columns=keep)
+    scores.index.name = "benchmark"
+    S = scores.to_numpy()
+    codes = pd.factorize(pd.Series([dom[b] for b in names]))[0]
+    tau = kendall_matrix(S, min_models=min_models) if len(keep) >= 2 else np.full((len(names),) * 2, np.nan)
+    cb = _cbrc_from_tau(tau, codes, omit)
+    cads: dict[str, CADResult] = {}
+    rows = []
+    for k, b in enumerate(names):
+        Y = mats[b]
+        r = cad(Y.to_numpy(), fam_by_bench[b].indices(list(Y.columns)), lam=lam)
+        cads[b] = r
+        s = S[k][~np.isnan(S[k])]
+        d = ds(s, eps)
+        n_peers = int(sum(1 for j in range(len(names)) if j != k and codes[j] == codes[k]
+                          and not np.isnan(tau[k, j])))
+        rows.append(dict(domain=dom[b], n_items=Y.shape[0], n_models=int(s.size), n_peers=n_peers,
+                         cbrc=cb[k], ds=d,
+                         mean=s.mean() if s.size else np.nan, sd=s.std() if s.size else np.nan,
+                         min=s.min() if s.size else np.nan, max=s.max() if s.size else np.nan,
+                         raw_cad=r.rate, cad=r.score, bqs=bqs(cb[k], d, r.score, weights=w)))
+    table = pd.DataFrame(rows, index=pd.Index(names, name="benchmark"))
+    for m in ("cbrc", "ds", "cad"):
+        table[f"{m}_band"] = [band(m, v) for v in table[m]]
+    table["raw_cad_level"] = [band("raw_cad", v) for v in table["raw_cad"]]
+
+    if n_resamples:
+        pos = {m: i for i, m in enumerate(keep)}
+        own = {b: [m for m in mats[b].columns if mats[b][m].notna().any()] for b in names}
+        arrs = {b: np.ascontiguousarray(mats[b][own[b]].to_numpy(dtype=np.float64)) for b in names}
+        Ys = tuple(np.nan_to_num(arrs[b], nan=0.0) for b in names)
+        obs = tuple((~np.isnan(arrs[b])).astype(np.float64) for b in names)
+        cols = tuple(np.array([pos[m] for m in own[b]], dtype=np.int64) for b in names)
+        payload = BootstrapInput(Y=Ys, cols=cols, n_models=len(keep), obs=obs, inv=tuple(cads[b].item_inversions for b in names),
+                                 comp=tuple(cads[b].item_comparisons for b in names), codes=codes,
+                                 eps=eps, lam=lam, weights=w, min_models=min_models,
+                                 omit=omit)
+        reps = bootstrap_replicates(payload, n_resamples, rng=rng, n_jobs=n_jobs, progress=progress)
+    else:
+        reps = np.empty((0, len(names), 4))
+    for j, m in enumerate(_METRICS):
+        if reps.shape[0]:
+            lo, hi = percentile_interval(reps[:, :, j], confidence_level, axis=0)
+        else:
+            lo = hi = np.full(len(names), np.nan)
+        table[f"{m}_low"] = lo
+        table[f"{m}_high"] = hi
+    if reps.shape[0]:  # the raw inversion rate's interval, from the same replicates
+        with np.errstate(divide="ignore"):
+            lo, hi = percentile_interval(-np.log(reps[:, :, 2]) / lam, confidence_level, axis=0)
+    else:
+        lo = hi = np.full(len(names), np.nan)
+    table["raw_cad_low"] = lo
+    table["raw_cad_high"] = hi
+
+    kend = {}
+    for d in dict.fromkeys(dom[b] for b in names):
+        ix = [k for k, b in enumerate(names) if dom[b] == d]
+        kend[d] = pd.DataFrame(tau[np.ix_(ix, ix)], index=[names[k] for k in ix],
+                               columns=[names[k] for k in ix])
+    text = {}
+    for b, rs in sets.items():
+        if "text" in rs.items.columns:
+            t = rs.items["text"].copy()
+            t.index = t.index.astype(str)
+            text[b] = t
+        else:
+            text[b] = None
+    settings = dict(lam=lam, eps=eps, weights=tuple(w), n_resamples=n_resamples,
+                    confidence_level=confidence_level, align=align, min_models=min_models,
+                    nan_policy=nan_policy)
+    return QualityResult(table=table, scores=scores, kendall=kend, cad_results=cads, families=fam_by_bench,
+                         dropped=dropped, replicates=reps, matrices=mats, item_text=text,
+                         domains=dom, settings=settings)
