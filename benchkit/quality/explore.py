@@ -70,7 +70,7 @@ def family_view(result, benchmark: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     check_choice("benchmark", benchmark, list(result.matrices))
     r = result.cad_results[benchmark]
     fam = result.families[benchmark]
-    frame = r.family_frame(list(fam.names)).reset_index()
+    frame = r.family_frame(names=list(fam.names)).reset_index()
     frame.insert(1, "members", [" > ".join(m) for m in fam.members])
     frame["band"] = [band("cad", v) for v in frame["score"]]
     return frame, result.inverted_items(benchmark)

@@ -17,6 +17,7 @@ import importlib
 _LAZY = {
     "ECDFGapExplorer": "benchkit.widgets.ecdf",
     "LandscapeExplorer": "benchkit.widgets.landscape",
+    "QualityDashboard": "benchkit.widgets.quality",
     "TrajectoryExplorer": "benchkit.widgets.trajectory",
 }
 
