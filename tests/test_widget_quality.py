@@ -154,3 +154,19 @@ def test_export_embeds_every_benchmark_and_grid_subsets(dash, result):
         idx = select_items(Y.to_numpy(), fams, ratio=0.35, method="cad+ds")
         assert v["order"][:sub["n_items"]] == list(Y.index[idx])
     assert len(page) < 5_000_000
+
+
+def test_precomputed_selection_is_reused(result, dash):
+    from benchkit.quality.explore import selection_view
+    from benchkit.widgets import QualityDashboard
+
+    sv = selection_view(result, ratios=(0.25, 0.5), K=20, rng=1)
+    d = QualityDashboard(result, selection=sv, benchmark="B", ratio=0.25)
+    assert d.selection is sv and d.ratio_grid == [0.25, 0.5]
+    pt = sv.curve[(sv.curve["benchmark"] == "B") & (sv.curve["ratio"] == 0.25)].iloc[0]
+    assert d.subset["items"] == list(pt["items"]) == sv.subset("B", 0.25)
+    assert d.subset["stability"] == pytest.approx(pt["stability"], abs=1e-15)
+    with pytest.raises(BenchkitValueError, match="method"):
+        QualityDashboard(result, selection=sv, method="cad")
+    with pytest.raises(BenchkitValueError, match="SelectionView"):
+        QualityDashboard(result, selection=sv.curve)

@@ -168,7 +168,8 @@ function render({ model, el }) {
 
   // ------------------------------------------------------------ per-family CAD
   function familyBars() {
-    const fams = get("families", []);
+    const all = get("families", []);
+    const fams = all.filter((f) => f.score !== null && f.comparisons > 0);
     const sec = h("section", { class: "bk-section bk-fams" }, [h("h4", {}, `Per-family CAD of ${get("benchmark", "")} (Table 7)`)]);
     if (!fams.length) { sec.appendChild(h("p", { class: "bk-hint" }, "no family with two or more models here")); return sec; }
     const rowH = 20, lab = 150, bw = 200;
@@ -195,7 +196,9 @@ function render({ model, el }) {
         v === null ? "n/a" : `${fmt(v)}  (${f.inversions}/${f.comparisons})`);
     });
     sec.appendChild(svg);
-    sec.appendChild(h("p", { class: "bk-hint" }, "CAD = exp(−λ · inversion rate); bars coloured by the paper's CAD band (> 0.6 good, 0.4-0.6 acceptable); hover for the members, strongest first"));
+    const skipped = all.length - fams.length;
+    sec.appendChild(h("p", { class: "bk-hint" }, "CAD = exp(−λ · inversion rate); bars coloured by the paper's CAD band (> 0.6 good, 0.4-0.6 acceptable); hover for the members, strongest first" +
+      (skipped ? `; ${skipped} famil${skipped === 1 ? "y has" : "ies have"} fewer than two models here (not drawn)` : "")));
     return sec;
   }
 
@@ -225,7 +228,7 @@ function render({ model, el }) {
   }
 
   // ------------------------------------------------------------ selection-ratio curve
-  const CW = 520, CH = 280, CM = { l: 44, r: 16, t: 16, b: 40 };
+  const CW = 520, CH = 300, CM = { l: 44, r: 16, t: 16, b: 60 };
   const cx = (r) => CM.l + r * (CW - CM.l - CM.r);
   function curveChart() {
     const curve = get("curve", []);
@@ -249,7 +252,7 @@ function render({ model, el }) {
       s("line", { x1: CM.l, x2: CW - CM.r, y1: cy(v), y2: cy(v), class: "bk-grid" }, svg);
       s("text", { x: CM.l - 6, y: cy(v) + 4, "text-anchor": "end", class: "bk-ticklabel" }, svg, v.toFixed(1));
     }
-    s("text", { x: (CM.l + CW - CM.r) / 2, y: CH - 4, "text-anchor": "middle", class: "bk-axislabel" }, svg,
+    s("text", { x: (CM.l + CW - CM.r) / 2, y: cy(ymin) + 30, "text-anchor": "middle", class: "bk-axislabel" }, svg,
       "selection ratio (share of items kept); drag the line");
     const line = (rows, key) => rows.filter((c) => c[key] !== null).map((c, i) => `${i ? "L" : "M"}${cx(c.ratio).toFixed(1)},${cy(c[key]).toFixed(1)}`).join("");
     for (const [k, , colr] of SERIES) {
@@ -258,14 +261,18 @@ function render({ model, el }) {
       for (const c of curve) if (c[k] !== null) s("circle", { cx: cx(c.ratio), cy: cy(c[k]), r: 2.2, fill: colr }, svg);
     }
     // legend
-    const lg = s("g", { transform: `translate(${CM.l + 8},${cy(ymin) - 52})` }, svg);
-    s("rect", { x: -4, y: -10, width: 250, height: 50, class: "bk-legendbg" }, lg);
-    SERIES.forEach(([, label, colr], i) => {
-      s("line", { x1: 0, x2: 16, y1: i * 13, y2: i * 13, stroke: colr, "stroke-width": 2 }, lg);
-      s("text", { x: 20, y: i * 13 + 4, class: "bk-ticklabel" }, lg, label);
+    // legend in one row under the axis title (never over the curves)
+    const lg = s("g", { transform: `translate(${CM.l},${CH - 6})` }, svg);
+    let lx = 0;
+    SERIES.forEach(([, label, colr]) => {
+      s("line", { x1: lx, x2: lx + 16, y1: -4, y2: -4, stroke: colr, "stroke-width": 2 }, lg);
+      s("text", { x: lx + 20, y: 0, class: "bk-ticklabel" }, lg, label);
+      lx += 26 + textWidth(label, 11);
     });
-    s("line", { x1: 110, x2: 126, y1: 0, y2: 0, stroke: "#666", class: "bk-mean-line" }, lg);
-    s("text", { x: 130, y: 4, class: "bk-ticklabel" }, lg, "dashed: mean over benchmarks");
+    if (mean.length) {
+      s("line", { x1: lx, x2: lx + 16, y1: -4, y2: -4, stroke: "#666", class: "bk-mean-line" }, lg);
+      s("text", { x: lx + 20, y: 0, class: "bk-ticklabel" }, lg, "dashed: mean over benchmarks");
+    }
     // the draggable ratio
     const g = s("g", { class: "bk-ratio-handle", "data-ratio": ratio }, svg);
     s("line", { x1: cx(ratio), x2: cx(ratio), y1: CM.t, y2: cy(ymin), class: "bk-ratio-line" }, g);
@@ -334,7 +341,7 @@ function render({ model, el }) {
     const box = h("div", { class: "bk-subset", "data-count": items.length });
     const rows = items.slice(0, MAX_SUBSET_ROWS).map((it, i) => h("tr", { class: "bk-sub-item", "data-item": it }, [
       h("td", { class: "bk-num" }, String(i + 1)), h("td", { class: "bk-itemid" }, it),
-      text ? h("td", { class: "bk-text", title: text[i] || "" }, text[i] || "–") : null,
+      text ? h("td", { class: "bk-text", title: text[i] || "" }, fitText(text[i] || "–", 300, 12).text) : null,
     ]));
     box.appendChild(h("table", {}, [h("thead", {}, h("tr", {}, ["#", "item (best first)", text ? "text" : null]
       .filter((c) => c !== null).map((c) => h("th", {}, c)))), h("tbody", {}, rows)]));

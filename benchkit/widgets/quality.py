@@ -57,6 +57,10 @@ class QualityDashboard(BenchkitWidget):
         ratio to it.
     K : int
         Stability draws (default 100, Sec. 3.4).
+    selection : SelectionView, optional
+        A :func:`benchkit.quality.explore.selection_view` of ``result`` already computed (e.g.
+        for Figure 2) with the same ``method``: reused for the curve, its ratios become the grid
+        (``ratios``, ``K`` and ``cad_threshold`` are then its own). Default: computed here.
     rng : None, int or SeedSequence
         Seeds the stability draws: the curve and every subset readout use fixed children of it,
         so the same ratio always shows the same numbers (default 0). A Generator is not accepted
@@ -102,7 +106,7 @@ class QualityDashboard(BenchkitWidget):
     def __init__(self, result: Any, *, benchmark: str | None = None, method: str = "cad+ds",
                  cad_threshold: float = 0.15, ratio: float = 0.35,
                  ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)), K: int = 100,
-                 rng=0, text_chars: int = 240, **kwargs: Any) -> None:
+                 rng=0, text_chars: int = 240, selection=None, **kwargs: Any) -> None:
         from benchkit.quality import METHODS, QualityResult
         from benchkit.quality.explore import kendall_view, metrics_view, selection_view
 
@@ -127,9 +131,23 @@ class QualityDashboard(BenchkitWidget):
         s_curve, self._s_subset = ss.spawn(2)
         names = list(result.table.index)
         self._bench_seed = dict(zip(names, self._s_subset.spawn(len(names))))
-        self._selection = selection_view(result, ratios=grid, method=method,
-                                         cad_threshold=cad_threshold, K=K, rng=s_curve,
-                                         progress=False)
+        if selection is None:
+            selection = selection_view(result, ratios=grid, method=method,
+                                       cad_threshold=cad_threshold, K=K, rng=s_curve,
+                                       progress=False)
+        else:
+            from benchkit.quality import SelectionView
+
+            if not isinstance(selection, SelectionView):
+                raise BenchkitValueError("selection must be a benchkit.quality.SelectionView (from "
+                                         f"explore.selection_view); got {type(selection).__name__}")
+            if selection.method != method or set(selection.order) - set(result.matrices):
+                raise BenchkitValueError(
+                    f"selection was computed with method={selection.method!r} on other benchmarks;"
+                    f" the dashboard shows method={method!r} of this result")
+            grid = sorted({float(r) for r in selection.curve["ratio"]})
+            self._cad_threshold = float(selection.cad_threshold)
+        self._selection = selection
         if benchmark is None:
             benchmark = names[0]
         check_choice("benchmark", benchmark, names)
