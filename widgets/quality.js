@@ -127,37 +127,47 @@ function render({ model, el }) {
     if (!K || K.names.length < 2) { sec.appendChild(h("p", { class: "bk-hint" }, "only one benchmark in this domain")); return sec; }
     const n = K.names.length;
     const cell = Math.max(14, Math.min(34, Math.floor(380 / n)));
-    const lab = 120;
-    const W = lab + n * cell + 10, Hh = lab + n * cell + 40;
+    // labels without the prefix the domain's names share ("mmlu-pro/"), full name in the tooltip
+    const cut = K.names.every((x) => x.includes("/")) && new Set(K.names.map((x) => x.split("/")[0])).size === 1
+      ? K.names[0].split("/")[0].length + 1 : 0;
+    const shortNames = K.names.map((x) => x.slice(cut));
+    const lab = Math.min(130, Math.max(...shortNames.map((x) => textWidth(x, 11))) + 8);
+    const top = Math.min(130, lab * 0.77 + 12);
+    const W = lab + n * cell + top * 0.64 + 10, Hh = top + n * cell + 40;
     const svg = s("svg", { class: "bk-chart", viewBox: `0 0 ${W} ${Hh}`, width: W, height: Hh, role: "img",
       "aria-label": "Kendall tau heatmap" });
-    let lo = 0;
+    // colour scale from the domain's smallest tau (rounded down to 0.1) to 1, so that structure
+    // among high correlations stays visible; the key states the range
+    let lo = 1;
     for (const row of K.tau) for (const v of row) if (v !== null && v < lo) lo = v;
+    lo = Math.floor(lo * 10) / 10;
+    if (lo >= 1) lo = 0;
     const col = (v) => (v === null ? "#eee" : viridis((v - lo) / (1 - lo || 1)));
     K.names.forEach((name, i) => {
-      const short = fitText(name, lab - 6, 11);
+      const short = fitText(shortNames[i], lab - 6, 11);
       const isCur = name === cur;
-      const t1 = s("text", { x: lab - 4, y: lab + i * cell + cell / 2 + 4, "text-anchor": "end",
+      const t1 = s("text", { x: lab - 4, y: top + i * cell + cell / 2 + 4, "text-anchor": "end",
         class: "bk-ticklabel" + (isCur ? " bk-curlabel" : "") }, svg, short.text);
       s("title", {}, t1, name);
       const cx = lab + i * cell + cell / 2;
-      const t2 = s("text", { x: cx, y: lab - 4, transform: `rotate(-50 ${cx} ${lab - 4})`,
+      const t2 = s("text", { x: cx, y: top - 4, transform: `rotate(-50 ${cx} ${top - 4})`,
         class: "bk-ticklabel" + (isCur ? " bk-curlabel" : "") }, svg, short.text);
       s("title", {}, t2, name);
       K.names.forEach((other, j) => {
         const v = K.tau[i][j];
-        const r = s("rect", { x: lab + j * cell, y: lab + i * cell, width: cell - 1, height: cell - 1, fill: col(v),
+        const r = s("rect", { x: lab + j * cell, y: top + i * cell, width: cell - 1, height: cell - 1, fill: col(v),
           class: "bk-hcell", "data-row": name, "data-col": other }, svg);
         s("title", {}, r, `${name} vs ${other}: τ_b = ${fmt(v)}`);
         if (cell >= 26 && v !== null) {
           const t = (v - lo) / (1 - lo || 1);
-          s("text", { x: lab + j * cell + cell / 2 - 0.5, y: lab + i * cell + cell / 2 + 3.5, "text-anchor": "middle",
+          s("text", { x: lab + j * cell + cell / 2 - 0.5, y: top + i * cell + cell / 2 + 3.5, "text-anchor": "middle",
             class: "bk-hval", fill: t > 0.6 ? "#222" : "#fff" }, svg, fmt(v, 2).replace(/^0\./, ".").replace(/^-0\./, "-."));
         }
       });
     });
+    if (cut) s("text", { x: 4, y: 14, class: "bk-ticklabel bk-prefix" }, svg, `${K.names[0].slice(0, cut)}…`);
     // colour key
-    const ky = lab + n * cell + 14, kw = Math.min(200, n * cell);
+    const ky = top + n * cell + 14, kw = Math.min(200, n * cell);
     for (let k = 0; k < 20; k++) s("rect", { x: lab + (k * kw) / 20, y: ky, width: kw / 20 + 0.5, height: 8, fill: viridis(k / 19) }, svg);
     s("text", { x: lab, y: ky + 20, class: "bk-ticklabel" }, svg, fmt(lo, 2));
     s("text", { x: lab + kw, y: ky + 20, class: "bk-ticklabel", "text-anchor": "end" }, svg, "1.00");
