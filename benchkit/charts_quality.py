@@ -26,7 +26,7 @@ from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_ch
 if TYPE_CHECKING:  # pragma: no cover
     import altair
 
-__all__ = ["selection_curve_chart", "kendall_heatmap_chart", "family_cad_chart"]
+__all__ = ["family_cad_chart", "kendall_heatmap_chart", "selection_curve_chart"]
 
 _METRIC_TITLES = {"tau": "Kendall τ to full", "stability": "stability", "ds": "DS"}
 _BAND_COLOURS = {"good": "#4caf50", "acceptable": "#e0a800", "significant issues": "#d9534f",
@@ -50,7 +50,7 @@ def _check_result(result: Any):
 
 def selection_curve_chart(curve: Any, *, benchmarks: Sequence[str] | None = ("mean",),
                           metrics: Sequence[str] = ("tau", "stability", "ds"),
-                          title: str | None = None) -> "altair.Chart":
+                          title: str | None = None) -> altair.Chart:
     """Figure 2: quality of the selective benchmark against the selection ratio.
 
     Parameters
@@ -92,15 +92,15 @@ def selection_curve_chart(curve: Any, *, benchmarks: Sequence[str] | None = ("me
     data["metric"] = data["metric"].map(_METRIC_TITLES)
     data = data.sort_values(["benchmark", "metric", "ratio"], kind="stable").reset_index(drop=True)
     data["benchmark"] = data["benchmark"].astype(object)
-    enc = dict(
-        x=alt.X("ratio:Q", title="selection ratio (share of items kept)",
+    enc = {
+        "x": alt.X("ratio:Q", title="selection ratio (share of items kept)",
                 axis=alt.Axis(format="%"), scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("value:Q", title="value"),
-        color=alt.Color("metric:N", title=None,
+        "y": alt.Y("value:Q", title="value"),
+        "color": alt.Color("metric:N", title=None,
                         sort=[_METRIC_TITLES[m] for m in metrics]),
-        tooltip=["benchmark:N", "metric:N", alt.Tooltip("ratio:Q", format=".0%"),
+        "tooltip": ["benchmark:N", "metric:N", alt.Tooltip("ratio:Q", format=".0%"),
                  alt.Tooltip("value:Q", format=".3f")],
-    )
+    }
     if len(benchmarks) > 1:
         enc["strokeDash"] = alt.StrokeDash("benchmark:N", title="benchmark")
         enc["detail"] = "benchmark:N"
@@ -122,7 +122,7 @@ def _kendall_frame(result, domain: str) -> pd.DataFrame:
 
 
 def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
-                          title: str | None = None) -> "altair.Chart":
+                          title: str | None = None) -> altair.Chart:
     """Tables 15-17: pairwise Kendall tau_b of the model rankings of a domain's benchmarks.
 
     Parameters
@@ -175,7 +175,7 @@ def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
 
 
 def family_cad_chart(result: Any, benchmarks: str | Sequence[str] | None = None, *,
-                     title: str | None = None) -> "altair.Chart":
+                     title: str | None = None) -> altair.Chart:
     """Table 7: CAD score of each model family on each benchmark, as bars coloured by band.
 
     Parameters

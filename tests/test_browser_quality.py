@@ -13,12 +13,18 @@ file is touched).
 from __future__ import annotations
 
 import nbformat
-import numpy as np
-import pandas as pd
 import pytest
-
-from jupyter_harness import (REPO_ROOT, browser_errors, error_outputs, jupyterlab_page, jupyterlab_server,
-                             offline_page, output_elements, run_all_cells, wait_for_idle)
+from jupyter_harness import (
+    REPO_ROOT,
+    browser_errors,
+    error_outputs,
+    jupyterlab_page,
+    jupyterlab_server,
+    offline_page,
+    output_elements,
+    run_all_cells,
+    wait_for_idle,
+)
 
 SETUP = '''\
 import numpy as np, pandas as pd
@@ -52,7 +58,7 @@ dashboard'''
 
 def _setup_namespace():
     ns: dict = {}
-    exec(SETUP, ns)  # the same code the notebook runs
+    exec(SETUP, ns)  # noqa: S102 - the same code the notebook runs
     return ns
 
 
@@ -71,7 +77,7 @@ def _drag_ratio(page, loc, frac):
     svg.scroll_into_view_if_needed()
     box = svg.bounding_box()
     sx = box["width"] / 520  # viewBox width 520, plot from x=44 to x=504
-    x_of = lambda r: box["x"] + (44 + r * 460) * sx  # noqa: E731
+    x_of = lambda r: box["x"] + (44 + r * 460) * sx
     y = box["y"] + box["height"] * 0.45
     r0 = float(loc(".bk-ratio-handle").first.get_attribute("data-ratio"))
     page.mouse.move(x_of(r0), y)
@@ -99,7 +105,7 @@ def test_dashboard_in_jupyterlab_drag_ratio_lists_python_subset(lab_browser, tmp
             jupyterlab_page(path, server=server, browser=lab_browser) as page:
         assert run_all_cells(page)
         assert error_outputs(page) == []
-        out = lambda sel: output_elements(page, sel)  # noqa: E731
+        out = lambda sel: output_elements(page, sel)
         out(".bk-quality").first.wait_for(state="visible", timeout=60_000)
         assert out(".bk-quality .bk-row").count() == 3
         readout = out(".bk-quality .bk-readout").first

@@ -10,14 +10,14 @@ from scipy.stats import kendalltau
 alt = pytest.importorskip("altair")
 vlc = pytest.importorskip("vl_convert")
 
-from benchkit import ResponseSet  # noqa: E402
-from benchkit._validation import BenchkitTypeError, BenchkitValueError  # noqa: E402
-from benchkit.charts_quality import (  # noqa: E402
+from benchkit import ResponseSet
+from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit.charts_quality import (
     family_cad_chart,
     kendall_heatmap_chart,
     selection_curve_chart,
 )
-from benchkit.quality import assess, band, selection_sweep  # noqa: E402
+from benchkit.quality import assess, band, selection_sweep
 
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
           "gemma-2-27b-it", "gemma-2-9b-it", "gemma-2-2b-it"]

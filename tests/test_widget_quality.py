@@ -98,7 +98,7 @@ def test_subset_at_ratio_is_python_selection(dash, result, ratio):
     idx = select_items(Y.to_numpy(), fams, ratio=ratio, method="cad+ds")
     want = list(Y.index[idx])
     assert dash.subset["items"] == want
-    assert len(want) == max(1, int(round(ratio * 60)))
+    assert len(want) == max(1, round(ratio * 60))
     assert dash.subset["n_items"] == len(want)
     assert dash.subset_items["item"].tolist() == want
     assert dash.subset["text"][0] == f"<i>question {want[0].split('-')[1]} of A</i>"
@@ -112,7 +112,7 @@ def test_subset_at_ratio_is_python_selection(dash, result, ratio):
 def test_grid_ratio_readout_is_the_curve_point(dash):
     dash.benchmark = "C"
     dash.ratio = 0.5
-    pt = [c for c in dash.curve if abs(c["ratio"] - 0.5) < 1e-9][0]
+    pt = next(c for c in dash.curve if abs(c["ratio"] - 0.5) < 1e-9)
     for k in ("tau", "stability", "ds", "n_items"):
         assert dash.subset[k] == pytest.approx(pt[k], abs=1e-15)
 

@@ -27,12 +27,20 @@ import pandas as pd
 import traitlets
 
 from benchkit._random import check_rng, seed_sequence
-from benchkit._validation import BenchkitValueError, check_choice, check_float, check_int, describe
+from benchkit._validation import (
+    BenchkitValueError,
+    check_choice,
+    check_float,
+    check_int,
+    describe,
+)
 from benchkit.widgets._base import BenchkitWidget, to_jsonable
 
 __all__ = ["QualityDashboard"]
 
 #: Table 1 columns shown (metric key, header)
+#: Figure 2's ratios (10%, 15%, ..., 100%)
+_GRID = tuple(float(r) for r in np.round(np.arange(0.1, 1.0001, 0.05), 2))
 _COLUMNS = (("cbrc", "CBRC"), ("ds", "DS"), ("cad", "CAD"), ("raw_cad", "raw CAD"), ("bqs", "BQS"))
 
 
@@ -105,10 +113,10 @@ class QualityDashboard(BenchkitWidget):
 
     def __init__(self, result: Any, *, benchmark: str | None = None, method: str = "cad+ds",
                  cad_threshold: float = 0.15, ratio: float = 0.35,
-                 ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)), K: int = 100,
+                 ratios=_GRID, K: int = 100,
                  rng=0, text_chars: int = 240, selection=None, **kwargs: Any) -> None:
         from benchkit.quality import METHODS, QualityResult
-        from benchkit.quality.explore import kendall_view, metrics_view, selection_view
+        from benchkit.quality.explore import metrics_view, selection_view
 
         if not isinstance(result, QualityResult):
             raise BenchkitValueError(
@@ -165,7 +173,7 @@ class QualityDashboard(BenchkitWidget):
                 row[f"{m}_band"] = r["band"]
             rows.append(row)
         kv = {}
-        for d, long in kendall_view(result).items():
+        for d in result.kendall:
             order = list(result.kendall[d].index)
             kv[str(d)] = {"names": order, "tau": result.kendall[d].loc[order, order].to_numpy()}
         curve = self._selection.curve
@@ -216,7 +224,7 @@ class QualityDashboard(BenchkitWidget):
             # the same child seed for every (benchmark, ratio): readouts are reproducible
             seed = np.random.SeedSequence(self._bench_seed[benchmark].entropy,
                                           spawn_key=(*self._bench_seed[benchmark].spawn_key,
-                                                     int(round(r * 10_000))))
+                                                     round(r * 10_000)))
             return subset_at(self._result, benchmark, r, method=self.method,
                              cad_threshold=self._cad_threshold, K=self._K, rng=seed)
 
