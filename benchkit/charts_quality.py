@@ -29,8 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["family_cad_chart", "kendall_heatmap_chart", "selection_curve_chart"]
 
 _METRIC_TITLES = {"tau": "Kendall τ to full", "stability": "stability", "ds": "DS"}
-_BAND_COLOURS = {"good": "#4caf50", "acceptable": "#e0a800", "significant issues": "#d9534f",
-                 "n/a": "#999999"}
+_BAND_COLOURS = {"good": "#4caf50", "acceptable": "#e0a800", "significant issues": "#d9534f"}
 
 
 def _altair():
@@ -135,7 +134,8 @@ def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
     Returns
     -------
     altair.Chart (or HConcatChart)
-        Cells coloured by tau_b (viridis, shared scale from the smallest tau to 1) with the value
+        Cells coloured by tau_b (viridis, shared scale from the smallest tau, rounded down to 0.1,
+        to 1) with the value
         printed; data columns ``row``, ``column``, ``tau``, ``label``, ``domain``.
     """
     alt = _altair()
@@ -146,7 +146,10 @@ def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
         domains = [domain]
     if not domains:
         raise BenchkitValueError("no domain has two or more benchmarks: nothing to compare")
-    lo = min(0.0, min(float(np.nanmin(result.kendall[d].to_numpy())) for d in domains))
+    # colour scale from the smallest tau shown (rounded down to 0.1) to 1: structure among high
+    # correlations stays visible
+    lo = float(np.floor(10 * min(float(np.nanmin(result.kendall[d].to_numpy())) for d in domains)) / 10)
+    lo = 0.0 if lo >= 1.0 else lo
     charts = []
     for d in domains:
         data = _kendall_frame(result, d)
@@ -189,8 +192,10 @@ def family_cad_chart(result: Any, benchmarks: str | Sequence[str] | None = None,
     -------
     altair.Chart
         Data columns ``benchmark``, ``family``, ``members`` (strongest first), ``inversions``,
-        ``comparisons``, ``rate``, ``score`` (= exp(-lam rate)), ``band`` (the paper's CAD band,
-        "n/a" for a family with fewer than two models); dashed rules at the band bounds 0.4, 0.6.
+        ``comparisons``, ``rate``, ``score`` (= exp(-lam rate)), ``band`` (the paper's CAD band)
+        for the families with two or more models on the benchmark (others are left out); dashed
+        rules at the band bounds 0.4, 0.6. Several benchmarks: one facet row each, with its own
+        families.
     """
     from benchkit.quality.explore import family_view
 
@@ -211,23 +216,30 @@ def family_cad_chart(result: Any, benchmarks: str | Sequence[str] | None = None,
         fam.insert(0, "benchmark", b)
         frames.append(fam)
     data = pd.concat(frames, ignore_index=True)
-    data["band"] = data["band"].fillna("n/a").astype(object)
+    data = data[data["score"].notna()].reset_index(drop=True)  # families with two+ models here
+    if data.empty:
+        raise BenchkitValueError(f"no family has two or more models on {benchmarks}")
+    data["band"] = data["band"].astype(object)
     data["family"] = data["family"].astype(str).astype(object)
     data["benchmark"] = data["benchmark"].astype(object)
-    bars = alt.Chart(data).mark_bar().encode(
+    # the layers carry no data of their own: the top-level (faceted) data feeds both, so each
+    # facet shows its own benchmark's families; the band bounds are constant rules (alt.datum)
+    bars = alt.Chart().mark_bar().encode(
         x=alt.X("score:Q", title="CAD score = exp(−λ · inversion rate)",
                 scale=alt.Scale(domain=[0, 1])),
-        y=alt.Y("family:N", title=None, sort=list(dict.fromkeys(data["family"])),
-                axis=alt.Axis(labelLimit=160)),
+        y=alt.Y("family:N", title=None, sort=None, axis=alt.Axis(labelLimit=160)),
         color=alt.Color("band:N", title="CAD band", scale=alt.Scale(
             domain=list(_BAND_COLOURS), range=list(_BAND_COLOURS.values()))),
         tooltip=["benchmark:N", "family:N", "members:N", "inversions:Q", "comparisons:Q",
                  alt.Tooltip("rate:Q", format=".4f"), alt.Tooltip("score:Q", format=".3f"),
                  "band:N"])
-    rules = alt.Chart(pd.DataFrame({"bound": [0.4, 0.6]})).mark_rule(
-        strokeDash=[3, 3], color="#888").encode(x="bound:Q")
-    chart = alt.layer(bars, rules, data=data).properties(width=300)
+    rules = [alt.Chart().mark_rule(strokeDash=[3, 3], color="#888").encode(x=alt.datum(v))
+             for v in (0.4, 0.6)]
+    chart = alt.layer(bars, *rules, data=data).properties(width=300)
     if len(benchmarks) > 1:
-        return chart.facet(row=alt.Row("benchmark:N", title=None, header=alt.Header(
-            labelAngle=0, labelAlign="left")), title=title or "Per-family CAD (Table 7)")
+        return chart.facet(row=alt.Row("benchmark:N", title=None, sort=benchmarks,
+                                        header=alt.Header(labelAngle=0, labelAlign="left",
+                                                          labelFontWeight="bold")),
+                           title=title or "Per-family CAD (Table 7)").resolve_scale(
+            y="independent")
     return chart.properties(title=title or f"Per-family CAD, {benchmarks[0]} (Table 7)")
