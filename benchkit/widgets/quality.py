@@ -73,6 +73,9 @@ class QualityDashboard(BenchkitWidget):
         Seeds the stability draws: the curve and every subset readout use fixed children of it,
         so the same ratio always shows the same numbers (default 0). A Generator is not accepted
         (the dashboard recomputes on demand and must stay reproducible).
+    progress : bool
+        Show a progress bar while the curve is computed (default False; it is the slow part of
+        the build: about 35 s for the notebook's 24 benchmarks, a few seconds for a handful).
     text_chars : int
         Item text is cut to this many characters in the widget state (default 240).
 
@@ -114,7 +117,8 @@ class QualityDashboard(BenchkitWidget):
     def __init__(self, result: Any, *, benchmark: str | None = None, method: str = "cad+ds",
                  cad_threshold: float = 0.15, ratio: float = 0.35,
                  ratios=_GRID, K: int = 100,
-                 rng=0, text_chars: int = 240, selection=None, **kwargs: Any) -> None:
+                 rng=0, text_chars: int = 240, selection=None, progress: bool = False,
+                 **kwargs: Any) -> None:
         from benchkit.quality import METHODS, QualityResult
         from benchkit.quality.explore import metrics_view, selection_view
 
@@ -142,7 +146,7 @@ class QualityDashboard(BenchkitWidget):
         if selection is None:
             selection = selection_view(result, ratios=grid, method=method,
                                        cad_threshold=cad_threshold, K=K, rng=s_curve,
-                                       progress=False)
+                                       progress=bool(progress))
         else:
             from benchkit.quality import SelectionView
 
