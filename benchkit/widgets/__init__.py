@@ -35,6 +35,7 @@ if _MISSING:
 _LAZY = {
     "ECDFGapExplorer": "benchkit.widgets.ecdf",
     "LandscapeExplorer": "benchkit.widgets.landscape",
+    "QualityDashboard": "benchkit.widgets.quality",
     "TrajectoryExplorer": "benchkit.widgets.trajectory",
 }
 
