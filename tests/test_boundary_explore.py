@@ -79,7 +79,7 @@ def test_trajectory_view_fit_crossings_and_high_side(prof, ladder):
         assert t["v"] == pytest.approx((iso[-1] - iso[0]) * t["gamma"] * (1 - e_hi), abs=1e-12)
 
 
-@pytest.mark.parametrize("brush, flag, delta, by, desc", [
+@pytest.mark.parametrize(("brush", "flag", "delta", "by", "desc"), [
     ({"x": [0.2, 0.5]}, "all", "all", "o", False),
     ({"w": [0.1, 0.4], "v": [0.3, 1.0]}, "all", "all", "v", True),
     ({"v": [0.0, 0.05]}, "unflagged", "flat", "w", True),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import nbformat
 import pytest
+
 from jupyter_harness import (
     REPO_ROOT,
     browser_errors,
@@ -77,7 +78,8 @@ def _drag_ratio(page, loc, frac):
     svg.scroll_into_view_if_needed()
     box = svg.bounding_box()
     sx = box["width"] / 520  # viewBox width 520, plot from x=44 to x=504
-    x_of = lambda r: box["x"] + (44 + r * 460) * sx
+    def x_of(r):
+        return box["x"] + (44 + r * 460) * sx
     y = box["y"] + box["height"] * 0.45
     r0 = float(loc(".bk-ratio-handle").first.get_attribute("data-ratio"))
     page.mouse.move(x_of(r0), y)
@@ -105,7 +107,8 @@ def test_dashboard_in_jupyterlab_drag_ratio_lists_python_subset(lab_browser, tmp
             jupyterlab_page(path, server=server, browser=lab_browser) as page:
         assert run_all_cells(page)
         assert error_outputs(page) == []
-        out = lambda sel: output_elements(page, sel)
+        def out(sel):
+            return output_elements(page, sel)
         out(".bk-quality").first.wait_for(state="visible", timeout=60_000)
         assert out(".bk-quality .bk-row").count() == 3
         readout = out(".bk-quality .bk-readout").first
@@ -119,7 +122,8 @@ def test_dashboard_in_jupyterlab_drag_ratio_lists_python_subset(lab_browser, tmp
                 arg=frac, timeout=30_000)
             wait_for_idle(page)
             ratio = float(out(".bk-quality .bk-readout").first.get_attribute("data-ratio"))
-            assert abs(ratio - frac) <= 0.011 and ratio == round(ratio, 2)
+            assert abs(ratio - frac) <= 0.011
+            assert ratio == round(ratio, 2)
             want = _expected(result, "A", ratio)
             got = out(".bk-quality .bk-sub-item").evaluate_all("els => els.map(e => e.dataset.item)")
             assert got == want
@@ -162,4 +166,5 @@ def test_exported_dashboard_opens_offline_and_drags_on_the_grid(lab_browser, tmp
         got = page.locator(".bk-sub-item").evaluate_all("els => els.map(e => e.dataset.item)")
         assert got == _expected(result, "C", 0.6)
         assert page.locator(".bk-hcell").count() == 0  # code has one benchmark
-        assert requests == [] and errors == []
+        assert requests == []
+        assert errors == []

@@ -178,3 +178,24 @@ def test_method_chart_modules_load_lazily_from_the_package():
         assert getattr(charts, name) is importlib.import_module(f"benchkit.charts.{name}")
     with pytest.raises(AttributeError, match="has no attribute 'nope'"):
         _ = charts.nope
+
+
+def test_show_stores_a_static_svg_beside_the_interactive_chart(toy, monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    before = alt.renderers.active
+    try:
+        chart = charts.accuracy_chart(toy)
+        charts.enable_offline_rendering()
+        charts.show(chart)
+        assert [type(o).__name__ for o in shown] == ["Chart", "SVG"]
+        assert shown[1].data == charts.to_svg(chart)
+        assert shown[1].data.lstrip().startswith("<svg")
+        shown.clear()
+        charts.enable_offline_rendering(static=True)  # already an SVG: shown once
+        charts.show(chart)
+        assert [type(o).__name__ for o in shown] == ["Chart"]
+    finally:
+        alt.renderers.enable(before)
+    with pytest.raises(TypeError, match="chart must be an Altair chart, got int"):
+        charts.to_svg(3)

@@ -1,4 +1,4 @@
-"""benchkit.charts_quality: the chart data are the numbers of benchkit.quality results (checked
+"""benchkit.charts.quality: the chart data are the numbers of benchkit.quality results (checked
 against the result's own tables and scipy), and each chart renders through vl-convert."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ vlc = pytest.importorskip("vl_convert")
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.charts_quality import (
+from benchkit.charts.quality import (
     family_cad_chart,
     kendall_heatmap_chart,
     selection_curve_chart,
@@ -45,7 +45,8 @@ def _values(chart) -> list[dict]:
 
 def _renders(chart):
     svg = vlc.vegalite_to_svg(chart.to_dict())
-    assert svg.startswith("<svg") and "<text" in svg
+    assert svg.startswith("<svg")
+    assert "<text" in svg
 
 
 def test_kendall_heatmap_values_are_scipy_tau(result):
@@ -77,7 +78,7 @@ def test_family_cad_chart_matches_table7(result):
         assert r["band"] == band("cad", s)
         assert r["score"] == pytest.approx(np.exp(-12.0 * r["rate"]), abs=1e-12)  # Eq. 6
     _renders(ch)
-    _renders(family_cad_chart(result, "B"))
+    _renders(family_cad_chart(result, benchmarks="B"))
 
 
 def test_selection_curve_is_the_sweep(result):
@@ -103,7 +104,7 @@ def test_chart_errors(result):
     with pytest.raises(BenchkitTypeError, match="selection_sweep"):
         selection_curve_chart([1, 2])
     with pytest.raises(ValueError, match="benchmarks"):
-        family_cad_chart(result, "nope")
+        family_cad_chart(result, benchmarks="nope")
     with pytest.raises(ValueError, match="domain"):
         kendall_heatmap_chart(result, domain="nope")
     single = assess({"A": _bench(1, 50, "A")}, domains={"A": "x"}, n_resamples=0,

@@ -21,8 +21,10 @@ def test_cells_hand_case():
     # A ordered: 1(0.1), 2(0.1), 4(0.3), 0(0.5), 5(0.7), 3(0.9)
     assert cells[[1, 2]].tolist() == [0, 0]
     assert cells[[4, 0]].tolist() == [1, 1]
-    assert cells[5] == 2 and cells[3] == 3
-    assert cells[7] == 4 and cells[6] == 5  # B: 4.0 then 5.0
+    assert cells[5] == 2
+    assert cells[3] == 3
+    assert cells[7] == 4  # B: 4.0 then 5.0
+    assert cells[6] == 5
 
 
 def test_select_and_weights_restore_mass_exactly():

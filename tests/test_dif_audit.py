@@ -103,7 +103,8 @@ def test_explore_views(result):
     assert hm.anchor.sum() == r.anchors[0].selected[-1].sum()
     assert list(hm.columns[-len(r.families):]) == list(r.families)
     agg = explore.heatmap_view(r, bins=10)
-    assert len(agg) == 10 and agg.n_items.sum() == len(hm)
+    assert len(agg) == 10
+    assert agg.n_items.sum() == len(hm)
     assert agg.anchor.mul(agg.n_items).sum() == pytest.approx(hm.anchor.sum())
     sig = explore.signature_view(r, hm.item.iloc[0])
     assert len(sig) == 2 * len(r.families)

@@ -114,8 +114,10 @@ def test_bootstrap_reproducible_and_units(fitted):
     units = bootstrap_units(s.source)
     assert np.unique(units).size == 12
     u1 = bootstrap_units(["x"] * 250)
-    assert np.unique(u1).size == 100 and np.all(np.diff(u1) >= 0)
-    assert np.bincount(u1).min() == 2 and np.bincount(u1).max() == 3
+    assert np.unique(u1).size == 100
+    assert np.all(np.diff(u1) >= 0)
+    assert np.bincount(u1).min() == 2
+    assert np.bincount(u1).max() == 3
     a = composition_bootstrap(folds, pairs, units, obs.rate, n_resamples=150, rng=1, n_jobs=1)
     b = composition_bootstrap(folds, pairs, units, obs.rate, n_resamples=150, rng=1, n_jobs=2)
     np.testing.assert_array_equal(a.replicates, b.replicates)
@@ -187,4 +189,6 @@ def test_no_eligible_pair_gives_nan_p():
     ps = pair_set(ft, max_gap=0.05)
     res = matched_random([ft, ft], [ps, ps], np.array([np.nan]), thresholds=(0.01,),
                          n_resamples=5, rng=0)
-    assert np.isnan(res.p_value[0]) and np.isnan(res.median[0]) and np.isnan(res.excess_pp[0])
+    assert np.isnan(res.p_value[0])
+    assert np.isnan(res.median[0])
+    assert np.isnan(res.excess_pp[0])

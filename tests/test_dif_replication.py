@@ -65,10 +65,12 @@ def test_replication_identical_halves_and_planted(cf):
     a = fit.anchors[0]
     rep = replicate_signatures(a, a, s.source, n_resamples=40, rng=1)
     assert rep.median_rho == pytest.approx(1.0)
-    assert rep.overlap == 1.0 and rep.agreement == 1.0
+    assert rep.overlap == 1.0
+    assert rep.agreement == 1.0
     np.testing.assert_array_equal(rep.p_values, 1 / 41)
     real = replicate_signatures(fit.anchors[0], fit.anchors[1], s.source, n_resamples=60, rng=1)
-    assert real.median_rho > 0.2 and real.overlap > 0.2  # planted effects replicate
+    assert real.median_rho > 0.2  # planted effects replicate
+    assert real.overlap > 0.2
     assert real.p_values[0] == 1 / 61
     again = replicate_signatures(fit.anchors[0], fit.anchors[1], s.source, n_resamples=60,
                                  rng=1, n_jobs=2)
@@ -96,9 +98,11 @@ def test_robustness_pass_hand():
                       "excess_pp": [1, 2, 3, -1, -2, 1, 2, 3, 4, -1],
                       "p_value": [.01, .01, .2, .01, .5, .01, .01, .04, .2, .01]})
     out = robustness_pass(t).set_index("variant")
-    assert out.loc["v", "G_dir"] == 3 and out.loc["v", "G_sig"] == 3
+    assert out.loc["v", "G_dir"] == 3
+    assert out.loc["v", "G_sig"] == 3
     assert bool(out.loc["v", "passes"])
-    assert out.loc["w", "G_sig"] == 4 and bool(out.loc["w", "passes"])
+    assert out.loc["w", "G_sig"] == 4
+    assert bool(out.loc["w", "passes"])
 
 
 def test_kappa_matches_statsmodels():
@@ -148,7 +152,8 @@ def test_content_audit_finds_planted_axis():
     res = analyze_annotations(key, ann_a, ann_b)
     assert res.criteria.set_index("axis").confirmed.to_dict() == {
         ax: ax == "negation" for ax in BINARY_AXES}
-    assert res.passes and res.reliability_passes
+    assert res.passes
+    assert res.reliability_passes
     # exact McNemar p against statsmodels for one axis
     row = res.binary[(res.binary.annotator == "A") & (res.binary.axis == "negation")].iloc[0]
     merged = key.merge(ann_a, on="blinded_id")

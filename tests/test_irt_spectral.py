@@ -54,7 +54,8 @@ def test_select_dimension_finds_planted_rank_and_truncates_grid():
     assert all(sel.mean_loss[k] > sel.mean_loss[jb] + sel.se[jb] for k in range(j))
     # rank-infeasible K are omitted: 60 training models cannot support K=64
     small = select_dimension(s.Y[:, :80], owners=s.owners[:80], rng=0)
-    assert max(small.grid) <= 64 and max(small.grid) < 80
+    assert max(small.grid) <= 64
+    assert max(small.grid) < 80
     again = select_dimension(s.Y, owners=s.owners, sources=s.source, rng=0)
     np.testing.assert_array_equal(again.mean_loss, sel.mean_loss)
     assert sel.to_frame().selected.sum() == 1

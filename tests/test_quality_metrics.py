@@ -275,7 +275,7 @@ def oracle_stability(Y, ratio, K, seed, items=None):
     return float(np.nanmean(taus))
 
 
-@pytest.mark.parametrize("ratio,items", [(0.3, None), (0.5, [0, 3, 4, 8, 9, 11, 15, 20])])
+@pytest.mark.parametrize(("ratio", "items"), [(0.3, None), (0.5, [0, 3, 4, 8, 9, 11, 15, 20])])
 def test_stability_matches_oracle_and_is_reproducible(ratio, items):
     rng = np.random.default_rng(11)
     Y = (rng.random((40, 6)) < np.linspace(0.8, 0.3, 6)).astype(float)
@@ -310,7 +310,7 @@ def test_bqs_app_c_formula():
                                [0.15 + 0.06 + 0.2, 0.3 + 0.12 + 0.2], atol=TOL)
 
 
-@pytest.mark.parametrize("metric,value,label", [
+@pytest.mark.parametrize(("metric", "value", "label"), [
     ("cbrc", 0.71, "high"), ("cbrc", 0.7, "moderate"), ("cbrc", 0.4, "low"), ("cbrc", 0.41, "moderate"),
     ("ds", 0.41, "good"), ("ds", 0.3, "moderate"), ("ds", 0.2, "minimal"),
     ("cad", 0.61, "good"), ("cad", 0.5, "acceptable"), ("cad", 0.39, "significant issues"),

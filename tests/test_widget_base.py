@@ -36,7 +36,8 @@ def test_pack_arrays_round_trip_every_dtype():
 def test_view_cache_lru():
     c = ViewCache(2)
     calls = []
-    f = lambda k: (lambda: calls.append(k) or k * 10)
+    def f(k):
+        return (lambda: calls.append(k) or k * 10)
     assert c.get(1, f(1)) == 10
     assert c.get(2, f(2)) == 20
     assert c.get(1, f(1)) == 10

@@ -86,7 +86,8 @@ def test_families_and_inverted_items_of_selected_benchmark(dash, result):
     inv = result.inverted_items("B")
     assert [r["item"] for r in dash.inverted] == inv["item"].tolist()
     assert dash.inverted[0]["text"].startswith("<i>question")  # text travels as text
-    assert dash.revision > 0 and dash.busy is False
+    assert dash.revision > 0
+    assert dash.busy is False
 
 
 @pytest.mark.parametrize("ratio", [0.35, 0.37, 0.1, 1.0])
@@ -142,7 +143,8 @@ def _embedded_state(page: str) -> dict:
 
 def test_export_embeds_every_benchmark_and_grid_subsets(dash, result):
     page = dash.to_html()
-    assert "https://" not in page and "http://" not in page.replace("http://www.w3.org", "")
+    assert "https://" not in page
+    assert "http://" not in page.replace("http://www.w3.org", "")
     st = _embedded_state(page)
     assert st["static_mode"] is True
     assert set(st["bundle"]) == set(result.table.index)
@@ -162,7 +164,8 @@ def test_precomputed_selection_is_reused(result, dash):
 
     sv = selection_view(result, ratios=(0.25, 0.5), K=20, rng=1)
     d = QualityDashboard(result, selection=sv, benchmark="B", ratio=0.25)
-    assert d.selection is sv and d.ratio_grid == [0.25, 0.5]
+    assert d.selection is sv
+    assert d.ratio_grid == [0.25, 0.5]
     pt = sv.curve[(sv.curve["benchmark"] == "B") & (sv.curve["ratio"] == 0.25)].iloc[0]
     assert d.subset["items"] == list(pt["items"]) == sv.subset("B", 0.25)
     assert d.subset["stability"] == pytest.approx(pt["stability"], abs=1e-15)

@@ -142,7 +142,7 @@ def _pandas_filter(df, brush, flag="all", delta="all"):
     return df[keep]
 
 
-@pytest.mark.parametrize("brush, flag, delta, sort_by, desc", [
+@pytest.mark.parametrize(("brush", "flag", "delta", "sort_by", "desc"), [
     ({"x": [0.2, 0.5]}, "all", "all", "o", False),
     ({"w": [0.1, 0.4], "v": [0.3, 1.0]}, "all", "all", "v", True),
     ({"o": [0.0, 0.2]}, "all", "all", "x", False),
@@ -314,7 +314,7 @@ def test_models_are_not_taken_from_responses_whose_counts_differ(prof, ladder):
         {m: sum(ref[m].values()) for m in w.models}
 
 
-@pytest.mark.parametrize("kwargs, match", [
+@pytest.mark.parametrize(("kwargs", "match"), [
     (dict(models=["a", "b"]), r"models must have 6 labels \(one per model\); got 2"),
     (dict(items=["a"]), r"items must have 300 labels \(one per item\); got 1"),
     (dict(bins=0), "bins"),

@@ -416,7 +416,8 @@ class TrajectoryView:
         gamma, delta, a, e_hi, q25, q50, q75`` float32, ``high_start`` int32, ``flat, flagged`` uint8.
         """
         p = self.profile
-        f32 = lambda a: np.asarray(a, dtype=np.float32)
+        def f32(a):
+            return np.asarray(a, dtype=np.float32)
         return {
             "counts": np.asarray(p.counts, dtype=np.uint16 if p.T < 65536 else np.uint32),
             "e": f32(p.entropy), "fit": f32(p.fit), "blocks": np.asarray(p.blocks, dtype=np.int32),

@@ -7,7 +7,7 @@ chart function without Altair raises an ImportError that names the ``benchkit[ju
 
 Generic charts of a ResponseSet live here; one module per method holds that method's charts:
 :mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.measure` (002) and
-:mod:`benchkit.charts.landscape` (003). They load on first access (``charts.measure``) or with
+:mod:`benchkit.charts.landscape` (003), :mod:`benchkit.charts.quality` (004). They load on first access (``charts.measure``) or with
 ``from benchkit.charts import measure as charts_measure``, and share the one lazy Altair loader
 below.
 
@@ -36,9 +36,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from benchkit.response_set import ResponseSet
 
-__all__ = ["accuracy_chart", "difficulty_bins", "difficulty_histogram", "enable_offline_rendering"]
+__all__ = ["accuracy_chart", "difficulty_bins", "difficulty_histogram", "enable_offline_rendering", "show",
+           "to_svg"]
 
-_METHOD_MODULES = ("boundary", "landscape", "measure")
+_METHOD_MODULES = ("boundary", "landscape", "measure", "quality")
 
 _INSTALL_HINT = (
     "benchkit.charts needs Altair (and vl-convert-python for offline rendering); "
@@ -104,6 +105,49 @@ def enable_offline_rendering(*, static: bool = False) -> None:
         alt.renderers.enable("svg")
     else:
         alt.renderers.enable("jupyter", offline=True)
+
+
+
+def to_svg(chart: Any) -> str:
+    """The chart drawn as an SVG document by vl-convert (offline; no browser, no CDN).
+
+    Parameters
+    ----------
+    chart : altair.Chart or any Altair top-level chart
+
+    Returns
+    -------
+    str
+        The SVG text.
+    """
+    _altair()
+    try:
+        import vl_convert
+    except ImportError as exc:
+        raise ImportError(_INSTALL_HINT) from exc
+    if not hasattr(chart, "to_dict"):
+        raise BenchkitTypeError(f"chart must be an Altair chart, got {type(chart).__name__}")
+    return vl_convert.vegalite_to_svg(chart.to_dict())
+
+
+def show(chart: Any) -> None:
+    """Display a chart for a notebook that is also a report: the chart, then its static SVG.
+
+    With :func:`enable_offline_rendering` (``static=False``) the first output is the interactive
+    chart, which needs a live kernel; the second is the same chart as an SVG image stored in the
+    notebook, so the saved notebook shows it on a code host or nbviewer without a kernel. With
+    ``static=True`` the chart is already an SVG and is shown once.
+
+    Parameters
+    ----------
+    chart : altair.Chart
+    """
+    alt = _altair()
+    from IPython.display import SVG, display
+
+    display(chart)
+    if alt.renderers.active != "svg":
+        display(SVG(to_svg(chart)))
 
 
 def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Chart":

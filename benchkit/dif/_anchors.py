@@ -85,14 +85,14 @@ def jaccard(a, b) -> float:
 
 @dataclass(frozen=True)
 class FoldAnchors:
-    """Anchors learnt in one owner half (App. C.5).
+    r"""Anchors learnt in one owner half (App. C.5).
 
     Attributes
     ----------
     K : int
         Spectral dimension used.
     selected : ndarray of bool (rounds, items)
-        :math:`\\mathcal S^{(t)}` for every round.
+        :math:`\mathcal S^{(t)}` for every round.
     cells : ndarray of int (items,)
         Source x easiness cells of the final round.
     weights : ndarray (items,)
@@ -100,7 +100,7 @@ class FoldAnchors:
     jaccard : ndarray (rounds - 1,)
         Overlap of successive anchor sets.
     b, delta, D : ndarrays
-        Final item signatures: refit on :math:`\\mathcal S^{(3)}` (step 4).
+        Final item signatures: refit on :math:`\mathcal S^{(3)}` (step 4).
     round_D : ndarray (rounds, items)
         :math:`D_i^{(t)}` of every round.
     families : tuple
@@ -127,7 +127,7 @@ class FoldAnchors:
 
 def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_strata: int = 4,
            lam: float = 1.0, n_iter: int = 5, refit: bool = True, rng: Any = None) -> FoldAnchors:
-    """Three-round anchor purification in one owner half (App. C.5).
+    r"""Three-round anchor purification in one owner half (App. C.5).
 
     Parameters
     ----------
@@ -142,14 +142,14 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     alpha : float
         Retained fraction per cell (0.5; 0.3 and 0.7 are sensitivity analyses).
     refit : bool
-        Step 4's final refit on :math:`\\mathcal S^{(3)}` (the stored signatures).
+        Step 4's final refit on :math:`\mathcal S^{(3)}` (the stored signatures).
     rng : seed
         Seeds the randomized SVDs (one child per round).
 
     Notes
     -----
     Each round learns directions from the current anchor rows, projects all items, refits
-    :math:`b, \\delta` on all items, rebuilds the cells from :math:`b^{(t)}` and keeps the
+    :math:`b, \delta` on all items, rebuilds the cells from :math:`b^{(t)}` and keeps the
     smallest-D fraction of every cell. Always three rounds; Jaccard overlaps are recorded only.
     """
     from benchkit.dif._residual import fit_residual_dif

@@ -80,7 +80,7 @@ def _controls_block(seed, start, stop, folds, pairs, thresholds):
 
 @dataclass(frozen=True)
 class MatchedRandomResult:
-    """R blueprint-matched random subtests (App. C.6, Eq. 10-11).
+    r"""R blueprint-matched random subtests (App. C.6, Eq. 10-11).
 
     Attributes
     ----------
@@ -91,7 +91,7 @@ class MatchedRandomResult:
         :math:`T_r` (pooled over folds, Eq. 35).
     flips, eligible : ndarray (R, thresholds, folds)
     median, excess_pp, p_value : ndarray (thresholds,)
-        Median :math:`T_r`, :math:`\\Delta_{pp}` (Eq. 10), Phipson-Smyth p (Eq. 11).
+        Median :math:`T_r`, :math:`\Delta_{pp}` (Eq. 10), Phipson-Smyth p (Eq. 11).
     interval : tuple of ndarray
         2.5th and 97.5th percentiles of :math:`T_r`.
     """

@@ -52,7 +52,7 @@ class FoldTargets:
         return np.rint(self.Y.sum(0)).astype(np.int64) / self.Y.shape[0]
 
     def weighted(self, *, w: np.ndarray | None = None) -> np.ndarray:
-        """Weighted score :math:`\\tilde A_m = \\sum_i w_i Y_{im} / \\sum_i w_i` (Eq. 8)."""
+        r"""Weighted score :math:`\tilde A_m = \sum_i w_i Y_{im} / \sum_i w_i` (Eq. 8)."""
         w = self.weights if w is None else w
         return (w @ self.Y) / w.sum()
 
@@ -124,14 +124,14 @@ def pooled_rates(flips: np.ndarray, eligible: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True)
 class RankingResult:
-    """Observed ranking statistics of the low-DIF anchor scoring (Table 1, Table 4's first number).
+    r"""Observed ranking statistics of the low-DIF anchor scoring (Table 1, Table 4's first number).
 
     Attributes
     ----------
     thresholds : tuple of float
     flips, eligible : ndarray (thresholds, 2 folds)
     rate : ndarray (thresholds,)
-        Pooled strict reversal rate :math:`\\hat T_\\epsilon` (Eq. 40).
+        Pooled strict reversal rate :math:`\hat T_\epsilon` (Eq. 40).
     tau_b : ndarray (2,)
         Fold Kendall tau_b between full and anchor scores; ``mean_tau_b`` their mean.
     all_pair_flips, all_pair_eligible : int

@@ -13,17 +13,17 @@ __all__ = ["ResidualDIF", "family_codes", "fit_residual_dif"]
 
 @dataclass(frozen=True)
 class ResidualDIF:
-    """Item easiness and residual family effects (Eq. 3-5).
+    r"""Item easiness and residual family effects (Eq. 3-5).
 
     Attributes
     ----------
     b : ndarray (items,)
-        Item easiness :math:`\\hat b_i`.
+        Item easiness :math:`\hat b_i`.
     delta : ndarray (items, families)
-        :math:`\\hat\\delta_{if}`, centered within every item (Eq. 4); columns in sorted label
+        :math:`\hat\delta_{if}`, centered within every item (Eq. 4); columns in sorted label
         order (:attr:`families`).
     D : ndarray (items,)
-        :math:`D_i = \\max_f \\hat\\delta_{if} - \\min_f \\hat\\delta_{if}` (Eq. 5).
+        :math:`D_i = \max_f \hat\delta_{if} - \min_f \hat\delta_{if}` (Eq. 5).
     families : tuple
         Sorted family labels.
     cycles : ndarray of int (items,)

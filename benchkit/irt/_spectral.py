@@ -1,5 +1,5 @@
-"""Spectral MIRT working model (paper 001, App. C.2-C.3): a family-blind, response-derived
-low-rank approximation of the compensatory MIRT term :math:`a_i^\\top\\theta_m`.
+r"""Spectral MIRT working model (paper 001, App. C.2-C.3): a family-blind, response-derived
+low-rank approximation of the compensatory MIRT term :math:`a_i^\top\theta_m`.
 
 Self-contained (imports nothing from :mod:`benchkit.irt`); it becomes ``benchkit.irt.spectral``.
 
@@ -135,7 +135,7 @@ class SpectralFit:
         return self.theta.shape[1]
 
     def offsets(self, *, K: int | None = None, clip: float = 6.0) -> np.ndarray:
-        """Offsets :math:`o_{im} = \\mathrm{clip}(L_{i,:K}\\Theta_{m,:K}^\\top / s_i, \\pm 6)` (Eq. 17)."""
+        r"""Offsets :math:`o_{im} = \mathrm{clip}(L_{i,:K}\Theta_{m,:K}^\top / s_i, \pm 6)` (Eq. 17)."""
         K = self.K if K is None else check_int("K", K, min=0, max=self.K)
         o = self.loadings[:, :K] @ self.theta[:, :K].T
         o /= self.s[:, None]
@@ -148,7 +148,7 @@ class SpectralFit:
 
 def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
                  rng: Any = None) -> SpectralFit:
-    """Fit the rank-``K`` spectral working model on the item ``rows`` of ``Y`` (App. C.2).
+    r"""Fit the rank-``K`` spectral working model on the item ``rows`` of ``Y`` (App. C.2).
 
     Parameters
     ----------
@@ -157,14 +157,14 @@ def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
     K : int
         Rank; truncated to the rank bound ``min(len(rows), models)``.
     rows : array_like of int, optional
-        The current anchor rows :math:`\\mathcal{S}` (default all items).
+        The current anchor rows :math:`\mathcal{S}` (default all items).
     n_iter : int
         Power iterations of the randomized SVD (5, Table C.8).
 
     Notes
     -----
-    Eq. 12-16: marginals from all items of the half; SVD of :math:`X_{\\mathcal S}`;
-    :math:`\\Theta = V_K`; :math:`L = X\\Theta` for every item, so the smaller-K offsets are
+    Eq. 12-16: marginals from all items of the half; SVD of :math:`X_{\mathcal S}`;
+    :math:`\Theta = V_K`; :math:`L = X\Theta` for every item, so the smaller-K offsets are
     truncations of one fit (the columns come in decreasing singular value).
     """
     X, p, s = standardize(Y)
@@ -182,14 +182,14 @@ def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
 
 @dataclass(frozen=True)
 class DimensionSelection:
-    """Nested owner-/item-held-out selection of K (App. C.3, Eq. 18-23).
+    r"""Nested owner-/item-held-out selection of K (App. C.3, Eq. 18-23).
 
     Attributes
     ----------
     grid : tuple of int
         The rank-feasible candidates.
     mean_loss, se : ndarray (len(grid),)
-        :math:`\\bar L_K` and :math:`\\mathrm{SE}_K` (Eq. 21-22).
+        :math:`\bar L_K` and :math:`\mathrm{SE}_K` (Eq. 21-22).
     model_loss : ndarray (validation models, len(grid))
         :math:`L_{m,K}`.
     K_best, K_star : int

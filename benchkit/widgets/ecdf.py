@@ -1,11 +1,11 @@
-"""ECDF gap explorer: a benchmark's normalized difficulties against the uniform reference (paper 002).
+r"""ECDF gap explorer: a benchmark's normalized difficulties against the uniform reference (paper 002).
 
 :class:`ECDFGapExplorer` shows, for one benchmark at a time (picked from a Table 1 of many):
 
 - the ECDF of the normalized item difficulties and the same-size uniform reference (atoms at
   (i - 0.5)/n), with the area between them shaded — that area is DDM;
 - the top-k gaps (default 5) as bands with their widths labelled;
-- on clicking a gap: its target :math:`z^\\star` and the neighbouring items on each side (ids,
+- on clicking a gap: its target :math:`z^\star` and the neighbouring items on each side (ids,
   difficulty, text where the data carry it), from :func:`benchkit.measure.gap_targets`;
 - the what-if of adding items: clicking the strip under the x axis adds an item at that
   difficulty; Python recomputes the metrics with :func:`benchkit.measure.what_if` and syncs them

@@ -452,7 +452,8 @@ class LandscapeExplorer(BenchkitWidget):
         f = d.frame
         labels = list(d.option_labels)
         probs = f[[f"p_{lab}" for lab in labels]].to_numpy(float)
-        q = lambda v: np.round(np.clip(np.nan_to_num(v, nan=0.0), 0, 1) * _Q).astype(np.uint16)
+        def q(v):
+            return np.round(np.clip(np.nan_to_num(v, nan=0.0), 0, 1) * _Q).astype(np.uint16)
         pred = pd.Categorical(f["pred"], categories=labels).codes.astype(np.int16)
         pred = np.where(pred < 0, 255, pred).astype(np.uint8)
         pnan = np.isnan(probs)

@@ -206,7 +206,8 @@ class QualityDashboard(BenchkitWidget):
         grid ratio the curve's point (:func:`benchkit.quality.selection_sweep`), elsewhere
         :func:`benchkit.quality.explore.subset_at` with the dashboard's strategy and a fixed
         child seed per (benchmark, ratio) (cached). Items are the first
-        ``max(1, round(ratio * n))`` of the strategy's order in both cases."""
+        ``max(1, round(ratio * n))`` of the strategy's order in both cases.
+        """
         from benchkit.quality.explore import subset_at
 
         check_choice("benchmark", benchmark, self.benchmarks)
@@ -310,7 +311,8 @@ class QualityDashboard(BenchkitWidget):
     # ----------------------------------------------------------------- export
     def _static_state(self) -> dict:
         """Every benchmark's views and its subsets at each grid ratio (metrics; the items are the
-        first ``n_items`` of ``order``), so the exported page works without a kernel."""
+        first ``n_items`` of ``order``), so the exported page works without a kernel.
+        """
         bundle = {}
         for b in self.benchmarks:
             view = dict(self.cached(("bench", b), lambda b=b: self._bench_view(b)))

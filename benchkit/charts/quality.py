@@ -177,7 +177,7 @@ def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
     return alt.hconcat(*charts, title=title or "").resolve_scale(color="shared")
 
 
-def family_cad_chart(result: Any, benchmarks: str | Sequence[str] | None = None, *,
+def family_cad_chart(result: Any, *, benchmarks: str | Sequence[str] | None = None,
                      title: str | None = None) -> altair.Chart:
     """Table 7: CAD score of each model family on each benchmark, as bars coloured by band.
 
