@@ -194,7 +194,8 @@ def _ecdf_what_if():
 def cases() -> list[Case]:
     out = []
     for size, budget in (("160k", 15), ("480k", 15), ("800k", 15)):
-        setup = (lambda size=size: landscape_input(size))
+        def setup(size=size):
+            return landscape_input(size)
         out += [
             Case(name=f"landscape {size}: build explorer", setup=setup, repeat=2,
                  kit=lambda size=size: __import__("benchkit.widgets", fromlist=["x"]).LandscapeExplorer(
