@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None, out=None) -> int:
     p_info = sub.add_parser("info", help="recognize an evaluation file or folder, read it and summarize it")
     p_info.add_argument("path")
     p_info.add_argument("--format", default=None, dest="fmt",
-                        choices=("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet"),
+                        choices=("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv",
+                                 "parquet"),
                         help="skip content detection")
     p_info.add_argument("--layout", choices=("long", "counts", "wide"), default="long",
                         help="table layout of a CSV/Parquet file")

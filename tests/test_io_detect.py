@@ -25,7 +25,8 @@ def _info(path, *extra):
 @pytest.mark.parametrize(("path", "fmt"), [
     ("inspect/mc.eval", "inspect"), ("inspect/mc.json", "inspect"), ("lm_eval", "lm_eval"),
     ("lm_eval/run_a/benchkit__dummy-a", "lm_eval"), ("evalscope", "evalscope"),
-    ("evalscope/reviews/model-a/general_mcq_example.jsonl", "evalscope"), ("every_eval_ever", "every_eval_ever"),
+    ("evalscope/reviews/model-a/general_mcq_example.jsonl", "evalscope"),
+    ("every_eval_ever", "every_eval_ever"),
 ])
 def test_detect_by_content(path, fmt, tmp_path):
     assert detect_format(TOOL / path)[0] == fmt

@@ -4,8 +4,9 @@
 (``tool_fixtures/make_evalscope.py``; evalscope runs from its own environment because its pins clash
 with lm-eval's, so the files are committed rather than produced in this test session). Oracle:
 evalscope's own per-sample values and its report (``reports/<model>/general_mcq.json``, metric
-score), compared with ``==``. The hand-written edge cases below follow the layout of ``ReviewResult.model_dump()`` as
-modelscope/evalscope saves it (``evalscope/api/evaluator/cache.py``, ``save_review_cache``;
+score), compared with ``==``. The hand-written edge cases below follow the layout of
+``ReviewResult.model_dump()`` as modelscope/evalscope saves it
+(``evalscope/api/evaluator/cache.py``, ``save_review_cache``;
 ``evalscope/api/metric/scorer.py``, ``Score`` / ``SampleScore``; commit fde259d, 2026-08, the
 1.x line): ``reviews/<model>/<benchmark>_<subset>.jsonl``. Oracle: the values written, by hand,
 and the main-score rule of EvalScope's ``Score.main_value`` (``main_score_name``, else the first
@@ -97,7 +98,8 @@ def test_repeats_and_unusable_scores(tmp_path):
     recs = [_review(k, "A", {"acc": float(k % 2)}, group=k // 3, gen=k % 3) for k in range(6)]
     recs.append(_review(6, "B", {}, status="parse_error", group=2, gen=0))
     _write(tmp_path, "m", "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r"1 reviews have no usable score: .*arc/easy/2: status 'parse_error'"):
+    msg = r"1 reviews have no usable score: .*arc/easy/2: status 'parse_error'"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_evalscope(tmp_path)
     rs = read_evalscope(tmp_path, drop_unscored=True, drop_incomplete=True)
     assert rs.T == 3
@@ -107,5 +109,6 @@ def test_repeats_and_unusable_scores(tmp_path):
     assert K.tolist() == [1, 2]  # group 0: 0,1,0 ; group 1: 1,0,1
     bad = [_review(0, "A", {"score": 7.0})]
     _write(tmp_path / "b", "m", "x_y", bad)
-    with pytest.raises(BenchkitValueError, match=r"metric 'score' is 7.0; correct must be a boolean or a number in \[0, 1\]"):
+    msg = r"metric 'score' is 7.0; correct must be a boolean or a number in \[0, 1\]"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_evalscope(tmp_path / "b")

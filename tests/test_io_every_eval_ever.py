@@ -68,7 +68,8 @@ def test_round_trip_inspect_log(tmp_path):
                                  evaluation_id="run-1")
     back = read_every_eval_ever(path)
     assert back.to_long().equals(rs.to_long())
-    assert back.items[["benchmark", "answer_key", "options"]].equals(rs.items[["benchmark", "answer_key", "options"]])
+    cols = ["benchmark", "answer_key", "options"]
+    assert back.items[cols].equals(rs.items[cols])
     rec = json.loads(path.read_text().splitlines()[0])
     assert rec["schema_version"] == "0.3.0"
     assert rec["evaluation_id"] == "run-1"
@@ -76,17 +77,20 @@ def test_round_trip_inspect_log(tmp_path):
     assert rec["messages"] is None
     if _VALIDATOR.exists():  # every-eval-ever's own pydantic model of an instance record
         # (its CLI `validate` also wants the aggregate .json next to the samples: not written here)
-        code = ("import sys\nfrom every_eval_ever.instance_level_types import InstanceLevelEvaluationLog as M\n"
+        code = ("import sys\n"
+                "from every_eval_ever.instance_level_types import InstanceLevelEvaluationLog as M\n"
                 "for line in open(sys.argv[1]):\n    M.model_validate_json(line)\nprint('ok')")
         done = subprocess.run([str(_VALIDATOR.with_name("python")), "-c", code, str(path)], check=False,
                               capture_output=True, text=True)
-        assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr[-2000:]
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "ok", done.stderr[-2000:]
 
 
 def test_errors(tmp_path):
     bad = tmp_path / "x.jsonl"
     bad.write_text(json.dumps({"model_id": "m"}) + "\n")
-    with pytest.raises(BenchkitValueError, match=r"not an Every Eval Ever instance record \(missing \['schema_version'"):
+    msg = r"not an Every Eval Ever instance record \(missing \['schema_version'"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_every_eval_ever(bad)
     with pytest.raises(BenchkitValueError, match="correct='maybe' is not allowed"):
         read_every_eval_ever(EEE, correct="maybe")

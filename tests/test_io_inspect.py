@@ -50,7 +50,8 @@ def _write_eval(path, task, model, samples, status="success", header=True):
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr("_journal/start.json", json.dumps({"version": 2, "eval": spec, "plan": {"steps": []}}))
         # summaries carry choices and the error as a string (as inspect_ai 0.3.285 writes them)
-        summaries = [{k: v for k, v in s.items() if k in ("id", "epoch", "input", "choices", "target", "scores")}
+        keep = ("id", "epoch", "input", "choices", "target", "scores")
+        summaries = [{k: v for k, v in s.items() if k in keep}
                      | ({"error": s["error"]["message"]} if s.get("error") else {}) for s in samples]
         zf.writestr("_journal/summaries/1.json", json.dumps(summaries))
         for s in samples:
@@ -115,7 +116,8 @@ def test_json_log_and_journal_only_archive(tmp_path):
 def test_scorer_choice_and_errors(tmp_path):
     samples, _ = _samples(1, scorers=("match", "model_graded_qa"))
     _write_eval(tmp_path / "x.eval", "t", "openai/gpt-4o", samples)
-    with pytest.raises(BenchkitValueError, match=r"several scores \['match', 'model_graded_qa'\] and the log names no headline scorer; pass scorer"):
+    msg = r"several scores \['match', 'model_graded_qa'\] and the log names no headline scorer; pass scorer"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_inspect(tmp_path / "x.eval")
     msg = r"no score from scorer 'f1'; available: \['match', 'model_graded_qa'\]"
     with pytest.raises(BenchkitValueError, match=msg):
@@ -124,7 +126,9 @@ def test_scorer_choice_and_errors(tmp_path):
     bad = [dict(s) for s in samples]
     bad[3] = {**bad[3], "scores": None, "error": {"message": "RateLimitError"}}
     _write_eval(tmp_path / "y.eval", "t", "openai/gpt-4o", bad)
-    with pytest.raises(BenchkitValueError, match=r"1 samples have no score .*y\.eval!summaries\.json\[3\] \(sample 2 epoch 2, error: 'RateLimitError'\)"):
+    msg = (r"1 samples have no score .*y\.eval!summaries\.json\["
+           r"3\] \(sample 2 epoch 2, error: 'RateLimitError'\)")
+    with pytest.raises(BenchkitValueError, match=msg):
         read_inspect(tmp_path / "y.eval", scorer="match")
     rs = read_inspect(tmp_path / "y.eval", scorer="match", drop_unscored=True, drop_incomplete=True)
     assert rs.meta["unscored"] == [{"where": f"{tmp_path / 'y.eval'}!summaries.json[3]", "id": 2, "epoch": 2,

@@ -86,7 +86,8 @@ def test_multiple_choice_two_models(out):
 @pytest.mark.parametrize("flt", ["strict", "loose"])
 def test_generation_two_filters(out, flt):
     res = _results(out)
-    with pytest.raises(BenchkitValueError, match=r"task 'bk_gen' .* logs several filters \['loose', 'strict'\]; pass filter"):
+    msg = r"task 'bk_gen' .* logs several filters \['loose', 'strict'\]; pass filter"
+    with pytest.raises(BenchkitValueError, match=msg):
         read_lm_eval(out, tasks=["bk_gen"])
     rs = read_lm_eval(out, tasks=["bk_gen"], filter=flt)
     assert rs.meta["metric"] == {"bk_gen": "exact_match"}
@@ -99,7 +100,8 @@ def test_generation_two_filters(out, flt):
                 continue
             row = long.loc[(model, f"bk_gen/{rec['doc_id']}")]
             assert row["correct"] == rec["exact_match"]
-            text = rec["filtered_resps"][0] if isinstance(rec["filtered_resps"], list) else rec["filtered_resps"]
+            resps = rec["filtered_resps"]
+            text = resps[0] if isinstance(resps, list) else resps
             assert row["answer"] == (NO_ANSWER if text == "[invalid]" else text)
 
 

@@ -94,7 +94,8 @@ def test_sampled_stats_agree_with_exact_within_se(data):
     assert sm.mpd_se > 0
     # the sampled estimate is unbiased with the reported SE (oracle: exact pdist mean)
     assert abs(sm.mpd - ex.mpd) < 5 * sm.mpd_se
-    assert ex.mpd == pytest.approx(pdist(data.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean(), abs=1e-12)
+    pts = data.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()
+    assert ex.mpd == pytest.approx(pdist(pts).mean(), abs=1e-12)
     # reproducible for a fixed rng
     assert data.stats(rows, method="sampled", rng=3).mpd == data.stats(rows, method="sampled", rng=3).mpd
     assert data.stats(rows, method="auto").mpd_method == "exact"  # 262 points <= EXACT_LIMIT

@@ -95,5 +95,6 @@ class ZipMembers:
                 raise
             raise BenchkitValueError(f"{self.path}: cannot decompress member {name!r}: {exc}") from exc
         if len(data) != info.file_size or zlib.crc32(data) != info.CRC:
-            raise BenchkitValueError(f"{self.path}: member {name!r} fails its size/CRC check (corrupt archive)")
+            raise BenchkitValueError(
+                f"{self.path}: member {name!r} fails its size/CRC check (corrupt archive)")
         return data

@@ -124,7 +124,8 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
                 unscored.append({"where": where, "item": item, "sample": sample, "why": why})
                 continue
             raw = value_map[name]
-            if isinstance(raw, bool) or isinstance(raw, (int, float)) and not math.isnan(raw) and 0.0 <= raw <= 1.0:
+            in_unit = isinstance(raw, (int, float)) and not math.isnan(raw) and 0.0 <= raw <= 1.0
+            if isinstance(raw, bool) or in_unit:
                 value = float(raw)
             else:
                 raise BenchkitValueError(

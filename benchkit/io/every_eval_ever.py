@@ -68,8 +68,8 @@ def _answer(rec: Mapping) -> str:
     return NO_ANSWER if value is None or str(value) == "" else str(value)
 
 
-def read_every_eval_ever(path_or_glob, *, correct: str = "score", result: str | Mapping[str, str] | None = None,
-                         **options) -> ResponseSet:
+def read_every_eval_ever(path_or_glob, *, correct: str = "score",
+                         result: str | Mapping[str, str] | None = None, **options) -> ResponseSet:
     """Read Every Eval Ever instance-level JSONL files into a ResponseSet.
 
     Parameters
@@ -119,7 +119,8 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score", result: str | 
                 raise BenchkitValueError(f"{where}: a record must be a JSON object, got {describe(rec)}")
             missing = [f for f in _REQUIRED if f not in rec]
             if missing:
-                raise BenchkitValueError(f"{where}: not an Every Eval Ever instance record (missing {missing})")
+                raise BenchkitValueError(
+                    f"{where}: not an Every Eval Ever instance record (missing {missing})")
             ename = str(rec["evaluation_name"])
             rid = rec.get("evaluation_result_id")
             if ename not in chosen:
@@ -135,7 +136,8 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score", result: str | 
             raw = evaluation[correct]
             if correct == "is_correct":
                 if not isinstance(raw, bool):
-                    raise BenchkitValueError(f"{where}: evaluation.is_correct must be a boolean, got {describe(raw)}")
+                    raise BenchkitValueError(
+                        f"{where}: evaluation.is_correct must be a boolean, got {describe(raw)}")
                 value = float(raw)
             else:
                 if isinstance(raw, bool) or not isinstance(raw, (int, float)) or math.isnan(raw) \
@@ -158,7 +160,8 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score", result: str | 
             key = (*group, sample)
             if key in seen:
                 raise BenchkitValueError(
-                    f"duplicate record: model {model!r}, item {item!r}, sample {sample} in {seen[key]} and {where}"
+                    f"duplicate record: model {model!r}, item {item!r}, sample {sample} in {seen[key]} "
+                    f"and {where}"
                 )
             seen[key] = where
             runs.add(str(rec["evaluation_id"]))
@@ -239,7 +242,10 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
             sample_id = row.item[len(bench) + 1:] if row.item.startswith(bench + "/") else row.item
             key = rec_item.get("answer_key")
             target = rec_item.get("target")
-            reference = [str(key)] if isinstance(key, str) else ([str(target)] if isinstance(target, str) else [])
+            if isinstance(key, str):
+                reference = [str(key)]
+            else:
+                reference = [str(target)] if isinstance(target, str) else []
             options = rec_item.get("options")
             text = rec_item.get("text")
             answer = getattr(row, "answer", None)
@@ -251,7 +257,8 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
             rec = {
                 "schema_version": SCHEMA_VERSION, "evaluation_id": run, "model_id": str(row.model),
                 "evaluation_name": bench, "sample_id": sample_id, "interaction_type": "single_turn",
-                "input": {"raw": str(text) if isinstance(text, str) else str(row.item), "reference": reference,
+                "input": {"raw": str(text) if isinstance(text, str) else str(row.item),
+                          "reference": reference,
                           **({"choices": [str(o) for o in options]} if isinstance(options, list) else {})},
                 "output": {"raw": [answer] if has_answer else []},
                 "messages": None,

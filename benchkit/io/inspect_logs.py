@@ -354,5 +354,6 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(set(used_scorers.values())),
-            "unscored": unscored, "other_scorers": sorted(other_scorers), **dict(options.pop("meta", None) or {})}
+            "unscored": unscored, "other_scorers": sorted(other_scorers),
+            **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)
