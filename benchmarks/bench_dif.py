@@ -18,8 +18,8 @@ Stage cases compare each step with the obvious numpy implementation of the same 
   item-level recomposition, per-replicate pandas group means).
 
 The heavy cases' untimed warm-up call runs a small instance (it loads the numba cache) instead of
-repeating minutes of work. The full-audit case runs once (``repeat=1``) under :mod:`tracemalloc` and prints time and peak
-traced memory per stage, with the process's peak RSS.
+repeating minutes of work. The full-audit case runs once (``repeat=1``) under :mod:`tracemalloc`
+and prints time and peak traced memory per stage, with the process's peak RSS.
 """
 from __future__ import annotations
 
@@ -62,14 +62,14 @@ def _setup():
     Yh = np.ascontiguousarray(s.Y[:, cols])
     fam = pop.table["family"].to_numpy(object)[cols]
     own = pop.table["owner"].to_numpy(object)[cols]
-    O = fit_spectral(Yh, 32, rng=0).offsets()
+    offsets = fit_spectral(Yh, 32, rng=0).offsets()
     cf = cross_fit(s.Y, pop, s.source, K=(32, 32), rng=0)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=0.05) for f in folds]
     obs = observed_ranking(folds, pairs, s.model_ids)
     tr = np.flatnonzero(~np.isin(own, np.unique(own)[::4]))
     Xtr = standardize(Yh[:, tr])[0]
-    _state.update(sim=s, pop=pop, Yh=Yh, fam=fam, own=own, O=O, folds=folds, pairs=pairs,
+    _state.update(sim=s, pop=pop, Yh=Yh, fam=fam, own=own, O=offsets, folds=folds, pairs=pairs,
                   obs=obs, Xtr=Xtr, naive=_naive())
 
 

@@ -180,27 +180,27 @@ def weighted_pair_sums(pts, w, bi, bj, block):
 # ---- benchkit._kernels.dif --------------------------------------------------------------------
 
 
-def residual_dif(Y, fam, O, F, lam, n_cycles, max_newton, tol, max_step):
+def residual_dif(Y, fam, offsets, F, lam, n_cycles, max_newton, tol, max_step):
     """App. C.4 on the whole matrix at once (the paper's global stopping rules), numpy only."""
     Y = Y.astype(float)
-    I, M = Y.shape
+    n_items, M = Y.shape
     onehot = np.zeros((M, F))
     onehot[np.arange(M), fam] = 1.0
     pt = np.clip(Y.mean(1), 1e-4, 1 - 1e-4)
-    b = np.log(pt / (1 - pt)) - O.mean(1)
-    d = np.zeros((I, F))
-    cycles = np.zeros(I, dtype=np.int64)
+    b = np.log(pt / (1 - pt)) - offsets.mean(1)
+    d = np.zeros((n_items, F))
+    cycles = np.zeros(n_items, dtype=np.int64)
     for cyc in range(n_cycles):
         cycles[:] = cyc + 1
         for _ in range(max_newton):
-            p = 1 / (1 + np.exp(-(O + b[:, None] + d[:, fam])))
+            p = 1 / (1 + np.exp(-(offsets + b[:, None] + d[:, fam])))
             step = np.clip((Y - p).sum(1) / ((p * (1 - p)).sum(1) + 1e-9), -max_step, max_step)
             b = b + step
             if np.abs(step).max() < tol:
                 break
         d_old = d.copy()
         for _ in range(max_newton):
-            p = 1 / (1 + np.exp(-(O + b[:, None] + d[:, fam])))
+            p = 1 / (1 + np.exp(-(offsets + b[:, None] + d[:, fam])))
             g = (Y - p) @ onehot - lam * d
             h = (p * (1 - p)) @ onehot + lam
             step = np.clip(g / h, -max_step, max_step)

@@ -9,15 +9,15 @@ from benchkit.dif import family_codes, fit_residual_dif, simulate_family_dif
 from benchkit.irt._spectral import fit_spectral
 
 
-def _small(seed=0, I=30, M=90):
+def _small(seed=0, n_items=30, M=90):
     rng = np.random.default_rng(seed)
     fam = np.array(["qwen", "gemma", "llama"])[rng.integers(0, 3, M)]
-    O = rng.normal(0, 1, (I, M))
-    true_d = rng.normal(0, 0.8, (I, 3))
+    offsets = rng.normal(0, 1, (n_items, M))
+    true_d = rng.normal(0, 0.8, (n_items, 3))
     codes = np.unique(fam, return_inverse=True)[1]
-    eta = O + rng.normal(0, 1, I)[:, None] + true_d[:, codes]
-    Y = (rng.random((I, M)) < 1 / (1 + np.exp(-eta))).astype(np.uint8)
-    return Y, fam, O
+    eta = offsets + rng.normal(0, 1, n_items)[:, None] + true_d[:, codes]
+    Y = (rng.random((n_items, M)) < 1 / (1 + np.exp(-eta))).astype(np.uint8)
+    return Y, fam, offsets
 
 
 def _scipy_fit(y, fam_codes, o, F, lam):
@@ -34,34 +34,34 @@ def _scipy_fit(y, fam_codes, o, F, lam):
 
 
 def test_matches_scipy_penalized_logistic():
-    Y, fam, O = _small()
+    Y, fam, offsets = _small()
     codes, labels = family_codes(fam)
     assert labels == ("gemma", "llama", "qwen")  # columns in sorted label order
-    fit = fit_residual_dif(Y, fam, O, lam=1.0, n_cycles=200)
+    fit = fit_residual_dif(Y, fam, offsets, lam=1.0, n_cycles=200)
     for i in range(Y.shape[0]):
-        x = _scipy_fit(Y[i].astype(float), codes, O[i], 3, 1.0)
+        x = _scipy_fit(Y[i].astype(float), codes, offsets[i], 3, 1.0)
         # the unconstrained penalized optimum is centered (Notes), so no constraint is needed
         assert abs(x[1:].sum()) < 1e-6
         np.testing.assert_allclose(fit.b[i], x[0], atol=1e-6)
         np.testing.assert_allclose(fit.delta[i], x[1:], atol=1e-6)
     # the paper's 5 cycles are close to the optimum on this problem
-    fit5 = fit_residual_dif(Y, fam, O)
+    fit5 = fit_residual_dif(Y, fam, offsets)
     np.testing.assert_allclose(fit5.delta, fit.delta, atol=1e-3)
 
 
 def test_centering_and_D():
-    Y, fam, O = _small(1)
-    fit = fit_residual_dif(Y, fam, O)
+    Y, fam, offsets = _small(1)
+    fit = fit_residual_dif(Y, fam, offsets)
     np.testing.assert_allclose(fit.delta.sum(1), 0, atol=1e-12)  # Eq. 4
     np.testing.assert_array_equal(fit.D, fit.delta.max(1) - fit.delta.min(1))  # Eq. 5
     assert fit.to_frame().shape == (Y.shape[0], 3 + 2)
 
 
 def test_kernel_matches_numpy_twin():
-    Y, fam, O = _small(2, I=40, M=120)
+    Y, fam, offsets = _small(2, n_items=40, M=120)
     codes, _ = family_codes(fam)
-    fit = fit_residual_dif(Y, fam, O)
-    b, d, _ = naive.residual_dif(Y, codes, O, 3, 1.0, 5, 30, 1e-8, 2.0)
+    fit = fit_residual_dif(Y, fam, offsets)
+    b, d, _ = naive.residual_dif(Y, codes, offsets, 3, 1.0, 5, 30, 1e-8, 2.0)
     np.testing.assert_allclose(fit.b, b, atol=1e-8)
     np.testing.assert_allclose(fit.delta, d, atol=1e-8)
 
@@ -77,8 +77,8 @@ def test_recovers_planted_effects():
     s = simulate_family_dif(n_items=1500, n_models=1200, n_owners=150, rng=11)
     keep = np.array([f is not None for f in s.family])
     Y, fam = s.Y[:, keep], s.family[keep]
-    O = fit_spectral(Y, 8, rng=0).offsets()
-    fit = fit_residual_dif(Y, fam, O)
+    offsets = fit_spectral(Y, 8, rng=0).offsets()
+    fit = fit_residual_dif(Y, fam, offsets)
     assert fit.families == s.families
     r = np.corrcoef(fit.delta[s.dif_items].ravel(), s.delta[s.dif_items].ravel())[0, 1]
     top = np.argsort(-fit.D)[: s.dif_items.sum()]
@@ -88,16 +88,16 @@ def test_recovers_planted_effects():
 
 
 def test_errors():
-    Y, fam, O = _small()
+    Y, fam, offsets = _small()
     with pytest.raises(BenchkitValueError, match="one label per model"):
-        fit_residual_dif(Y, fam[:-1], O)
+        fit_residual_dif(Y, fam[:-1], offsets)
     with pytest.raises(BenchkitValueError, match="at least 2 distinct"):
-        fit_residual_dif(Y, np.array(["a"] * Y.shape[1]), O)
+        fit_residual_dif(Y, np.array(["a"] * Y.shape[1]), offsets)
     with pytest.raises(BenchkitValueError, match="offset must have shape"):
-        fit_residual_dif(Y, fam, O[:, :-1])
+        fit_residual_dif(Y, fam, offsets[:, :-1])
     with pytest.raises(BenchkitValueError, match="0/1"):
-        fit_residual_dif(Y * 2.0, fam, O)
+        fit_residual_dif(Y * 2.0, fam, offsets)
     with pytest.raises(BenchkitValueError, match="lam"):
-        fit_residual_dif(Y, fam, O, lam=0.0)
+        fit_residual_dif(Y, fam, offsets, lam=0.0)
     with pytest.raises(BenchkitTypeError, match="n_cycles"):
-        fit_residual_dif(Y, fam, O, n_cycles=2.5)
+        fit_residual_dif(Y, fam, offsets, n_cycles=2.5)

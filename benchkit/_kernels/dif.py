@@ -23,14 +23,14 @@ import numpy as np
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def residual_dif(Y, fam, O, F, lam, n_cycles, max_newton, tol, max_step):
-    I, M = Y.shape
-    b = np.empty(I, dtype=np.float64)
-    delta = np.zeros((I, F), dtype=np.float64)
-    cycles = np.zeros(I, dtype=np.int64)
-    for i in numba.prange(I):
+def residual_dif(Y, fam, offsets, F, lam, n_cycles, max_newton, tol, max_step):
+    n_items, M = Y.shape
+    b = np.empty(n_items, dtype=np.float64)
+    delta = np.zeros((n_items, F), dtype=np.float64)
+    cycles = np.zeros(n_items, dtype=np.int64)
+    for i in numba.prange(n_items):
         y = Y[i]
-        o = O[i]
+        o = offsets[i]
         ysum = 0.0
         osum = 0.0
         for m in range(M):

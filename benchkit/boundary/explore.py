@@ -77,7 +77,8 @@ def _unwrap(result: Any) -> dict:
     if names is not None and len(names) == inner.n:
         out["models"] = [str(v) for v in names]
     traj = getattr(result, "trajectories", None)
-    if traj is not None and getattr(traj, "items", None) is not None and len(traj.items) == inner.counts.shape[0]:
+    if (traj is not None and getattr(traj, "items", None) is not None
+            and len(traj.items) == inner.counts.shape[0]):
         out["items"] = [str(v) for v in traj.items]
         out["trajectories"] = traj
     meta = getattr(result, "items", None)
@@ -88,8 +89,9 @@ def _unwrap(result: Any) -> dict:
 
 
 class _StateAnswers:
-    """Answer states per item and model from a Trajectories' state counts, computed on demand
-    (one item for the live view; all items at once, vectorized, for an export).
+    """Answer states per item and model from a Trajectories' state counts.
+
+    Computed on demand: one item for the live view; all items at once, vectorized, for an export.
     """
 
     def __init__(self, traj, model_names: list[str], k: int) -> None:
@@ -110,7 +112,8 @@ class _StateAnswers:
             row = self.sc[q, i]
             used = np.flatnonzero(row > 0)
             # most frequent first, ties by label (as for long-form answers)
-            used = np.array(sorted(used.tolist(), key=lambda s: (-int(row[s]), str(labels[s]))), dtype=np.int64)
+            used = np.array(sorted(used.tolist(), key=lambda s: (-int(row[s]), str(labels[s]))),
+                            dtype=np.int64)
             per[model] = {
                 "model": model,
                 "states": [{"answer": str(labels[s]), "count": int(row[s]),
@@ -121,16 +124,16 @@ class _StateAnswers:
 
     def compact(self, items: list[str]) -> list:
         """Per item (in ``items`` order), per model: ``[[answer, count, correct], ..., other]``."""
-        Q, I, S = np.nonzero(self.sc)
-        cnt = self.sc[Q, I, S]
+        Q, item_ix, S = np.nonzero(self.sc)
+        cnt = self.sc[Q, item_ix, S]
         lab = np.array([str(self.labels[q][s]) for q, s in zip(Q.tolist(), S.tolist())], dtype=object)
-        order = np.lexsort((lab, -cnt, I, Q))
-        Q, I, S, cnt, lab = Q[order], I[order], S[order], cnt[order], lab[order]
+        order = np.lexsort((lab, -cnt, item_ix, Q))
+        Q, item_ix, S, cnt, lab = Q[order], item_ix[order], S[order], cnt[order], lab[order]
         cor = self.corr[Q, S].astype(bool)
         n_items, n = self.sc.shape[0], len(self.models)
         out = [[[0] for _ in range(n)] for _ in range(n_items)]
         prev, kk = (-1, -1), 0
-        for q, i, c, a, ok in zip(Q.tolist(), I.tolist(), cnt.tolist(), lab.tolist(), cor.tolist()):
+        for q, i, c, a, ok in zip(Q.tolist(), item_ix.tolist(), cnt.tolist(), lab.tolist(), cor.tolist()):
             if (q, i) != prev:
                 prev, kk = (q, i), 0
                 cell = out[q][i] = [0]
@@ -148,8 +151,8 @@ def _names(name: str, values: Any, n: int) -> list[str]:
         raise BenchkitTypeError(f"{name} must be a sequence of {n} labels; got {describe(values)}")
     out = [str(v) for v in list(values)]
     if len(out) != n:
-        raise BenchkitValueError(f"{name} must have {n} labels (one per {'model' if name == 'models' else 'item'}); "
-                                 f"got {len(out)}")
+        per = "model" if name == "models" else "item"
+        raise BenchkitValueError(f"{name} must have {n} labels (one per {per}); got {len(out)}")
     return out
 
 
@@ -184,7 +187,8 @@ def _resolve_text(text, responses, item_ids) -> list[str | None] | None:
         if len(vals) != len(item_ids):
             raise BenchkitValueError(f"text must have one entry per item ({len(item_ids)}); got {len(vals)}")
     else:
-        raise BenchkitTypeError(f"text must be a mapping, sequence, Series or DataFrame; got {describe(text)}")
+        raise BenchkitTypeError("text must be a mapping, sequence, Series or DataFrame; "
+                                f"got {describe(text)}")
     return [None if (v is None or (isinstance(v, float) and np.isnan(v))) else str(v) for v in vals]
 
 
@@ -256,6 +260,7 @@ class TrajectoryView:
     frame: pd.DataFrame = field(repr=False)
 
     def to_frame(self) -> pd.DataFrame:
+        """A copy of :attr:`frame` (``profile.to_frame()`` indexed by the item ids)."""
         return self.frame.copy()
 
     # --------------------------------------------------------------- benchmark level
@@ -264,8 +269,10 @@ class TrajectoryView:
         return (~self.frame["flat"].to_numpy()) if var in POSITIVE_ONLY else np.ones(len(self.frame), bool)
 
     def histograms(self, edges: np.ndarray) -> dict:
-        """Per variable of :data:`HIST_VARS`: ``edges, counts, n, population, weighted`` (the
-        v-weighted share per bin for x and w when the weights sum to > 0), ``numpy.histogram`` bins.
+        """Histograms of the :data:`HIST_VARS` variables (``numpy.histogram`` bins).
+
+        Per variable: ``edges, counts, n, population, weighted`` (the v-weighted share per bin for x and
+        w when the weights sum to > 0).
         """
         df = self.frame
         out = {}
@@ -316,8 +323,9 @@ class TrajectoryView:
         return [per.get(m, {"model": m, "states": [], "other": 0, "total": 0}) for m in self.models]
 
     def compact_answers(self) -> list | None:
-        """Every item's answers, compactly: per item, per model ``[[answer, count, correct], ...,
-        other]`` (the export form; None without answers).
+        """Every item's answers, compactly (the export form; None without answers).
+
+        Per item, per model ``[[answer, count, correct], ..., other]``.
         """
         if self.answers is None:
             return None
@@ -331,9 +339,11 @@ class TrajectoryView:
         return out
 
     def trajectory(self, i: int, *, text_chars: int = 600) -> dict:
-        """Everything drawn for row ``i``: s, counts, C, E, fit, blocks, Delta, the Q crossings and their
-        levels ``c~1 + q Delta`` (Eq. 4), x, w, a, gamma, mean high-side entropy, v, D, o, flag, the
-        high-side region H = {j : s_j >= Q_0.75} (Eq. 6), text and sample answers.
+        """Everything drawn for row ``i``.
+
+        s, counts, C, E, fit, blocks, Delta, the Q crossings and their levels ``c~1 + q Delta``
+        (Eq. 4), x, w, a, gamma, mean high-side entropy, v, D, o, flag, the high-side region
+        H = {j : s_j >= Q_0.75} (Eq. 6), text and sample answers.
         """
         p = self.profile
         n = p.n
@@ -362,8 +372,10 @@ class TrajectoryView:
     # --------------------------------------------------------------- the list
     def mask(self, brush: Mapping[str, Sequence[float]], *, flag_filter: str = "all",
              delta_filter: str = "all") -> np.ndarray:
-        """Items passing every brush ``lo <= value <= hi`` (x, w also need Delta > 0), the flag
-        filter (``o <= alpha_o``) and the Delta filter.
+        """Items passing every brush, the flag filter and the Delta filter.
+
+        A brush keeps ``lo <= value <= hi`` (x, w also need Delta > 0); the flag filter is
+        ``o <= alpha_o``.
         """
         check_choice("flag_filter", flag_filter, FLAG_FILTERS)
         check_choice("delta_filter", delta_filter, DELTA_FILTERS)
@@ -411,7 +423,8 @@ class TrajectoryView:
 
     # --------------------------------------------------------------- columnar form (export)
     def columns(self) -> dict[str, np.ndarray]:
-        """The per-item numbers as compact arrays (item x model matrices and per-item scalars):
+        """The per-item numbers as compact arrays (item x model matrices and per-item scalars).
+
         ``counts`` uint16, ``e``, ``fit`` float32, ``blocks`` int32 (items x models); ``x, w, v, o, D,
         gamma, delta, a, e_hi, q25, q50, q75`` float32, ``high_start`` int32, ``flat, flagged`` uint8.
         """

@@ -156,9 +156,9 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     from benchkit.irt._spectral import fit_spectral
 
     rounds = check_int("rounds", rounds, min=1)
-    I = Y.shape[0]
+    n_items = Y.shape[0]
     seeds = spawn(rng, rounds + 1)
-    S = np.ones(I, dtype=bool)
+    S = np.ones(n_items, dtype=bool)
     sel, rD = [], []
     for t in range(rounds):
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, rng=seeds[t])

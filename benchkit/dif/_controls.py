@@ -1,5 +1,6 @@
-"""Matched-random controls, composition bootstrap and owner bootstrap (paper 001, Sec. 3.4,
-App. C.6-C.7, D.1).
+"""Matched-random controls, composition bootstrap and owner bootstrap.
+
+Paper 001, Sec. 3.4, App. C.6-C.7, D.1.
 
 Every resampling runs through :func:`benchkit._parallel.blocked_map`: fixed-size blocks, one seed
 per block, results in block order, hence identical for any ``n_jobs`` and backend (Dask included).
@@ -39,19 +40,21 @@ _BLOCK = 25
 # ------------------------------------------------------------------ matched-random controls
 def _random_weights(g: np.random.Generator, cells: np.ndarray, k_of_item: np.ndarray,
                     w_of_item: np.ndarray, n: int) -> np.ndarray:
-    """``n`` replicates of Eq. 34: k_c items per cell uniformly without replacement, weight
-    n_c/k_c. ``k_of_item`` / ``w_of_item`` hold the item's cell's k_c and n_c/k_c.
+    """``n`` replicates of Eq. 34: k_c items per cell uniformly without replacement.
+
+    Each drawn item weighs n_c/k_c. ``k_of_item`` / ``w_of_item`` hold the item's cell's k_c and
+    n_c/k_c.
     """
-    I = cells.size
-    keys = g.random((n, I))
+    n_items = cells.size
+    keys = g.random((n, n_items))
     order = np.argsort(cells[None, :] + keys, axis=1, kind="stable")  # grouped by cell, random
     cs = cells[order]
     # rank within cell: position minus the cell's first position
     first = np.searchsorted(np.sort(cells), cells)  # first position of each item's cell
-    rank = np.arange(I)[None, :] - first[order]
+    rank = np.arange(n_items)[None, :] - first[order]
     take = rank < k_of_item[order]
-    W = np.zeros((n, I))
-    rows = np.repeat(np.arange(n), I).reshape(n, I)
+    W = np.zeros((n, n_items))
+    rows = np.repeat(np.arange(n), n_items).reshape(n, n_items)
     W[rows[take], order[take]] = w_of_item[order[take]]
     del cs
     return W
@@ -149,15 +152,17 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
 
 # ------------------------------------------------------------------ composition bootstrap
 def bootstrap_units(source, *, min_sources: int = 5, n_clusters: int = 100) -> np.ndarray:
-    """Bootstrap unit per item (App. C.7): the native source when there are at least
-    ``min_sources`` sources, else ``n_clusters`` contiguous near-equal clusters of item order.
+    """Bootstrap unit per item (App. C.7).
+
+    The native source when there are at least ``min_sources`` sources, else ``n_clusters``
+    contiguous near-equal clusters of item order.
     """
     src = pd.factorize(np.asarray(source, dtype=object))[0]
     if np.unique(src).size >= min_sources:
         return src.astype(np.int64)
-    I = src.size
-    units = np.empty(I, dtype=np.int64)
-    for u, part in enumerate(np.array_split(np.arange(I), min(n_clusters, I))):
+    n_items = src.size
+    units = np.empty(n_items, dtype=np.int64)
+    for u, part in enumerate(np.array_split(np.arange(n_items), min(n_clusters, n_items))):
         units[part] = u
     return units
 

@@ -122,8 +122,10 @@ class AuditResult:
         }])
 
     def thresholds_frame(self) -> pd.DataFrame:
-        """Table 4 / Figure 1: every threshold with observed, random median and band, excess, p,
-        and the composition-bootstrap range.
+        """Table 4 / Figure 1: observed and matched-random reversal rates per threshold.
+
+        Every threshold with observed, random median and band, excess, p, and the
+        composition-bootstrap range.
         """
         out = self.controls.to_frame()
         out["eligible"] = self.ranking.eligible.sum(1)
@@ -152,8 +154,10 @@ class AuditResult:
 
     def content_sample(self, *, texts=None, benchmark: str | None = None, n_pairs: int = 50,
                        rng: Any = None):
-        """The blinded matched stable-high-DIF / control sample of App. D.4 from this audit's
-        replication sets (see :func:`benchkit.dif.content_sample`); returns ``(sheet, key)``.
+        """The blinded matched stable-high-DIF / control sample of App. D.4.
+
+        Drawn from this audit's replication sets (see :func:`benchkit.dif.content_sample`); returns
+        ``(sheet, key)``.
         """
         from benchkit.dif._audit_content import content_sample
 
@@ -215,18 +219,18 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
               progress: bool = True) -> AuditResult:
     """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit`."""
     Yb = np.ascontiguousarray(_binary("Y", Y))
-    I, M = Yb.shape
+    n_items, M = Yb.shape
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
     if ids.size != M:
         raise BenchkitValueError(f"model_ids must have one id per column of Y ({M}); got {ids.size}")
-    src = np.full(I, "all", dtype=object) if source is None else np.asarray(source, dtype=object)
-    if src.shape != (I,):
-        raise BenchkitValueError(f"source must have one entry per item ({I}); got {src.shape}")
+    src = np.full(n_items, "all", dtype=object) if source is None else np.asarray(source, dtype=object)
+    if src.shape != (n_items,):
+        raise BenchkitValueError(f"source must have one entry per item ({n_items}); got {src.shape}")
     thresholds = tuple(float(t) for t in thresholds)
     if epsilon not in thresholds:
         raise BenchkitValueError(f"epsilon={epsilon} must be one of thresholds={thresholds}")
     check_float("alpha", alpha, min=0.0, max=1.0, min_inclusive=False)
-    items = np.arange(I).astype(str).astype(object) if item_ids is None else np.asarray(item_ids,
+    items = np.arange(n_items).astype(str).astype(object) if item_ids is None else np.asarray(item_ids,
                                                                                        dtype=object)
     seeds = spawn(rng, 8)
     bar = _bar(progress, 9)
@@ -336,8 +340,10 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
 def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: Mapping[str, Any],
                 n_controls: int = 200, epsilon: float = PRIMARY, rng: Any = None,
                 n_jobs: Any = None) -> dict:
-    """One population perturbation (App. D.2): rebuild the population, refit everything with K
-    frozen, ``n_controls`` matched-random controls; returns Table 6's cell and the counts.
+    """One population perturbation (App. D.2).
+
+    Rebuild the population, refit everything with K frozen, ``n_controls`` matched-random controls;
+    returns Table 6's cell and the counts.
     """
     Yb = np.ascontiguousarray(_binary("Y", Y))
     ids = np.asarray([str(m) for m in model_ids], dtype=object)

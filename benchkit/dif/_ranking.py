@@ -78,15 +78,15 @@ def pair_set(targets: FoldTargets, *, max_gap: float | None = None) -> PairSet:
     threshold up to 1e-12 counts as within it.
     """
     S = np.rint(targets.Y.sum(0)).astype(np.int64)  # exact success counts
-    I = targets.Y.shape[0]
+    n_items = targets.Y.shape[0]
     i, j = np.triu_indices(S.size, 1)
     keep = (targets.owner[i] != targets.owner[j]) & (targets.family[i] != targets.family[j])
     keep &= S[i] != S[j]
     if max_gap is not None:
-        keep &= np.abs(S[i] - S[j]) <= max_gap * I * (1 + 1e-12)
+        keep &= np.abs(S[i] - S[j]) <= max_gap * n_items * (1 + 1e-12)
     i, j = i[keep], j[keep]
     d = (S[i] - S[j]).astype(np.int64)
-    return PairSet(i=i, j=j, gap=np.abs(d) / I, sign=np.sign(d).astype(np.int8))
+    return PairSet(i=i, j=j, gap=np.abs(d) / n_items, sign=np.sign(d).astype(np.int8))
 
 
 def reversal_counts(pairs: PairSet, alt: np.ndarray, thresholds=THRESHOLDS,

@@ -107,20 +107,20 @@ def fit_residual_dif(Y, family, offset, *, lam: float = 1.0, n_cycles: int = 5,
     from benchkit.irt._spectral import _binary
 
     Yb = np.ascontiguousarray(_binary("Y", Y))
-    I, M = Yb.shape
+    n_items, M = Yb.shape
     codes, labels = family_codes(family)
     if codes.size != M:
         raise BenchkitValueError(f"family must have one label per model ({M}); got {codes.size}")
     if len(labels) < 2:
         raise BenchkitValueError(f"family must hold at least 2 distinct labels; got {labels}")
-    O = np.ascontiguousarray(check_array("offset", offset, ndim=2, dtype="float", shape=(I, M)))
+    offsets = np.ascontiguousarray(check_array("offset", offset, ndim=2, dtype="float", shape=(n_items, M)))
     lam = check_float("lam", lam, min=0.0, min_inclusive=False)
     n_cycles = check_int("n_cycles", n_cycles, min=1)
     max_newton = check_int("max_newton", max_newton, min=1)
     tol = check_float("tol", tol, min=0.0)
     max_step = check_float("max_step", max_step, min=0.0, min_inclusive=False)
     with threadpool_limits(1):
-        b, delta, cycles = residual_dif(Yb, codes, O, np.int64(len(labels)), lam,
+        b, delta, cycles = residual_dif(Yb, codes, offsets, np.int64(len(labels)), lam,
                                         np.int64(n_cycles), np.int64(max_newton), tol, max_step)
     D = delta.max(1) - delta.min(1)
     return ResidualDIF(b=b, delta=delta, D=D, families=labels, cycles=cycles)

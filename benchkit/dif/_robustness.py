@@ -69,8 +69,9 @@ def within_cell_center(delta: np.ndarray, cells: np.ndarray) -> np.ndarray:
 
 
 def top_fraction_sets(D: np.ndarray, cells: np.ndarray, fraction: float = 0.2) -> np.ndarray:
-    """Within every cell, the ``max(1, round(fraction n_c))`` largest-``D`` items (ties: smaller
-    index first).
+    """Within every cell, the ``max(1, round(fraction n_c))`` largest-``D`` items.
+
+    Ties: smaller index first.
     """
     order = np.lexsort((np.arange(D.size), -D, cells))
     cs = cells[order]
@@ -97,9 +98,9 @@ def _spearman_cols(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _rep_stats(dD, dV, HD, HV, amD, amV):
     rho = np.nanmedian(_spearman_cols(dD, dV))
     both = HD & HV
-    O = both.sum() / HD.sum() if HD.sum() else np.nan
+    overlap = both.sum() / HD.sum() if HD.sum() else np.nan
     A = np.mean(amD[both] == amV[both]) if both.any() else np.nan
-    return np.array([rho, O, A])
+    return np.array([rho, overlap, A])
 
 
 def _perm_block(seed, start, stop, dD, dV, HD, HV, amD, amV, cells):
@@ -224,7 +225,7 @@ def source_decomposition(Y_target: np.ndarray, family_target: np.ndarray, weight
     """
     src = np.asarray(source, dtype=object).astype(str)
     labels, inv = np.unique(src, return_inverse=True)
-    I = Y_target.shape[0]
+    n_items = Y_target.shape[0]
     fam = np.asarray(family_target, dtype=object)
     rows = []
     for f in families:
@@ -232,7 +233,7 @@ def source_decomposition(Y_target: np.ndarray, family_target: np.ndarray, weight
         if not m.any():
             continue
         per_item = (weights - 1.0) * Y_target[:, m].sum(1)  # sum over models of (w_i - 1) Y_im
-        C = 100.0 * np.bincount(inv, weights=per_item, minlength=labels.size) / (I * m.sum())
+        C = 100.0 * np.bincount(inv, weights=per_item, minlength=labels.size) / (n_items * m.sum())
         for s, lab in enumerate(labels):
             rows.append({"family": f, "source": lab, "contribution_pp": C[s]})
     return pd.DataFrame(rows)

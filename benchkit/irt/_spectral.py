@@ -1,5 +1,7 @@
-r"""Spectral MIRT working model (paper 001, App. C.2-C.3): a family-blind, response-derived
-low-rank approximation of the compensatory MIRT term :math:`a_i^\top\theta_m`.
+r"""Spectral MIRT working model (paper 001, App. C.2-C.3).
+
+A family-blind, response-derived low-rank approximation of the compensatory MIRT term
+:math:`a_i^\top\theta_m`.
 
 Self-contained (imports nothing from :mod:`benchkit.irt`); it becomes ``benchkit.irt.spectral``.
 
@@ -67,10 +69,12 @@ def standardize(Y, *, out_dtype=np.float64) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def randomized_svd(X, k: int, *, n_iter: int = 5, oversample: int = 10, rng: Any = None):
-    """Rank-``k`` randomized SVD (Halko, Martinsson and Tropp 2011, Alg. 4.3 with ``n_iter`` power
-    iterations; the power steps are normalised by LU factorisations, as scikit-learn's
-    ``randomized_svd`` does, and the final range by QR: ~8x cheaper than QR at every step at
-    14,042 x 266, with the same subspace). Returns ``(U, S, Vt)`` with ``U`` (m, k), ``S`` (k,), ``Vt`` (k, n).
+    """Rank-``k`` randomized SVD; returns ``(U, S, Vt)``.
+
+    Halko, Martinsson and Tropp 2011, Alg. 4.3 with ``n_iter`` power iterations; the power steps are
+    normalised by LU factorisations, as scikit-learn's ``randomized_svd`` does, and the final range
+    by QR: ~8x cheaper than QR at every step at 14,042 x 266, with the same subspace. ``U`` is
+    (m, k), ``S`` (k,), ``Vt`` (k, n).
 
     When ``k + oversample >= min(X.shape)`` the exact SVD (``numpy.linalg.svd``) is used.
     """
@@ -251,14 +255,14 @@ def select_dimension(Y, *, owners: Sequence[Any], sources: Sequence[Any] | None 
     one) in the calibration set. Validation models and the item split are drawn from ``rng``.
     """
     Y = _binary("Y", Y)
-    I, M = Y.shape
+    n_items, M = Y.shape
     owners = np.asarray(owners, dtype=object)
     if owners.shape != (M,):
         raise BenchkitValueError(f"owners must have one entry per model ({M}); got {owners.shape}")
-    src = np.zeros(I, dtype=np.int64) if sources is None else pd.factorize(np.asarray(sources,
+    src = np.zeros(n_items, dtype=np.int64) if sources is None else pd.factorize(np.asarray(sources,
                                                                                      dtype=object))[0]
-    if src.shape != (I,):
-        raise BenchkitValueError(f"sources must have one entry per item ({I}); got {src.shape}")
+    if src.shape != (n_items,):
+        raise BenchkitValueError(f"sources must have one entry per item ({n_items}); got {src.shape}")
     check_float("validation_fraction", validation_fraction, min=0.0, max=1.0, min_inclusive=False,
                 max_inclusive=False)
     check_float("calibration_fraction", calibration_fraction, min=0.0, max=1.0,
@@ -272,7 +276,7 @@ def select_dimension(Y, *, owners: Sequence[Any], sources: Sequence[Any] | None 
     val_owners = set(g.choice(uo, size=n_val, replace=False).tolist())
     is_val = np.array([str(o) in val_owners for o in owners])
     tr, va = np.flatnonzero(~is_val), np.flatnonzero(is_val)
-    calib = np.zeros(I, dtype=bool)
+    calib = np.zeros(n_items, dtype=bool)
     for c in np.unique(src):
         idx = np.flatnonzero(src == c)
         perm = g.permutation(idx)
@@ -281,7 +285,7 @@ def select_dimension(Y, *, owners: Sequence[Any], sources: Sequence[Any] | None 
     if E.size == 0:
         raise BenchkitValueError("no evaluation items left; lower calibration_fraction")
     Xtr, p, s = standardize(Y[:, tr])
-    rows = np.arange(I) if rows is None else np.asarray(rows, dtype=np.int64)
+    rows = np.arange(n_items) if rows is None else np.asarray(rows, dtype=np.int64)
     bound = min(rows.size, tr.size)
     kmax = max([k for k in grid if k <= bound], default=None)
     if kmax is None:
