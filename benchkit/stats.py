@@ -1,5 +1,6 @@
-"""Statistics shared by every method: rank agreement, multiple testing, divergences, entropies,
-exact tails and bootstrap intervals.
+"""Statistics shared by every method.
+
+Rank agreement, multiple testing, divergences, entropies, exact tails and bootstrap intervals.
 
 One implementation of each, used everywhere it applies; each is checked against scipy /
 statsmodels in ``tests/test_stats.py``.

@@ -214,9 +214,9 @@ def render() -> str:
     parts = [HEADER.format(nmax=NMAX)]
     for n in range(2, NMAX + 1):
         parts.append(_render_n(n))
-    parts.append("PAVA_FLOAT_ROWS = {" + ", ".join(f"{n}: pava_float_rows_n{n}" for n in range(2, NMAX + 1)) + "}")
-    parts.append("SIMULATE_TASK = {" + ", ".join(f"{n}: simulate_task_n{n}" for n in range(2, NMAX + 1)) + "}")
-    parts.append("ENUMERATE_RANGE = {" + ", ".join(f"{n}: enumerate_range_n{n}" for n in range(2, NMAX + 1)) + "}")
+    for table, kernel in (("PAVA_FLOAT_ROWS", "pava_float_rows"), ("SIMULATE_TASK", "simulate_task"),
+                          ("ENUMERATE_RANGE", "enumerate_range")):
+        parts.append(f"{table} = {{" + ", ".join(f"{n}: {kernel}_n{n}" for n in range(2, NMAX + 1)) + "}")
     return "\n".join(parts) + "\n"
 
 

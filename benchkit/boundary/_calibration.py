@@ -463,9 +463,9 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
     default family, n_resamples = B = 200,000 and rng = seed 42. Other settings are simulated once
     with :func:`build_table` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
     ``method="exact"`` calls :func:`exact_table` (memoised in the process only; a progress bar
-    above 10M count vectors: n = 6, T = 20 enumerates 85.8M vectors for 418 reference vectors). An ``rng`` that is
-    not a non-negative int (None, a SeedSequence or a Generator) always builds a fresh table,
-    neither looked up nor cached.
+    above 10M count vectors: n = 6, T = 20 enumerates 85.8M vectors for 418 reference vectors).
+    An ``rng`` that is not a non-negative int (None, a SeedSequence or a Generator) always builds a
+    fresh table, neither looked up nor cached.
     """
     method = check_choice("method", method, ("monte-carlo", "exact"))
     n = check_int("n", n, min=2)

@@ -7,10 +7,9 @@ chart function without Altair raises an ImportError that names the ``benchkit[ju
 
 Generic charts of a ResponseSet live here; one module per method holds that method's charts:
 :mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.measure` (002) and
-:mod:`benchkit.charts.landscape` (003), :mod:`benchkit.charts.quality` (004). They load on first access (``charts.measure``) or with
-``from benchkit.charts import measure as charts_measure``, and share the one lazy Altair loader
-below.
-
+:mod:`benchkit.charts.landscape` (003), :mod:`benchkit.charts.quality` (004). They load on first
+access (``charts.measure``) or with ``from benchkit.charts import measure as charts_measure``, and
+share the one lazy Altair loader below.
 Showing charts in JupyterLab offline
 ------------------------------------
 Altair 6 emits Vega-Lite 6 specs. JupyterLab 4.6's built-in Vega renderer only knows the

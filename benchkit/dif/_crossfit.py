@@ -1,5 +1,7 @@
-"""Owner-disjoint two-fold cross-fit (paper 001, Sec. 3.3): per half, K selection (App. C.3) and
-anchor purification (App. C.5); frozen weights applied to the opposite half's representatives.
+"""Owner-disjoint two-fold cross-fit (paper 001, Sec. 3.3).
+
+Per half, K selection (App. C.3) and anchor purification (App. C.5); frozen weights applied to
+the opposite half's representatives.
 """
 from __future__ import annotations
 

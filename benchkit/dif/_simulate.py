@@ -58,7 +58,8 @@ class FamilyDIFSimulation:
 
 def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sources: int = 57,
                         n_owners: int = 690, n_dims: int = 6, dif_fraction: float = 0.1,
-                        dif_sd: float = 1.0, dif_source_sd: float = 0.0, family_sd: float = 0.4, owner_sd: float = 0.4,
+                        dif_sd: float = 1.0, dif_source_sd: float = 0.0, family_sd: float = 0.4,
+                        owner_sd: float = 0.4,
                         model_sd: float = 0.6, second_family: float = 0.3, owner_zipf: float = 1.0,
                         other_fraction: float = 0.06, double_fraction: float = 0.01,
                         lineage_fraction: float = 0.05, easiness_sd: float = 1.2,

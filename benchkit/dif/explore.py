@@ -1,5 +1,7 @@
-"""View models of the family-DIF explorer (paper 001): plain DataFrames an explorer or a chart
-renders, computed only from an :class:`~benchkit.dif.AuditResult`. No Jupyter imports.
+"""View models of the family-DIF explorer (paper 001).
+
+Plain DataFrames an explorer or a chart renders, computed only from an
+:class:`~benchkit.dif.AuditResult`. No Jupyter imports.
 """
 from __future__ import annotations
 
@@ -44,8 +46,9 @@ def heatmap_view(audit, *, half: int = 0, bins: int | None = None) -> pd.DataFra
 
 
 def signature_view(audit, item) -> pd.DataFrame:
-    """One item's family effects in both halves (long: ``half, family, delta``) plus D and anchor
-    flags per half.
+    """One item's family effects in both halves, plus D and anchor flags per half.
+
+    Long form: ``half, family, delta``.
     """
     hits = np.flatnonzero(audit.item_ids == item)
     if hits.size == 0:
@@ -60,8 +63,10 @@ def signature_view(audit, item) -> pd.DataFrame:
 
 
 def reversal_curve_view(audit) -> pd.DataFrame:
-    """Figure 1 / Table 4: per threshold (pp) the low-DIF rate, matched-random median and 95%
-    band, excess, p and whether the marker is filled (p <= .05).
+    """Figure 1 / Table 4 rows, one per threshold (pp).
+
+    The low-DIF rate, matched-random median and 95% band, excess, p and whether the marker is
+    filled (p <= .05).
     """
     out = audit.thresholds_frame()
     out["filled"] = out["p_value"] <= 0.05
@@ -70,8 +75,9 @@ def reversal_curve_view(audit) -> pd.DataFrame:
 
 
 def robustness_forest_view(table: pd.DataFrame, *, benchmark: str | None = None) -> pd.DataFrame:
-    """Figure 2 rows from :func:`benchkit.dif.robustness` tables: variant, excess, p, filled,
-    primary (the baseline row).
+    """Figure 2 rows from :func:`benchkit.dif.robustness` tables.
+
+    Columns: variant, excess, p, filled, primary (the baseline row).
     """
     t = table.dropna(subset=["excess_pp"]).copy()
     t["filled"] = t["p_value"] <= 0.05

@@ -29,9 +29,10 @@ difficulties' posterior means can be passed to :mod:`benchkit.measure` like any 
 
 Layout: ``_marginal`` (MML of the 1PL / 2PL on adaptive quadrature), ``_joint`` (penalized JML),
 ``_binomial`` (:func:`fit_1pl_counts`), ``_diagnostics`` (:func:`fit_statistics`,
-:func:`response_diagnostics`), ``_online`` (:func:`calibrate_items`), ``_spectral`` (the spectral MIRT approximation) and ``_common`` (input
-scanning, priors, :class:`IRTFit`). This is the shared IRT layer: it imports no method package
-(leave-one-model-out stability of the measure metrics is :func:`benchkit.measure.leave_one_model_out`).
+:func:`response_diagnostics`), ``_online`` (:func:`calibrate_items`), ``_spectral`` (the spectral
+MIRT approximation) and ``_common`` (input scanning, priors, :class:`IRTFit`). This is the shared
+IRT layer: it imports no method package (leave-one-model-out stability of the measure metrics is
+:func:`benchkit.measure.leave_one_model_out`).
 """
 from benchkit.irt._binomial import fit_1pl_counts
 from benchkit.irt._common import IRTFit

@@ -184,8 +184,10 @@ class LandscapeData:
 
     @cached_property
     def codes(self) -> dict[str, np.ndarray]:
-        """Integer codes per point (computed once): ``m, g, v, i`` index ``models, groups, variants``
-        and the item table; ``x`` (P_top1), ``y`` (H_norm) float64; ``c`` correctness 1/0/-1 unknown.
+        """Integer codes per point (computed once).
+
+        ``m, g, v, i`` index ``models, groups, variants`` and the item table; ``x`` (P_top1), ``y``
+        (H_norm) float64; ``c`` correctness 1/0/-1 unknown.
         """
         f = self.frame
 

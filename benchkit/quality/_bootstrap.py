@@ -23,9 +23,11 @@ BLOCK = 50
 
 @dataclass(frozen=True)
 class BootstrapInput:
-    """What one worker needs: per benchmark, the response matrix over the models it observes
-    (``cols``: their positions among all aligned models; missing cells 0 with ``obs`` = 0), CAD
-    item counts, and the fixed domain codes and weights.
+    """What one worker needs.
+
+    Per benchmark, the response matrix over the models it observes (``cols``: their positions among
+    all aligned models; missing cells 0 with ``obs`` = 0), CAD item counts, and the fixed domain
+    codes and weights.
     """
 
     Y: tuple[np.ndarray, ...]

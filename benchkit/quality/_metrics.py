@@ -1,5 +1,7 @@
-"""Benchmark² metrics at the array level: CBRC (Eq. 1), DS (Eq. 2), CAD (Eq. 4-6), stability
-(Sec. 3.4), BQS (Eq. 8-10) and the quality bands the paper names.
+"""Benchmark² metrics at the array level.
+
+CBRC (Eq. 1), DS (Eq. 2), CAD (Eq. 4-6), stability (Sec. 3.4), BQS (Eq. 8-10) and the quality
+bands the paper names.
 
 Everything here takes plain arrays (or a DataFrame for ``scores``) and returns floats or frozen
 dataclasses; the ResponseSet-level entry point is :func:`benchkit.quality.assess`.
@@ -61,8 +63,10 @@ RAW_CAD_LEVELS: tuple[tuple[float, str], ...] = (
 
 
 def band(metric: str, value: float) -> str | None:
-    """The paper's quality band of ``value`` for ``metric`` ("cbrc", "ds", "cad", "stability",
-    or "raw_cad" for the App. B levels of the inversion rate); None for NaN.
+    """The paper's quality band of ``value`` for ``metric``; None for NaN.
+
+    ``metric`` is "cbrc", "ds", "cad", "stability", or "raw_cad" for the App. B levels of the
+    inversion rate.
 
     Examples
     --------
@@ -419,8 +423,9 @@ class CADResult:
 
 def _cad_counts(Ya: np.ndarray, fams: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray,
                                                                   np.ndarray, np.ndarray]:
-    """Per-item and per-family inversion / comparison counts (numba kernel
-    :func:`benchkit._kernels.quality.cad_counts`, one pass over the matrix).
+    """Per-item and per-family inversion / comparison counts.
+
+    Numba kernel :func:`benchkit._kernels.quality.cad_counts`, one pass over the matrix.
     """
     from benchkit._kernels.quality import cad_counts
 
@@ -520,7 +525,8 @@ def stability(Y, ratio, *, K: int = 100, items=None, replace: bool = True, rng=N
     Y : array_like (items x models)
         Complete responses of the full benchmark B.
     ratio : float in (0, 1]
-        Selection ratio r; each iteration samples ``max(1, round(r * |B|))`` items, ``|B|`` = number of rows of Y.
+        Selection ratio r; each iteration samples ``max(1, round(r * |B|))`` items, ``|B|`` = number
+        of rows of Y.
     K : int, default 100
         Number of sampling iterations.
     items : array_like of int or bool, optional

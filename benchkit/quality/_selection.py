@@ -153,9 +153,11 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
 
 
 def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> dict[str, float]:
-    """Quality of a selective benchmark: ``n_items``, ``share``, ``tau`` (Kendall tau_b between
-    model scores on the subset and on the full benchmark), ``stability`` (Sec. 3.4 with
-    ``ratio = |subset| / |B|`` drawn from the subset) and ``ds`` (Eq. 2 on the subset scores).
+    """Quality of a selective benchmark.
+
+    ``n_items``, ``share``, ``tau`` (Kendall tau_b between model scores on the subset and on the full
+    benchmark), ``stability`` (Sec. 3.4 with ``ratio = |subset| / |B|`` drawn from the subset) and
+    ``ds`` (Eq. 2 on the subset scores).
     """
     Ya = _check_Y(Y, allow_nan=False)
     items = np.asarray(items, dtype=np.int64)
@@ -198,8 +200,9 @@ def _task(Y: np.ndarray, fams, crit, method, ratio, thr, lengths, K, eps, seed):
 
 
 def _run(result, settings: list[dict], *, K, rng, n_jobs, progress, desc) -> pd.DataFrame:
-    """One row per (benchmark, setting): the subset's metrics, with selection and stability
-    drawing from child ``(benchmark, setting)`` of ``rng``.
+    """One row per (benchmark, setting): the subset's metrics.
+
+    Selection and stability draw from child ``(benchmark, setting)`` of ``rng``.
     """
     check_rng(rng)
     check_n_jobs(n_jobs)
@@ -241,8 +244,9 @@ def _with_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)),
                     method: str = "cad+ds", cad_threshold: float = 0.15, K: int = 100, rng=None,
                     n_jobs=None, progress: bool = True) -> pd.DataFrame:
-    """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%), per
-    benchmark and averaged over benchmarks (rows with ``benchmark == "mean"``).
+    """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%).
+
+    Per benchmark and averaged over benchmarks (rows with ``benchmark == "mean"``).
     """
     check_choice("method", method, METHODS)
     settings = [dict(method=method, ratio=float(r), cad_threshold=cad_threshold) for r in ratios]
@@ -263,8 +267,9 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
 
 def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0.40),
                           K: int = 100, rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
-    """Table 5: the subset of items with CAD score above each threshold, its retained share, tau,
-    stability and DS.
+    """Table 5: the subset of items with CAD score above each threshold.
+
+    With its retained share, tau, stability and DS.
     """
     settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
@@ -273,8 +278,10 @@ def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0
 
 def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: int = 100,
               rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
-    """Table 6: CAD+DS against high / low accuracy, medium difficulty, random and (where item
-    text exists; length in whitespace tokens) longest / shortest, all at ``ratio``.
+    """Table 6: CAD+DS against the baseline selections, all at ``ratio``.
+
+    Baselines: high / low accuracy, medium difficulty, random and (where item text exists; length
+    in whitespace tokens) longest / shortest.
     """
     methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
@@ -326,8 +333,10 @@ def _rank(x: pd.Series) -> pd.Series:
 def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
                      cad_threshold: float = 0.15, K: int = 100, held_out_models=(),
                      rng=None, n_jobs=None) -> SelectiveResult:
-    """Table 2 (and Table 3 with ``held_out_models``): every model's full and selective score per
-    domain, rank changes, and per domain tau and stability.
+    """Table 2 (and Table 3 with ``held_out_models``): full against selective scores.
+
+    Every model's full and selective score per domain, rank changes, and per domain tau and
+    stability.
 
     Selection criteria (CAD, DS contributions) use only the models not in ``held_out_models``
     (Sec. 5.3); scores and ranks are then computed for all models. A domain's score is the mean
@@ -403,8 +412,10 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
 
 
 def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
-    """Table 3: :func:`selective_scores` with ``held_out_models`` left out of the selection
-    criteria; ``.domains["avg_abs_rank_change"]`` is the table's Avg |dRk|.
+    """Table 3: :func:`selective_scores` with ``held_out_models`` left out of the selection.
+
+    ``held_out_models`` do not enter the selection criteria; ``.domains["avg_abs_rank_change"]`` is
+    the table's Avg |dRk|.
     """
     if len(list(held_out_models)) == 0:
         raise BenchkitValueError("held_out_models must name at least one model")

@@ -38,9 +38,10 @@ _BANDED = {"cbrc": "cbrc", "ds": "ds", "cad": "cad", "raw_cad": "raw_cad", "bqs"
 
 
 def metrics_view(result) -> pd.DataFrame:
-    """One row per (benchmark, metric): ``domain``, ``value``, ``low``, ``high`` (bootstrap
-    interval; NaN for raw_cad and without resamples) and ``band`` (None where the paper names no
-    band, e.g. BQS).
+    """One row per (benchmark, metric).
+
+    Columns ``domain``, ``value``, ``low``, ``high`` (bootstrap interval; NaN for raw_cad and without
+    resamples) and ``band`` (None where the paper names no band, e.g. BQS).
     """
     t = result.table
     rows = []
@@ -65,9 +66,10 @@ def kendall_view(result) -> dict[str, pd.DataFrame]:
 
 
 def family_view(result, benchmark: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(families, inverted items) of ``benchmark``: per family ``members``, ``inversions``,
-    ``comparisons``, ``rate``, ``score`` and its CAD band; the items with inversions (see
-    :meth:`QualityResult.inverted_items`).
+    """(families, inverted items) of ``benchmark``.
+
+    Per family ``members``, ``inversions``, ``comparisons``, ``rate``, ``score`` and its CAD band;
+    the items with inversions (see :meth:`QualityResult.inverted_items`).
     """
     check_choice("benchmark", benchmark, list(result.matrices))
     r = result.cad_results[benchmark]
@@ -100,6 +102,7 @@ class SelectionView:
     cad_threshold: float
 
     def to_frame(self) -> pd.DataFrame:
+        """A copy of the curve table (:attr:`curve`)."""
         return self.curve.copy()
 
     def subset(self, benchmark: str, ratio: float) -> list[str]:
@@ -113,8 +116,10 @@ class SelectionView:
 def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)),
                    method: str = "cad+ds", cad_threshold: float = 0.15, K: int = 100, rng=None,
                    n_jobs=None, progress: bool = False) -> SelectionView:
-    """Figure 2's curve and the ranked orders behind it (deterministic strategies only: the order
-    of "random" depends on the draw, so it is not offered here).
+    """Figure 2's curve and the ranked orders behind it.
+
+    Deterministic strategies only: the order of "random" depends on the draw, so it is not offered
+    here.
     """
     check_choice("method", method, [m for m in METHODS if m != "random"])
     curve = selection_sweep(result, ratios=ratios, method=method, cad_threshold=cad_threshold,
@@ -141,8 +146,10 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
 
 def subset_at(result, benchmark: str, ratio: float, *, method: str = "cad+ds",
               cad_threshold: float = 0.15, K: int = 100, rng=None) -> dict:
-    """The selective benchmark of ``benchmark`` at ``ratio``: ``items`` (ids, best first),
-    ``text`` (where present), and its ``tau``, ``stability``, ``ds``, ``n_items``, ``share``.
+    """The selective benchmark of ``benchmark`` at ``ratio``.
+
+    ``items`` (ids, best first), ``text`` (where present), and its ``tau``, ``stability``, ``ds``,
+    ``n_items``, ``share``.
     """
     check_choice("benchmark", benchmark, list(result.matrices))
     check_choice("method", method, METHODS)

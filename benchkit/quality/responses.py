@@ -98,8 +98,9 @@ class QualityResult:
         return pd.DataFrame(rows, columns=["benchmark", "metric", "estimate", "low", "high"])
 
     def family_table(self) -> pd.DataFrame:
-        """Table 7: CAD score per benchmark (rows) and family (columns); NaN where a family has
-        fewer than two models on a benchmark.
+        """Table 7: CAD score per benchmark (rows) and family (columns).
+
+        NaN where a family has fewer than two models on a benchmark.
         """
         out = {}
         for b, r in self.cad_results.items():
@@ -107,8 +108,9 @@ class QualityResult:
         return pd.DataFrame(out).T.rename_axis("benchmark")
 
     def inverted_items(self, benchmark: str) -> pd.DataFrame:
-        """The items of ``benchmark`` with at least one within-family inversion, most first, with
-        the inverted pairs ``stronger > weaker`` listed and the text where present.
+        """The items of ``benchmark`` with at least one within-family inversion, most first.
+
+        The inverted pairs ``stronger > weaker`` are listed, and the text where present.
         """
         check_choice("benchmark", benchmark, list(self.matrices))
         Y = self.matrices[benchmark]
@@ -248,7 +250,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
                                      f"benchmarks: {names}")
         dom = {b: str(domains[b]) for b in names}
     else:
-        raise BenchkitTypeError(f"domains must be a str or a dict benchmark -> domain; got {describe(domains)}")
+        raise BenchkitTypeError("domains must be a str or a dict benchmark -> domain; "
+                                f"got {describe(domains)}")
 
     mats = {b: _matrix(rs, aliases) for b, rs in sets.items()}
     # models table: union, first occurrence wins
@@ -333,7 +336,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         Ys = tuple(np.nan_to_num(arrs[b], nan=0.0) for b in names)
         obs = tuple((~np.isnan(arrs[b])).astype(np.float64) for b in names)
         cols = tuple(np.array([pos[m] for m in own[b]], dtype=np.int64) for b in names)
-        payload = BootstrapInput(Y=Ys, cols=cols, n_models=len(keep), obs=obs, inv=tuple(cads[b].item_inversions for b in names),
+        payload = BootstrapInput(Y=Ys, cols=cols, n_models=len(keep), obs=obs,
+                                 inv=tuple(cads[b].item_inversions for b in names),
                                  comp=tuple(cads[b].item_comparisons for b in names), codes=codes,
                                  eps=eps, lam=lam, weights=w, min_models=min_models,
                                  omit=omit)
@@ -349,7 +353,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         table[f"{m}_high"] = hi
     if reps.shape[0]:  # the raw inversion rate's interval, from the same replicates
         with np.errstate(divide="ignore"):
-            lo, hi = percentile_interval(-np.log(reps[:, :, 2]) / lam, confidence_level=confidence_level, axis=0)
+            lo, hi = percentile_interval(-np.log(reps[:, :, 2]) / lam, confidence_level=confidence_level,
+                                         axis=0)
     else:
         lo = hi = np.full(len(names), np.nan)
     table["raw_cad_low"] = lo

@@ -75,7 +75,8 @@ and ``widgets/my_explorer.js``::
       const draw = () => {
         const P = unpackArrays(model.get("points"));          // {x: Float32Array, y: ...}
         root.replaceChildren(
-          h("select", { "data-queue": "", onchange: (e) => { guard.pending(); model.set("choice", e.target.value); model.save_changes(); } }, ...),
+          h("select", { "data-queue": "", onchange: (e) => {
+            guard.pending(); model.set("choice", e.target.value); model.save_changes(); } }, ...),
           /* SVG built from P.x, P.y */);
       };
       model.on("change:revision", draw);
@@ -256,8 +257,9 @@ def to_jsonable(value: Any) -> Any:
 
 
 def _json_ready(value: Any) -> Any:
-    """``value`` unchanged when it is already plain JSON (checked by the C encoder: fast for big
-    nested lists), else :func:`to_jsonable` of it.
+    """``value`` unchanged when it is already plain JSON, else :func:`to_jsonable` of it.
+
+    Plain JSON is checked by the C encoder: fast for big nested lists.
     """
     try:
         json.dumps(value, allow_nan=False)
@@ -444,8 +446,10 @@ class BenchkitWidget(anywidget.AnyWidget):
         return out
 
     def _static_state(self) -> dict[str, Any]:
-        """Extra state for :meth:`to_html` (JSON values or ``bytes``); override to embed what the
-        page needs without a kernel (big arrays as :func:`pack_arrays` bytes).
+        """Extra state for :meth:`to_html` (JSON values or ``bytes``).
+
+        Override to embed what the page needs without a kernel (big arrays as :func:`pack_arrays`
+        bytes).
         """
         return {}
 

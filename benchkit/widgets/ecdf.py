@@ -60,11 +60,12 @@ class ECDFGapExplorer(BenchkitWidget):
     Synced state (traitlets)
     ------------------------
     ``benchmarks`` (names), ``table`` (Table 1 rows), ``thresholds``, ``benchmark`` (selected),
-    ``z`` (binary, ``pack_arrays(z=...)``: its sorted normalized difficulties, float64), ``metrics``, ``gaps`` (top-k, widest first),
-    ``gap_items`` (per gap, its neighbour rows), ``selected_gap`` (index into ``gaps``, -1 none),
-    ``added`` (what-if difficulties in [0, 1]), ``after`` (metrics and gaps after adding them;
-    empty when none), ``busy``, ``revision``, ``static_mode``. Adjacent gap bands alternate two hues
-    and their width labels are spread in one row above the plot (never stacked).
+    ``z`` (binary, ``pack_arrays(z=...)``: its sorted normalized difficulties, float64),
+    ``metrics``, ``gaps`` (top-k, widest first), ``gap_items`` (per gap, its neighbour rows),
+    ``selected_gap`` (index into ``gaps``, -1 none), ``added`` (what-if difficulties in [0, 1]),
+    ``after`` (metrics and gaps after adding them; empty when none), ``busy``, ``revision``,
+    ``static_mode``. Adjacent gap bands alternate two hues and their width labels are spread in one
+    row above the plot (never stacked).
 
     Python accessors: :attr:`measure` (the selected :class:`BenchmarkMeasure`),
     :attr:`selected_items` (the clicked gap's neighbours as a DataFrame), :attr:`what_if_result`
@@ -232,8 +233,9 @@ class ECDFGapExplorer(BenchkitWidget):
         return unpack_arrays(self.z)["z"]
 
     def _static_state(self) -> dict:
-        """Every benchmark's view (z as one float32 binary column), so the exported page can
-        switch benchmarks without a kernel.
+        """Every benchmark's view (z as one float32 binary column).
+
+        So the exported page can switch benchmarks without a kernel.
         """
         bundle, zs, off = {}, [], 0
         for b in self._result:
@@ -242,4 +244,5 @@ class ECDFGapExplorer(BenchkitWidget):
             bundle[b.name] = {"offset": off, "n": len(z), **view}
             zs.append(z.astype(np.float32))
             off += len(z)
-        return {"bundle": bundle, "bundle_z": pack_arrays(z=np.concatenate(zs) if zs else np.zeros(0, np.float32))}
+        z_all = np.concatenate(zs) if zs else np.zeros(0, np.float32)
+        return {"bundle": bundle, "bundle_z": pack_arrays(z=z_all)}

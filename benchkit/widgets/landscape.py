@@ -215,8 +215,9 @@ class LandscapeExplorer(BenchkitWidget):
 
     @property
     def view_stats(self):
-        """:class:`~benchkit.landscape.explore.ViewStats` of the current view (as shown: exact or
-        sampled, see its ``mpd_method``).
+        """:class:`~benchkit.landscape.explore.ViewStats` of the current view.
+
+        As shown: exact or sampled, see its ``mpd_method``.
         """
         return self._view_stats(self.variant)
 
@@ -341,7 +342,8 @@ class LandscapeExplorer(BenchkitWidget):
                 self.compare_stats = _stats_dict(self._view_stats(self.compare))
                 self.compare_points = b"" if len(crow) > self._threshold else self._pts(crow)
                 few = len(mv) <= self.max_arrows
-                self.arrows = (pack_arrays(**{k: mv[k].to_numpy(np.float32) for k in ("x0", "y0", "x1", "y1")},
+                self.arrows = (pack_arrays(**{k: mv[k].to_numpy(np.float32)
+                                              for k in ("x0", "y0", "x1", "y1")},
                                            row=mv["row_before"].to_numpy(np.int32)) if few else b"")
                 fl = self._flow
                 self.flow = pack_arrays(**{k: fl[k].to_numpy(np.float32) for k in ("x", "y", "dx", "dy",
@@ -367,8 +369,9 @@ class LandscapeExplorer(BenchkitWidget):
         return mv, self._data.flow(mv, bins=self._flow_bins)
 
     def compute_exact(self) -> None:
-        """Compute the exact MPD of the current view (and of the comparison view), cache it and
-        show it (the front end's "exact MPD" button). Marks the explorer busy meanwhile.
+        """Compute the exact MPD of the current view (and of the comparison view).
+
+        Caches it and shows it (the front end's "exact MPD" button). Marks the explorer busy meanwhile.
         """
         with self.working("computing the exact MPD"):
             if self._exact_delay:
@@ -475,7 +478,8 @@ class LandscapeExplorer(BenchkitWidget):
                     method = "exact" if len(rows) <= limit else "sampled"
                     ex = self.view_cache.peek(("exact", m, g, v))
                     st = ex if ex is not None else self.view_cache.get(
-                        ("stats", method, m, g, v), lambda rows=rows, method=method: d.stats(rows, method=method))
+                        ("stats", method, m, g, v),
+                        lambda rows=rows, method=method: d.stats(rows, method=method))
                     key = _SEP.join((m, g, v))
                     views[key] = _stats_dict(st)
                     if len(rows) > self._threshold:
@@ -488,7 +492,8 @@ class LandscapeExplorer(BenchkitWidget):
             item_info["text"] = [self._cut(t) for t in it["text"]]
         if it["options"].notna().any():
             item_info["options"] = list(it["options"])
-        dens_arr = (np.stack(dens).astype(np.uint32) if dens else np.zeros((0, self._bins, self._bins), np.uint32))
+        dens_arr = (np.stack(dens).astype(np.uint32) if dens
+                    else np.zeros((0, self._bins, self._bins), np.uint32))
         return {
             "bundle_rows": pack_arrays(**cols),
             "bundle_density": pack_arrays(counts=dens_arr),

@@ -202,11 +202,12 @@ class QualityDashboard(BenchkitWidget):
         return self._selection
 
     def subset_for(self, benchmark: str, ratio: float) -> dict:
-        """The selective benchmark of ``benchmark`` at ``ratio`` (what the readout shows): at a
-        grid ratio the curve's point (:func:`benchkit.quality.selection_sweep`), elsewhere
-        :func:`benchkit.quality.explore.subset_at` with the dashboard's strategy and a fixed
-        child seed per (benchmark, ratio) (cached). Items are the first
-        ``max(1, round(ratio * n))`` of the strategy's order in both cases.
+        """The selective benchmark of ``benchmark`` at ``ratio`` (what the readout shows).
+
+        At a grid ratio the curve's point (:func:`benchkit.quality.selection_sweep`), elsewhere
+        :func:`benchkit.quality.explore.subset_at` with the dashboard's strategy and a fixed child seed
+        per (benchmark, ratio) (cached). Items are the first ``max(1, round(ratio * n))`` of the
+        strategy's order in both cases.
         """
         from benchkit.quality.explore import subset_at
 
@@ -310,8 +311,10 @@ class QualityDashboard(BenchkitWidget):
 
     # ----------------------------------------------------------------- export
     def _static_state(self) -> dict:
-        """Every benchmark's views and its subsets at each grid ratio (metrics; the items are the
-        first ``n_items`` of ``order``), so the exported page works without a kernel.
+        """Every benchmark's views and its subsets at each grid ratio.
+
+        Metrics; the items are the first ``n_items`` of ``order``, so the exported page works without a
+        kernel.
         """
         bundle = {}
         for b in self.benchmarks:
