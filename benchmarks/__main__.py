@@ -14,7 +14,8 @@ from pathlib import Path
 from benchmarks._runner import Case, run
 
 
-def discover(filter: str | None = None, *, directory: Path | None = None, package: str = "benchmarks") -> list[Case]:
+def discover(filter: str | None = None, *, directory: Path | None = None,
+             package: str = "benchmarks") -> list[Case]:
     """Cases of every ``bench_*.py`` module of ``package`` (in ``directory``, default this folder),
     selected by ``filter`` as described above."""
     here = Path(directory) if directory is not None else Path(__file__).resolve().parent

@@ -207,23 +207,27 @@ def cases() -> list[Case]:
             Case(name=f"landscape {size}: back to all models (uncached)", setup=lambda size=size: _explorer(
                 "landscape", size), kit=_landscape_pooled(size),
                 alternative=_landscape_pooled_exact(size) if size == "160k" else None,
-                alternative_name="exact MPD of the pooled view (pre-issue-15 behaviour)" if size == "160k" else "-",
+                alternative_name=("exact MPD of the pooled view (pre-issue-15 behaviour)"
+                                  if size == "160k" else "-"),
                 repeat=3, note="budget 0.5 s; sampled MPD ± SE shown at once"),
-            Case(name=f"landscape {size}: compare variant on/off (uncached)", setup=lambda size=size: _explorer(
-                "landscape", size), kit=_landscape_compare(size), alternative=None, alternative_name="-",
+            Case(name=f"landscape {size}: compare variant on/off (uncached)",
+                 setup=lambda size=size: _explorer("landscape", size), kit=_landscape_compare(size),
+                 alternative=None, alternative_name="-",
                 repeat=4, note="budget 0.5 s; flow field")
             if size != "160k" else None,
             Case(name=f"landscape {size}: brush", setup=lambda size=size: _explorer("landscape", size),
                  kit=_landscape_brush(size), alternative=None, alternative_name="-", repeat=5,
                  note="budget 0.5 s; stratified first page"),
-            Case(name=f"landscape {size}: to_html export", setup=lambda size=size: _explorer("landscape", size),
+            Case(name=f"landscape {size}: to_html export",
+                 setup=lambda size=size: _explorer("landscape", size),
                  kit=_export("landscape", size, budget), alternative=None, alternative_name="-", repeat=1,
                  note="budget 10 s and 15 MB (800k)"),
         ]
     out = [c for c in out if c is not None]
     out += [
         Case(name="trajectory MMLU-Pro 18x12,002: build explorer", setup=trajectory_input, repeat=2,
-             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).TrajectoryExplorer(trajectory_input()),
+             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).TrajectoryExplorer(
+                 trajectory_input()),
              alternative=None, alternative_name="-", note="from the profile_responses result"),
         Case(name="trajectory MMLU-Pro: select an item (uncached)", setup=lambda: _explorer("trajectory"),
              kit=_traj_select(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
@@ -238,6 +242,7 @@ def cases() -> list[Case]:
         Case(name="ECDF 14,015 items: what-if add an item", setup=lambda: _explorer("ecdf"),
              kit=_ecdf_what_if(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
         Case(name="ECDF 14,015 items: to_html export", setup=lambda: _explorer("ecdf"),
-             kit=_export("ecdf", "", 5), alternative=None, alternative_name="-", repeat=1, note="budget 5 MB"),
+             kit=_export("ecdf", "", 5), alternative=None, alternative_name="-", repeat=1,
+             note="budget 5 MB"),
     ]
     return out

@@ -98,12 +98,14 @@ def test_mask_and_order_equal_pandas(prof, frame, brush, flag, delta, by, desc):
         keep &= frame["flat"] if delta == "flat" else ~frame["flat"]
     mask = v.mask(brush, flag_filter=flag, delta_filter=delta)
     np.testing.assert_array_equal(mask, keep.to_numpy())
-    ref = frame.reset_index()[keep.to_numpy()][by].sort_values(ascending=not desc, kind="stable", na_position="last")
+    ref = frame.reset_index()[keep.to_numpy()][by].sort_values(ascending=not desc, kind="stable",
+                                                               na_position="last")
     assert v.order(np.flatnonzero(mask), by=by, descending=desc).tolist() == ref.index.tolist()
     hs = v.hist_selected(mask, np.linspace(0, 1, 21))
     for var in HIST_VARS:
         pop = ~frame["flat"].to_numpy() if var in ("x", "w") else np.ones(len(frame), bool)
-        assert hs[var] == np.histogram(frame[var].to_numpy()[mask & pop], bins=np.linspace(0, 1, 21))[0].tolist()
+        want = np.histogram(frame[var].to_numpy()[mask & pop], bins=np.linspace(0, 1, 21))[0]
+        assert hs[var] == want.tolist()
     with pytest.raises(ValueError, match="flag_filter"):
         v.mask({}, flag_filter="some")
 

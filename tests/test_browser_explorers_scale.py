@@ -88,7 +88,8 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
         elapsed = time.perf_counter() - t0
         shown = big.locator(".bk-note").inner_text()
         assert f"Showing {target}" in shown
-        print(f"\n[timing] 480k landscape view change in JupyterLab (click -> new view drawn): {elapsed:.3f} s")
+        print("\n[timing] 480k landscape view change in JupyterLab (click -> new view drawn): "
+              f"{elapsed:.3f} s")
         assert elapsed < 1.5, f"view change took {elapsed:.2f} s"
 
         # busy state: the exact MPD of the small explorer sleeps 4 s (test hook)
@@ -102,7 +103,8 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
         assert "bk-stale" in small.get_attribute("class")
         page.wait_for_function("el => !el.classList.contains('bk-stale')", arg=small.element_handle(),
                                timeout=30_000)
-        assert small.locator(".bk-metric[data-metric='mpd'] .bk-value").get_attribute("data-method") == "exact"
+        mpd = small.locator(".bk-metric[data-metric='mpd'] .bk-value")
+        assert mpd.get_attribute("data-method") == "exact"
         assert not small.locator("select.bk-picker[data-name='variant']").is_disabled()
         wait_for_idle(page)
 
@@ -158,7 +160,8 @@ def test_exported_800k_page_opens_offline_and_brush_lists_several_models(lab_bro
         # sort by H_norm descending from the header, still listed (paged) without a kernel
         page.locator("th[data-sort='h_norm']").click()
         page.locator("th[data-sort='h_norm']").click()
-        vals = page.locator(".bk-selected td[data-col='h_norm']").evaluate_all("els => els.map(e => Number(e.textContent))")
+        vals = page.locator(".bk-selected td[data-col='h_norm']").evaluate_all(
+            "els => els.map(e => Number(e.textContent))")
         assert vals == sorted(vals, reverse=True)
         assert len(vals) > 1
         page.locator("button.bk-next").click()

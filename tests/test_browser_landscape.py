@@ -70,7 +70,8 @@ def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
         ids = rows.evaluate_all("els => els.map(e => e.dataset.item)")
 
         # pick a comparison variant: arrows come back from the kernel
-        output_elements(page, ".bk-land select.bk-picker[data-name='compare']").first.select_option("prompt_5")
+        picker = output_elements(page, ".bk-land select.bk-picker[data-name='compare']").first
+        picker.select_option("prompt_5")
         output_elements(page, ".bk-land .bk-arrows line").first.wait_for(state="attached", timeout=30_000)
         wait_for_idle(page)
         n_arrows = output_elements(page, ".bk-land .bk-arrows line").count()
@@ -85,7 +86,8 @@ def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
         page.wait_for_function("""() => {
             const w = window.jupyterapp.shell.currentWidget;
             const out = w.content.widgets[1].model.outputs.toJSON();
-            return out.some(o => (o.text || '').includes('"arrows": ') && !(o.text || '').includes('"arrows": 0}'));
+            return out.some(o => (o.text || '').includes('"arrows": ')
+                                 && !(o.text || '').includes('"arrows": 0}'));
         }""", timeout=30_000)
         text = "".join(o.get("text", "") for o in cell_outputs(page, 1))
         expected = json.loads(re.search(r"EXPECTED (\{.*\})", text).group(1))
@@ -116,14 +118,19 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
         _drag(page, page.locator(".bk-overlay"), 0.3, 0.05, 0.9, 0.7)
         page.wait_for_selector(".bk-selected .bk-sel")
         ids = page.locator(".bk-selected .bk-sel").evaluate_all("els => els.map(e => e.dataset.item)")
-        box = json.loads(page.evaluate("() => JSON.stringify([...document.querySelectorAll('.bk-seltitle')].map(e => e.textContent))"))[0]
-        lo_x, hi_x, lo_y, hi_y = map(float, re.findall(r"\[([\d.]+), ([\d.]+)\]", box)[0] + re.findall(r"\[([\d.]+), ([\d.]+)\]", box)[1])
+        box = json.loads(page.evaluate(
+            "() => JSON.stringify([...document.querySelectorAll('.bk-seltitle')]"
+            ".map(e => e.textContent))"))[0]
+        ranges = re.findall(r"\[([\d.]+), ([\d.]+)\]", box)
+        lo_x, hi_x, lo_y, hi_y = map(float, ranges[0] + ranges[1])
         # the same rectangle brushed in Python (3-decimal title rounding: compare within it)
         P = w.view_points()
         x, y = P["x"].astype(float), P["y"].astype(float)
         items = [w.data.frame.at[int(r), "item"] for r in P["row"]]
-        inside = [it for it, a, b in zip(items, x, y) if lo_x + 5e-4 <= a <= hi_x - 5e-4 and lo_y + 5e-4 <= b <= hi_y - 5e-4]
-        maybe = [it for it, a, b in zip(items, x, y) if lo_x - 5e-4 <= a <= hi_x + 5e-4 and lo_y - 5e-4 <= b <= hi_y + 5e-4]
+        inside = [it for it, a, b in zip(items, x, y)
+                  if lo_x + 5e-4 <= a <= hi_x - 5e-4 and lo_y + 5e-4 <= b <= hi_y - 5e-4]
+        maybe = [it for it, a, b in zip(items, x, y)
+                 if lo_x - 5e-4 <= a <= hi_x + 5e-4 and lo_y - 5e-4 <= b <= hi_y + 5e-4]
         assert set(inside) <= set(ids) <= set(maybe)
         assert len(ids) > 0
         # before/after from the embedded bundle, no kernel

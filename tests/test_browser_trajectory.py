@@ -94,14 +94,18 @@ def test_explorer_in_jupyterlab_pick_item_and_brush_histogram(lab_browser, tmp_p
         pick = int(np.flatnonzero(~df["flat"].to_numpy())[10])
         out(f".bk-traj .bk-item[data-index='{pick}']").first.click()
         page.wait_for_function(
-            """(item) => [...document.querySelectorAll('.bk-trajchart')].some(e => e.dataset.item === item)""",
+            "(item) => [...document.querySelectorAll('.bk-trajchart')]"
+            ".some(e => e.dataset.item === item)",
             arg=df.index[pick], timeout=30_000)
         chart = out(f".bk-traj svg.bk-trajchart[data-item='{df.index[pick]}']").first
-        np.testing.assert_allclose(_chart_numbers(chart.locator("path.bk-c-line"), "data-c"), prof.c[pick], atol=1e-12)
-        np.testing.assert_allclose(_chart_numbers(chart.locator("path.bk-fit-line"), "data-fit"), prof.fit[pick], atol=1e-12)
+        np.testing.assert_allclose(_chart_numbers(chart.locator("path.bk-c-line"), "data-c"), prof.c[pick],
+                                   atol=1e-12)
+        np.testing.assert_allclose(_chart_numbers(chart.locator("path.bk-fit-line"), "data-fit"),
+                                   prof.fit[pick], atol=1e-12)
         q = {k: float(chart.locator(f".bk-cross[data-q='{k}']").get_attribute("data-value"))
              for k in ("q25", "q50", "q75")}
-        assert q == pytest.approx({"q25": prof.q25[pick], "q50": prof.q50[pick], "q75": prof.q75[pick]}, abs=1e-12)
+        assert q == pytest.approx({"q25": prof.q25[pick], "q50": prof.q50[pick], "q75": prof.q75[pick]},
+                                  abs=1e-12)
         assert chart.locator(".bk-highside").count() == 1
         assert out(".bk-traj .bk-answers .bk-state").count() >= 6  # sample answers of 6 models
         wait_for_idle(page)
@@ -115,7 +119,8 @@ def test_explorer_in_jupyterlab_pick_item_and_brush_histogram(lab_browser, tmp_p
         expected = _expected_list(df, lo, hi)
         assert 0 < len(expected) < 300
         page.wait_for_function(
-            """(n) => [...document.querySelectorAll('.bk-traj .bk-count')].some(e => e.dataset.visible === String(n))""",
+            "(n) => [...document.querySelectorAll('.bk-traj .bk-count')]"
+            ".some(e => e.dataset.visible === String(n))",
             arg=len(expected), timeout=30_000)
         wait_for_idle(page)
         ids = out(".bk-traj .bk-item").evaluate_all("els => els.map(e => Number(e.dataset.index))")
@@ -137,7 +142,8 @@ def test_to_html_page_picks_items_and_brushes_offline(lab_browser, tmp_path):
         page.locator(f".bk-item[data-index='{flagged}']").click()
         chart = page.locator(f"svg.bk-trajchart[data-item='{df.index[flagged]}']")
         chart.wait_for(timeout=10_000)
-        np.testing.assert_allclose(_chart_numbers(chart.locator("path.bk-c-line"), "data-c"), prof.c[flagged], atol=1e-12)
+        np.testing.assert_allclose(_chart_numbers(chart.locator("path.bk-c-line"), "data-c"), prof.c[flagged],
+                                   atol=1e-12)
         assert "flagged" in page.locator(".bk-numbers tr[data-num='flagged']").inner_text()
 
         _brush_x(page, page.locator, 0.3, 0.7)

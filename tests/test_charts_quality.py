@@ -7,17 +7,17 @@ import pandas as pd
 import pytest
 from scipy.stats import kendalltau
 
-alt = pytest.importorskip("altair")
-vlc = pytest.importorskip("vl_convert")
-
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.charts.quality import (
+from benchkit.charts.quality import (  # Altair is imported inside each chart function
     family_cad_chart,
     kendall_heatmap_chart,
     selection_curve_chart,
 )
 from benchkit.quality import assess, band, selection_sweep
+
+alt = pytest.importorskip("altair")
+vlc = pytest.importorskip("vl_convert")
 
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
           "gemma-2-27b-it", "gemma-2-9b-it", "gemma-2-2b-it"]

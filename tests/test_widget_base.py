@@ -23,7 +23,8 @@ def test_pack_arrays_round_trip_every_dtype():
     arrays = {"u1": np.array([0, 255], np.uint8), "i1": np.array([-3, 4], np.int8),
               "u2": np.array([65535], np.uint16), "i2": np.array([[-1, 2], [3, -4]], np.int16),
               "u4": np.array([2**32 - 1], np.uint32), "i4": np.arange(5, dtype=np.int32),
-              "f4": np.array([0.5, np.nan], np.float32), "f8": np.array([1e-300]), "b": np.array([True, False])}
+              "f4": np.array([0.5, np.nan], np.float32), "f8": np.array([1e-300]),
+              "b": np.array([True, False])}
     out = unpack_arrays(pack_arrays(**arrays))
     for k, v in arrays.items():
         np.testing.assert_array_equal(out[k], v.astype(np.uint8) if k == "b" else v)
@@ -74,7 +75,8 @@ def test_working_sets_busy_then_publishes_revision_once():
 def test_to_html_compresses_state_and_keeps_binary_binary():
     w = _Toy(data=pack_arrays(x=np.repeat(np.arange(100, dtype=np.int32), 1000)), label="</script>")
     page = w.to_html()
-    blobs = dict(re.findall(r'<script type="application/octet-stream" id="([^"]+)">(.*?)</script>', page, re.DOTALL))
+    blobs = dict(re.findall(r'<script type="application/octet-stream" id="([^"]+)">(.*?)</script>', page,
+                            re.DOTALL))
     state = json.loads(gzip.decompress(base64.b64decode(blobs["benchkit-state"])))
     assert state["label"] == "</script>"
     assert state["static_mode"] is True

@@ -164,7 +164,8 @@ def test_brush_and_filters_select_exactly_the_pandas_rows(prof, frame, brush, fl
         expected = ref["index"].tolist()[::-1] if desc else ref["index"].tolist()
     else:
         ref = ref.set_index("index")
-        expected = ref[sort_by].sort_values(ascending=not desc, kind="stable", na_position="last").index.tolist()
+        expected = ref[sort_by].sort_values(ascending=not desc, kind="stable",
+                                            na_position="last").index.tolist()
     assert w.listed == expected
     assert w.filtered.index.tolist() == [frame.index[i] for i in expected]
     # linked histograms: counts of the listed items on the same bins
@@ -360,7 +361,8 @@ def test_to_html_embeds_every_item_as_binary_columns(prof, ladder, tmp_path):
     # compact answers: per model [[answer, count, correct], ..., other] == the live view's answers
     w.selected = 250
     for cell, live in zip(state["bundle"]["answers"][250], w.trajectory["answers"]):
-        assert [[a, c, k] for a, c, k in cell[:-1]] == [[s["answer"], s["count"], s["correct"]] for s in live["states"]]
+        want = [[s["answer"], s["count"], s["correct"]] for s in live["states"]]
+        assert [[a, c, k] for a, c, k in cell[:-1]] == want
         assert cell[-1] == live["other"]
     assert "<script src=" not in page
     assert "https://" not in page

@@ -92,7 +92,8 @@ def graded():
 
 
 def _mc_task() -> Task:
-    samples = [Sample(id=f"q{i}" if i % 2 == 0 else i, input=f"Question {i}: pick the letter {_MC_TARGETS[i]}.",
+    samples = [Sample(id=f"q{i}" if i % 2 == 0 else i,
+                      input=f"Question {i}: pick the letter {_MC_TARGETS[i]}.",
                       choices=[f"option {c}" for c in _LETTERS], target=_MC_TARGETS[i])
                for i in range(len(_MC_TARGETS))]
     return Task(name="mc", dataset=samples, solver=multiple_choice(), scorer=[choice(), graded()], epochs=3)

@@ -8,10 +8,10 @@
 * ``bk_gen`` -- generate_until, 6 documents, metric ``exact_match`` under two filters
   (``strict``: regex + take_first; ``loose``: lowercase + take_first).
 
-It runs twice (``--seed 1`` and ``--seed 2``; ``--model_args pretrained=benchkit/dummy-a`` / ``benchkit/dummy-b``,
-which the dummy model ignores but lm-eval records as the model name), into ``OUT_DIR/run_a`` and
-``OUT_DIR/run_b``, and prints lm-eval's version. lm-eval's own aggregates are in each run's
-``results_*.json``.
+It runs twice (``--seed 1`` and ``--seed 2``; ``--model_args pretrained=benchkit/dummy-a`` /
+``benchkit/dummy-b``, which the dummy model ignores but lm-eval records as the model name), into
+``OUT_DIR/run_a`` and ``OUT_DIR/run_b``, and prints lm-eval's version. lm-eval's own aggregates are
+in each run's ``results_*.json``.
 """
 from __future__ import annotations
 
