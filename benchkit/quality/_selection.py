@@ -190,6 +190,18 @@ def _lengths(result, b: str, index) -> np.ndarray | None:
     return t.reindex(index).fillna("").astype(str).str.split().str.len().to_numpy(dtype=float)
 
 
+def _benchmark_inputs(result, b: str, *, lam: float, eps: float):
+    """Benchmark b's complete matrix, families, its array, item criteria and item lengths.
+
+    None when fewer than two models have every item observed.
+    """
+    Y, fams = _complete(result, b)
+    if Y.shape[1] < 2:
+        return None
+    arr = Y.to_numpy()
+    return Y, fams, arr, item_criteria(arr, fams, lam=lam, eps=eps), _lengths(result, b, Y.index)
+
+
 def _task(Y: np.ndarray, fams, crit, method, ratio, thr, lengths, K, eps, seed):
     gen_sel, gen_st = (np.random.default_rng(s) for s in seed.spawn(2))
     items = select_items(Y, fams, ratio=ratio, method=method, cad_threshold=thr, eps=eps,
@@ -213,12 +225,10 @@ def _run(result, settings: list[dict], *, K, rng, n_jobs, progress, desc) -> pd.
     seeds = spawn(rng, len(names) * len(settings))
     tasks, meta = [], []
     for bi, b in enumerate(names):
-        Y, fams = _complete(result, b)
-        if Y.shape[1] < 2:
+        inputs = _benchmark_inputs(result, b, lam=lam, eps=eps)
+        if inputs is None:
             continue
-        arr = Y.to_numpy()
-        crit = item_criteria(arr, fams, lam=lam, eps=eps)
-        L = _lengths(result, b, Y.index)
+        Y, fams, arr, crit, L = inputs
         for si, s in enumerate(settings):
             if s["method"] in ("longest", "shortest") and L is None:
                 continue

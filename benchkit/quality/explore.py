@@ -23,9 +23,9 @@ from benchkit._validation import check_choice, check_float
 from benchkit.quality._metrics import band
 from benchkit.quality._selection import (
     METHODS,
+    _benchmark_inputs,
     _complete,
     _lengths,
-    item_criteria,
     select_items,
     selection_sweep,
     subset_metrics,
@@ -127,12 +127,10 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
     order, crits = {}, {}
     lam, eps = result.settings["lam"], result.settings["eps"]
     for b in result.matrices:
-        Y, fams = _complete(result, b)
-        if Y.shape[1] < 2:
+        inputs = _benchmark_inputs(result, b, lam=lam, eps=eps)
+        if inputs is None:
             continue
-        arr = Y.to_numpy()
-        crit = item_criteria(arr, fams, lam=lam, eps=eps)
-        L = _lengths(result, b, Y.index)
+        Y, fams, arr, crit, L = inputs
         if method in ("longest", "shortest") and L is None:
             continue
         idx = select_items(arr, fams, ratio=1.0, method=method, cad_threshold=cad_threshold,
