@@ -244,6 +244,22 @@ def cad_counts_naive(Y, families):
     return inv, comp, np.array(fam_inv), np.array(fam_comp)
 
 
+# ---- oracles shared by tests (not kernel twins) ------------------------------------------------
+def crossing(fit, alpha):
+    """Eq. 4 of paper 000 by brute force: the first s where the piecewise-linear fit reaches
+    c~1 + alpha*Delta (s on the grid 0, 1/(n-1), ..., 1); used by the trajectory explorer tests.
+    """
+    n = fit.size
+    s = np.arange(n) / (n - 1)
+    level = fit[0] + alpha * (fit[-1] - fit[0])
+    for i in range(1, n):
+        if fit[i] >= level - 1e-15:
+            if fit[i] == fit[i - 1]:
+                return s[i]
+            return s[i - 1] + (level - fit[i - 1]) / (fit[i] - fit[i - 1]) * (s[i] - s[i - 1])
+    raise AssertionError("no crossing")
+
+
 # ---- coverage ---------------------------------------------------------------------------------
 #: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
 #: own are listed in :data:`NOT_KERNELS` with the reason.

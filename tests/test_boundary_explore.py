@@ -19,6 +19,7 @@ from scipy import optimize
 from benchkit.boundary import profiles
 from benchkit.boundary.explore import HIST_VARS, TrajectoryView, trajectory_view
 from benchkit.simulate import load_sample
+from naive import crossing
 
 
 @pytest.fixture(scope="module")
@@ -36,18 +37,6 @@ def frame(prof, ladder):
     df = prof.to_frame()
     df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
     return df
-
-
-def _crossing(fit, alpha):
-    n = fit.size
-    s = np.arange(n) / (n - 1)
-    level = fit[0] + alpha * (fit[-1] - fit[0])
-    for i in range(1, n):
-        if fit[i] >= level - 1e-15:
-            if fit[i] == fit[i - 1]:
-                return s[i]
-            return s[i - 1] + (level - fit[i - 1]) / (fit[i] - fit[i - 1]) * (s[i] - s[i - 1])
-    raise AssertionError("no crossing")
 
 
 def test_module_imports_without_jupyter():
@@ -72,8 +61,8 @@ def test_trajectory_view_fit_crossings_and_high_side(prof, ladder):
             assert not any(t["high"])
             continue
         for key, alpha in (("q25", 0.25), ("q50", 0.5), ("q75", 0.75)):
-            assert t[key] == pytest.approx(_crossing(iso, alpha), abs=1e-12)  # Eq. 4
-        H = np.arange(6) / 5 >= _crossing(iso, 0.75) - 1e-12  # Eq. 6
+            assert t[key] == pytest.approx(crossing(iso, alpha), abs=1e-12)  # Eq. 4
+        H = np.arange(6) / 5 >= crossing(iso, 0.75) - 1e-12  # Eq. 6
         assert t["high"] == H.tolist()
         e_hi = np.mean(np.asarray(t["e"])[H])
         assert t["v"] == pytest.approx((iso[-1] - iso[0]) * t["gamma"] * (1 - e_hi), abs=1e-12)

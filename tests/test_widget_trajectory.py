@@ -23,6 +23,7 @@ from benchkit.widgets import TrajectoryExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget, explorer_module
 from jupyter_harness import exported_state
+from naive import crossing
 
 
 @pytest.fixture(scope="module")
@@ -40,19 +41,6 @@ def frame(prof, ladder):
     df = prof.to_frame()
     df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
     return df
-
-
-def _crossing(fit, alpha):
-    """Eq. 4 by brute force: first s where the piecewise-linear fit reaches c~1 + alpha*Delta."""
-    n = fit.size
-    s = np.arange(n) / (n - 1)
-    level = fit[0] + alpha * (fit[-1] - fit[0])
-    for i in range(1, n):
-        if fit[i] >= level - 1e-15:
-            if fit[i] == fit[i - 1]:
-                return s[i]
-            return s[i - 1] + (level - fit[i - 1]) / (fit[i] - fit[i - 1]) * (s[i] - s[i - 1])
-    raise AssertionError("no crossing")
 
 
 # ------------------------------------------------------------------- selected item
@@ -85,14 +73,14 @@ def test_selecting_an_item_syncs_its_trajectory_fit_crossings_and_numbers(prof, 
             assert t["v"] == 0.0
             continue
         for key, alpha in (("q25", 0.25), ("q50", 0.5), ("q75", 0.75)):
-            assert t[key] == pytest.approx(_crossing(iso, alpha), abs=1e-12)
+            assert t[key] == pytest.approx(crossing(iso, alpha), abs=1e-12)
             assert t[key] == pytest.approx(float(getattr(prof, key)[i]), abs=1e-15)
             assert t["levels"][str(alpha)] == pytest.approx(iso[0] + alpha * (iso[-1] - iso[0]), abs=1e-12)
         assert t["x"] == pytest.approx(t["q50"])
         assert t["w"] == pytest.approx(t["q75"] - t["q25"])
         # Eq. 6: H = {i : s_i >= Q_0.75}, v = Delta * gamma * (1 - mean_H e)
         s = np.arange(6) / 5
-        H = s >= _crossing(iso, 0.75) - 1e-12
+        H = s >= crossing(iso, 0.75) - 1e-12
         assert t["high"] == H.tolist()
         e_hi = np.mean(np.asarray(t["e"])[H])
         assert t["e_hi"] == pytest.approx(e_hi, abs=1e-12)
