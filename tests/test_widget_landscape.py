@@ -10,9 +10,6 @@ numpy.histogram2d for the density bins, and direct numpy filters for brushes and
 """
 from __future__ import annotations
 
-import json
-import re
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -30,6 +27,7 @@ from benchkit.datasets import fetch
 from benchkit.landscape import mpd, points
 from benchkit.landscape.explore import ALL, landscape_data
 from benchkit.widgets import LandscapeExplorer
+from jupyter_harness import exported_state
 
 rs = pytest.fixture(conformal_rs, scope="module", name="rs")
 raw = pytest.fixture(conformal_arrays, scope="module", name="raw")
@@ -218,28 +216,10 @@ def test_expert_labels_text_and_options_listed(votes):
     assert listed[probs.index[0]]["label"] == items.at[probs.index[0], "error_type"]
 
 
-def _page_state(page):  # noqa: D401 - see jupyter_harness.exported_state
-    """Inflate the gzip+base64 state and binary traits of an exported page (as the page does)."""
-    import base64
-    import gzip
-
-    from benchkit.widgets._base import unpack_arrays
-
-    def blob(id_):
-        m = re.search(rf'<script type="application/octet-stream" id="{id_}">(.*?)</script>', page, re.S)
-        return gzip.decompress(base64.b64decode(m.group(1)))
-
-    state = json.loads(blob("benchkit-state"))
-    names = json.loads(re.search(r'id="benchkit-binary-names">(.*?)</script>', page, re.S).group(1))
-    for name, id_ in names:
-        state[name] = unpack_arrays(blob(id_))
-    return state, blob("benchkit-esm").decode()
-
-
 def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
     w = LandscapeExplorer(rs, group="source", compare="prompt_1", exact_limit=200)
     page = w.to_html()
-    state, esm = _page_state(page)
+    state, esm = exported_state(page)
     assert state["static_mode"] is True
     assert "import(\"http" not in esm
     assert "<script src" not in page
