@@ -523,6 +523,15 @@ def offline_page(browser, path: str | Path, *, ready: str = "#benchkit-root[data
         context.close()
 
 
+def drag(page, overlay, fx0, fy0, fx1, fy1) -> None:
+    """Drag the mouse over ``overlay`` from (fx0, fy0) to (fx1, fy1), in fractions of its box."""
+    box = overlay.bounding_box()
+    page.mouse.move(box["x"] + box["width"] * fx0, box["y"] + box["height"] * fy0)
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] * fx1, box["y"] + box["height"] * fy1, steps=6)
+    page.mouse.up()
+
+
 def exported_state(page: str) -> tuple[dict, str]:
     """The state and the module of a ``to_html()`` page, inflated as the page does it.
 

@@ -24,6 +24,7 @@ from jupyter_harness import (
     REPO_ROOT,
     browser_errors,
     cell_outputs,
+    drag,
     error_outputs,
     jupyterlab_page,
     offline_page,
@@ -50,14 +51,6 @@ SMALL = "small"
 REPORT = """print("EXPECTED " + json.dumps({"model": big.model, "revision": big.revision,
                                 "mpd": big.stats["mpd"], "method": big.stats["mpd_method"],
                                 "small": small.stats["mpd_method"]}))"""
-
-
-def _drag(page, overlay, fx0, fy0, fx1, fy1):
-    box = overlay.bounding_box()
-    page.mouse.move(box["x"] + box["width"] * fx0, box["y"] + box["height"] * fy0)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] * fx1, box["y"] + box["height"] * fy1, steps=6)
-    page.mouse.up()
 
 
 @pytest.mark.browser
@@ -153,7 +146,7 @@ def test_exported_800k_page_opens_offline_and_brush_lists_several_models(lab_bro
         legend = page.locator(".bk-legend").text_content()
         assert "points per bin" in legend
         assert "sampled-pairs estimate" in page.locator(".bk-note").inner_text()
-        _drag(page, page.locator(".bk-overlay"), 0.45, 0.15, 0.75, 0.5)
+        drag(page, page.locator(".bk-overlay"), 0.45, 0.15, 0.75, 0.5)
         page.wait_for_selector(".bk-selected .bk-sel")
         models = page.locator(".bk-selected .bk-sel").evaluate_all("els => els.map(e => e.dataset.model)")
         assert len(set(models)) > 1, models

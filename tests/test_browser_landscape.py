@@ -17,6 +17,7 @@ import pytest
 from jupyter_harness import (
     browser_errors,
     cell_outputs,
+    drag,
     error_outputs,
     jupyterlab_page,
     offline_page,
@@ -38,14 +39,6 @@ print("EXPECTED " + json.dumps({"items": [r["item"] for r in explorer.selected],
                                 "arrows": explorer.moves_info.get("n_arrows", 0)}))"""
 
 
-def _drag(page, overlay, fx0, fy0, fx1, fy1):
-    box = overlay.bounding_box()
-    page.mouse.move(box["x"] + box["width"] * fx0, box["y"] + box["height"] * fy0)
-    page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] * fx1, box["y"] + box["height"] * fy1, steps=6)
-    page.mouse.up()
-
-
 @pytest.mark.browser
 def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
     nb = nbformat.v4.new_notebook()
@@ -63,7 +56,7 @@ def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
 
         # drag a rectangle over the upper-right part: Python lists the items inside
         overlay = output_elements(page, ".bk-land .bk-overlay").first
-        _drag(page, overlay, 0.4, 0.02, 0.95, 0.6)
+        drag(page, overlay, 0.4, 0.02, 0.95, 0.6)
         rows = output_elements(page, ".bk-selected .bk-sel")
         rows.first.wait_for(state="visible", timeout=30_000)
         wait_for_idle(page)
@@ -115,7 +108,7 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
         assert page.locator(".bk-points circle").count() == 150
         mpd_text = page.locator(".bk-metric[data-metric='mpd'] .bk-value").inner_text()
         assert mpd_text == f"{w.stats['mpd']:.4f}"
-        _drag(page, page.locator(".bk-overlay"), 0.3, 0.05, 0.9, 0.7)
+        drag(page, page.locator(".bk-overlay"), 0.3, 0.05, 0.9, 0.7)
         page.wait_for_selector(".bk-selected .bk-sel")
         ids = page.locator(".bk-selected .bk-sel").evaluate_all("els => els.map(e => e.dataset.item)")
         box = json.loads(page.evaluate(
