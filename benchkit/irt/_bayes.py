@@ -1,4 +1,4 @@
-"""The paper's Bayesian 1PL (Figure 2, step 3) by NUTS, with its post-fit checks (optional extra)."""
+"""The paper's Bayesian 1PL (Figure 2, step 3) by NUTS with its post-fit checks (optional extra)."""
 from __future__ import annotations
 
 import warnings
