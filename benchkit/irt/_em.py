@@ -45,7 +45,6 @@ def _windows(theta, mu, sd, pad):
 
 
 _EXACT_SE_WORK = 5e7  # exact SE sums up to this many cell x node products
-_Q = 10  # Chebyshev nodes per posterior window (interpolation error ~(2 pi / width)^-Q)
 
 
 def _cheb(lo, hi, Q):
@@ -94,7 +93,7 @@ def _chunk(eb, et):
     return int(np.clip(650.0 / max(big, 1e-300), 1, 64))
 
 
-def _start(Y0, M, obs_i, obs_j, s, r):
+def _start(obs_i, obs_j, s, r):
     """PROX-style start values: logits of the proportions correct, widened for the spread of
     the other side (Cohen 1979), centred on mean ability 0."""
     p_i = np.clip(s / np.maximum(obs_i, 1), 0.02, 0.98)
@@ -135,13 +134,18 @@ class _EM1PL:
         C = np.zeros(K)
         C[lo:hi] = colsum_softplus(eb, et[lo:hi], ch)
         # each model's missing-item sum on Q Chebyshev nodes of its window, interpolated to the
-        # window's grid nodes (the sum is analytic within pi of the real axis and the window
-        # spans ~16 posterior SDs, so the error is ~(2 pi / width)^-Q, below 1e-13)
+        # window's grid nodes (the sum is analytic within pi of the real axis, so the
+        # interpolation error decays geometrically in Q)
         Kw = int((k1 - k0).max())
         ks = k0[:, None] + np.arange(Kw)[None, :]
         valid = ks < k1[:, None]
         ks = np.minimum(ks, K - 1)
-        tau, bw = _cheb(th[k0], th[k1 - 1], _Q)
+        # enough nodes for ~1e-16: the error decays like rho^-Q with rho the Bernstein
+        # ellipse parameter of the widest window (poles at distance pi)
+        half = 0.5 * float(np.max(th[k1 - 1] - th[k0]))
+        rho = np.pi / half + np.sqrt(1.0 + (np.pi / half) ** 2)
+        Q = int(min(max(np.ceil(16.0 * np.log(10.0) / np.log(rho)) + 1, 6), 64))
+        tau, bw = _cheb(th[k0], th[k1 - 1], Q)
         Lm = _bary(th[ks], tau, bw)  # m x Kw x Q
         etau = np.exp(tau)
         Stau = missing_softplus_nodes(eb, etau, self.ptr_j, self.idx_j, ch)
@@ -292,23 +296,30 @@ def _missing_dot(Q, W, ptr, idx, k0, k1):
     return missing_dot(Q, W, ptr, idx, k0.astype(np.int64), k1.astype(np.int64))
 
 
-def fit_1pl_em(Y, st, *, prec_b, ability_sd, density, tol=1e-9, max_iter=60):
+def fit_1pl_em(Y, st, *, prec_b, ability_sd, density, tol=1e-9, max_iter=100):
     """EM fit of the 1PL (any missing pattern). Returns None when it does not converge within
     ``max_iter`` iterations (few items per model) or the logits are out of the kernels' range;
     the caller then uses L-BFGS. Else (b, se, log sigma, W (m x K), theta, loglik, n_iter)."""
     n, m = Y.shape
     em = _EM1PL(Y, st, prec_b, ability_sd, density)
-    b, t = _start(None, None, st.row_obs, st.col_obs, st.row_sum, st.col_sum)
+    b, t = _start(st.row_obs, st.col_obs, st.row_sum, st.col_sum)
     ls = em.ls_fixed if em.ls_fixed is not None else float(np.log(max(np.std(t), 0.05)))
     # curvature SDs of the posteriors at the start values (obs_j P(1-P) with P near 0.5)
     P = np.clip(st.col_sum / np.maximum(st.col_obs, 1), 0.02, 0.98)
     sd = 1.0 / np.sqrt(st.col_obs * P * (1 - P) + np.exp(-2 * ls))
     if np.max(np.abs(b)) + np.max(np.abs(t)) + 20 > 300:
         return None
-    b, ls, e, nit, conv = em.fit(b, ls, t, sd, tol, max_iter)
-    if not conv or np.max(np.abs(b)) + np.max(np.abs(e["th"])) > 300:
-        return None
-    se = em.se(b, e)
+    with np.errstate(all="ignore"):
+        try:
+            b, ls, e, nit, conv = em.fit(b, ls, t, sd, tol, max_iter)
+        except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+            return None
+        if (not conv or not np.all(np.isfinite(b)) or not np.isfinite(ls)
+                or np.max(np.abs(b)) + np.max(np.abs(e["th"])) > 300):
+            return None
+        se = em.se(b, e)
+        if not np.all(np.isfinite(se)):
+            return None
     loglik = float(e["lse"].sum() - em.s @ b)
     return b, se, ls, e["W"], e["th"], loglik, nit
 
@@ -332,7 +343,7 @@ def fit_2pl_em(Y, st, *, prec_b, prec_a, density, tol=1e-9, max_iter=200):
     Y0 = np.where(miss, 0.0, Y)
     M = None if complete else (~miss).astype(np.float64)
     s = st.row_sum
-    b, t = _start(None, None, st.row_obs, st.col_obs, st.row_sum, st.col_sum)
+    b, t = _start(st.row_obs, st.col_obs, st.row_sum, st.col_sum)
     # with sigma = 1 fixed the PROX scale is absorbed by the discriminations
     sc = max(float(np.std(t)), 0.3)
     b, t = b / sc, t / sc
@@ -389,6 +400,18 @@ def fit_2pl_em(Y, st, *, prec_b, prec_a, density, tol=1e-9, max_iter=200):
         return (NP.sum(1), np.einsum("ik,ik->i", NP, u), w.sum(1), np.einsum("ik,ik->i", w, u),
                 np.einsum("ik,ik->i", w, u * u), np.einsum("ik,ik->i", NP, P))
 
+    with np.errstate(all="ignore"):
+        try:
+            return _loop_2pl(estep, sums, Y0, M, s, b, la, mu, sd, pad, n, prec_b, prec_a, tol,
+                             max_iter, ls)
+        except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+            return None
+
+
+def _loop_2pl(estep, sums, Y0, M, s, b, la, mu, sd, pad, n, prec_b, prec_a, tol, max_iter, ls):
+    a = np.exp(la)
+    nit = 0
+    converged = False
     e = None
     for nit in range(1, max_iter + 1):
         e = estep(b, a, mu, sd, pad)
@@ -456,4 +479,7 @@ def fit_2pl_em(Y, st, *, prec_b, prec_a, density, tol=1e-9, max_iter=200):
     S2 = (A * A).sum(1) if M is None else np.einsum("ij,ij->i", M, A * A)
     info = a**2 * (EP - 2.0 * EP2 + S2) + prec_b * (1 - 1 / n)
     loglik = float(e["lse"].sum() - s @ (a * b))
-    return b, la, 1.0 / np.sqrt(info), W, th, loglik, nit
+    se = 1.0 / np.sqrt(info)
+    if not (np.all(np.isfinite(b)) and np.all(np.isfinite(la)) and np.all(np.isfinite(se))):
+        return None
+    return b, la, se, W, th, loglik, nit

@@ -627,7 +627,8 @@ def fit_1pl(
     optimizer : {"em", "lbfgs"}
         MML general (missing-data) path only: ``"em"`` (default) Bock-Aitkin EM with one Newton
         step per item and iteration, which falls back to ``"lbfgs"`` (preconditioned L-BFGS on
-        the marginal likelihood) when it has not converged in 60 iterations. Both maximize the
+        the marginal likelihood) when it has not converged in 100 iterations (``options``
+        records the one used). Both maximize the
         same function; EM needs a handful of iterations when models answer many items.
     tol, max_iter : float, int
         Convergence tolerance (gradient norm for MML, largest step for JML) and iteration cap.
@@ -742,6 +743,7 @@ def fit_1pl(
             b, se, ls, W_models, th, loglik, nit = em
             conv = True
         else:
+            opts["optimizer"] = "lbfgs"
             # many small per-block products: one BLAS thread (threads only add wake-ups and,
             # on a shared machine, oversubscription)
             with threadpool_limits(1, "blas"):
