@@ -34,7 +34,7 @@ def _naive_objective(p, Y, two_pl, prec_b, prec_a):
     """Penalized negative marginal log likelihood and its gradient, densely: the integral over
     theta ~ N(0, sigma^2) (1PL, p = (b, log sigma)) or N(0, 1) (2PL, p = (b, log a)) by the
     trapezoid rule on _GRID; penalty prec_b/2 sum (b - mean b)^2 (+ prec_a/2 sum (log a)^2)."""
-    n, m = Y.shape
+    n = Y.shape[0]
     M = ~np.isnan(Y)
     Y0 = np.where(M, Y, 0.0)
     b = p[:n]
@@ -128,13 +128,13 @@ def test_em_2pl_is_the_current_objectives_optimum(missing):
     em = irt.fit_2pl(Y)
     old = irt.fit_2pl(Y, optimizer="lbfgs")
     assert em.options["optimizer"] == "em"
-    arr, st = _matrix_stats(Y)
+    _, st = _matrix_stats(Y)
     M = None if missing == 0 else (~np.isnan(Y)).astype(float)
     mg = _Marginal(np.nan_to_num(Y), M, st.row_sum, st.col_sum, True, 1 / 9, 1.0, 0.0)
     mu, sd = _post_moments(em.posterior, em.nodes)
     mg.setup(mu, np.maximum(sd, 1e-6), 1.5)
     f_em, g_em = mg.fun(np.concatenate([em.difficulty, np.log(em.discrimination)]))
-    f_old, g_old = mg.fun(np.concatenate([old.difficulty, np.log(old.discrimination)]))
+    f_old, _ = mg.fun(np.concatenate([old.difficulty, np.log(old.discrimination)]))
     assert np.max(np.abs(g_em)) < 1e-6
     assert f_em <= f_old + 1e-9
     np.testing.assert_allclose(em.difficulty, old.difficulty, atol=5e-5)
@@ -182,10 +182,10 @@ def parts():
 def test_missing_csr(parts):
     Y = parts["Y"]
     pi, ii, pj, ij = K.missing_csr(Y)
-    rows, cols = np.nonzero(np.isnan(Y))
+    _, cols = np.nonzero(np.isnan(Y))
     np.testing.assert_array_equal(ii, cols)
     np.testing.assert_array_equal(np.diff(pi), np.isnan(Y).sum(1))
-    r2, c2 = np.nonzero(np.isnan(Y).T)
+    _, c2 = np.nonzero(np.isnan(Y).T)
     np.testing.assert_array_equal(ij, c2)
     np.testing.assert_array_equal(np.diff(pj), np.isnan(Y).sum(0))
 
@@ -251,7 +251,7 @@ def test_var_p_and_se_moments(parts):
 def test_bary_eval2_matches_chebyshev_interpolation():
     from benchkit.irt._em import _cheb
 
-    f = lambda x: special.expit(x)  # noqa: E731
+    f = lambda x: special.expit(x)
     nodes, w = _cheb(-3.0, 2.0, 40)
     x = np.r_[np.linspace(-3, 2, 101), nodes[5]]
     F, G = K.bary_eval2(x, nodes, w, f(nodes), np.sin(nodes))

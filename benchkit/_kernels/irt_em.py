@@ -122,7 +122,7 @@ def se_moments(eb, et, W, k0, k1, Y):
         ep2 = 0.0
         for j in range(m):
             y = Y[i, j]
-            if y != y:  # missing
+            if np.isnan(y):  # missing
                 continue
             a = 0.0
             a2 = 0.0
@@ -209,7 +209,7 @@ def missing_csr(Y):
     cj = np.zeros(m + 1, np.int64)
     for i in range(n):
         for j in range(m):
-            if Y[i, j] != Y[i, j]:
+            if np.isnan(Y[i, j]):
                 ci[i + 1] += 1
                 cj[j + 1] += 1
     for i in range(n):
@@ -222,7 +222,7 @@ def missing_csr(Y):
     for i in range(n):
         q = ci[i]
         for j in range(m):
-            if Y[i, j] != Y[i, j]:
+            if np.isnan(Y[i, j]):
                 idx_i[q] = j
                 q += 1
                 idx_j[fill_j[j]] = i
@@ -304,7 +304,7 @@ def var_p_observed(eb, emu, v, Y):
         s = 0.0
         for j in range(m):
             y = Y[i, j]
-            if y == y:
+            if not np.isnan(y):
                 x = e * emu[j]
                 d = 1.0 + x
                 pq = x / (d * d)

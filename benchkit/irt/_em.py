@@ -300,7 +300,6 @@ def fit_1pl_em(Y, st, *, prec_b, ability_sd, density, tol=1e-9, max_iter=100):
     """EM fit of the 1PL (any missing pattern). Returns None when it does not converge within
     ``max_iter`` iterations (few items per model) or the logits are out of the kernels' range;
     the caller then uses L-BFGS. Else (b, se, log sigma, W (m x K), theta, loglik, n_iter)."""
-    n, m = Y.shape
     em = _EM1PL(Y, st, prec_b, ability_sd, density)
     b, t = _start(st.row_obs, st.col_obs, st.row_sum, st.col_sum)
     ls = em.ls_fixed if em.ls_fixed is not None else float(np.log(max(np.std(t), 0.05)))
@@ -337,7 +336,7 @@ def _sp_P(eta):
 def fit_2pl_em(Y, st, *, prec_b, prec_a, density, tol=1e-9, max_iter=200):
     """EM fit of the 2PL (abilities N(0, 1)); None when not converged. Else (b, log a, se_b, W,
     theta, loglik, n_iter)."""
-    n, m = Y.shape
+    n = Y.shape[0]
     miss = np.isnan(Y)
     complete = not miss.any()
     Y0 = np.where(miss, 0.0, Y)
@@ -348,13 +347,10 @@ def fit_2pl_em(Y, st, *, prec_b, prec_a, density, tol=1e-9, max_iter=200):
     sc = max(float(np.std(t)), 0.3)
     b, t = b / sc, t / sc
     la = np.full(n, np.log(sc))
-    a = np.exp(la)
     P0 = np.clip(st.col_sum / np.maximum(st.col_obs, 1), 0.02, 0.98)
     sd = 1.0 / np.sqrt(st.col_obs * P0 * (1 - P0) * sc**2 + 1.0)
     mu = t
     pad = 4.0 * _PAD
-    nit = 0
-    converged = False
     ls = 0.0
 
     def estep(b, a, mu, sd, pad):
