@@ -15,6 +15,7 @@ The issue's speed targets on the paths real data hits (issue 13, paper 002):
   implementation, ``optimizer="lbfgs"``, which took 12-16 s). Run them with
   ``python -m benchmarks missing`` and ``python -m benchmarks 2pl``.
 
+(girth's ``twopl_mml`` is not a case: at 3,000 x 200 one call ran for more than 9 minutes here.)
 Both run EM on the adaptive grid (``benchkit.irt._em``); ``optimizer="lbfgs"`` is the previous
 path, kept as the fallback and as a case of its own.
 
@@ -99,9 +100,6 @@ def cases() -> list[Case]:
              alternative_name="benchkit optimizer='lbfgs' (previous path)", setup=_matrix_2pl,
              repeat=1, note="target < 1 s (was 12-16 s): EM with 2x2 Newton item steps, shift / "
                             "scale steps, grid recurrences in numba"),
-        Case(f"2pl mml {size2} vs girth", kit=lambda: irt.fit_2pl(s["Y2"]),
-             alternative=lambda: girth().twopl_mml(s["Y2int"]), alternative_name="girth.twopl_mml",
-             setup=_matrix_2pl, repeat=3, note="girth: fixed quadrature, no priors"),
         Case(f"1pl jml {size} 10% missing", kit=lambda: irt.fit_1pl(s["Ym"], method="jml"),
              alternative=None, alternative_name="", setup=_matrix, repeat=1,
              note="alternating Newton with the exact shift step"),
