@@ -4,22 +4,26 @@ Contract
 --------
 Arrays in, arrays out; no validation. ``eb = exp(-b)`` (n,) and ``et = exp(theta)`` (K,) are
 float64, so that ``x_ik = eb_i * et_k = exp(theta_k - b_i)`` needs no exp per cell;
-``P_ik = x / (1 + x)``. Sums of ``softplus(theta_k - b_i) = log(1 + x_ik)`` are taken as the log of
-products over ``chunk`` consecutive items (one log per ``chunk`` items instead of one log1p per
-cell: numba has no vector log here). The caller picks ``chunk`` so that a product of ``chunk``
-factors cannot overflow (``chunk * log(1 + max x) < 700``). Missing cells are given as CSR lists:
-``ptr_j, idx_j`` (for each model, its missing items) and ``ptr_i, idx_i`` (for each item, its
-missing models). Posterior windows: model ``j`` has weight only on nodes ``k0[j] <= k < k1[j]``.
+``P_ik = x / (1 + x)``. Sums of ``softplus = log(1 + x)`` are taken as the log of products over
+``chunk`` consecutive items (one log per ``chunk`` items instead of one log1p per cell: numba has
+no vector log here); the caller picks ``chunk`` so that a product of ``chunk`` factors cannot
+overflow (``chunk * log(1 + max x) < 700``). Missing cells are CSR lists (:func:`missing_csr`):
+``ptr_i, idx_i`` (for each item, its missing models) and ``ptr_j, idx_j`` (for each model, its
+missing items). Model ``j``'s posterior lives on grid nodes ``k0[j] <= k < k1[j]`` and is also
+represented by Chebyshev nodes ``tau_jq`` (``etau = exp(tau)``) with quadrature weights ``wq``.
 
-* :func:`colsum_softplus` -- ``C_k = sum_i log(1 + x_ik)`` for ``k < K``.
-* :func:`missing_softplus` -- ``S[j, k] = sum_{i missing for j} log(1 + x_ik)`` on j's window.
-* :func:`item_moments` -- ``g_i = sum_k N_k P_ik``, ``h_i = sum_k N_k P_ik (1 - P_ik)``, minus the
-  same sums over each missing model's posterior ``W[j]``: the expected score and its derivative
-  of item i over the models that answered it.
-* :func:`se_moments` -- ``EP2_i = sum_j M_ij E_j[P_i^2]`` and ``S2_i = sum_j M_ij E_j[P_i]^2``
-  (for the conditional standard errors), over the observed cells of ``Y`` (NaN = missing).
+* :func:`missing_csr` -- both CSR lists of the NaN cells of ``Y``, in one pass.
+* :func:`colsum_softplus` -- ``C_k = sum_i log(1 + x_ik)``.
+* :func:`missing_softplus_nodes` -- ``S[j, q] = sum_{i missing for j} log(1 + eb_i etau_jq)``.
+* :func:`missing_moments_nodes` -- per item, sums of ``wq_jq P`` and ``wq_jq P (1 - P)`` over
+  its missing models' nodes.
+* :func:`bary_eval2` -- barycentric interpolation of two value vectors at many points.
+* :func:`se_moments` -- ``EP2_i = sum_j M_ij E_j[P_i^2]``, ``S2_i = sum_j M_ij E_j[P_i]^2`` (exact
+  conditional SEs); :func:`var_p_observed` -- the delta-method ``Var_j[P_i]`` summed over the
+  observed cells (SEs of large problems).
+* 2PL on an equally spaced grid: :func:`colsum_softplus_2pl`, :func:`item_sums_2pl`.
 
-The numpy twins (dense ``log1p`` / masked sums) are in ``tests/test_irt_speed_paths.py``.
+The numpy twins are in ``tests/test_irt_speed_paths.py``.
 """
 from __future__ import annotations
 
@@ -47,63 +51,11 @@ def colsum_softplus(eb, et, chunk):
     return C
 
 
-@numba.njit(cache=True, nogil=True, fastmath=_FM, parallel=True)
-def missing_softplus(eb, et, k0, k1, ptr, idx, chunk, K):
-    m = k0.size
-    S = np.zeros((m, K))
-    for j in numba.prange(m):
-        prod = np.empty(K)
-        a, b = k0[j], k1[j]
-        p0, p1 = ptr[j], ptr[j + 1]
-        for q0 in range(p0, p1, chunk):
-            prod[a:b] = 1.0
-            for q in range(q0, min(q0 + chunk, p1)):
-                x = eb[idx[q]]
-                for k in range(a, b):
-                    prod[k] *= 1.0 + x * et[k]
-            for k in range(a, b):
-                S[j, k] += np.log(prod[k])
-    return S
-
-
 @numba.njit(cache=True, nogil=True, fastmath=_FM)
 def _row_p(e, et, lo, hi, P):
     for k in range(lo, hi):
         x = e * et[k]
         P[k] = x / (1.0 + x)
-
-
-@numba.njit(cache=True, nogil=True, fastmath=_FM, parallel=True)
-def item_moments(eb, et, N, lo, hi, W, k0, k1, ptr, idx):
-    n = eb.size
-    g = np.zeros(n)
-    h = np.zeros(n)
-    nb = (n + 255) // 256
-    for blk in numba.prange(nb):
-        P = np.zeros(et.size)
-        for i in range(blk * 256, min(blk * 256 + 256, n)):
-            _item_moment(i, eb, et, N, lo, hi, W, k0, k1, ptr, idx, P, g, h)
-    return g, h
-
-
-@numba.njit(cache=True, nogil=True, fastmath=_FM)
-def _item_moment(i, eb, et, N, lo, hi, W, k0, k1, ptr, idx, P, g, h):
-    if True:
-        _row_p(eb[i], et, lo, hi, P)
-        gs = 0.0
-        hs = 0.0
-        for k in range(lo, hi):
-            w = N[k] * P[k]
-            gs += w
-            hs += w * P[k]
-        for q in range(ptr[i], ptr[i + 1]):
-            j = idx[q]
-            for k in range(k0[j], k1[j]):
-                w = W[j, k] * P[k]
-                gs -= w
-                hs -= w * P[k]
-        g[i] = gs
-        h[i] = gs - hs  # sum w (1 - P) = sum w - sum w P
 
 
 @numba.njit(cache=True, nogil=True, fastmath=_FM)
@@ -228,21 +180,6 @@ def missing_csr(Y):
                 idx_j[fill_j[j]] = i
                 fill_j[j] += 1
     return ci, idx_i, cj, idx_j
-
-
-@numba.njit(cache=True, nogil=True, fastmath=_FM)
-def missing_dot(Q, W, ptr, idx, k0, k1):
-    """out_i = sum over the missing models j of item i of sum_{k0_j <= k < k1_j} W_jk Q_ik."""
-    n = Q.shape[0]
-    out = np.zeros(n)
-    for i in range(n):
-        s = 0.0
-        for q in range(ptr[i], ptr[i + 1]):
-            j = idx[q]
-            for k in range(k0[j], k1[j]):
-                s += W[j, k] * Q[i, k]
-        out[i] = s
-    return out
 
 
 # ----------------------------------------------------------------------------------------------
