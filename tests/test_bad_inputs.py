@@ -51,3 +51,58 @@ def test_fit_1pl_fits_when_ability_spread_collapses():
             np.testing.assert_allclose(fit.ability, 0.0, atol=1e-2)
             np.testing.assert_allclose(fit.difficulty, _collapsed_oracle(Y, 1 / 9), atol=1e-2)
     assert n_collapsed >= 15  # the cases that crashed before are exercised
+
+
+# -------------------------------------------------------------------------------- case 1: CSV ids
+def test_read_csv_keeps_item_ids_as_strings(tmp_path):
+    from benchkit.io import read_csv
+
+    path = tmp_path / "r.csv"
+    path.write_text("model,item,correct\nm1,001,1\nm1,01,0\nm2,001,0\nm2,01,1\n")
+    rs = read_csv(path)
+    assert list(rs.item_ids) == ["001", "01"]
+    assert rs.counts().K.tolist() == [[1, 0], [0, 1]]
+
+
+def test_read_csv_wide_keeps_item_ids_as_strings(tmp_path):
+    from benchkit.io import read_csv
+
+    path = tmp_path / "w.csv"
+    path.write_text("item,m1,m2\n001,1,0\n01,0,1\n")
+    rs = read_csv(path, layout="wide")
+    assert list(rs.item_ids) == ["001", "01"]
+
+
+def test_cli_info_keeps_item_ids_as_strings(tmp_path):
+    import io
+
+    from benchkit.cli import main
+
+    path = tmp_path / "r.csv"
+    path.write_text("model,item,correct\nm1,001,1\nm1,01,0\n")
+    out = io.StringIO()
+    assert main(["info", str(path)], out=out) == 0
+    assert "2 items" in out.getvalue()
+
+
+# ------------------------------------------------------------------- case 8: unreadable CSV files
+@pytest.mark.parametrize(
+    "kind, content, message",
+    [
+        ("utf16", "model,item,correct\nm,i,1\n".encode("utf-16"), "UTF-16"),
+        ("binary", bytes(range(256)) * 4, "binary"),
+        ("latin1", "model,item,correct\nm,caf\xe9,1\n".encode("latin-1"), "not UTF-8"),
+        ("ragged", b"model,item,correct\nm,i,1\nm,j,1,7,8\n", "well-formed"),
+        ("empty", b"", "empty"),
+        ("header_only", b"model,item,correct\n", "no data rows"),
+    ],
+)
+def test_read_csv_bad_file_is_a_benchkit_error(tmp_path, kind, content, message):
+    from benchkit._validation import BenchkitError
+    from benchkit.io import read_csv
+
+    path = tmp_path / f"{kind}.csv"
+    path.write_bytes(content)
+    with pytest.raises(BenchkitError, match=message) as info:
+        read_csv(path)
+    assert repr(str(path)) in str(info.value)

@@ -70,8 +70,54 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     """
     p = _path("path", path)
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
-    frame = pd.read_csv(p, **(read_options or {}))
+    if read_options is not None and not isinstance(read_options, dict):
+        raise BenchkitTypeError(f"read_options must be a dict, got {type(read_options).__name__}")
+    kwargs = dict(read_options or {})
+    # ids stay strings: pandas would parse "001" as 1 (and merge "01" with "001")
+    header = _read_csv(p, {**kwargs, "nrows": 0})
+    id_cols = [c for c in ("model", "item", "variant") if c in header.columns]
+    if layout == "wide":
+        id_cols = [index_col if index_col is not None else (header.columns[0] if len(header.columns) else None)]
+        id_cols = [c for c in id_cols if c in header.columns]
+    user_dtype = kwargs.get("dtype")
+    if user_dtype is None or isinstance(user_dtype, dict):
+        kwargs["dtype"] = {**{c: str for c in id_cols}, **(user_dtype or {})}
+    frame = _read_csv(p, kwargs)
+    if len(frame.columns) == 0 or len(frame) == 0:
+        raise BenchkitValueError(f"path={str(p)!r} holds no data rows (an empty CSV file)")
     return _from_frame(frame, layout, index_col, options)
+
+
+def _read_csv(p: Path, kwargs: dict) -> pd.DataFrame:
+    """pandas.read_csv with its parse errors turned into benchkit errors naming the file."""
+    if "encoding" not in kwargs:
+        with open(p, "rb") as fh:
+            head = fh.read(4096)
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise BenchkitValueError(
+                f"path={str(p)!r} is UTF-16 text; benchkit reads UTF-8 CSV: re-save it as UTF-8 or "
+                "pass read_options={'encoding': 'utf-16'}"
+            )
+        if b"\x00" in head:
+            raise BenchkitValueError(
+                f"path={str(p)!r} is a binary file (it contains NUL bytes), not UTF-8 CSV text"
+            )
+    try:
+        return pd.read_csv(p, **kwargs)
+    except UnicodeDecodeError as exc:
+        raise BenchkitValueError(
+            f"path={str(p)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); benchkit reads "
+            "UTF-8 CSV: re-save it as UTF-8 or pass read_options={'encoding': ...}"
+        ) from None
+    except pd.errors.EmptyDataError:
+        raise BenchkitValueError(f"path={str(p)!r} is empty: a CSV needs a header row and data rows") from None
+    except pd.errors.ParserError as exc:
+        raise BenchkitValueError(
+            f"path={str(p)!r} is not a well-formed CSV file: {str(exc).strip()}; every row needs as "
+            "many fields as the header"
+        ) from None
+    except (ValueError, TypeError) as exc:
+        raise BenchkitValueError(f"path={str(p)!r} could not be read as CSV: {exc}") from None
 
 
 def _check_aggregate(aggregate) -> None:
