@@ -106,3 +106,124 @@ def test_read_csv_bad_file_is_a_benchkit_error(tmp_path, kind, content, message)
     with pytest.raises(BenchkitError, match=message) as info:
         read_csv(path)
     assert repr(str(path)) in str(info.value)
+
+
+# ------------------------------------------------------------ cases 4, 5, 8, 10: ResponseSet inputs
+def _long(**extra):
+    import pandas as pd
+
+    base = {"model": ["a", "a"], "item": ["i", "j"], "correct": [1, 0]}
+    base.update(extra)
+    return pd.DataFrame(base)
+
+
+def test_all_minus_inf_logprobs_are_refused():
+    # case 4: before, the row became NaN probabilities with no error
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    frame = _long(option_logprobs=[[-np.inf, -np.inf], [-1.0, -2.0]])
+    with pytest.raises(BenchkitValueError, match=r"-inf for every option at row 0 \(model 'a', item 'i'\)"):
+        ResponseSet.from_long(frame)
+
+
+def test_some_minus_inf_logprobs_are_fine():
+    from benchkit import ResponseSet
+
+    rs = ResponseSet.from_long(_long(option_logprobs=[[-np.inf, 0.0], [np.log(0.25), np.log(0.75)]]))
+    # hand-worked: softmax over the offered options
+    np.testing.assert_allclose(rs.option_probs()[:, 0, :], [[0.0, 1.0], [0.25, 0.75]])
+
+
+@pytest.mark.parametrize("column", ["model", "item"])
+def test_int_and_str_ids_that_collide_are_refused(column):
+    # case 5: before, model 1 and model "1" silently became one model
+    import pandas as pd
+
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    frame = pd.DataFrame({"model": ["a", "b"], "item": ["i", "j"], "correct": [1, 0]})
+    frame[column] = pd.Series([1, "1"], dtype=object)
+    with pytest.raises(BenchkitValueError, match=rf"column '{column}' holds 1 and '1'"):
+        ResponseSet.from_long(frame)
+
+
+def test_int_ids_of_mixed_numpy_and_python_types_still_merge():
+    import pandas as pd
+
+    from benchkit import ResponseSet
+
+    frame = pd.DataFrame({"model": pd.Series([np.int64(1), 1, "a"], dtype=object),
+                          "item": ["i", "j", "i"], "correct": [1, 0, 1]})
+    assert list(ResponseSet.from_long(frame).model_ids) == ["1", "a"]
+
+
+def test_option_probabilities_as_strings_are_refused():
+    # case 8: before, "0.5" strings were silently parsed as numbers
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitTypeError
+
+    with pytest.raises(BenchkitTypeError, match="'option_probs' must hold numbers; row 0"):
+        ResponseSet.from_long(_long(option_probs=[["0.5", "0.5"], ["0.2", "0.8"]]))
+
+
+def test_nullable_int_sample_with_na_is_refused():
+    # case 8: before, a raw pandas ValueError
+    import pandas as pd
+
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    with pytest.raises(BenchkitValueError, match="'sample' has a missing value at row 1"):
+        ResponseSet.from_long(_long(sample=pd.array([0, None], dtype="Int64")))
+
+
+def test_sample_numbers_above_2_62_are_kept_apart():
+    # case 8: before, cell * (max sample + 1) overflowed int64 in the duplicate check
+    import pandas as pd
+
+    from benchkit import ResponseSet
+
+    big = 2**62 + 5
+    frame = pd.DataFrame({"model": ["a", "a", "b", "b", "a", "a"], "item": ["i", "i", "i", "i", "j", "j"],
+                          "correct": [1, 0, 1, 1, 0, 0], "sample": [0, big, 0, big, 3, big]})
+    rs = ResponseSet.from_long(frame)
+    assert rs.counts().N.tolist() == [[2, 2], [2, 0]]
+    assert rs.counts().K.tolist() == [[1, 2], [0, 0]]
+    assert sorted(rs.to_long()["sample"].tolist()) == sorted(frame["sample"].tolist())
+
+
+def test_sample_numbers_above_int64_are_refused():
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    with pytest.raises(BenchkitValueError, match=r"'sample' must be at most 2\*\*63 - 1; row 1"):
+        ResponseSet.from_long(_long(item=["i", "i"], sample=np.array([0, 2**63 + 5], dtype=np.uint64)))
+
+
+def test_model_size_that_is_not_a_number_is_refused():
+    # case 8: before, a raw pandas ValueError
+    import pandas as pd
+
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    with pytest.raises(BenchkitValueError, match="models column 'size' must be a number.*'big'"):
+        ResponseSet.from_long(_long(), models=pd.DataFrame({"model": ["a"], "size": ["big"]}))
+
+
+def test_a_set_with_every_cell_dropped_is_refused():
+    # case 10: before, an empty set (100% missing) was returned
+    import pandas as pd
+
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    frame = pd.DataFrame({"model": ["a", "a", "b"], "item": ["i", "i", "i"], "correct": [1, 0, 1],
+                          "sample": [0, 1, 0]})
+    with pytest.raises(BenchkitValueError, match="would drop every cell"):
+        ResponseSet.from_long(frame, T=3, drop_incomplete=True)
+    counts = pd.DataFrame({"model": ["a"], "item": ["i"], "n_correct": [1], "n_samples": [1]})
+    with pytest.raises(BenchkitValueError, match="would drop every cell"):
+        ResponseSet.from_counts(counts, T=3, drop_incomplete=True)
