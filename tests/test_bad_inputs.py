@@ -180,18 +180,20 @@ def test_nullable_int_sample_with_na_is_refused():
 
 
 def test_sample_numbers_above_2_62_are_kept_apart():
-    # case 8: before, cell * (max sample + 1) overflowed int64 in the duplicate check
+    # case 8: before, cell * (max sample + 1) overflowed int64 in the duplicate check: with span
+    # 2**62 + 6, cell 4 sample 0 wrapped onto cell 0 sample 24 (a false "duplicate rows" error)
     import pandas as pd
 
     from benchkit import ResponseSet
 
     big = 2**62 + 5
-    frame = pd.DataFrame({"model": ["a", "a", "b", "b", "a", "a"], "item": ["i", "i", "i", "i", "j", "j"],
-                          "correct": [1, 0, 1, 1, 0, 0], "sample": [0, big, 0, big, 3, big]})
+    models = ["a", "a", "b", "b", "c", "c", "d", "d", "e", "e"]
+    samples = [24, big, 0, 1, 0, 1, 0, 1, 0, 1]
+    frame = pd.DataFrame({"model": models, "item": "i", "correct": [1, 0] * 5, "sample": samples})
     rs = ResponseSet.from_long(frame)
-    assert rs.counts().N.tolist() == [[2, 2], [2, 0]]
-    assert rs.counts().K.tolist() == [[1, 2], [0, 0]]
-    assert sorted(rs.to_long()["sample"].tolist()) == sorted(frame["sample"].tolist())
+    assert rs.counts().N.tolist() == [[2, 2, 2, 2, 2]]
+    assert rs.counts().K.tolist() == [[1, 1, 1, 1, 1]]
+    assert sorted(rs.to_long()["sample"].tolist()) == sorted(samples)
 
 
 def test_sample_numbers_above_int64_are_refused():
