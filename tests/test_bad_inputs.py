@@ -229,3 +229,87 @@ def test_a_set_with_every_cell_dropped_is_refused():
     counts = pd.DataFrame({"model": ["a"], "item": ["i"], "n_correct": [1], "n_samples": [1]})
     with pytest.raises(BenchkitValueError, match="would drop every cell"):
         ResponseSet.from_counts(counts, T=3, drop_incomplete=True)
+
+
+# --------------------------------------------------------------- cases 6, 8: the Parquet readers
+def _parquet(tmp_path, frame, name="r.parquet"):
+    path = tmp_path / name
+    frame.to_parquet(path)
+    return path
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "duckdb"])
+def test_aggregating_parquet_refuses_float_model_ids(tmp_path, engine):
+    # case 6: before, model 1.0 became the id "1.0" with no error (aggregate=False refused it)
+    import pandas as pd
+
+    from benchkit._validation import BenchkitTypeError
+    from benchkit.io import read_parquet
+
+    path = _parquet(tmp_path, pd.DataFrame({"model": [1.0, 2.5], "item": ["i", "i"], "correct": [1, 0]}))
+    with pytest.raises(BenchkitTypeError, match="column 'model' must hold strings \\(or integers\\), got type double"):
+        read_parquet(path, aggregate=True, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "duckdb"])
+def test_aggregating_parquet_refuses_float_samples(tmp_path, engine):
+    # case 6: before, sample 1.7 was truncated to 1
+    import pandas as pd
+
+    from benchkit._validation import BenchkitTypeError
+    from benchkit.io import read_parquet
+
+    frame = pd.DataFrame({"model": ["a", "a"], "item": ["i", "i"], "correct": [1, 0], "sample": [0.0, 1.7]})
+    with pytest.raises(BenchkitTypeError, match="column 'sample' must hold integers, got type double"):
+        read_parquet(_parquet(tmp_path, frame), aggregate=True, engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "duckdb"])
+def test_aggregating_parquet_refuses_string_correct(tmp_path, engine):
+    # case 8: before, a raw AttributeError
+    import pandas as pd
+
+    from benchkit._validation import BenchkitTypeError
+    from benchkit.io import read_parquet
+
+    frame = pd.DataFrame({"model": ["a", "a"], "item": ["i", "j"], "correct": ["1", "0"]})
+    with pytest.raises(BenchkitTypeError, match="column 'correct' must hold 0/1 or bool"):
+        read_parquet(_parquet(tmp_path, frame), engine=engine)
+
+
+@pytest.mark.parametrize("aggregate", [True, False])
+def test_csv_renamed_parquet_is_a_benchkit_error(tmp_path, aggregate):
+    # case 8: before, a raw pyarrow ArrowInvalid / duckdb InvalidInputException
+    from benchkit._validation import BenchkitValueError
+    from benchkit.io import read_parquet
+
+    path = tmp_path / "fake.parquet"
+    path.write_text("model,item,correct\na,i,1\n")
+    with pytest.raises(BenchkitValueError, match=r"could not be read as Parquet.*read_csv") as info:
+        read_parquet(path, aggregate=aggregate)
+    assert repr(str(path)) in str(info.value)
+
+
+def test_wide_parquet_with_a_quote_in_a_model_name(tmp_path):
+    # case 8: before, a raw duckdb BinderException
+    import pandas as pd
+
+    from benchkit.io import read_parquet
+
+    path = _parquet(tmp_path, pd.DataFrame({"item": ["i", "j"], 'm"x': [1, 0], "b": [0, 1]}))
+    rs = read_parquet(path, layout="wide")
+    assert list(rs.model_ids) == ['m"x', "b"]
+    assert rs.counts().K.tolist() == [[1, 0], [0, 1]]
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "duckdb"])
+def test_aggregating_parquet_samples_above_2_62(tmp_path, engine):
+    # case 8: before, cell * span wrapped around int64 (a false duplicate error)
+    import pandas as pd
+
+    from benchkit.io import read_parquet
+
+    frame = pd.DataFrame({"model": list("aabbccddee"), "item": "i", "correct": [1, 0] * 5,
+                          "sample": [24, 2**62 + 5, 0, 1, 0, 1, 0, 1, 0, 1]})
+    rs = read_parquet(_parquet(tmp_path, frame), aggregate=True, engine=engine)
+    assert rs.counts().N.tolist() == [[2, 2, 2, 2, 2]]

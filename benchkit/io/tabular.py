@@ -33,6 +33,19 @@ _PANDAS_INDEX = re.compile(r"__index_level_\d+__")
 _AGG_OPTIONS = {"T", "sample_budget", "drop_incomplete", "parse_names", "name_rules", "name", "meta"}
 
 
+def _quote(column: str) -> str:
+    """A DuckDB identifier for ``column`` (double quotes inside are doubled)."""
+    return '"' + str(column).replace('"', '""') + '"'
+
+
+def _not_parquet(path, exc: Exception) -> BenchkitValueError:
+    return BenchkitValueError(
+        f"path={str(path)!r} could not be read as Parquet ({type(exc).__name__}: "
+        f"{str(exc).splitlines()[0] if str(exc) else ''}); is it a Parquet file? CSV files are read "
+        "with benchkit.io.read_csv"
+    )
+
+
 def _path(name: str, path: Any) -> Path:
     if not isinstance(path, (str, os.PathLike)):
         raise BenchkitTypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
@@ -185,13 +198,19 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
         if engine == "pyarrow" and aggregate == "auto":
             import pyarrow.parquet as pq
 
-            names = [c for c in pq.read_schema(path).names if not _PANDAS_INDEX.fullmatch(c)]
+            try:
+                names = [c for c in pq.read_schema(path).names if not _PANDAS_INDEX.fullmatch(c)]
+            except Exception as exc:
+                raise _not_parquet(path, exc) from None
             if not set(names) <= {"model", "item", "correct"}:
                 engine = "duckdb"
     if engine == "pyarrow":
         return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
     con = _connect(connection)
-    rel = con.read_parquet(str(path))
+    try:
+        rel = con.read_parquet(str(path))
+    except Exception as exc:
+        raise _not_parquet(path, exc) from None
     return _read_relation(con, rel, layout, aggregate, index_col, options)
 
 
@@ -200,7 +219,10 @@ def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet
 
     if layout != "long" or aggregate is False:
         raise BenchkitValueError("engine='pyarrow' reads layout='long' with aggregation; use engine='duckdb'")
-    pf = pq.ParquetFile(path, read_dictionary=["model", "item"])
+    try:
+        pf = pq.ParquetFile(path, read_dictionary=["model", "item"])
+    except Exception as exc:
+        raise _not_parquet(path, exc) from None
     columns = [c for c in pf.schema_arrow.names if not _PANDAS_INDEX.fullmatch(c)]
     check_columns("responses", columns, required=("model", "item", "correct"))
     extra = [c for c in columns if c not in _AGG_COLUMNS]
@@ -244,12 +266,12 @@ def _read_relation(con, rel, layout, aggregate, index_col, options) -> ResponseS
     if layout != "long":
         if aggregate is True:
             raise BenchkitValueError("aggregate=True applies to layout='long' only")
-        frame = rel.select(*[f'"{c}"' for c in columns]).df()
+        frame = rel.select(*[_quote(c) for c in columns]).df()
         return _from_frame(frame, layout, index_col, options)
     if aggregate == "auto":
         aggregate = set(columns) <= {"model", "item", "correct"}
     if not aggregate:
-        frame = rel.select(*[f'"{c}"' for c in columns]).df()
+        frame = rel.select(*[_quote(c) for c in columns]).df()
         return ResponseSet.from_long(frame, **options)
     extra = [c for c in columns if c not in _AGG_COLUMNS]
     if extra:
@@ -276,8 +298,35 @@ def _aggregate(con, rel, columns, options, batch_rows: int = 1 << 20) -> Respons
     """Stream (model, item, correct[, sample]) from DuckDB as Arrow batches into counts."""
     check_columns("responses", columns, required=("model", "item", "correct"))
     wanted = ["model", "item", "correct"] + (["sample"] if "sample" in columns else [])
-    batches = rel.select(*[f'"{c}"' for c in wanted]).to_arrow_reader(batch_rows)
+    batches = rel.select(*[_quote(c) for c in wanted]).to_arrow_reader(batch_rows)
     return _aggregate_batches(batches, wanted, options)
+
+
+def _check_batch_types(batch, wanted) -> None:
+    """The Arrow types the aggregating path accepts, as :meth:`ResponseSet.from_long` does."""
+    import pyarrow as pa
+
+    for pos, col in enumerate(wanted):
+        typ = batch.schema.field(pos).type
+        base = typ.value_type if pa.types.is_dictionary(typ) else typ
+        is_text = pa.types.is_string(base) or pa.types.is_large_string(base)
+        if col in ("model", "item"):
+            ok, allowed = is_text or pa.types.is_integer(base), "strings (or integers)"
+        elif col == "sample":
+            ok, allowed = pa.types.is_integer(base), "integers"
+        else:
+            ok = pa.types.is_integer(base) or pa.types.is_floating(base) or pa.types.is_boolean(base)
+            allowed = "0/1 or bool"
+        if not ok:
+            raise BenchkitTypeError(f"responses column {col!r} must hold {allowed}, got type {typ}")
+    if "sample" in wanted:
+        column = batch.column(wanted.index("sample"))
+        if pa.types.is_unsigned_integer(column.type) and len(column) and column.null_count < len(column):
+            import pyarrow.compute as pc
+
+            top = pc.max(column).as_py()
+            if top > np.iinfo(np.int64).max:
+                raise BenchkitValueError(f"responses column 'sample' must be at most 2**63 - 1; found {top}")
 
 
 def _aggregate_batches(batches, wanted, options) -> ResponseSet:
@@ -300,6 +349,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     mcs, ics, ys, ss = [], [], [], []
     n_rows = 0
     for batch in batches:
+        _check_batch_types(batch, wanted)
         for pos, col in enumerate(wanted):
             nulls = batch.column(pos).null_count
             if nulls:
@@ -355,6 +405,10 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
                 f"responses column 'sample' must be >= 0; found {int(sample.min())}"
             )
         span = int(sample.max()) + 1
+        if span > (2**62) // max(n_cells, 1):
+            # sample numbers so large that cell * span would overflow int64: use their ranks
+            sample = np.unique(sample, return_inverse=True)[1].reshape(-1).astype(np.int64)
+            span = int(sample.max()) + 1
         cell *= span
         cell += sample
         del sample
