@@ -313,3 +313,55 @@ def test_aggregating_parquet_samples_above_2_62(tmp_path, engine):
                           "sample": [24, 2**62 + 5, 0, 1, 0, 1, 0, 1, 0, 1]})
     rs = read_parquet(_parquet(tmp_path, frame), aggregate=True, engine=engine)
     assert rs.counts().N.tolist() == [[2, 2, 2, 2, 2]]
+
+
+# ---------------------------------------------------------------------------- case 8: n_jobs=0
+def _public_functions_with_n_jobs():
+    import importlib
+    import inspect
+    import pkgutil
+
+    import benchkit
+
+    found = {}
+    for info in pkgutil.walk_packages(benchkit.__path__, "benchkit."):
+        parts = info.name.split(".")[1:]
+        if any(p.startswith("_") for p in parts) or parts[0] in ("widgets", "charts"):
+            continue
+        mod = importlib.import_module(info.name)
+        for name in getattr(mod, "__all__", []):
+            obj = getattr(mod, name)
+            if callable(obj) and not inspect.isclass(obj):
+                try:
+                    params = inspect.signature(obj).parameters
+                except (TypeError, ValueError):
+                    continue
+                if "n_jobs" in params:
+                    found[f"{obj.__module__}.{obj.__qualname__}"] = obj
+    return found
+
+
+def test_every_public_n_jobs_goes_through_check_n_jobs():
+    # case 8: n_jobs=0 was accepted by functions that check it only on their parallel path
+    import inspect
+
+    from benchkit._validation import BenchkitValueError
+
+    funcs = _public_functions_with_n_jobs()
+    assert len(funcs) >= 15
+    for qualname, fn in funcs.items():
+        assert "check_n_jobs(n_jobs)" in inspect.getsource(fn), qualname
+        required = [p for p in inspect.signature(fn).parameters.values()
+                    if p.default is inspect.Parameter.empty and p.kind == p.POSITIONAL_OR_KEYWORD]
+        if "n_jobs = check_n_jobs(n_jobs)" in inspect.getsource(fn).split('"""')[2][:200]:
+            # checked before anything else: even absurd data cannot hide the bad n_jobs
+            with pytest.raises(BenchkitValueError, match="n_jobs=0 is not allowed"):
+                fn(*[object()] * len(required), n_jobs=0)
+
+
+def test_cached_calibration_table_refuses_n_jobs_0():
+    from benchkit._validation import BenchkitValueError
+    from benchkit.boundary import get_table
+
+    with pytest.raises(BenchkitValueError, match="n_jobs=0 is not allowed"):
+        get_table(20, 5, n_jobs=0)

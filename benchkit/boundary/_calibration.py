@@ -369,6 +369,7 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
     not a non-negative int (None, a SeedSequence or a Generator) always builds a fresh table,
     neither looked up nor cached.
     """
+    n_jobs = check_n_jobs(n_jobs)
     method = check_choice("method", method, ("monte-carlo", "exact"))
     n = check_int("n", n, min=2)
     T = check_int("T", T, min=1)
