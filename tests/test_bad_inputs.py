@@ -365,3 +365,20 @@ def test_cached_calibration_table_refuses_n_jobs_0():
 
     with pytest.raises(BenchkitValueError, match="n_jobs=0 is not allowed"):
         get_table(20, 5, n_jobs=0)
+
+
+# ------------------------------------------------------ case 8: a corrupted cached calibration table
+@pytest.mark.parametrize("content", [b"", b"PK\x03\x04 not really a zip", b"\x00" * 64])
+def test_corrupted_cached_calibration_table(tmp_path, monkeypatch, content):
+    # before: a raw zipfile.BadZipFile / EOFError / ValueError
+    from benchkit._validation import BenchkitValueError
+    from benchkit.boundary import _calibration
+
+    monkeypatch.setenv("BENCHKIT_CACHE", str(tmp_path))
+    monkeypatch.setattr(_calibration, "_MEMO", {})
+    path = _calibration._cache_dir() / _calibration.table_path(3, 7, 50, 123)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(content)
+    with pytest.raises(BenchkitValueError, match="is corrupted or not a benchkit table.*delete it") as info:
+        _calibration.get_table(3, 7, n_resamples=50, rng=123)
+    assert repr(str(path)) in str(info.value)

@@ -17,6 +17,7 @@ import pandas as pd
 from benchkit._parallel import check_n_jobs, parallel_map
 from benchkit._random import check_rng, seed_sequence
 from benchkit._validation import (
+    BenchkitError,
     BenchkitValueError,
     check_array,
     check_choice,
@@ -184,14 +185,24 @@ class CalibrationTable:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> CalibrationTable:
-        with np.load(Path(path), allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            atoms = np.cumsum(z["atom_deltas"]).astype(np.int64)
-            return cls(
-                n=meta["n"], T=meta["T"], method=meta["method"], n_resamples=meta["B"], rng=meta["seed"],
-                block_size=meta["block_size"], reference=z["reference"], atoms=atoms,
-                tail=z["tail"], argmax=z["argmax"].astype(np.int32), version=meta["version"],
-            )
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                atoms = np.cumsum(z["atom_deltas"]).astype(np.int64)
+                return cls(
+                    n=meta["n"], T=meta["T"], method=meta["method"], n_resamples=meta["B"],
+                    rng=meta["seed"], block_size=meta["block_size"], reference=z["reference"],
+                    atoms=atoms, tail=z["tail"], argmax=z["argmax"].astype(np.int32),
+                    version=meta["version"],
+                )
+        except BenchkitError:
+            raise
+        except Exception as exc:  # a truncated / corrupted file: zipfile, zlib, json, KeyError...
+            raise BenchkitValueError(
+                f"calibration table {str(path)!r} is corrupted or not a benchkit table "
+                f"({type(exc).__name__}: {exc}); delete it (get_table rebuilds and re-caches it)"
+            ) from None
 
 
 def _breakpoints(atoms, tail, arg):
