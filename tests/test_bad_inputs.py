@@ -382,3 +382,23 @@ def test_corrupted_cached_calibration_table(tmp_path, monkeypatch, content):
     with pytest.raises(BenchkitValueError, match="is corrupted or not a benchkit table.*delete it") as info:
         _calibration.get_table(3, 7, n_resamples=50, rng=123)
     assert repr(str(path)) in str(info.value)
+
+
+# ------------------------------------------------------------ case 10: a mirror that lacks the file
+def test_empty_mirror_names_the_missing_file(tmp_path, monkeypatch):
+    # before: "could not download ... Set BENCHKIT_DATA_MIRROR" although it was set
+    from benchkit._validation import BenchkitValueError
+    from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    monkeypatch.setenv("BENCHKIT_DATA_MIRROR", str(mirror))
+    monkeypatch.setenv("BENCHKIT_CACHE", str(tmp_path / "cache"))
+    source = Source(name="toy", repo="o/r", commit="0" * 40, license="MIT",
+                    files=(SourceFile("data/x.csv", "0" * 64, 1, url="http://127.0.0.1:9/x.csv"),))
+    with pytest.raises(BenchkitValueError) as info:
+        fetch_file(source, "data/x.csv")
+    text = str(info.value)
+    assert "toy/data/x.csv is missing from the mirror" in text
+    assert repr(str(mirror / "toy" / "data" / "x.csv")) in text
+    assert "Set BENCHKIT_DATA_MIRROR" not in text
