@@ -402,3 +402,47 @@ def test_empty_mirror_names_the_missing_file(tmp_path, monkeypatch):
     assert "toy/data/x.csv is missing from the mirror" in text
     assert repr(str(mirror / "toy" / "data" / "x.csv")) in text
     assert "Set BENCHKIT_DATA_MIRROR" not in text
+
+
+# ------------------------------------------------------------------------------------ case 9: CLI
+def test_cli_any_error_exits_2_with_one_line(monkeypatch, capsys):
+    # before: a non-benchkit exception escaped main() (a traceback, exit code 1)
+    import benchkit.datasets
+    from benchkit.cli import main
+
+    def boom(name, **options):
+        raise RuntimeError("parser broke\non two lines")
+
+    monkeypatch.setattr(benchkit.datasets, "fetch", boom)
+    assert main(["fetch", "eval-arena"]) == 2
+    err = capsys.readouterr().err
+    assert err == "benchkit: error: RuntimeError: parser broke on two lines\n"
+    assert main(["--debug", "fetch", "eval-arena"]) == 2
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err
+    assert err.endswith("benchkit: error: RuntimeError: parser broke on two lines\n")
+
+
+def test_cli_options_are_converted_to_the_loaders_annotated_types(monkeypatch, capsys):
+    # before: every -o value reached the loader as a str (max_budget='3' was refused)
+    import benchkit.datasets
+    from benchkit.cli import main
+
+    seen = {}
+
+    def fake_fetch(name, **options):
+        seen.update(options)
+        return "ok"
+
+    monkeypatch.setattr(benchkit.datasets, "fetch", fake_fetch)
+    assert main(["fetch", "eval-arena", "-o", "max_budget=3", "-o", "benchmark=mbpp",
+                 "-o", 'budgets={"mbpp": 2}']) == 0
+    assert seen == {"max_budget": 3, "benchmark": "mbpp", "budgets": {"mbpp": 2}}
+    seen.clear()
+    assert main(["fetch", "eval-arena", "-o", "benchmark=None"]) == 0
+    assert seen == {"benchmark": None}
+    assert main(["fetch", "eval-arena", "-o", "max_budget=three"]) == 2
+    assert "--option max_budget='three' must be an int" in capsys.readouterr().err
+    assert main(["fetch", "eval-arena", "-o", "nope=1"]) == 2
+    assert "not an option of dataset 'eval-arena'; its options: benchmark, max_budget, budgets" in (
+        capsys.readouterr().err)
