@@ -87,7 +87,7 @@ def test_cli_info_keeps_item_ids_as_strings(tmp_path):
 
 # ------------------------------------------------------------------- case 8: unreadable CSV files
 @pytest.mark.parametrize(
-    "kind, content, message",
+    ("kind", "content", "message"),
     [
         ("utf16", "model,item,correct\nm,i,1\n".encode("utf-16"), "UTF-16"),
         ("binary", bytes(range(256)) * 4, "binary"),
@@ -247,7 +247,7 @@ def test_aggregating_parquet_refuses_float_model_ids(tmp_path, engine):
     from benchkit.io import read_parquet
 
     path = _parquet(tmp_path, pd.DataFrame({"model": [1.0, 2.5], "item": ["i", "i"], "correct": [1, 0]}))
-    with pytest.raises(BenchkitTypeError, match="column 'model' must hold strings \\(or integers\\), got type double"):
+    with pytest.raises(BenchkitTypeError, match=r"'model' must hold strings \(or integers\), got type double"):
         read_parquet(path, aggregate=True, engine=engine)
 
 

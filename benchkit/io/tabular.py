@@ -22,7 +22,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_columns, check_int
+from benchkit._validation import (
+    BenchkitError,
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_columns,
+    check_int,
+)
 from benchkit.model_names import FAMILY_RULES
 from benchkit.response_set import ResponseSet, _rosters
 
@@ -90,7 +97,8 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     header = _read_csv(p, {**kwargs, "nrows": 0})
     id_cols = [c for c in ("model", "item", "variant") if c in header.columns]
     if layout == "wide":
-        id_cols = [index_col if index_col is not None else (header.columns[0] if len(header.columns) else None)]
+        first = header.columns[0] if len(header.columns) else None
+        id_cols = [index_col if index_col is not None else first]
         id_cols = [c for c in id_cols if c in header.columns]
     user_dtype = kwargs.get("dtype")
     if user_dtype is None or isinstance(user_dtype, dict):
@@ -123,7 +131,9 @@ def _read_csv(p: Path, kwargs: dict) -> pd.DataFrame:
             "UTF-8 CSV: re-save it as UTF-8 or pass read_options={'encoding': ...}"
         ) from None
     except pd.errors.EmptyDataError:
-        raise BenchkitValueError(f"path={str(p)!r} is empty: a CSV needs a header row and data rows") from None
+        raise BenchkitValueError(
+            f"path={str(p)!r} is empty: a CSV needs a header row and data rows"
+        ) from None
     except pd.errors.ParserError as exc:
         raise BenchkitValueError(
             f"path={str(p)!r} is not a well-formed CSV file: {str(exc).strip()}; every row needs as "
@@ -204,14 +214,16 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
                 raise _not_parquet(path, exc) from None
             if not set(names) <= {"model", "item", "correct"}:
                 engine = "duckdb"
-    if engine == "pyarrow":
-        return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
-    con = _connect(connection)
     try:
+        if engine == "pyarrow":
+            return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
+        con = _connect(connection)
         rel = con.read_parquet(str(path))
-    except Exception as exc:
+        return _read_relation(con, rel, layout, aggregate, index_col, options)
+    except BenchkitError:
+        raise
+    except Exception as exc:  # a damaged file fails in pyarrow / DuckDB while its pages are read
         raise _not_parquet(path, exc) from None
-    return _read_relation(con, rel, layout, aggregate, index_col, options)
 
 
 def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet:
