@@ -247,7 +247,7 @@ def test_aggregating_parquet_refuses_float_model_ids(tmp_path, engine):
     from benchkit.io import read_parquet
 
     path = _parquet(tmp_path, pd.DataFrame({"model": [1.0, 2.5], "item": ["i", "i"], "correct": [1, 0]}))
-    with pytest.raises(BenchkitTypeError, match=r"'model' must hold strings \(or integers\), got type double"):
+    with pytest.raises(BenchkitTypeError, match=r"'model' must hold strings \(or integers\), got type"):
         read_parquet(path, aggregate=True, engine=engine)
 
 
@@ -446,3 +446,80 @@ def test_cli_options_are_converted_to_the_loaders_annotated_types(monkeypatch, c
     assert main(["fetch", "eval-arena", "-o", "nope=1"]) == 2
     assert "not an option of dataset 'eval-arena'; its options: benchmark, max_budget, budgets" in (
         capsys.readouterr().err)
+
+
+# ------------------------------------------------ the shared validators (rows of docs/bad-inputs.md)
+def test_check_int_rules():
+    from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int
+
+    assert check_int("T", np.int64(3), min=1) == 3
+    with pytest.raises(BenchkitTypeError, match="T must be an integer, got"):
+        check_int("T", 2.5)
+    with pytest.raises(BenchkitTypeError, match="T must be an integer"):
+        check_int("T", True)
+    with pytest.raises(BenchkitValueError, match="T=0 is too small; it must be >= 1"):
+        check_int("T", 0, min=1)
+    with pytest.raises(BenchkitValueError, match="T=9 is too large; it must be <= 5"):
+        check_int("T", 9, max=5)
+
+
+def test_check_float_rules():
+    from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_float, check_probability
+
+    with pytest.raises(BenchkitTypeError, match="alpha must be a real number"):
+        check_float("alpha", "0.05")
+    with pytest.raises(BenchkitValueError, match="alpha=nan must be finite"):
+        check_float("alpha", float("nan"))
+    with pytest.raises(BenchkitValueError, match="alpha=2.0 is out of range"):
+        check_probability("alpha", 2.0)
+
+
+def test_check_choice_rules():
+    from benchkit._validation import BenchkitValueError, check_choice
+
+    with pytest.raises(BenchkitValueError, match="layout='tall' is not allowed"):
+        check_choice("layout", "tall", ("long", "wide"))
+
+
+def test_check_array_rules():
+    from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_array
+
+    with pytest.raises(BenchkitValueError, match="must have at least 1 element"):
+        check_array("Y", np.zeros((0, 2)), ndim=2, min_size=1)
+    with pytest.raises(BenchkitTypeError, match="Y must be numeric"):
+        check_array("Y", np.array([["a", "b"]]), ndim=2, dtype="float")
+    with pytest.raises(BenchkitValueError, match="Y must hold integers"):
+        check_array("Y", np.array([[0.5, 1.0]]), ndim=2, dtype="int")
+
+
+def test_check_columns_rules():
+    from benchkit._validation import BenchkitValueError, check_columns
+
+    with pytest.raises(BenchkitValueError, match="responses has duplicate column"):
+        check_columns("responses", ["model", "model", "item"])
+    with pytest.raises(BenchkitValueError, match="'correct'"):
+        check_columns("responses", ["model", "item"], required=("model", "item", "correct"))
+
+
+# ------------------------------------------------------------------ docs/bad-inputs.md is checked
+def test_docs_table_tests_exist():
+    import importlib.util
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "bad-inputs.md").read_text()
+    rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith("| Input")]
+    named = [re.search(r"`(tests/[\w/]+\.py)::(\w+)`\s*\|\s*$", row) for row in rows]
+    assert all(m is not None for m in named), [r for r, m in zip(rows, named) if m is None]
+    assert len(named) >= 60
+    modules = {}
+    for m in named:
+        path, name = m.group(1), m.group(2)
+        if path not in modules:
+            spec = importlib.util.spec_from_file_location(f"_doc_{Path(path).stem}", root / path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            modules[path] = module
+        assert callable(getattr(modules[path], name, None)), f"{path}::{name} does not exist"
+        assert name.startswith("test_")
