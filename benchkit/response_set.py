@@ -307,6 +307,13 @@ def _model_table(models: pd.DataFrame | None, roster: pd.Index, parse_names: boo
                 f"models column 'size' must be a number (parameters in billions) or missing; model "
                 f"{m!r} has {describe(frame['size'].loc[m])}"
             )
+        bad = size.notna() & ~(np.isfinite(size.astype(float)) & (size.astype(float) >= 0))
+        if bad.any():
+            m = frame.index[bad.to_numpy()][0]
+            raise BenchkitValueError(
+                f"models column 'size' must be a finite number >= 0 (parameters in billions) or "
+                f"missing; model {m!r} has {describe(frame['size'].loc[m])}"
+            )
         frame["size"] = size.astype(float)
     return frame
 
@@ -381,6 +388,11 @@ def _stack_probs(column: str, values: pd.Series, is_log: bool, where) -> np.ndar
                 f"responses column {column!r} must hold numbers; row {row!r} ({where(row)}) has "
                 f"{describe(values.loc[row])} (element types: {sorted(kinds)})"
             )
+    if stacked.ndim != 2:
+        raise BenchkitValueError(
+            f"responses column {column!r} must hold a flat sequence of k numbers per row; row "
+            f"{values.index[0]!r} ({where(values.index[0])}) has shape {np.shape(values.iloc[0])}"
+        )
     arr = np.asarray(stacked, dtype=np.float64)
     if is_log:
         if np.isnan(arr).any():
@@ -712,6 +724,15 @@ class ResponseSet:
         answer = None
         if "answer" in frame.columns:
             answer = frame["answer"]
+            if answer.dtype == object:
+                bad = answer.map(lambda v: not (v is None or isinstance(v, (str, int, float, np.integer,
+                                                                          np.floating, bool, np.bool_))))
+                if bad.any():
+                    row = int(np.nonzero(bad.to_numpy())[0][0])
+                    raise BenchkitTypeError(
+                        f"responses column 'answer' must hold one answer state (a string or a number) "
+                        f"per row; row {row} ({where(row)}) has {describe(answer.iloc[row])}"
+                    )
             if answer.isna().any():
                 row = int(np.nonzero(answer.isna().to_numpy())[0][0])
                 raise BenchkitValueError(
@@ -842,6 +863,14 @@ class ResponseSet:
                         f"numbers: convert with .astype(int) deliberately)"
                     )
                 raise BenchkitTypeError(f"counts column {col!r} must hold integers, got dtype {v.dtype}")
+            if v.isna().any():
+                row = int(np.nonzero(v.isna().to_numpy())[0][0])
+                raise BenchkitValueError(
+                    f"counts column {col!r} has a missing value at row {row} ({where(row)}); every "
+                    "row needs whole-number counts"
+                )
+            if v.max() > np.iinfo(np.int64).max:
+                raise BenchkitValueError(f"counts column {col!r} must be at most 2**63 - 1; found {v.max()}")
             arrs[col] = v.to_numpy(dtype=np.int64)
         k, n = arrs["n_correct"], arrs["n_samples"]
         if (n < 1).any():
@@ -1238,6 +1267,8 @@ class ResponseSet:
 
     @staticmethod
     def _pick(name: str, wanted: Iterable[str], index: pd.Index) -> pd.Index:
+        if isinstance(wanted, str):  # one id, not its characters
+            wanted = [wanted]
         wanted = pd.Index([str(w) for w in wanted], dtype=object)
         if wanted.has_duplicates:
             raise BenchkitValueError(f"{name} lists {wanted[wanted.duplicated()][0]!r} more than once")

@@ -523,3 +523,81 @@ def test_docs_table_tests_exist():
             modules[path] = module
         assert callable(getattr(modules[path], name, None)), f"{path}::{name} does not exist"
         assert name.startswith("test_")
+
+
+# ------------------------------------------- a fresh probe of further inputs (issue 12, "40 more")
+def test_counts_with_missing_or_huge_values_are_refused():
+    import pandas as pd
+
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    frame = pd.DataFrame({"model": ["a", "b"], "item": ["i", "i"],
+                          "n_correct": pd.array([1, None], dtype="Int64"), "n_samples": [2, 2]})
+    with pytest.raises(BenchkitValueError, match="'n_correct' has a missing value at row 1"):
+        ResponseSet.from_counts(frame)
+    frame = pd.DataFrame({"model": ["a"], "item": ["i"], "n_correct": [1],
+                          "n_samples": np.array([2**63 + 1], dtype=np.uint64)})
+    with pytest.raises(BenchkitValueError, match=r"'n_samples' must be at most 2\*\*63 - 1"):
+        ResponseSet.from_counts(frame)
+
+
+def test_nested_option_probabilities_are_refused():
+    # before: a (rows, 2, 1) array was accepted as option probabilities
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    with pytest.raises(BenchkitValueError, match="flat sequence of k numbers per row"):
+        ResponseSet.from_long(_long(option_probs=[[[0.5], [0.5]], [[0.5], [0.5]]]))
+
+
+def test_answer_that_is_a_list_is_refused():
+    # before: a raw "unhashable type: 'list'"
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitTypeError
+
+    with pytest.raises(BenchkitTypeError, match="'answer' must hold one answer state"):
+        ResponseSet.from_long(_long(answer=[["A"], ["B"]]))
+
+
+def test_negative_or_infinite_model_size_is_refused():
+    import pandas as pd
+
+    from benchkit import ResponseSet
+    from benchkit._validation import BenchkitValueError
+
+    for size in (-7.0, np.inf):
+        with pytest.raises(BenchkitValueError, match="models column 'size' must be a finite number >= 0"):
+            ResponseSet.from_long(_long(), models=pd.DataFrame({"model": ["a"], "size": [size]}))
+
+
+def test_select_with_one_id_as_a_string():
+    # before: select(models="ab") looked up the ids 'a' and 'b'
+    import pandas as pd
+
+    from benchkit import ResponseSet
+
+    rs = ResponseSet.from_long(pd.DataFrame({"model": ["ab", "a", "b"], "item": "i", "correct": [1, 0, 1]}))
+    assert list(rs.select(models="ab").model_ids) == ["ab"]
+
+
+def test_read_csv_unknown_option_is_a_benchkit_error(tmp_path):
+    # before: Python's bare TypeError from the constructor
+    from benchkit._validation import BenchkitTypeError
+    from benchkit.io import read_csv
+
+    path = tmp_path / "r.csv"
+    path.write_text("model,item,correct\na,i,1\n")
+    with pytest.raises(BenchkitTypeError, match=r"unexpected option\(s\) \['Tee'\] for layout='long'"):
+        read_csv(path, Tee=1)
+
+
+def test_read_csv_duplicate_header_names_are_refused(tmp_path):
+    # before: pandas renamed the second model 'm' to 'm.1' silently
+    from benchkit._validation import BenchkitValueError
+    from benchkit.io import read_csv
+
+    path = tmp_path / "w.csv"
+    path.write_text("item,m,m\ni,1,0\n")
+    with pytest.raises(BenchkitValueError, match=r"duplicate column name\(s\) \['m'\]"):
+        read_csv(path, layout="wide")

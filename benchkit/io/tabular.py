@@ -62,7 +62,22 @@ def _path(name: str, path: Any) -> Path:
     return p
 
 
+def _check_options(layout: str, options: dict) -> None:
+    """Unknown constructor options are a BenchkitTypeError (not Python's bare TypeError)."""
+    import inspect
+
+    ctor = {"long": ResponseSet.from_long, "counts": ResponseSet.from_counts,
+            "wide": ResponseSet.from_wide}[layout]
+    allowed = [p for p in inspect.signature(ctor).parameters if p not in ("responses", "counts", "matrix")]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise BenchkitTypeError(
+            f"unexpected option(s) {unknown} for layout={layout!r}; allowed: {allowed}"
+        )
+
+
 def _from_frame(frame: pd.DataFrame, layout: str, index_col: str | None, options: dict) -> ResponseSet:
+    _check_options(layout, options)
     if layout == "long":
         return ResponseSet.from_long(frame, **options)
     if layout == "counts":
@@ -103,6 +118,15 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     user_dtype = kwargs.get("dtype")
     if user_dtype is None or isinstance(user_dtype, dict):
         kwargs["dtype"] = {**{c: str for c in id_cols}, **(user_dtype or {})}
+    if len(header.columns):
+        raw = _read_csv(p, {**kwargs, "header": None, "dtype": str, "nrows": 1})
+        names = [str(v) for v in raw.iloc[0].tolist()] if len(raw) else []
+        dups = sorted({n for n in names if names.count(n) > 1})
+        if dups and kwargs.get("header", "infer") in ("infer", 0):
+            raise BenchkitValueError(
+                f"path={str(p)!r} has duplicate column name(s) {dups} in its header; every column "
+                "(model, for layout='wide') needs its own name"
+            )
     frame = _read_csv(p, kwargs)
     if len(frame.columns) == 0 or len(frame) == 0:
         raise BenchkitValueError(f"path={str(p)!r} holds no data rows (an empty CSV file)")
