@@ -30,11 +30,18 @@ _PAD = 8.0  # the grid reaches this many posterior SDs beyond every posterior mo
 _MAX_H = 0.5  # largest spacing: the logistic's poles (distance pi from the real axis) stay harmless
 _EDGE = 1e-12  # largest posterior weight allowed on a grid (or window) edge
 _MAX_NODES = 20_000
+_MIN_SD = 1e-3  # smallest posterior SD a grid resolves (logits)
 _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 
 def _grid(mu: np.ndarray, sd: np.ndarray, density: float, pad: float = _PAD) -> np.ndarray:
-    """Equally spaced nodes: spacing min(sd)/density (<= _MAX_H), covering mode +- pad sd."""
+    """Equally spaced nodes: spacing min(sd)/density (<= _MAX_H), covering mode +- pad sd.
+
+    Posterior SDs are floored at ``_MIN_SD``: when the MML ability SD collapses towards 0 (models
+    of indistinguishable ability) the posteriors become point masses and a zero SD would give a
+    zero spacing (issue 12).
+    """
+    sd = np.maximum(np.asarray(sd, dtype=np.float64), _MIN_SD)
     h = min(float(np.min(sd)) / density, _MAX_H)
     lo = float(np.min(mu - pad * sd))
     hi = float(np.max(mu + pad * sd))

@@ -244,6 +244,7 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
     """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%), per
     benchmark and averaged over benchmarks (rows with ``benchmark == "mean"``).
     """
+    n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, METHODS)
     settings = [dict(method=method, ratio=float(r), cad_threshold=cad_threshold) for r in ratios]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
@@ -254,6 +255,7 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
              cad_threshold: float = 0.15, K: int = 100, rng=None, n_jobs=None,
              progress: bool = True) -> pd.DataFrame:
     """Table 4: metric combinations for item selection at one ratio ("full" = all items)."""
+    n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
     out = _run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
@@ -266,6 +268,7 @@ def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0
     """Table 5: the subset of items with CAD score above each threshold, its retained share, tau,
     stability and DS.
     """
+    n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
                            desc="thresholds"), ["method", "cad_threshold"])
@@ -276,6 +279,7 @@ def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: in
     """Table 6: CAD+DS against high / low accuracy, medium difficulty, random and (where item
     text exists; length in whitespace tokens) longest / shortest, all at ``ratio``.
     """
+    n_jobs = check_n_jobs(n_jobs)
     methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
