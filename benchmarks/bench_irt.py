@@ -58,7 +58,7 @@ def _matrix_2pl():
     if "Y2" not in _state:
         from benchkit.simulate import binary_matrix
 
-        sim = binary_matrix(N_ITEMS_2PL, N_MODELS_2PL, seed=2026, dtype=np.float64)
+        sim = binary_matrix(N_ITEMS_2PL, N_MODELS_2PL, rng=2026, dtype=np.float64)
         _state["Y2"] = np.ascontiguousarray(sim.matrix)
         _state["Y2int"] = _state["Y2"].astype(int)
     return _state

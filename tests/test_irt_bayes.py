@@ -23,7 +23,7 @@ needs_bayes = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def fitted():
-    Y = binary_matrix(30, 40, seed=3, dtype=np.float64, discrimination_sd=0.0).matrix.copy()
+    Y = binary_matrix(30, 40, rng=3, dtype=np.float64, discrimination_sd=0.0).matrix.copy()
     Y[0, :] = 1.0  # an all-correct item: finite under the prior, as in fit_1pl
     Y[2, 5] = np.nan  # a missing cell
     return Y, irt.fit_1pl_bayes(Y, draws=1000, tune=500, chains=4, rng=11, progress=False)
@@ -77,7 +77,7 @@ def test_bayes_loo_matches_arviz_on_the_stored_loglik(fitted):
 
 @needs_bayes
 def test_bayes_reproducible_with_rng():
-    Y = binary_matrix(12, 15, seed=5, dtype=np.float64, discrimination_sd=0.0).matrix
+    Y = binary_matrix(12, 15, rng=5, dtype=np.float64, discrimination_sd=0.0).matrix
     a = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=3, progress=False, loo=False)
     b = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=3, progress=False, loo=False)
     np.testing.assert_array_equal(a.difficulty, b.difficulty)
@@ -93,7 +93,7 @@ def test_bayes_reproducible_with_rng():
     (dict(loo="yes"), "loo"),
 ])
 def test_bayes_errors(kw, msg):
-    Y = binary_matrix(5, 6, seed=1, dtype=np.float64).matrix
+    Y = binary_matrix(5, 6, rng=1, dtype=np.float64).matrix
     with pytest.raises(BenchkitValueError, match=msg):
         irt.fit_1pl_bayes(Y, **kw)
 
@@ -109,6 +109,6 @@ def test_bayes_missing_extra_names_it(monkeypatch):
         return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", fake)
-    Y = binary_matrix(5, 6, seed=1, dtype=np.float64).matrix
+    Y = binary_matrix(5, 6, rng=1, dtype=np.float64).matrix
     with pytest.raises(ImportError, match=r"benchkit\[bayes\]"):
         irt.fit_1pl_bayes(Y, progress=False)

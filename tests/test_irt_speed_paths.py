@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from scipy import optimize, special
 
+import naive
 from benchkit import irt
 from benchkit._kernels import irt_em as K
 from benchkit._validation import BenchkitValueError
@@ -23,7 +24,7 @@ _GRID = np.linspace(-8.0, 8.0, 2001)
 
 
 def _matrix(n, m, seed, missing=0.1, two_pl=False):
-    Y = binary_matrix(n, m, seed=seed, dtype=np.float64,
+    Y = binary_matrix(n, m, rng=seed, dtype=np.float64,
                       **({} if two_pl else {"discrimination_sd": 0.0})).matrix.copy()
     if missing:
         Y[np.random.default_rng(seed + 1).random(Y.shape) < missing] = np.nan
@@ -109,7 +110,8 @@ def test_em_1pl_missing_matches_current_path_midsize():
     Y = _matrix(1400, 60, seed=2026)
     em = irt.fit_1pl(Y)
     old = irt.fit_1pl(Y, optimizer="lbfgs")
-    assert em.options["optimizer"] == "em" and old.options["optimizer"] == "lbfgs"
+    assert em.options["optimizer"] == "em"
+    assert old.options["optimizer"] == "lbfgs"
     np.testing.assert_allclose(em.difficulty, old.difficulty, atol=1e-6)
     np.testing.assert_allclose(em.difficulty_se, old.difficulty_se, rtol=1e-6)
     np.testing.assert_allclose(em.ability, old.ability, atol=1e-6)
@@ -181,80 +183,72 @@ def parts():
 
 def test_missing_csr(parts):
     Y = parts["Y"]
-    pi, ii, pj, ij = K.missing_csr(Y)
+    for got, want in zip(K.missing_csr(Y), naive.missing_csr(Y)):
+        np.testing.assert_array_equal(got, want)
+    # the twin itself against np.nonzero (hand-checkable): row-major NaN columns
     _, cols = np.nonzero(np.isnan(Y))
-    np.testing.assert_array_equal(ii, cols)
-    np.testing.assert_array_equal(np.diff(pi), np.isnan(Y).sum(1))
-    _, c2 = np.nonzero(np.isnan(Y).T)
-    np.testing.assert_array_equal(ij, c2)
-    np.testing.assert_array_equal(np.diff(pj), np.isnan(Y).sum(0))
+    np.testing.assert_array_equal(naive.missing_csr(Y)[1], cols)
 
 
 def test_colsum_softplus(parts):
     sp = np.logaddexp(0.0, parts["th"][None, :] - parts["b"][:, None])
     for chunk in (1, 7, 64):
-        np.testing.assert_allclose(K.colsum_softplus(parts["eb"], parts["et"], chunk),
-                                   sp.sum(0), rtol=1e-13)
+        got = K.colsum_softplus(parts["eb"], parts["et"], chunk)
+        np.testing.assert_allclose(got, naive.colsum_softplus(parts["eb"], parts["et"]), rtol=1e-13)
+        np.testing.assert_allclose(got, sp.sum(0), rtol=1e-13)
 
 
 def test_colsum_softplus_2pl_and_item_sums(parts):
     rng = np.random.default_rng(1)
     a = np.exp(rng.normal(0, 0.3, parts["b"].size))
     b, th = parts["b"], parts["th"]
-    eta = a[:, None] * (th[None, :] - b[:, None])
-    C = K.colsum_softplus_2pl(a, b, th[0], th[1] - th[0], th.size, 16)
-    np.testing.assert_allclose(C, np.logaddexp(0.0, eta).sum(0), rtol=1e-12)
+    h = th[1] - th[0]
+    C = K.colsum_softplus_2pl(a, b, th[0], h, th.size, 16)
+    np.testing.assert_allclose(C, naive.colsum_softplus_2pl(a, b, th[0], h, th.size), rtol=1e-12)
     N = rng.random(th.size)
-    out = K.item_sums_2pl(a, b, th[0], th[1] - th[0], th.size, N)
-    P = special.expit(eta)
-    u = th[None, :] - b[:, None]
-    w = N * P
-    wq = w * (1 - P)
-    twin = np.c_[w.sum(1), (w * u).sum(1), wq.sum(1), (wq * u).sum(1), (wq * u * u).sum(1),
-                 (w * P).sum(1)]
-    np.testing.assert_allclose(out, twin, rtol=1e-11, atol=1e-13)
+    out = K.item_sums_2pl(a, b, th[0], h, th.size, N)
+    np.testing.assert_allclose(out, naive.item_sums_2pl(a, b, th[0], h, th.size, N), rtol=1e-11,
+                               atol=1e-13)
 
 
 def test_nodes_kernels(parts):
     rng = np.random.default_rng(2)
-    Y, eb, b = parts["Y"], parts["eb"], parts["b"]
+    Y, eb = parts["Y"], parts["eb"]
     m = Y.shape[1]
     tau = rng.normal(0, 1, (m, 6))
     wq = rng.random((m, 6))
     pi, ii, pj, ij = K.missing_csr(Y)
-    miss = np.isnan(Y)
-    sp = np.logaddexp(0.0, tau[None, :, :] - b[:, None, None])  # n x m x Q
     S = K.missing_softplus_nodes(eb, np.exp(tau), pj, ij, 5)
-    np.testing.assert_allclose(S, (sp * miss[:, :, None]).sum(0), rtol=1e-13, atol=1e-14)
+    np.testing.assert_allclose(S, naive.missing_softplus_nodes(eb, np.exp(tau), pj, ij), rtol=1e-13,
+                               atol=1e-14)
     g, h = K.missing_moments_nodes(eb, np.exp(tau), wq, pi, ii)
-    P = special.expit(tau[None, :, :] - b[:, None, None])
-    np.testing.assert_allclose(g, (wq[None] * P * miss[:, :, None]).sum((1, 2)), rtol=1e-13)
-    np.testing.assert_allclose(h, (wq[None] * P * (1 - P) * miss[:, :, None]).sum((1, 2)),
-                               rtol=1e-12)
+    g2, h2 = naive.missing_moments_nodes(eb, np.exp(tau), wq, pi, ii)
+    np.testing.assert_allclose(g, g2, rtol=1e-12)
+    np.testing.assert_allclose(h, h2, rtol=1e-12)
 
 
 def test_var_p_and_se_moments(parts):
-    Y, eb, b, th, W, k0, k1 = (parts[k] for k in ("Y", "eb", "b", "th", "W", "k0", "k1"))
-    obs = ~np.isnan(Y)
+    Y, eb, W, k0, k1 = (parts[k] for k in ("Y", "eb", "W", "k0", "k1"))
     rng = np.random.default_rng(3)
     mu, v = rng.normal(0, 1, Y.shape[1]), rng.random(Y.shape[1])
-    P = special.expit(mu[None, :] - b[:, None])
     np.testing.assert_allclose(K.var_p_observed(eb, np.exp(mu), v, Y),
-                               ((P * (1 - P)) ** 2 * v * obs).sum(1), rtol=1e-12)
+                               naive.var_p_observed(eb, np.exp(mu), v, Y), rtol=1e-12)
     EP2, S2 = K.se_moments(eb, parts["et"], W, k0, k1, Y)
-    Pk = special.expit(th[None, :] - b[:, None])  # n x K
-    A = Pk @ W.T  # E_j[P_i] (W is zero outside the windows)
-    np.testing.assert_allclose(S2, (A**2 * obs).sum(1), rtol=1e-12)
-    np.testing.assert_allclose(EP2, ((Pk**2) @ W.T * obs).sum(1), rtol=1e-12)
+    EP2n, S2n = naive.se_moments(eb, parts["et"], W, k0, k1, Y)
+    np.testing.assert_allclose(S2, S2n, rtol=1e-12)
+    np.testing.assert_allclose(EP2, EP2n, rtol=1e-12)
 
 
 def test_bary_eval2_matches_chebyshev_interpolation():
     from benchkit.irt._em import _cheb
 
-    f = lambda x: special.expit(x)
+    f = special.expit
     nodes, w = _cheb(-3.0, 2.0, 40)
     x = np.r_[np.linspace(-3, 2, 101), nodes[5]]
     F, G = K.bary_eval2(x, nodes, w, f(nodes), np.sin(nodes))
+    Fn, Gn = naive.bary_eval2(x, nodes, w, f(nodes), np.sin(nodes))
+    np.testing.assert_allclose(F, Fn, atol=1e-13)
+    np.testing.assert_allclose(G, Gn, atol=1e-13)
     # oracle: numpy's Chebyshev interpolant through the same points, and the functions
     cheb = np.polynomial.chebyshev.Chebyshev.fit(nodes, f(nodes), 39, domain=[-3, 2])
     np.testing.assert_allclose(F, cheb(x), atol=1e-12)
