@@ -12,9 +12,15 @@
 from __future__ import annotations
 
 import argparse
+import inspect
+import json
 import sys
+import traceback
+import types
+import typing
+from typing import Any
 
-from benchkit._validation import BenchkitError
+from benchkit._validation import BenchkitError, BenchkitValueError
 
 __all__ = ["main"]
 
@@ -89,10 +95,85 @@ def _info(path: str, fmt: str | None, layout: str, out) -> None:
         print(f"  {line}", file=out)
 
 
+_TRUE = {"true", "yes", "1", "on"}
+_FALSE = {"false", "no", "0", "off"}
+
+
+def _convert(key: str, text: str, hint: Any) -> Any:
+    """``text`` (from ``-o key=text``) as the loader parameter's annotated type ``hint``."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(hint)
+        if type(None) in args and text.strip().lower() == "none":
+            return None
+        errors = []
+        for arg in (a for a in args if a is not type(None)):
+            try:
+                return _convert(key, text, arg)
+            except BenchkitValueError as exc:
+                errors.append(str(exc))
+        raise BenchkitValueError(errors[0] if errors else f"--option {key}={text!r} cannot be converted")
+    if hint is Any or hint is inspect.Parameter.empty or hint is str:
+        return text
+    if hint is bool:
+        low = text.strip().lower()
+        if low in _TRUE | _FALSE:
+            return low in _TRUE
+        raise BenchkitValueError(f"--option {key}={text!r} must be a bool (true/false, yes/no, 1/0)")
+    if hint in (int, float):
+        try:
+            return hint(text)
+        except ValueError:
+            kind = "an int" if hint is int else "a float"
+            raise BenchkitValueError(f"--option {key}={text!r} must be {kind}") from None
+    container = origin or hint
+    if container in (list, tuple, set, frozenset, dict) or (
+            isinstance(container, type) and container.__module__ == "collections.abc"):
+        stripped = text.strip()
+        if stripped.startswith(("[", "{")):
+            try:
+                value = json.loads(stripped)
+            except json.JSONDecodeError as exc:
+                raise BenchkitValueError(f"--option {key}={text!r} is not valid JSON: {exc}") from None
+        elif container is dict or "Mapping" in getattr(container, "__name__", ""):
+            raise BenchkitValueError(
+                f"--option {key}={text!r} must be a JSON object, e.g. {key}='{{\"a\": 1}}'"
+            )
+        else:
+            value = [v.strip() for v in stripped.split(",") if v.strip()]
+        return value
+    return text
+
+
+def _loader_options(name: str, pairs: list[tuple[str, str]]) -> dict:
+    """``-o KEY=VALUE`` pairs converted to the annotated types of dataset ``name``'s loader."""
+    from benchkit.datasets import _module
+
+    load = _module(name).load
+    params = inspect.signature(load).parameters
+    try:
+        hints = typing.get_type_hints(load)
+    except Exception:  # pragma: no cover - an annotation that cannot be resolved: keep strings
+        hints = {}
+    options = {}
+    for key, text in pairs:
+        if key not in params:
+            raise BenchkitValueError(
+                f"--option {key}=... is not an option of dataset {name!r}; its options: "
+                f"{', '.join(params) or 'none'}"
+            )
+        hint = hints.get(key, params[key].annotation)
+        if hint is inspect.Parameter.empty and params[key].default not in (None, inspect.Parameter.empty):
+            hint = type(params[key].default)
+        options[key] = _convert(key, text, hint)
+    return options
+
+
 def main(argv: list[str] | None = None, out=None) -> int:
     """Run the ``benchkit`` command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
     out = out or sys.stdout
     parser = argparse.ArgumentParser(prog="benchkit", description="Item-level diagnosis of LLM benchmarks.")
+    parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("datasets", help="list the public sources benchkit can fetch")
     p_fetch = sub.add_parser("fetch", help="load a public dataset and summarize it")
@@ -116,17 +197,22 @@ def main(argv: list[str] | None = None, out=None) -> int:
         elif args.command == "fetch":
             from benchkit.datasets import fetch
 
-            options = {}
+            pairs = []
             for item in args.option:
                 key, sep, value = item.partition("=")
                 if not sep or not key:
                     parser.error(f"--option {item!r} must look like KEY=VALUE")
-                options[key] = value
-            _summarize(fetch(args.name, **options), out)
+                pairs.append((key, value))
+            _summarize(fetch(args.name, **_loader_options(args.name, pairs)), out)
         else:
             _info(args.path, args.fmt, args.layout, out)
-    except BenchkitError as exc:
-        print(f"benchkit: error: {exc}", file=sys.stderr)
+    except Exception as exc:  # every error: one line and exit code 2 (--debug: the traceback)
+        if args.debug:
+            traceback.print_exc()
+        text = " ".join(str(exc).split()) or type(exc).__name__
+        if not isinstance(exc, BenchkitError):
+            text = f"{type(exc).__name__}: {text}"
+        print(f"benchkit: error: {text}", file=sys.stderr)
         return 2
     return 0
 

@@ -210,6 +210,17 @@ def _ids(name: str, column: str, values: pd.Series) -> pd.Series:
     if empty.any():
         row = values.index[empty.to_numpy()][0]
         raise BenchkitValueError(f"{name} column {column!r} has an empty string at row {row!r}")
+    if values.dtype == object:
+        # the integer 1 and the string "1" would become one id after str()
+        pairs = pd.DataFrame({"raw": values.map(lambda v: (type(v) is str, v)), "id": out})
+        pairs = pairs.drop_duplicates("raw")
+        clash = pairs["id"].duplicated(keep=False)
+        if clash.any():
+            raw = [v for _, v in pairs.loc[clash, "raw"]][:2]
+            raise BenchkitValueError(
+                f"{name} column {column!r} holds {raw[0]!r} and {raw[1]!r}, which are the same id "
+                f"{str(raw[0])!r} as text; use one type for ids (all strings or all integers)"
+            )
     return out
 
 
@@ -288,7 +299,22 @@ def _model_table(models: pd.DataFrame | None, roster: pd.Index, parse_names: boo
             else:
                 frame[col] = frame[col].where(frame[col].notna(), parsed[col].to_numpy())
     if "size" in frame.columns:
-        frame["size"] = pd.to_numeric(frame["size"], errors="raise").astype(float)
+        size = pd.to_numeric(frame["size"], errors="coerce")
+        bad = size.isna() & frame["size"].notna()
+        if bad.any():
+            m = frame.index[bad.to_numpy()][0]
+            raise BenchkitValueError(
+                f"models column 'size' must be a number (parameters in billions) or missing; model "
+                f"{m!r} has {describe(frame['size'].loc[m])}"
+            )
+        bad = size.notna() & ~(np.isfinite(size.astype(float)) & (size.astype(float) >= 0))
+        if bad.any():
+            m = frame.index[bad.to_numpy()][0]
+            raise BenchkitValueError(
+                f"models column 'size' must be a finite number >= 0 (parameters in billions) or "
+                f"missing; model {m!r} has {describe(frame['size'].loc[m])}"
+            )
+        frame["size"] = size.astype(float)
     return frame
 
 
@@ -349,7 +375,25 @@ def _stack_probs(column: str, values: pd.Series, is_log: bool, where) -> np.ndar
         )
     if k < 2:
         raise BenchkitValueError(f"responses column {column!r} needs at least 2 options, got {k}")
-    arr = np.asarray(np.stack(values.to_numpy()), dtype=np.float64)
+    stacked = np.stack([np.asarray(v) for v in values.to_numpy()])
+    if not (np.issubdtype(stacked.dtype, np.number) and not np.issubdtype(stacked.dtype, np.complexfloating)):
+        kinds = {type(x).__name__ for x in stacked.ravel()[:1000]}
+        numeric = all(isinstance(x, (int, float, np.integer, np.floating)) and not isinstance(x, bool)
+                      for x in stacked.ravel())
+        if not numeric:
+            bad = values.map(lambda v: not all(isinstance(x, (int, float, np.integer, np.floating))
+                                               and not isinstance(x, bool) for x in v))
+            row = values.index[bad.to_numpy()][0]
+            raise BenchkitTypeError(
+                f"responses column {column!r} must hold numbers; row {row!r} ({where(row)}) has "
+                f"{describe(values.loc[row])} (element types: {sorted(kinds)})"
+            )
+    if stacked.ndim != 2:
+        raise BenchkitValueError(
+            f"responses column {column!r} must hold a flat sequence of k numbers per row; row "
+            f"{values.index[0]!r} ({where(values.index[0])}) has shape {np.shape(values.iloc[0])}"
+        )
+    arr = np.asarray(stacked, dtype=np.float64)
     if is_log:
         if np.isnan(arr).any():
             row = values.index[np.isnan(arr).any(axis=1)][0]
@@ -362,6 +406,14 @@ def _stack_probs(column: str, values: pd.Series, is_log: bool, where) -> np.ndar
                 f"responses column {column!r} must hold log-probabilities (<= 0); row {row!r} "
                 f"({where(row)}) has {arr[values.index.get_loc(row)].max():.4g}. Raw logits? "
                 "Convert them with benchkit.landscape or pass probabilities as 'option_probs'"
+            )
+        dead = ~np.isfinite(arr.max(axis=1))
+        if dead.any():
+            row = values.index[dead][0]
+            raise BenchkitValueError(
+                f"responses column {column!r} is -inf for every option at row {row!r} "
+                f"({where(row)}): the probabilities cannot be normalized; every row needs at "
+                "least one finite log-probability"
             )
         arr = arr - arr.max(axis=1, keepdims=True)
         arr = np.exp(arr)
@@ -443,6 +495,14 @@ def _budget(
         raise BenchkitValueError(
             f"{models[j]!r} has {int(N[r, j])} samples for item {items[r % n_items]!r} but {tj} for "
             f"others; pass drop_incomplete=True (drops such cells, {n_short} in all)"
+        )
+    if short.sum() == (N > 0).sum():
+        r, j = (int(v[0]) for v in np.nonzero(short))
+        tj = T_val if np.ndim(T_val) == 0 else int(T_val[j])
+        raise BenchkitValueError(
+            f"drop_incomplete=True would drop every cell: no (model, item) has the budget of "
+            f"{tj} samples (e.g. {models[j]!r} has {int(N[r, j])} for item {items[r % n_items]!r}); "
+            "pass a T no larger than the samples you have"
         )
     return T_val, short
 
@@ -594,6 +654,18 @@ class ResponseSet:
                 raise BenchkitTypeError(
                     f"responses column 'sample' must hold integers, got dtype {sample.dtype}"
                 )
+            if sample.isna().any():
+                row = int(np.nonzero(sample.isna().to_numpy())[0][0])
+                raise BenchkitValueError(
+                    f"responses column 'sample' has a missing value at row {row} ({where(row)}); "
+                    "every row needs a sample number (an integer >= 0)"
+                )
+            if sample.max() > np.iinfo(np.int64).max:
+                row = int(np.argmax(sample.to_numpy()))
+                raise BenchkitValueError(
+                    f"responses column 'sample' must be at most 2**63 - 1; row {row} ({where(row)}) "
+                    f"has {sample.iloc[row]}"
+                )
             sample = sample.to_numpy(dtype=np.int64)
             if (sample < 0).any():
                 row = int(np.nonzero(sample < 0)[0][0])
@@ -619,8 +691,10 @@ class ResponseSet:
 
         # duplicate (model, item, variant, sample)
         cell = (v_codes * n_items + i_codes) * n_models + m_codes
-        s_span = int(sample.max()) + 1
-        key = cell * s_span + sample
+        # sample ranks, not values, in the key: sample numbers up to 2**63 - 1 must not overflow
+        s_rank = np.unique(sample, return_inverse=True)[1].reshape(-1).astype(np.int64)
+        s_span = int(s_rank.max()) + 1
+        key = cell * s_span + s_rank
         order = np.argsort(key, kind="stable")
         sk = key[order]
         dup = np.nonzero(sk[1:] == sk[:-1])[0]
@@ -650,6 +724,15 @@ class ResponseSet:
         answer = None
         if "answer" in frame.columns:
             answer = frame["answer"]
+            if answer.dtype == object:
+                bad = answer.map(lambda v: not (v is None or isinstance(v, (str, int, float, np.integer,
+                                                                          np.floating, bool, np.bool_))))
+                if bad.any():
+                    row = int(np.nonzero(bad.to_numpy())[0][0])
+                    raise BenchkitTypeError(
+                        f"responses column 'answer' must hold one answer state (a string or a number) "
+                        f"per row; row {row} ({where(row)}) has {describe(answer.iloc[row])}"
+                    )
             if answer.isna().any():
                 row = int(np.nonzero(answer.isna().to_numpy())[0][0])
                 raise BenchkitValueError(
@@ -780,6 +863,14 @@ class ResponseSet:
                         f"numbers: convert with .astype(int) deliberately)"
                     )
                 raise BenchkitTypeError(f"counts column {col!r} must hold integers, got dtype {v.dtype}")
+            if v.isna().any():
+                row = int(np.nonzero(v.isna().to_numpy())[0][0])
+                raise BenchkitValueError(
+                    f"counts column {col!r} has a missing value at row {row} ({where(row)}); every "
+                    "row needs whole-number counts"
+                )
+            if v.max() > np.iinfo(np.int64).max:
+                raise BenchkitValueError(f"counts column {col!r} must be at most 2**63 - 1; found {v.max()}")
             arrs[col] = v.to_numpy(dtype=np.int64)
         k, n = arrs["n_correct"], arrs["n_samples"]
         if (n < 1).any():
@@ -1176,6 +1267,8 @@ class ResponseSet:
 
     @staticmethod
     def _pick(name: str, wanted: Iterable[str], index: pd.Index) -> pd.Index:
+        if isinstance(wanted, str):  # one id, not its characters
+            wanted = [wanted]
         wanted = pd.Index([str(w) for w in wanted], dtype=object)
         if wanted.has_duplicates:
             raise BenchkitValueError(f"{name} lists {wanted[wanted.duplicated()][0]!r} more than once")

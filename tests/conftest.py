@@ -6,10 +6,19 @@ Debian's ``/usr/bin/chromium`` is absent (``./dev test`` installs it). The harne
 """
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Property-based tests (tests/test_properties.py): a fixed example budget, no per-example deadline
+# (a shared 2-core machine), and derandomized so CI runs the same examples every time; the whole
+# file stays well under a minute. HYPOTHESIS_PROFILE=dev explores more (and randomly).
+settings.register_profile("ci", max_examples=100, deadline=None, derandomize=True, print_blob=True)
+settings.register_profile("dev", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

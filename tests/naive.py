@@ -244,6 +244,98 @@ def cad_counts_naive(Y, families):
     return inv, comp, np.array(fam_inv), np.array(fam_comp)
 
 
+# ---- benchkit._kernels.irt_em -----------------------------------------------------------------
+# Arguments as the kernels take them (exponentials eb = exp(-b), et = exp(theta), missing cells as
+# CSR index arrays); each twin is the textbook numpy expression over the full arrays.
+
+
+def missing_csr(Y):
+    """(row pointers, column indices) of the NaN cells by row, then (pointers, row indices) by column."""
+    miss = np.isnan(np.asarray(Y, dtype=np.float64))
+    _, cols = np.nonzero(miss)
+    _, rows = np.nonzero(miss.T)
+    pi = np.r_[0, np.cumsum(miss.sum(1))]
+    pj = np.r_[0, np.cumsum(miss.sum(0))]
+    return pi, cols, pj, rows
+
+
+def colsum_softplus(eb, et, chunk=None):
+    """sum_i log(1 + exp(theta_k - b_i)) for every node k."""
+    return np.log1p(np.outer(eb, et)).sum(0)
+
+
+def colsum_softplus_2pl(a, b, th0, h, K, chunk=None):
+    """sum_i log(1 + exp(a_i (theta_k - b_i))) on the grid theta_k = th0 + k h."""
+    th = th0 + h * np.arange(K)
+    return np.logaddexp(0.0, a[:, None] * (th[None, :] - b[:, None])).sum(0)
+
+
+def item_sums_2pl(a, b, th0, h, K, N):
+    """Per item: sums over nodes of w, w u, w q, w q u, w q u^2, w P with w = N P, q = 1 - P."""
+    th = th0 + h * np.arange(K)
+    u = th[None, :] - b[:, None]
+    P = 1.0 / (1.0 + np.exp(-a[:, None] * u))
+    w = N * P
+    wq = w * (1 - P)
+    return np.c_[w.sum(1), (w * u).sum(1), wq.sum(1), (wq * u).sum(1), (wq * u * u).sum(1),
+                 (w * P).sum(1)]
+
+
+def _missing_mask(ptr, idx, n_rows, n_cols):
+    miss = np.zeros((n_rows, n_cols), dtype=bool)
+    for j in range(n_cols):
+        miss[idx[ptr[j]:ptr[j + 1]], j] = True
+    return miss
+
+
+def missing_softplus_nodes(eb, etau, ptr, idx, chunk=None):
+    """Per model j and node q: sum over j's missing items i of log(1 + etau[j, q] eb[i])."""
+    miss = _missing_mask(ptr, idx, eb.size, etau.shape[0])
+    sp = np.log1p(eb[:, None, None] * etau[None, :, :])
+    return (sp * miss[:, :, None]).sum(0)
+
+
+def missing_moments_nodes(eb, etau, wq, ptr, idx):
+    """Per item i: sums over its missing models j and nodes q of wq P and wq P (1 - P)."""
+    miss = _missing_mask(ptr, idx, etau.shape[0], eb.size).T
+    P = 1.0 / (1.0 + 1.0 / (eb[:, None, None] * etau[None, :, :]))
+    g = (wq[None] * P * miss[:, :, None]).sum((1, 2))
+    h = (wq[None] * P * (1 - P) * miss[:, :, None]).sum((1, 2))
+    return g, h
+
+
+def var_p_observed(eb, emu, v, Y):
+    """Per item: sum over observed cells of (P (1 - P))^2 v_j with P = sigma(mu_j - b_i)."""
+    P = 1.0 / (1.0 + 1.0 / np.outer(eb, emu))
+    return ((P * (1 - P)) ** 2 * v * ~np.isnan(Y)).sum(1)
+
+
+def se_moments(eb, et, W, k0, k1, Y):
+    """Per item: sums over observed cells of E_j[P^2] and E_j[P]^2 under model j's weights W[j]."""
+    obs = ~np.isnan(Y)
+    Pk = 1.0 / (1.0 + 1.0 / np.outer(eb, et))
+    Wm = np.zeros_like(W)
+    for j in range(W.shape[0]):
+        Wm[j, k0[j]:k1[j]] = W[j, k0[j]:k1[j]]
+    A = Pk @ Wm.T
+    return ((Pk ** 2) @ Wm.T * obs).sum(1), (A ** 2 * obs).sum(1)
+
+
+def bary_eval2(x, nodes, w, f, g):
+    """Barycentric interpolation (second form) of two functions given at nodes, evaluated at x."""
+    F = np.empty(len(x))
+    G = np.empty(len(x))
+    for t, xv in enumerate(x):
+        d = xv - nodes
+        hit = np.flatnonzero(d == 0)
+        if hit.size:
+            F[t], G[t] = f[hit[0]], g[hit[0]]
+            continue
+        c = w / d
+        F[t] = (c * f).sum() / c.sum()
+        G[t] = (c * g).sum() / c.sum()
+    return F, G
+
 # ---- oracles shared by tests (not kernel twins) ------------------------------------------------
 def crossing(fit, alpha):
     """Eq. 4 of paper 000 by brute force: the first s where the piecewise-linear fit reaches
@@ -279,6 +371,17 @@ TWINS = {
     },
     "benchkit._kernels.dif": {"residual_dif": residual_dif},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
+    "benchkit._kernels.irt_em": {
+        "missing_csr": missing_csr,
+        "colsum_softplus": colsum_softplus,
+        "colsum_softplus_2pl": colsum_softplus_2pl,
+        "item_sums_2pl": item_sums_2pl,
+        "missing_softplus_nodes": missing_softplus_nodes,
+        "missing_moments_nodes": missing_moments_nodes,
+        "var_p_observed": var_p_observed,
+        "se_moments": se_moments,
+        "bary_eval2": bary_eval2,
+    },
     "benchkit._kernels.quality": {"cad_counts": cad_counts_naive},
     "benchkit._kernels.mpd": {
         "pair_sums_2d": pair_sums,

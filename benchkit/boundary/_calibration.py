@@ -17,6 +17,7 @@ import pandas as pd
 from benchkit._parallel import check_n_jobs, parallel_map
 from benchkit._random import check_rng, seed_sequence
 from benchkit._validation import (
+    BenchkitError,
     BenchkitValueError,
     check_array,
     check_choice,
@@ -226,14 +227,24 @@ class CalibrationTable:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> CalibrationTable:
-        with np.load(Path(path), allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            atoms = np.cumsum(z["atom_deltas"]).astype(np.int64)
-            return cls(
-                n=meta["n"], T=meta["T"], method=meta["method"], n_resamples=meta["B"], rng=meta["seed"],
-                block_size=meta["block_size"], reference=z["reference"], atoms=atoms,
-                tail=z["tail"], argmax=z["argmax"].astype(np.int32), version=meta["version"],
-            )
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(str(z["meta"]))
+                atoms = np.cumsum(z["atom_deltas"]).astype(np.int64)
+                return cls(
+                    n=meta["n"], T=meta["T"], method=meta["method"], n_resamples=meta["B"],
+                    rng=meta["seed"], block_size=meta["block_size"], reference=z["reference"],
+                    atoms=atoms, tail=z["tail"], argmax=z["argmax"].astype(np.int32),
+                    version=meta["version"],
+                )
+        except BenchkitError:
+            raise
+        except Exception as exc:  # a truncated / corrupted file: zipfile, zlib, json, KeyError...
+            raise BenchkitValueError(
+                f"calibration table {str(path)!r} is corrupted or not a benchkit table "
+                f"({type(exc).__name__}: {exc}); delete it (get_table rebuilds and re-caches it)"
+            ) from None
 
 
 def _breakpoints(atoms, tail, arg):
@@ -467,6 +478,7 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
     An ``rng`` that is not a non-negative int (None, a SeedSequence or a Generator) always builds a
     fresh table, neither looked up nor cached.
     """
+    n_jobs = check_n_jobs(n_jobs)
     method = check_choice("method", method, ("monte-carlo", "exact"))
     n = check_int("n", n, min=2)
     T = check_int("T", T, min=1)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map
+from benchkit._parallel import blocked_map, check_n_jobs
 from benchkit._random import spawn
 from benchkit._validation import (
     BenchkitTypeError,
@@ -224,6 +224,7 @@ def split_half_reliability(states, roles, *, block_sizes=PAPER_BLOCK_SIZES, t=20
     (at most (t+1)(t+2)/2 of them). The permutation test permutes the block-B item labels; its
     statistic is the mean self-JSD and small values are extreme.
     """
+    n_jobs = check_n_jobs(n_jobs)
     from scipy.stats import spearmanr
 
     st = check_array("states", states, ndim=2, dtype="int")
@@ -430,6 +431,7 @@ def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, rng=42,
     subset. Agreement is the share of all items with the same screening decision (o <= alpha_o)
     as the reference; x and w MAE use items with Delta > 0 in both conditions.
     """
+    n_jobs = check_n_jobs(n_jobs)
     from benchkit.boundary._profiles import profiles
 
     traj, ref, _ = _trajectories_of(result)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
@@ -332,6 +333,7 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
     "auto"`` keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or 1..R//2 when none do;
     ``t="auto"`` is 20 if available, else the largest block size.
     """
+    n_jobs = check_n_jobs(n_jobs)
     from benchkit.response_set import NO_ANSWER
 
     if not rs.has_answers:

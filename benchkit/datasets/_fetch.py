@@ -179,9 +179,13 @@ def fetch_file(source: Source, path: str, *, download: bool = True) -> Path:
                 shutil.copyfileobj(resp, tmp)
         except Exception as exc:
             tmp_path.unlink(missing_ok=True)
+            if root is None:
+                hint = "Set BENCHKIT_DATA_MIRROR to a local copy to work offline"
+            else:
+                hint = (f"{source.name}/{f.path} is missing from the mirror {str(root)!r} (expected at "
+                        f"{str(root / source.name / f.path)!r}) and from the cache; copy it there")
             raise BenchkitValueError(
-                f"could not download {url} for dataset {source.name!r}: {exc}. Set "
-                "BENCHKIT_DATA_MIRROR to a local copy to work offline"
+                f"could not download {url} for dataset {source.name!r}: {exc}. {hint}"
             ) from exc
     try:
         _verify(tmp_path, f, "downloaded")

@@ -369,6 +369,27 @@ def _non_letters(values: dict[str, list[str]]) -> dict[str, dict[str, int]]:
     return out
 
 
+def _helm_responses(rows: list[dict], model_names, items: pd.DataFrame):
+    """HELM outputs as benchkit long responses.
+
+    ``rows`` are HELM csv rows aligned with ``items`` (its ``item`` and ``answer_key`` columns);
+    returns the raw outputs per model, the long frame (model, item, answer, correct; models in
+    ``model_names`` order, items in row order) and the model table (model, order).
+    """
+    n, m = len(rows), len(model_names)
+    raw = {mod: [r[mod] for r in rows] for mod in model_names}
+    answers = [_chosen(v) for mod in model_names for v in raw[mod]]
+    keys = np.tile(items["answer_key"].to_numpy(dtype=object), m)
+    responses = pd.DataFrame({
+        "model": np.repeat(np.array(model_names, dtype=object), n),
+        "item": np.tile(items["item"].to_numpy(dtype=object), m),
+        "answer": answers,
+        "correct": (np.array(answers, dtype=object) == keys).astype(np.float64),
+    })
+    models = pd.DataFrame({"model": list(model_names), "order": range(m)})
+    return raw, responses, models
+
+
 def _helm_labelled():
     from benchkit import ResponseSet
 
@@ -392,16 +413,7 @@ def _helm_labelled():
             f"{bad[0]}; the pinned files should align exactly"
         )
     n, m = len(rows), len(HELM_LABELLED_MODELS)
-    raw = {mod: [r[mod] for r in rows] for mod in HELM_LABELLED_MODELS}
-    answers = [_chosen(v) for mod in HELM_LABELLED_MODELS for v in raw[mod]]
-    keys = np.tile(labels["answer_key"].to_numpy(dtype=object), m)
-    responses = pd.DataFrame({
-        "model": np.repeat(np.array(HELM_LABELLED_MODELS, dtype=object), n),
-        "item": np.tile(labels["item"].to_numpy(dtype=object), m),
-        "answer": answers,
-        "correct": (np.array(answers, dtype=object) == keys).astype(np.float64),
-    })
-    models = pd.DataFrame({"model": list(HELM_LABELLED_MODELS), "order": range(m)})
+    raw, responses, models = _helm_responses(rows, HELM_LABELLED_MODELS, labels)
     meta = _meta(
         "helm-labelled",
         list(_label_paths()) + [_ALL_CSV],
@@ -465,17 +477,8 @@ def _helm_full():
     sub = items.iloc[matched_pos].reset_index(drop=True)
     sub["helm_file"] = [w[0] for w in helm_where]
     sub["helm_row"] = [w[1] for w in helm_where]
-    n, m = len(sub), len(HELM_FULL_MODELS)
-    raw = {mod: [r[mod] for r in matched_raw] for mod in HELM_FULL_MODELS}
-    answers = [_chosen(v) for mod in HELM_FULL_MODELS for v in raw[mod]]
-    keys = np.tile(sub["answer_key"].to_numpy(dtype=object), m)
-    responses = pd.DataFrame({
-        "model": np.repeat(np.array(HELM_FULL_MODELS, dtype=object), n),
-        "item": np.tile(sub["item"].to_numpy(dtype=object), m),
-        "answer": answers,
-        "correct": (np.array(answers, dtype=object) == keys).astype(np.float64),
-    })
-    models = pd.DataFrame({"model": list(HELM_FULL_MODELS), "order": range(m)})
+    m = len(HELM_FULL_MODELS)
+    raw, responses, models = _helm_responses(matched_raw, HELM_FULL_MODELS, sub)
     reasons: dict[str, int] = {}
     for f in mmlu_unmatched:
         reasons[f["reason"]] = reasons.get(f["reason"], 0) + 1

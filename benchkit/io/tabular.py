@@ -22,7 +22,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_columns, check_int
+from benchkit._validation import (
+    BenchkitError,
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_columns,
+    check_int,
+)
 from benchkit.model_names import FAMILY_RULES
 from benchkit.response_set import ResponseSet, _rosters
 
@@ -31,6 +38,19 @@ __all__ = ["read_csv", "read_parquet", "read_duckdb"]
 _AGG_COLUMNS = ("model", "item", "correct", "sample")
 _PANDAS_INDEX = re.compile(r"__index_level_\d+__")
 _AGG_OPTIONS = {"T", "sample_budget", "drop_incomplete", "parse_names", "name_rules", "name", "meta"}
+
+
+def _quote(column: str) -> str:
+    """A DuckDB identifier for ``column`` (double quotes inside are doubled)."""
+    return '"' + str(column).replace('"', '""') + '"'
+
+
+def _not_parquet(path, exc: Exception) -> BenchkitValueError:
+    return BenchkitValueError(
+        f"path={str(path)!r} could not be read as Parquet ({type(exc).__name__}: "
+        f"{str(exc).splitlines()[0] if str(exc) else ''}); is it a Parquet file? CSV files are read "
+        "with benchkit.io.read_csv"
+    )
 
 
 def _path(name: str, path: Any) -> Path:
@@ -42,7 +62,22 @@ def _path(name: str, path: Any) -> Path:
     return p
 
 
+def _check_options(layout: str, options: dict) -> None:
+    """Unknown constructor options are a BenchkitTypeError (not Python's bare TypeError)."""
+    import inspect
+
+    ctor = {"long": ResponseSet.from_long, "counts": ResponseSet.from_counts,
+            "wide": ResponseSet.from_wide}[layout]
+    allowed = [p for p in inspect.signature(ctor).parameters if p not in ("responses", "counts", "matrix")]
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise BenchkitTypeError(
+            f"unexpected option(s) {unknown} for layout={layout!r}; allowed: {allowed}"
+        )
+
+
 def _from_frame(frame: pd.DataFrame, layout: str, index_col: str | None, options: dict) -> ResponseSet:
+    _check_options(layout, options)
     if layout == "long":
         return ResponseSet.from_long(frame, **options)
     if layout == "counts":
@@ -70,8 +105,66 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     """
     p = _path("path", path)
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
-    frame = pd.read_csv(p, **(read_options or {}))
+    if read_options is not None and not isinstance(read_options, dict):
+        raise BenchkitTypeError(f"read_options must be a dict, got {type(read_options).__name__}")
+    kwargs = dict(read_options or {})
+    # ids stay strings: pandas would parse "001" as 1 (and merge "01" with "001")
+    header = _read_csv(p, {**kwargs, "nrows": 0})
+    id_cols = [c for c in ("model", "item", "variant") if c in header.columns]
+    if layout == "wide":
+        first = header.columns[0] if len(header.columns) else None
+        id_cols = [index_col if index_col is not None else first]
+        id_cols = [c for c in id_cols if c in header.columns]
+    user_dtype = kwargs.get("dtype")
+    if user_dtype is None or isinstance(user_dtype, dict):
+        kwargs["dtype"] = {**{c: str for c in id_cols}, **(user_dtype or {})}
+    if len(header.columns):
+        raw = _read_csv(p, {**kwargs, "header": None, "dtype": str, "nrows": 1})
+        names = [str(v) for v in raw.iloc[0].tolist()] if len(raw) else []
+        dups = sorted({n for n in names if names.count(n) > 1})
+        if dups and kwargs.get("header", "infer") in ("infer", 0):
+            raise BenchkitValueError(
+                f"path={str(p)!r} has duplicate column name(s) {dups} in its header; every column "
+                "(model, for layout='wide') needs its own name"
+            )
+    frame = _read_csv(p, kwargs)
+    if len(frame.columns) == 0 or len(frame) == 0:
+        raise BenchkitValueError(f"path={str(p)!r} holds no data rows (an empty CSV file)")
     return _from_frame(frame, layout, index_col, options)
+
+
+def _read_csv(p: Path, kwargs: dict) -> pd.DataFrame:
+    """pandas.read_csv with its parse errors turned into benchkit errors naming the file."""
+    if "encoding" not in kwargs:
+        with open(p, "rb") as fh:
+            head = fh.read(4096)
+        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+            raise BenchkitValueError(
+                f"path={str(p)!r} is UTF-16 text; benchkit reads UTF-8 CSV: re-save it as UTF-8 or "
+                "pass read_options={'encoding': 'utf-16'}"
+            )
+        if b"\x00" in head:
+            raise BenchkitValueError(
+                f"path={str(p)!r} is a binary file (it contains NUL bytes), not UTF-8 CSV text"
+            )
+    try:
+        return pd.read_csv(p, **kwargs)
+    except UnicodeDecodeError as exc:
+        raise BenchkitValueError(
+            f"path={str(p)!r} is not UTF-8 text ({exc.reason} at byte {exc.start}); benchkit reads "
+            "UTF-8 CSV: re-save it as UTF-8 or pass read_options={'encoding': ...}"
+        ) from None
+    except pd.errors.EmptyDataError:
+        raise BenchkitValueError(
+            f"path={str(p)!r} is empty: a CSV needs a header row and data rows"
+        ) from None
+    except pd.errors.ParserError as exc:
+        raise BenchkitValueError(
+            f"path={str(p)!r} is not a well-formed CSV file: {str(exc).strip()}; every row needs as "
+            "many fields as the header"
+        ) from None
+    except (ValueError, TypeError) as exc:
+        raise BenchkitValueError(f"path={str(p)!r} could not be read as CSV: {exc}") from None
 
 
 def _check_aggregate(aggregate) -> None:
@@ -139,14 +232,22 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
         if engine == "pyarrow" and aggregate == "auto":
             import pyarrow.parquet as pq
 
-            names = [c for c in pq.read_schema(path).names if not _PANDAS_INDEX.fullmatch(c)]
+            try:
+                names = [c for c in pq.read_schema(path).names if not _PANDAS_INDEX.fullmatch(c)]
+            except Exception as exc:
+                raise _not_parquet(path, exc) from None
             if not set(names) <= {"model", "item", "correct"}:
                 engine = "duckdb"
-    if engine == "pyarrow":
-        return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
-    con = _connect(connection)
-    rel = con.read_parquet(str(path))
-    return _read_relation(con, rel, layout, aggregate, index_col, options)
+    try:
+        if engine == "pyarrow":
+            return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
+        con = _connect(connection)
+        rel = con.read_parquet(str(path))
+        return _read_relation(con, rel, layout, aggregate, index_col, options)
+    except BenchkitError:
+        raise
+    except Exception as exc:  # a damaged file fails in pyarrow / DuckDB while its pages are read
+        raise _not_parquet(path, exc) from None
 
 
 def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet:
@@ -154,7 +255,10 @@ def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet
 
     if layout != "long" or aggregate is False:
         raise BenchkitValueError("engine='pyarrow' reads layout='long' with aggregation; use engine='duckdb'")
-    pf = pq.ParquetFile(path, read_dictionary=["model", "item"])
+    try:
+        pf = pq.ParquetFile(path, read_dictionary=["model", "item"])
+    except Exception as exc:
+        raise _not_parquet(path, exc) from None
     columns = [c for c in pf.schema_arrow.names if not _PANDAS_INDEX.fullmatch(c)]
     check_columns("responses", columns, required=("model", "item", "correct"))
     extra = [c for c in columns if c not in _AGG_COLUMNS]
@@ -198,12 +302,12 @@ def _read_relation(con, rel, layout, aggregate, index_col, options) -> ResponseS
     if layout != "long":
         if aggregate is True:
             raise BenchkitValueError("aggregate=True applies to layout='long' only")
-        frame = rel.select(*[f'"{c}"' for c in columns]).df()
+        frame = rel.select(*[_quote(c) for c in columns]).df()
         return _from_frame(frame, layout, index_col, options)
     if aggregate == "auto":
         aggregate = set(columns) <= {"model", "item", "correct"}
     if not aggregate:
-        frame = rel.select(*[f'"{c}"' for c in columns]).df()
+        frame = rel.select(*[_quote(c) for c in columns]).df()
         return ResponseSet.from_long(frame, **options)
     extra = [c for c in columns if c not in _AGG_COLUMNS]
     if extra:
@@ -230,8 +334,35 @@ def _aggregate(con, rel, columns, options, batch_rows: int = 1 << 20) -> Respons
     """Stream (model, item, correct[, sample]) from DuckDB as Arrow batches into counts."""
     check_columns("responses", columns, required=("model", "item", "correct"))
     wanted = ["model", "item", "correct"] + (["sample"] if "sample" in columns else [])
-    batches = rel.select(*[f'"{c}"' for c in wanted]).to_arrow_reader(batch_rows)
+    batches = rel.select(*[_quote(c) for c in wanted]).to_arrow_reader(batch_rows)
     return _aggregate_batches(batches, wanted, options)
+
+
+def _check_batch_types(batch, wanted) -> None:
+    """The Arrow types the aggregating path accepts, as :meth:`ResponseSet.from_long` does."""
+    import pyarrow as pa
+
+    for pos, col in enumerate(wanted):
+        typ = batch.schema.field(pos).type
+        base = typ.value_type if pa.types.is_dictionary(typ) else typ
+        is_text = pa.types.is_string(base) or pa.types.is_large_string(base)
+        if col in ("model", "item"):
+            ok, allowed = is_text or pa.types.is_integer(base), "strings (or integers)"
+        elif col == "sample":
+            ok, allowed = pa.types.is_integer(base), "integers"
+        else:
+            ok = pa.types.is_integer(base) or pa.types.is_floating(base) or pa.types.is_boolean(base)
+            allowed = "0/1 or bool"
+        if not ok:
+            raise BenchkitTypeError(f"responses column {col!r} must hold {allowed}, got type {typ}")
+    if "sample" in wanted:
+        column = batch.column(wanted.index("sample"))
+        if pa.types.is_unsigned_integer(column.type) and len(column) and column.null_count < len(column):
+            import pyarrow.compute as pc
+
+            top = pc.max(column).as_py()
+            if top > np.iinfo(np.int64).max:
+                raise BenchkitValueError(f"responses column 'sample' must be at most 2**63 - 1; found {top}")
 
 
 def _aggregate_batches(batches, wanted, options) -> ResponseSet:
@@ -254,6 +385,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     mcs, ics, ys, ss = [], [], [], []
     n_rows = 0
     for batch in batches:
+        _check_batch_types(batch, wanted)
         for pos, col in enumerate(wanted):
             nulls = batch.column(pos).null_count
             if nulls:
@@ -309,6 +441,10 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
                 f"responses column 'sample' must be >= 0; found {int(sample.min())}"
             )
         span = int(sample.max()) + 1
+        if span > (2**62) // max(n_cells, 1):
+            # sample numbers so large that cell * span would overflow int64: use their ranks
+            sample = np.unique(sample, return_inverse=True)[1].reshape(-1).astype(np.int64)
+            span = int(sample.max()) + 1
         cell *= span
         cell += sample
         del sample

@@ -16,24 +16,27 @@ with item difficulty :math:`b_i` (higher = harder) and model ability :math:`\the
 :func:`response_diagnostics`  model and item information, inversion (Guttman-error) rates
 :func:`calibrate_items`       online calibration of new items against a fixed fit
 :func:`fit_1pl_counts`        binomial 1PL on k-of-T counts (repeated samples per cell)
+:func:`fit_1pl_bayes`         Bayesian 1PL by NUTS with R-hat / ESS / divergences / PSIS-LOO
+                              checks (optional extra ``benchkit[bayes]``)
 :func:`fit_spectral`          spectral multidimensional working model (family-DIF paper 001,
                               Eq. 12-23); :func:`select_dimension` picks K by held-out loss
 ============================= ==================================================================
 
-Bayesian fits: the paper fits the 1PL by MCMC and checks R-hat, bulk ESS and divergences. benchkit
-gives the frequentist fits; for a Bayesian 1PL use an existing sampler, e.g. PyMC
-(``pm.Bernoulli("y", logit_p=theta[j] - b[i], observed=y)`` on the observed cells with
-``theta ~ Normal(0, sigma)``) or Stan (``bernoulli_logit``) and check convergence with ArviZ
-(``az.summary`` gives ``r_hat`` and ``ess_bulk``; ``az.loo`` the leave-one-out stability). The
-difficulties' posterior means can be passed to :mod:`benchkit.measure` like any array.
+Bayesian fit: :func:`fit_1pl_bayes` samples the paper's 1PL by NUTS (PyMC compiled by nutpie;
+the optional extra ``benchkit[bayes]``) and reports the paper's post-fit checks as ArviZ computes
+them (max R-hat, min bulk ESS, divergent transitions, PSIS-LOO Pareto k) beside the posterior-mode
+fit of :func:`fit_1pl`. The difficulties' posterior means can be passed to :mod:`benchkit.measure`
+like any array.
 
-Layout: ``_marginal`` (MML of the 1PL / 2PL on adaptive quadrature), ``_joint`` (penalized JML),
+Layout: ``_bayes`` (:func:`fit_1pl_bayes`), ``_marginal`` (MML of the 1PL / 2PL on adaptive
+quadrature), ``_joint`` (penalized JML),
 ``_binomial`` (:func:`fit_1pl_counts`), ``_diagnostics`` (:func:`fit_statistics`,
 :func:`response_diagnostics`), ``_online`` (:func:`calibrate_items`), ``_spectral`` (the spectral
 MIRT approximation) and ``_common`` (input scanning, priors, :class:`IRTFit`). This is the shared
 IRT layer: it imports no method package (leave-one-model-out stability of the measure metrics is
 :func:`benchkit.measure.leave_one_model_out`).
 """
+from benchkit.irt._bayes import BayesFit, fit_1pl_bayes
 from benchkit.irt._binomial import fit_1pl_counts
 from benchkit.irt._common import IRTFit
 from benchkit.irt._diagnostics import (
@@ -55,6 +58,7 @@ from benchkit.irt._spectral import (
 )
 
 __all__ = [
+    "BayesFit",
     "Calibration",
     "DimensionSelection",
     "FitStatistics",
@@ -64,6 +68,7 @@ __all__ = [
     "SpectralFit",
     "calibrate_items",
     "fit_1pl",
+    "fit_1pl_bayes",
     "fit_1pl_counts",
     "fit_2pl",
     "fit_spectral",

@@ -30,11 +30,18 @@ _PAD = 8.0  # the grid reaches this many posterior SDs beyond every posterior mo
 _MAX_H = 0.5  # largest spacing: the logistic's poles (distance pi from the real axis) stay harmless
 _EDGE = 1e-12  # largest posterior weight allowed on a grid (or window) edge
 _MAX_NODES = 20_000
+_MIN_SD = 1e-3  # smallest posterior SD a grid resolves (logits)
 _LOG_SQRT_2PI = 0.5 * np.log(2 * np.pi)
 
 
 def _grid(mu: np.ndarray, sd: np.ndarray, density: float, pad: float = _PAD) -> np.ndarray:
-    """Equally spaced nodes: spacing min(sd)/density (<= _MAX_H), covering mode +- pad sd."""
+    """Equally spaced nodes: spacing min(sd)/density (<= _MAX_H), covering mode +- pad sd.
+
+    Posterior SDs are floored at ``_MIN_SD``: when the MML ability SD collapses towards 0 (models
+    of indistinguishable ability) the posteriors become point masses and a zero SD would give a
+    zero spacing (issue 12).
+    """
+    sd = np.maximum(np.asarray(sd, dtype=np.float64), _MIN_SD)
     h = min(float(np.min(sd)) / density, _MAX_H)
     lo = float(np.min(mu - pad * sd))
     hi = float(np.max(mu + pad * sd))
@@ -606,6 +613,7 @@ def fit_1pl(
     ability_sd: float | None = None,
     nodes_per_sd: float = 1.5,
     collapse: bool = True,
+    optimizer: str = "em",
     tol: float = 1e-8,
     max_iter: int = 500,
     items: Sequence[Any] | None = None,
@@ -644,6 +652,12 @@ def fit_1pl(
     collapse : bool
         For complete matrices use the sufficient-statistic collapse (default True); False forces
         the general (missing-data) algorithm, which gives the same estimates more slowly.
+    optimizer : {"em", "lbfgs"}
+        MML general (missing-data) path only: ``"em"`` (default) Bock-Aitkin EM with one Newton
+        step per item and iteration, which falls back to ``"lbfgs"`` (preconditioned L-BFGS on
+        the marginal likelihood) when it has not converged in 100 iterations (``options``
+        records the one used). Both maximize the
+        same function; EM needs a handful of iterations when models answer many items.
     tol, max_iter : float, int
         Convergence tolerance (gradient norm for MML, largest step for JML) and iteration cap.
     items, models : sequence, optional
@@ -698,6 +712,7 @@ def fit_1pl(
     arr, st = _matrix_stats(Y)
     items, models = _labels(Y, arr.shape[0], arr.shape[1], items, models)
     check_choice("method", method, ("mml", "jml"))
+    check_choice("optimizer", optimizer, ("em", "lbfgs"))
     prec_b = _prior("item_prior_sd", item_prior_sd)
     prec_t = _prior("ability_prior_sd", ability_prior_sd)
     if ability_sd is not None:
@@ -706,7 +721,7 @@ def fit_1pl(
     tol = check_float("tol", tol, min=0.0, min_inclusive=False)
     max_iter = check_int("max_iter", max_iter, min=1)
     opts = dict(method=method, item_prior_sd=item_prior_sd, ability_prior_sd=ability_prior_sd,
-                ability_sd=ability_sd, nodes_per_sd=nodes_per_sd)
+                ability_sd=ability_sd, nodes_per_sd=nodes_per_sd, optimizer=optimizer)
     n_items, n_models = arr.shape
     empty, extreme, keep = _extremes(st, prec_b)
     if keep.sum() < 1:
@@ -736,17 +751,29 @@ def fit_1pl(
         W_models = W[inv_j]
         th = ob.theta
     else:
-        # many small per-block products: one BLAS thread (threads only add wake-ups and, on a
-        # shared machine, oversubscription)
-        with threadpool_limits(1, "blas"):
-            mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=0.0,
-                                                two_pl=False, ability_sd=ability_sd,
-                                                density=nodes_per_sd, tol=tol,
-                                                max_iter=max_iter * 10)
-            b, _, ls = mg.unpack(p)
-            se, W_models = mg.b_se_diag(p)
-            loglik = mg.parts(p)["ll"]
-        th = mg.theta
+        em = None
+        if optimizer == "em":
+            from benchkit.irt._em import fit_1pl_em
+
+            with threadpool_limits(1, "blas"):  # block products; the kernels use numba threads
+                em = fit_1pl_em(sub, sst, prec_b=prec_b, ability_sd=ability_sd,
+                                density=nodes_per_sd)
+        if em is not None:
+            b, se, ls, W_models, th, loglik, nit = em
+            conv = True
+        else:
+            opts["optimizer"] = "lbfgs"
+            # many small per-block products: one BLAS thread (threads only add wake-ups and,
+            # on a shared machine, oversubscription)
+            with threadpool_limits(1, "blas"):
+                mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=0.0,
+                                                    two_pl=False, ability_sd=ability_sd,
+                                                    density=nodes_per_sd, tol=tol,
+                                                    max_iter=max_iter * 10)
+                b, _, ls = mg.unpack(p)
+                se, W_models = mg.b_se_diag(p)
+                loglik = mg.parts(p)["ll"]
+            th = mg.theta
     b_full[keep] = b
     se_full[keep] = se
     sigma = float(np.exp(ls))
@@ -762,6 +789,7 @@ def fit_2pl(
     item_prior_sd: float | None = 3.0,
     discrimination_prior_sd: float | None = 1.0,
     nodes_per_sd: float = 1.5,
+    optimizer: str = "em",
     tol: float = 1e-7,
     max_iter: int = 5000,
     items: Sequence[Any] | None = None,
@@ -779,8 +807,9 @@ def fit_2pl(
     discrimination_prior_sd : float or None
         Gaussian penalty SD on :math:`\log a_i` (default 1), which prevents the Heywood cases
         (:math:`a_i \to \infty`) that small model samples produce.
-    nodes_per_sd, tol, max_iter, items, models
-        As in :func:`fit_1pl`.
+    nodes_per_sd, optimizer, tol, max_iter, items, models
+        As in :func:`fit_1pl` (``optimizer="em"``: a 2 x 2 Newton step per item and iteration;
+        falls back to L-BFGS when not converged in 200 iterations).
 
     Returns
     -------
@@ -798,6 +827,7 @@ def fit_2pl(
     items, models = _labels(Y, arr.shape[0], arr.shape[1], items, models)
     prec_b = _prior("item_prior_sd", item_prior_sd)
     prec_a = _prior("discrimination_prior_sd", discrimination_prior_sd)
+    check_choice("optimizer", optimizer, ("em", "lbfgs"))
     nodes_per_sd = check_float("nodes_per_sd", nodes_per_sd, min=0.5, max=20.0)
     tol = check_float("tol", tol, min=0.0, min_inclusive=False)
     max_iter = check_int("max_iter", max_iter, min=1)
@@ -806,20 +836,32 @@ def fit_2pl(
     if keep.sum() < 1:
         raise BenchkitValueError("no item has both correct and wrong responses")
     sub, sst = _kept_rows(arr, st, keep)
-    with threadpool_limits(1, "blas"):  # many small per-block products (see fit_1pl)
-        mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=prec_a, two_pl=True,
-                                            ability_sd=None, density=nodes_per_sd, tol=tol,
-                                            max_iter=max_iter)
-        b, la, _ = mg.unpack(p)
-        se, W = mg.b_se_diag(p)
-        loglik = mg.parts(p)["ll"]
-    th = mg.theta
+    em = None
+    if optimizer == "em":
+        from benchkit.irt._em import fit_2pl_em
+
+        with threadpool_limits(1, "blas"):
+            em = fit_2pl_em(sub, sst, prec_b=prec_b, prec_a=prec_a, density=nodes_per_sd)
+    if em is not None:
+        b, la, se, W, th, loglik, nit = em
+        conv = True
+    else:
+        with threadpool_limits(1, "blas"):  # many small per-block products (see fit_1pl)
+            mg, p, nit, conv = _fit_general_mml(sub, sst, prec_b=prec_b, prec_a=prec_a,
+                                                two_pl=True, ability_sd=None,
+                                                density=nodes_per_sd, tol=tol,
+                                                max_iter=max_iter)
+            b, la, _ = mg.unpack(p)
+            se, W = mg.b_se_diag(p)
+            loglik = mg.parts(p)["ll"]
+        th = mg.theta
     b_full, se_full = _item_estimates(st, extreme)
     a_full = np.full(n_items, np.nan)
     b_full[keep], se_full[keep], a_full[keep] = b, se, np.exp(la)
     eap, psd = _post_moments(W, th)
     opts = dict(method="mml", item_prior_sd=item_prior_sd,
-                discrimination_prior_sd=discrimination_prior_sd, nodes_per_sd=nodes_per_sd)
+                discrimination_prior_sd=discrimination_prior_sd, nodes_per_sd=nodes_per_sd,
+                optimizer="em" if em is not None else "lbfgs")
     return IRTFit(b_full, se_full, a_full, np.full(n_items, np.nan), eap, psd, 1.0, "2pl", "mml",
                   loglik, int(nit), bool(conv), False, items, models, opts,
                   nodes=th, posterior=W)

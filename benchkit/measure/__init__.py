@@ -16,6 +16,8 @@ diagnostics and what follows from them:
 :func:`fit_difficulties`                  the 1PL fit :func:`measure_benchmarks` uses for one ResponseSet
 :func:`combine`                           several :func:`measure_benchmarks` results as one
 :func:`leave_one_model_out`               refit without each model: stability of the measure
+:func:`sensitivity`                       the metrics under every choice of extreme items, item
+                                          prior SD and normalization (one tidy table)
 ========================================= ==========================================================
 
 Difficulties come from :mod:`benchkit.irt` (``fit_1pl(Y).difficulty``); the array-level functions
@@ -23,7 +25,8 @@ work on plain arrays, the ResponseSet-level entry points (:mod:`benchkit.measure
 1PL themselves.
 
 Layout: ``_metrics`` (normalization, DDM, gaps, Table 1), ``_stability`` (Theorem 2.1), ``_power``
-(Theorem 2.3), ``_filling`` (gap targets, what-ifs), ``responses`` (ResponseSet-level entry points).
+(Theorem 2.3), ``_filling`` (gap targets, what-ifs), ``_sensitivity`` (analysis choices),
+``responses`` (ResponseSet-level entry points).
 """
 from benchkit.measure._filling import (
     GapTargets,
@@ -49,6 +52,10 @@ from benchkit.measure._power import (
     covered_items_worst_case,
     detection_power,
 )
+from benchkit.measure._sensitivity import (
+    Sensitivity,
+    sensitivity,
+)
 from benchkit.measure._stability import (
     RankStability,
     rank_stability,
@@ -73,6 +80,7 @@ __all__ = [
     "MeasureSummary",
     "MeasureTable",
     "RankStability",
+    "Sensitivity",
     "TABLE1_THRESHOLDS",
     "TopGaps",
     "WhatIf",
@@ -88,6 +96,7 @@ __all__ = [
     "measure_table",
     "normalize_difficulty",
     "rank_stability",
+    "sensitivity",
     "summarize",
     "top_gaps",
     "what_if",

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from benchkit._parallel import parallel_map
+from benchkit._parallel import check_n_jobs, parallel_map
 from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
@@ -529,6 +529,7 @@ def leave_one_model_out(
     difficulties (not the logits) are what the paper reports. Only items with finite difficulties
     in every fit enter the correlations.
     """
+    n_jobs = check_n_jobs(n_jobs)
     arr = _matrix(Y)
     check_choice("method", method, ("mml", "jml"))
     check_choice("normalize", normalize, ("minmax", "logistic"))

@@ -258,6 +258,7 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
 
     Per benchmark and averaged over benchmarks (rows with ``benchmark == "mean"``).
     """
+    n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, METHODS)
     settings = [dict(method=method, ratio=float(r), cad_threshold=cad_threshold) for r in ratios]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
@@ -268,6 +269,7 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
              cad_threshold: float = 0.15, K: int = 100, rng=None, n_jobs=None,
              progress: bool = True) -> pd.DataFrame:
     """Table 4: metric combinations for item selection at one ratio ("full" = all items)."""
+    n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
     out = _run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
@@ -281,6 +283,7 @@ def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0
 
     With its retained share, tau, stability and DS.
     """
+    n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
                            desc="thresholds"), ["method", "cad_threshold"])
@@ -293,6 +296,7 @@ def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: in
     Baselines: high / low accuracy, medium difficulty, random and (where item text exists; length
     in whitespace tokens) longest / shortest.
     """
+    n_jobs = check_n_jobs(n_jobs)
     methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,

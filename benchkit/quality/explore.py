@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
 from benchkit._validation import check_choice, check_float
 from benchkit.quality._metrics import band
@@ -121,6 +122,7 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
     Deterministic strategies only: the order of "random" depends on the draw, so it is not offered
     here.
     """
+    n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, [m for m in METHODS if m != "random"])
     curve = selection_sweep(result, ratios=ratios, method=method, cad_threshold=cad_threshold,
                             K=K, rng=rng, n_jobs=n_jobs, progress=progress)
