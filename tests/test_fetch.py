@@ -82,7 +82,8 @@ def test_errors(tmp_path, monkeypatch):
     with pytest.raises(BenchkitValueError, match="is neither in the mirror .* download=False"):
         fetch_file(_source(), "data/x.csv", download=False)
     # the mirror is set: the error says which file it lacks (issue 12), not "Set BENCHKIT_DATA_MIRROR"
-    with pytest.raises(BenchkitValueError, match="could not download .* toy/data/x.csv is missing from the mirror"):
+    with pytest.raises(BenchkitValueError,
+                       match="could not download .* toy/data/x.csv is missing from the mirror"):
         fetch_file(_source(url="http://127.0.0.1:9/x.csv"), "data/x.csv")
     with pytest.raises(BenchkitValueError, match="path='nope' is not a pinned file of source 'toy'"):
         fetch_file(_source(), "nope")

@@ -41,7 +41,8 @@ def test_bayes_converges_and_agrees_with_posterior_mode(fitted):
     ok = fit.diagnostics.set_index("check")["ok"]
     assert list(ok.index) == ["r_hat_max", "ess_bulk_min", "divergent_transitions",
                               "pareto_k_max"]
-    assert bool(ok["r_hat_max"]) and bool(ok["divergent_transitions"])
+    assert bool(ok["r_hat_max"])
+    assert bool(ok["divergent_transitions"])
     # the all-correct item stays finite and is the easiest
     assert np.isfinite(fit.difficulty).all()
     assert np.argmin(fit.difficulty) == 0
@@ -81,11 +82,12 @@ def test_bayes_reproducible_with_rng():
     a = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=3, progress=False, loo=False)
     b = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=3, progress=False, loo=False)
     np.testing.assert_array_equal(a.difficulty, b.difficulty)
-    assert np.isnan(a.elpd_loo) and a.pareto_k_bad == -1
+    assert np.isnan(a.elpd_loo)
+    assert a.pareto_k_bad == -1
     assert "pareto_k_max" not in set(a.diagnostics["check"])
 
 
-@pytest.mark.parametrize("kw, msg", [
+@pytest.mark.parametrize(("kw", "msg"), [
     (dict(prior_sd=0.0), "prior_sd"),
     (dict(draws=5), "draws"),
     (dict(chains=1), "chains"),

@@ -48,7 +48,8 @@ def test_sensitivity_hand_worked_drop(sens):
         r = _row(t, extreme="drop", item_prior_sd=sd, normalize="minmax")
         # by symmetry z = {0, 1/2, 1}; uniform reference (i - 1/2)/3 = 1/6, 1/2, 5/6:
         # DDM = (1/6 + 0 + 1/6) / 3 = 1/9; gaps with the ends 0, 1/2, 1/2, 0
-        assert r["n_items"] == 3 and r["n_removed"] == 2
+        assert r["n_items"] == 3
+        assert r["n_removed"] == 2
         assert r["ddm"] == pytest.approx(1 / 9, abs=1e-6)
         assert r["max_gap"] == pytest.approx(0.5, abs=1e-6)
         assert r["top_sum"] == pytest.approx(1.0, abs=1e-6)
@@ -83,7 +84,8 @@ def test_sensitivity_hand_worked_keep(rs, sens):
         # max(x, 1/2 - x), top-5 sum = 1 (the four gaps x, 1/2 - x, 1/2 - x, x and two 0)
         x = (b["E"] - b["A"]) / (b["W"] - b["A"])
         assert b["W"] == pytest.approx(-b["A"], abs=1e-6)
-        assert r["n_items"] == 5 and r["n_removed"] == 0
+        assert r["n_items"] == 5
+        assert r["n_removed"] == 0
         assert r["ddm"] == pytest.approx((0.2 + 2 * abs(x - 0.3)) / 5, abs=1e-9)
         assert r["max_gap"] == pytest.approx(max(x, 0.5 - x), abs=1e-9)
         assert r["top_sum"] == pytest.approx(1.0, abs=1e-9)
@@ -104,7 +106,8 @@ def test_sensitivity_matches_measure_benchmarks(rs, sens):
         assert r["top_sum"] == pytest.approx(row["Top-5 Sum"], abs=1e-12)
     # drop_correct: A removed before the fit
     r = _row(t, extreme="drop_correct", item_prior_sd=3.0, normalize="minmax")
-    assert r["n_removed"] == 1 and r["n_items"] == 4
+    assert r["n_removed"] == 1
+    assert r["n_items"] == 4
     sub = rs.select(items=["E", "M", "H", "W"])
     ref = measure.measure_benchmarks(sub, item_prior_sd=3.0)["sym"]
     assert r["ddm"] == pytest.approx(ref.ddm, abs=1e-12)
@@ -118,7 +121,8 @@ def test_sensitivity_views(sens):
     rg = sens.ranges()
     assert list(rg["metric"]) == ["ddm", "max_gap", "top_sum"]
     ddm = rg.set_index("metric").loc["ddm"]
-    assert ddm["min"] == t["ddm"].min() and ddm["max"] == t["ddm"].max()
+    assert ddm["min"] == t["ddm"].min()
+    assert ddm["max"] == t["ddm"].max()
     assert ddm["default"] == d["ddm"]
     by = sens.by_choice("extreme")
     assert list(by["extreme"]) == ["keep", "drop", "drop_correct"]
@@ -126,7 +130,7 @@ def test_sensitivity_views(sens):
     assert list(sens.by_choice("item_prior_sd")["item_prior_sd"]) == [1.0, 3.0, 10.0]
 
 
-@pytest.mark.parametrize("kw, err, msg", [
+@pytest.mark.parametrize(("kw", "err", "msg"), [
     (dict(extreme="some"), BenchkitValueError, "extreme"),
     (dict(extreme=()), BenchkitValueError, "extreme"),
     (dict(item_prior_sd=0.0), BenchkitValueError, "item_prior_sd"),

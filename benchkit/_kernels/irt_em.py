@@ -124,8 +124,10 @@ def colsum_softplus_2pl(a, b, th0, h, K, chunk):
 
 @numba.njit(cache=True, nogil=True, fastmath=_FM)
 def item_sums_2pl(a, b, th0, h, K, N):
-    """Per item, with P = expit(a (theta_k - b)), u = theta_k - b and node weights N_k:
-    columns sum N P, sum N P u, sum N P Q, sum N P Q u, sum N P Q u^2, sum N P^2."""
+    """Per-item sums with P = expit(a (theta_k - b)), u = theta_k - b and node weights N_k.
+
+    Columns: sum N P, sum N P u, sum N P Q, sum N P Q u, sum N P Q u^2, sum N P^2.
+    """
     n = a.size
     out = np.zeros((n, 6))
     x = np.empty(K)
@@ -154,8 +156,10 @@ def item_sums_2pl(a, b, th0, h, K, N):
 
 @numba.njit(cache=True, nogil=True)
 def missing_csr(Y):
-    """CSR lists of the NaN cells of ``Y`` (n, m): (ptr_i, idx_i) per item (its missing models)
-    and (ptr_j, idx_j) per model (its missing items), both sorted."""
+    """CSR lists of the NaN cells of ``Y`` (n, m), both sorted.
+
+    (ptr_i, idx_i) per item (its missing models) and (ptr_j, idx_j) per model (its missing items).
+    """
     n, m = Y.shape
     ci = np.zeros(n + 1, np.int64)
     cj = np.zeros(m + 1, np.int64)
@@ -188,8 +192,10 @@ def missing_csr(Y):
 # ----------------------------------------------------------------------------------------------
 @numba.njit(cache=True, nogil=True, fastmath=_FM)
 def missing_softplus_nodes(eb, etau, ptr, idx, chunk):
-    """S[j, q] = sum_{i missing for j} log(1 + eb_i etau_jq) (product of chunk factors, one log
-    per chunk)."""
+    """S[j, q] = sum_{i missing for j} log(1 + eb_i etau_jq).
+
+    Computed as a product of chunk factors, one log per chunk.
+    """
     m, Q = etau.shape
     S = np.zeros((m, Q))
     prod = np.empty(Q)
@@ -232,8 +238,10 @@ def missing_moments_nodes(eb, etau, wq, ptr, idx):
 
 @numba.njit(cache=True, nogil=True, fastmath=_FM)
 def var_p_observed(eb, emu, v, Y):
-    """sum over the observed cells of item i of (P Q)(mu_j - b_i)^2 v_j: the delta-method
-    Var_j[P_i] summed over the models that answered i."""
+    """Sum over the observed cells of item i of (P Q)(mu_j - b_i)^2 v_j.
+
+    The delta-method Var_j[P_i] summed over the models that answered i.
+    """
     n, m = Y.shape
     out = np.zeros(n)
     for i in range(n):
@@ -252,8 +260,10 @@ def var_p_observed(eb, emu, v, Y):
 
 @numba.njit(cache=True, nogil=True, fastmath=_FM)
 def bary_eval2(x, nodes, w, F, G):
-    """Barycentric interpolation of the values F and G at ``nodes`` (weights ``w``) at every
-    ``x``; a point on a node takes the node's value."""
+    """Barycentric interpolation of the values F and G at ``nodes`` (weights ``w``) at every ``x``.
+
+    A point on a node takes the node's value.
+    """
     n = x.size
     Q = nodes.size
     f = np.empty(n)

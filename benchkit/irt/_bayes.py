@@ -86,15 +86,17 @@ class BayesFit:
         return bool(self.diagnostics["ok"].all())
 
     def mode_correlation(self) -> float:
-        """Pearson correlation of the posterior-mean and posterior-mode difficulties (finite
-        items)."""
+        """Pearson correlation of the posterior-mean and posterior-mode difficulties (finite items)."""
         a, b = self.difficulty, self.posterior_mode.difficulty
         ok = np.isfinite(a) & np.isfinite(b)
         return float(np.corrcoef(a[ok], b[ok])[0, 1])
 
     def to_frame(self) -> pd.DataFrame:
-        """Item table: posterior ``difficulty, difficulty_sd, r_hat, ess_bulk`` beside the
-        posterior-mode ``difficulty_mode, difficulty_mode_se``."""
+        """Item table: posterior and posterior-mode difficulties side by side.
+
+        Posterior ``difficulty, difficulty_sd, r_hat, ess_bulk`` beside the posterior-mode
+        ``difficulty_mode, difficulty_mode_se``.
+        """
         s = self.summary
         rows = [f"b[{i}]" for i in range(self.difficulty.size)]
         r_hat = s["r_hat"].reindex(rows).to_numpy(dtype=float)

@@ -43,8 +43,10 @@ _EXACT_SE_WORK = 5e7  # exact SE sums up to this many cell x node products
 
 
 def _cheb(lo, hi, Q):
-    """Chebyshev points of the first kind on [lo, hi] (broadcast over leading axes) and their
-    barycentric weights."""
+    """Chebyshev points of the first kind on [lo, hi] and their barycentric weights.
+
+    Broadcast over leading axes.
+    """
     t = np.cos((2 * np.arange(Q) + 1) * np.pi / (2 * Q))
     lo = np.asarray(lo, float)[..., None]
     hi = np.asarray(hi, float)[..., None]
@@ -67,9 +69,11 @@ def _bary(x, nodes, w):
 
 
 def _aitken(d, prev, b, ls):
-    """Vector Aitken extrapolation of a linearly converging iteration: when the last two
-    changes are aligned (cosine > 0.99) with ratio rho in (0, 0.8), the remaining changes sum to
-    d rho / (1 - rho); add them. Returns (b, ls, history)."""
+    """Vector Aitken extrapolation of a linearly converging iteration; returns (b, ls, history).
+
+    When the last two changes are aligned (cosine > 0.99) with ratio rho in (0, 0.8), the remaining
+    changes sum to d rho / (1 - rho); add them.
+    """
     if prev is None:
         return b, ls, d
     nd, npv = float(d @ d), float(prev @ prev)
@@ -89,8 +93,11 @@ def _chunk(eb, et):
 
 
 def _start(obs_i, obs_j, s, r):
-    """PROX-style start values: logits of the proportions correct, widened for the spread of
-    the other side (Cohen 1979), centred on mean ability 0."""
+    """PROX-style start values (Cohen 1979).
+
+    Logits of the proportions correct, widened for the spread of the other side, centred on mean
+    ability 0.
+    """
     p_i = np.clip(s / np.maximum(obs_i, 1), 0.02, 0.98)
     q_j = np.clip(r / np.maximum(obs_j, 1), 0.02, 0.98)
     lb = np.log((1 - p_i) / p_i)
@@ -164,11 +171,12 @@ class _EM1PL:
                     sd=np.maximum(sd_new, 1e-6), edge=edge, lo=lo, hi=hi, etau=etau, wq=wq)
 
     def moments(self, e, b):
-        """g_i = sum_j M_ij E_j[P_i], h_i = sum_j M_ij E_j[P_i (1 - P_i)] at the E-step's
-        posteriors: over all models, G(b) = sum_k N_k P(theta_k - b) is a smooth function of b
-        (analytic within pi of the real axis), evaluated at Chebyshev nodes in b and
-        interpolated at every b_i; minus, for each item, its missing models' posteriors as
-        Q-node quadrature rules."""
+        """g_i = sum_j M_ij E_j[P_i], h_i = sum_j M_ij E_j[P_i (1 - P_i)] at the E-step's posteriors.
+
+        Over all models, G(b) = sum_k N_k P(theta_k - b) is a smooth function of b (analytic within pi
+        of the real axis), evaluated at Chebyshev nodes in b and interpolated at every b_i; minus, for
+        each item, its missing models' posteriors as Q-node quadrature rules.
+        """
         from benchkit._kernels.irt_em import bary_eval2, missing_moments_nodes
 
         th, lo, hi = e["th"], e["lo"], e["hi"]
@@ -262,12 +270,14 @@ class _EM1PL:
         return b, ls, e, nit, converged
 
     def se(self, b, e):
-        """Conditional SEs (as ``_Marginal.b_se_diag``): information
-        sum_j M_ij (E_j[P_i (1 - P_i)] - Var_j[P_i]) + prec (1 - 1/n), with the posterior
-        variance of P_i by the delta method, (P Q)(mu_j - b_i)^2 Var_j(theta), when the exact
-        sums would exceed _EXACT_SE_WORK products: that term is ~1e-4 of the information when
-        models answer thousands of items and its relative error is O(Var_j(theta)); measured
-        against the exact sums: 1.7e-8 relative at 14,000 x 600."""
+        """Conditional SEs (as ``_Marginal.b_se_diag``).
+
+        Information sum_j M_ij (E_j[P_i (1 - P_i)] - Var_j[P_i]) + prec (1 - 1/n), with the posterior
+        variance of P_i by the delta method, (P Q)(mu_j - b_i)^2 Var_j(theta), when the exact sums
+        would exceed _EXACT_SE_WORK products: that term is ~1e-4 of the information when models answer
+        thousands of items and its relative error is O(Var_j(theta)); measured against the exact sums:
+        1.7e-8 relative at 14,000 x 600.
+        """
         from benchkit._kernels.irt_em import se_moments, var_p_observed
 
         k0, k1 = e["k0"], e["k1"]
@@ -285,9 +295,12 @@ class _EM1PL:
 
 
 def fit_1pl_em(Y, st, *, prec_b, ability_sd, density, tol=1e-9, max_iter=100):
-    """EM fit of the 1PL (any missing pattern). Returns None when it does not converge within
-    ``max_iter`` iterations (few items per model) or the logits are out of the kernels' range;
-    the caller then uses L-BFGS. Else (b, se, log sigma, W (m x K), theta, loglik, n_iter)."""
+    """EM fit of the 1PL (any missing pattern).
+
+    Returns None when it does not converge within ``max_iter`` iterations (few items per model) or
+    the logits are out of the kernels' range; the caller then uses L-BFGS. Else (b, se, log sigma,
+    W (m x K), theta, loglik, n_iter).
+    """
     em = _EM1PL(Y, st, prec_b, ability_sd, density)
     b, t = _start(st.row_obs, st.col_obs, st.row_sum, st.col_sum)
     ls = em.ls_fixed if em.ls_fixed is not None else float(np.log(max(np.std(t), 0.05)))
@@ -322,8 +335,10 @@ def _sp_P(eta):
 
 
 def fit_2pl_em(Y, st, *, prec_b, prec_a, density, tol=1e-9, max_iter=200):
-    """EM fit of the 2PL (abilities N(0, 1)); None when not converged. Else (b, log a, se_b, W,
-    theta, loglik, n_iter)."""
+    """EM fit of the 2PL (abilities N(0, 1)).
+
+    None when not converged. Else (b, log a, se_b, W, theta, loglik, n_iter).
+    """
     n = Y.shape[0]
     miss = np.isnan(Y)
     complete = not miss.any()

@@ -46,8 +46,10 @@ class Sensitivity:
         return self.table.copy()
 
     def ranges(self) -> pd.DataFrame:
-        """Per benchmark and metric: the value at the default setting, min, max and max - min
-        over all settings."""
+        """Per benchmark and metric: the value at the default setting, and its range over settings.
+
+        Columns: default value, min, max and max - min over all settings.
+        """
         rows = []
         for name, g in self.table.groupby("benchmark", sort=False):
             ref = g[g["is_default"]]
@@ -59,8 +61,10 @@ class Sensitivity:
         return pd.DataFrame(rows)
 
     def by_choice(self, choice: str) -> pd.DataFrame:
-        """Each metric as ``choice`` varies, the other choices held at their defaults (one row
-        per benchmark x value of ``choice``)."""
+        """Each metric as ``choice`` varies, the other choices held at their defaults.
+
+        One row per benchmark x value of ``choice``.
+        """
         check_choice("choice", choice, ("extreme", "item_prior_sd", "normalize"))
         t = self.table
         mask = np.ones(len(t), bool)
@@ -72,8 +76,10 @@ class Sensitivity:
 
 
 def _extreme_items(rs, mode: str) -> np.ndarray:
-    """Boolean mask of the items ``mode`` removes (all-correct and / or all-wrong in every
-    observed sample of every model)."""
+    """Boolean mask of the items ``mode`` removes.
+
+    All-correct and / or all-wrong in every observed sample of every model.
+    """
     cm = rs.counts()
     s, n = cm.K.sum(1), cm.N.sum(1)
     correct = (n > 0) & (s == n)
