@@ -352,6 +352,23 @@ def crossing(fit, alpha):
     raise AssertionError("no crossing")
 
 
+def brute_tails(n, T, theta):
+    """Exact LRT tails by listing every count vector (independent of ``benchkit._kernels.lrt``).
+
+    Returns the sorted atoms (D keys, ``rint(D * 1e10)``) and ``{key: [P_theta_a(D >= key) for a]}``
+    for each row ``theta_a`` of ``theta``.
+    """
+    D = {}
+    prob = {}
+    for k in itertools.product(range(T + 1), repeat=n):
+        D[k] = int(np.rint(lr_statistic(k, T) * 1e10))
+        prob[k] = [math.prod(binom.pmf(k[i], T, th[i]) for i in range(n)) for th in theta]
+    atoms = sorted(set(D.values()))
+    tails = {d: [math.fsum(prob[k][a] for k in D if D[k] >= d) for a in range(len(theta))]
+             for d in atoms}
+    return atoms, tails
+
+
 # ---- coverage ---------------------------------------------------------------------------------
 #: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
 #: own are listed in :data:`NOT_KERNELS` with the reason.

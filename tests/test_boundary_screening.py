@@ -9,7 +9,6 @@ Carlo tables (B = 200,000) within 4 binomial standard errors.
 from __future__ import annotations
 
 import math
-from itertools import product
 
 import numpy as np
 import pytest
@@ -116,24 +115,12 @@ def test_profile_result_carries_model_names():
 
 
 # -- blocked exact enumeration ---------------------------------------------------------------
-def _brute_tails(n, T, theta):
-    """{key: [P_theta_a(D >= key)]} by listing every count vector (independent of lrt)."""
-    D = {}
-    prob = {}
-    for k in product(range(T + 1), repeat=n):
-        D[k] = int(np.rint(naive.lr_statistic(k, T) * 1e10))
-        prob[k] = [math.prod(binom.pmf(k[i], T, th[i]) for i in range(n)) for th in theta]
-    atoms = sorted(set(D.values()))
-    return atoms, {d: [math.fsum(prob[k][a] for k in D if D[k] >= d) for a in range(len(theta))]
-                   for d in atoms}
-
-
 @pytest.mark.parametrize(("n", "T", "block"), [(2, 4, 1), (3, 3, 2), (4, 2, 5)])
 def test_blocked_exact_tails_equal_brute_force(n, T, block):
     rng = np.random.default_rng(n * 10 + T)
     theta = np.vstack([np.linspace(0.1, 0.9, n), np.full(n, 0.5), np.r_[np.zeros(n - 1), 1.0],
                        np.sort(rng.random((4, n)), axis=1), rng.random((2, n))])
-    atoms_b, tails = _brute_tails(n, T, theta)
+    atoms_b, tails = naive.brute_tails(n, T, theta)
     keys = lrt.enumerate_keys(n, T)
     atoms, inv = lrt.group_index(keys, chunk=7)
     np.testing.assert_array_equal(atoms, atoms_b)

@@ -9,7 +9,6 @@ to 1e-12 (float64 summation order is the only difference).
 from __future__ import annotations
 
 import math
-from itertools import product
 
 import numpy as np
 import pytest
@@ -42,19 +41,6 @@ def _kernel_inputs(n, T, theta):
     return atoms, inv.astype(np.int64).ravel(), pmf
 
 
-def _brute_tails(n, T, theta):
-    """{key: [P_theta_a(D >= key) for a]} by listing every count vector (independent of lrt)."""
-    D = {}
-    prob = {}
-    for k in product(range(T + 1), repeat=n):
-        D[k] = int(np.rint(naive.lr_statistic(k, T) * 1e10))
-        prob[k] = [math.prod(binom.pmf(k[i], T, th[i]) for i in range(n)) for th in theta]
-    atoms = sorted(set(D.values()))
-    tails = {d: [math.fsum(prob[k][a] for k in D if D[k] >= d) for a in range(len(theta))]
-             for d in atoms}
-    return atoms, tails
-
-
 @pytest.mark.parametrize(("n", "T"), CASES)
 def test_enumerated_keys_equal_brute_force(n, T):
     np.testing.assert_array_equal(lrt.enumerate_keys(n, T), naive.enumerate_keys(n, T))
@@ -78,7 +64,7 @@ def test_exact_mass_equals_brute_force(n, T):
 def test_tail_envelope_and_exact_tail_max_equal_brute_force(n, T):
     theta = _reference(n, seed=n + 100 * T)
     atoms, inv, pmf = _kernel_inputs(n, T, theta)
-    b_atoms, b_tails = _brute_tails(n, T, theta)
+    b_atoms, b_tails = naive.brute_tails(n, T, theta)
     np.testing.assert_array_equal(atoms, b_atoms)
     brute = np.array([b_tails[d] for d in b_atoms])  # (atoms, theta)
     sup = brute.max(axis=1)
