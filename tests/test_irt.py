@@ -58,6 +58,16 @@ def test_mml_recovers_simulated_difficulties():
     assert 0.8 < np.sqrt(np.mean(((fit.difficulty - b) / fit.difficulty_se) ** 2)) < 1.25
 
 
+def _sim_2pl(seed, n, m):
+    """(Y, b): n items x m models from a 2PL, log a ~ N(0, 0.3), b and theta ~ N(0, 1)."""
+    rng = np.random.default_rng(seed)
+    a = np.exp(rng.normal(0, 0.3, n))
+    b = rng.normal(0, 1, n)
+    t = rng.normal(0, 1, m)
+    Y = (rng.random((n, m)) < special.expit(a[:, None] * (t[None] - b[:, None]))).astype(float)
+    return Y, b
+
+
 def _direct_mml(Y, prec_b, grid_n=801):
     """Direct scipy fit of the 1PL marginal likelihood on a fixed dense grid of standardized
     nodes (no adaptive grid, no analytic gradient): parameters b (n) and log sigma, each model's
@@ -172,12 +182,7 @@ def test_extreme_items_and_no_prior():
 
 def test_2pl_recovers_and_agrees_with_girth():
     girth = pytest.importorskip("girth")
-    rng = np.random.default_rng(4)
-    n, m = 40, 500
-    a = np.exp(rng.normal(0, 0.3, n))
-    b = rng.normal(0, 1, n)
-    t = rng.normal(0, 1, m)
-    Y = (rng.random((n, m)) < special.expit(a[:, None] * (t[None] - b[:, None]))).astype(float)
+    Y, b = _sim_2pl(4, 40, 500)
     fit = irt.fit_2pl(Y)
     assert fit.converged
     ref = girth.twopl_mml(Y.astype(int))
@@ -417,12 +422,7 @@ def test_mml_missing_many_items_vs_girth():
 def test_2pl_many_items_matches_quad_oracle():
     from scipy import integrate, stats
 
-    rng = np.random.default_rng(36)
-    n, m = 600, 16
-    a = np.exp(rng.normal(0, 0.3, n))
-    b = rng.normal(0, 1, n)
-    t = rng.normal(0, 1, m)
-    Y = (rng.random((n, m)) < special.expit(a[:, None] * (t[None] - b[:, None]))).astype(float)
+    Y, _ = _sim_2pl(36, 600, 16)
     fit = irt.fit_2pl(Y)
     assert fit.converged
 
