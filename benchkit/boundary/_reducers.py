@@ -155,13 +155,8 @@ def extract_choice(text, *, choices="ABCD") -> str:
 # ---------------------------------------------------------------------------------------------
 # math
 # ---------------------------------------------------------------------------------------------
-def _last_boxed(text: str) -> str | None:
-    idx = max(text.rfind("\\boxed"), text.rfind("\\fbox"))
-    if idx < 0:
-        return None
-    i = text.find("{", idx)
-    if i < 0:
-        return None
+def _closing_brace(text: str, i: int) -> int | None:
+    """Index of the ``}`` that closes the ``{`` at ``text[i]`` (nested braces balanced); None if none."""
     depth = 0
     for j in range(i, len(text)):
         if text[j] == "{":
@@ -169,8 +164,19 @@ def _last_boxed(text: str) -> str | None:
         elif text[j] == "}":
             depth -= 1
             if depth == 0:
-                return text[i + 1:j]
+                return j
     return None
+
+
+def _last_boxed(text: str) -> str | None:
+    idx = max(text.rfind("\\boxed"), text.rfind("\\fbox"))
+    if idx < 0:
+        return None
+    i = text.find("{", idx)
+    if i < 0:
+        return None
+    j = _closing_brace(text, i)
+    return None if j is None else text[i + 1:j]
 
 
 _NUM = r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+"
@@ -226,18 +232,11 @@ def _frac_to_div(s: str) -> str:
         args = []
         for _ in range(2):
             if j < len(s) and s[j] == "{":
-                depth = 0
-                for k in range(j, len(s)):
-                    if s[k] == "{":
-                        depth += 1
-                    elif s[k] == "}":
-                        depth -= 1
-                        if depth == 0:
-                            args.append(s[j + 1:k])
-                            j = k + 1
-                            break
-                else:
+                k = _closing_brace(s, j)
+                if k is None:
                     return s
+                args.append(s[j + 1:k])
+                j = k + 1
             elif j < len(s):
                 args.append(s[j])
                 j += 1
