@@ -132,10 +132,14 @@ def test_to_html_embeds_every_threshold_and_the_arrays(result, tmp_path):
     assert state["static_mode"] is True
     assert "export default" in esm
     assert "function unpackArrays" in esm
-    assert set(state["pairs_by_threshold"]) == {"0.25", "0.5", "1", "2", "3", "5"}
-    for k, rows in state["pairs_by_threshold"].items():
-        ref = near_tie_view(result, epsilon=float(k) / 100)
-        assert [r["reversed"] for r in rows] == ref["reversed"].tolist()
+    assert state["pairs"] == []  # embedded once, as binary columns of the largest threshold
+    B, M = state["pair_bin"], state["pair_models"]
+    for eps in w.thresholds:  # the page's filter (gap <= eps) gives near_tie_view(eps)'s rows
+        ref = near_tie_view(result, epsilon=eps / 100)
+        keep = B["gap_pp"] <= eps * (1 + 1e-9)
+        got = list(zip(np.asarray(M)[B["a"][keep]], np.asarray(M)[B["b"][keep]], B["reversed"][keep] == 1))
+        assert got == list(zip(ref["model_a"], ref["model_b"], ref["reversed"]))
+        np.testing.assert_array_equal(B["anchor_a"][keep], ref["anchor_a"].to_numpy())
     np.testing.assert_array_equal(state["heat"]["D1"], result.anchors[1].D.astype(np.float32))
     assert state["texts"][3] == "</script><b>x</b>"
     assert "</script><b>" not in page  # the text travels compressed, never as markup

@@ -43,6 +43,16 @@ function render({ model, el }) {
   };
 
   const arr = (name) => A[name + local.half];
+  // exported page: the largest threshold's pairs (binary columns), filtered by gap per threshold
+  const staticPairs = (() => {
+    if (!isStatic || !model.get("pair_bin")) return null;
+    const B = unpackArrays(model.get("pair_bin")), M = model.get("pair_models") || [];
+    const out = [];
+    for (let k = 0; k < (B.fold ? B.fold.length : 0); k++) out.push({ fold: B.fold[k], model_a: M[B.a[k]], model_b: M[B.b[k]],
+      full_a: B.full_a[k], full_b: B.full_b[k], anchor_a: B.anchor_a[k], anchor_b: B.anchor_b[k], gap_pp: B.gap_pp[k],
+      anchor_tie: !!B.anchor_tie[k], reversed: !!B.reversed[k] });
+    return out;
+  })();
 
   // ----------------------------------------------------------- summary
   const summary = () => {
@@ -63,7 +73,8 @@ function render({ model, el }) {
     const order = arr("order"), D = arr("D"), anc = arr("anchor"), del = arr("delta");
     const win = Math.min(model.get("window"), N);
     const off = Math.max(0, Math.min(local.offset, N - win));
-    // overview: one pixel row averages its items (mean effect per family; anchor share on the right)
+    // overview: one pixel row per ~N/360 items: per family the effect of largest |delta| in the row
+    // (means wash out at 14,000 items); anchor share on the right
     const cv = h("canvas", { class: "bk-overview", width: F * 8 + 6, height: OH, title: "all items ordered by D (click to move the window)" });
     const ctx = cv.getContext("2d");
     const img = ctx.createImageData(F * 8 + 6, OH);
@@ -73,13 +84,13 @@ function render({ model, el }) {
       const mean = new Float64Array(F);
       for (let r = a; r < b && r < N; r++) {
         const i = order[r];
-        for (let f = 0; f < F; f++) mean[f] += del[i * F + f];
+        for (let f = 0; f < F; f++) { const v = del[i * F + f]; if (Math.abs(v) > Math.abs(mean[f])) mean[f] = v; }
         share += anc[i];
       }
       const n = Math.min(b, N) - a;
       for (let x = 0; x < F * 8 + 6; x++) {
         let c;
-        if (x < F * 8) c = divColor(mean[Math.floor(x / 8)] / Math.max(1, n), scale);
+        if (x < F * 8) c = divColor(mean[Math.floor(x / 8)], scale);
         else if (x < F * 8 + 2) c = [255, 255, 255];
         else { const g = Math.round(255 - 200 * (share / Math.max(1, n))); c = [g, g, g]; }
         const p = 4 * (y * (F * 8 + 6) + x);
@@ -127,7 +138,7 @@ function render({ model, el }) {
     const legend = h("div", { class: "bk-legend" }, [
       h("span", { class: "bk-swatch", style: `background:rgb(${divColor(-scale, scale).join(",")})` }), ` −${fmt(scale, 2)} `,
       h("span", { class: "bk-swatch", style: "background:#fff" }), " 0 ",
-      h("span", { class: "bk-swatch", style: `background:rgb(${divColor(scale, scale).join(",")})` }), ` +${fmt(scale, 2)} family effect δ (logit); ● anchor; grey strip = anchor share`,
+      h("span", { class: "bk-swatch", style: `background:rgb(${divColor(scale, scale).join(",")})` }), ` +${fmt(scale, 2)} family effect δ (logit); ● anchor. Overview (left, click to move): strongest δ per pixel row, grey strip = anchor share`,
     ]);
     return h("div", { class: "bk-panel bk-heatmap" }, [h("h4", {}, "Item × family effects, ordered by D_i"), legend,
       h("div", { class: "bk-heat-wrap" }, [cv, h("div", {}, [nav, svg])])]);
@@ -230,11 +241,7 @@ function render({ model, el }) {
   // ----------------------------------------------------------- pair table
   const pairPanel = () => {
     let P = model.get("pairs");
-    if (isStatic) {
-      const all = model.get("pairs_by_threshold") || {};
-      const key = Object.keys(all).find((k) => Math.abs(Number(k) - local.epsilon) < 1e-9);
-      if (key !== undefined) P = all[key];
-    }
+    if (isStatic && staticPairs) P = staticPairs.filter((p) => p.gap_pp <= local.epsilon * (1 + 1e-9));
     const nRev = P.filter((p) => p.reversed).length;
     const shown = local.reversalsOnly ? P.filter((p) => p.reversed) : P;
     const cap = 400;
