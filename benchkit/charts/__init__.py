@@ -6,10 +6,10 @@ Altair is imported inside each function, so ``import benchkit.charts`` works wit
 chart function without Altair raises an ImportError that names the ``benchkit[jupyter]`` extra.
 
 Generic charts of a ResponseSet live here; one module per method holds that method's charts:
-:mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.measure` (002) and
-:mod:`benchkit.charts.landscape` (003). They load on first access (``charts.measure``) or with
-``from benchkit.charts import measure as charts_measure``, and share the one lazy Altair loader
-below.
+:mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.dif` (001),
+:mod:`benchkit.charts.measure` (002) and :mod:`benchkit.charts.landscape` (003). They load on
+first access (``charts.measure``) or with ``from benchkit.charts import measure as
+charts_measure``, and share the one lazy Altair loader below.
 
 Showing charts in JupyterLab offline
 ------------------------------------
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["accuracy_chart", "difficulty_bins", "difficulty_histogram", "enable_offline_rendering"]
 
-_METHOD_MODULES = ("boundary", "landscape", "measure")
+_METHOD_MODULES = ("boundary", "dif", "landscape", "measure")
 
 _INSTALL_HINT = (
     "benchkit.charts needs Altair (and vl-convert-python for offline rendering); "
