@@ -123,7 +123,7 @@ def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None 
     variants = list(dict.fromkeys(data["variant"]))
     y = alt.Y("variant:N", sort=variants, title=None)
     base = alt.Chart(data)
-    zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(strokeDash=[3, 2], color="#888").encode(x="x:Q")
+    zero = base.mark_rule(strokeDash=[3, 2], color="#888").encode(x=alt.datum(0))  # same data: facets
     points = base.mark_point(size=70, color="#b2182b", strokeWidth=1.8).encode(
         x=alt.X("excess_pp:Q", title="excess reversal over matched random (pp)"), y=y,
         fill=alt.Fill("significance:N", scale=alt.Scale(domain=["p ≤ .05", "p > .05"],
