@@ -166,12 +166,14 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
     lines = alt.Chart(pd.DataFrame({"x": [-100 * min_difference, 100 * min_difference]})).mark_rule(
         strokeDash=[4, 3], color="#888").encode(x="x:Q")
     zero = alt.Chart(pd.DataFrame({"x": [0.0]})).mark_rule(color="#ccc").encode(x="x:Q")
+    colours = alt.Scale(range=["#2166ac", "#b2182b"])
     points = alt.Chart(data).mark_point(size=70, strokeWidth=1.8).encode(
         x=alt.X("d_pp:Q", title="paired prevalence difference, high-DIF − control (pp)"),
         y=alt.Y("axis:N", title=None, sort=list(dict.fromkeys(data["axis"]))),
         yOffset=alt.YOffset("annotator:N"),
-        color=alt.Color("annotator:N", scale=alt.Scale(range=["#2166ac", "#b2182b"])),
-        fill=alt.condition("datum.significance == 'q ≤ .05'", alt.Color("annotator:N"), alt.value("white")),
+        color=alt.Color("annotator:N", scale=colours),
+        fill=alt.condition("datum.significance == 'q ≤ .05'",
+                           alt.Fill("annotator:N", scale=colours, legend=None), alt.value("white")),
         tooltip=["axis:N", "annotator:N", alt.Tooltip("d_pp:Q", format=".1f"),
                  alt.Tooltip("p:Q", format=".3f"), alt.Tooltip("q:Q", format=".3f")])
     n = data["axis"].nunique()
