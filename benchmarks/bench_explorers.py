@@ -10,6 +10,10 @@ Inputs (issue 15's table):
   (``boundary.profile_responses(datasets.fetch("mmlu-pro"))``).
 - **ECDFGapExplorer** on the 14,015-item MMLU test answered by 10 HELM models
   (``datasets.fetch("mmlu-redux", part="helm-full")``), the "14,000-item explorer".
+- **DIFExplorer** (issue 10) on a family-DIF audit of a 14,042-item x 5,000-model simulated
+  matrix (``dif.simulate_family_dif(rng=0)``, K frozen at 8/8, reduced resampling: 100 controls,
+  100 bootstraps; the explorer's size does not depend on the resampling counts), with a 400-char
+  text per item. Setup (simulation + audit) takes ~80 s on 2 cores.
 
 Budgets: every live interaction shows its new state within 0.5 s; the 800k landscape exports in
 under 10 s into under 15 MB; the trajectory export is under 10 MB; the 14,000-item explorer's under
@@ -82,10 +86,37 @@ def ecdf_input():
     return _data["ecdf"]
 
 
+def dif_input():
+    """(AuditResult, texts) of a 14,042 x 5,000 simulated family-DIF audit (cached per process)."""
+    if "dif" not in _data:
+        from benchkit.dif import run_audit, simulate_family_dif
+
+        s = simulate_family_dif(n_items=14_042, n_models=5_000, n_owners=690, dif_source_sd=1.0, rng=0)
+        ids = [f"mmlu-{i:05d}" for i in range(14_042)]
+        res = run_audit(s.Y, s.model_ids, source=s.source, item_ids=ids, K=(8, 8), n_controls=100,
+                        n_bootstrap=100, n_owner_bootstrap=100, n_permutations=20, alpha_sensitivity=(),
+                        rng=0, progress=False)
+        texts = {i: f"Question {i}: " + "lorem ipsum dolor sit amet " * 15 for i in ids}
+        _data["dif"] = (res, texts)
+    return _data["dif"]
+
+
+def _dif_threshold():
+    """Pick the next near-tie threshold on Figure 1 (uncached): the kernel recomputes the pairs."""
+    def run():
+        w = _explorer("dif")
+        w.view_cache.clear()
+        _state["i"] += 1
+        w.epsilon = w.thresholds[_state["i"] % len(w.thresholds)]
+        return w.pairs
+    return run
+
+
 def _explorer(kind: str, size: str = ""):
     key = ("w", kind, size)
     if key not in _data:
         from benchkit.widgets import (
+            DIFExplorer,
             ECDFGapExplorer,
             LandscapeExplorer,
             TrajectoryExplorer,
@@ -95,6 +126,9 @@ def _explorer(kind: str, size: str = ""):
             _data[key] = LandscapeExplorer(landscape_input(size))
         elif kind == "trajectory":
             _data[key] = TrajectoryExplorer(trajectory_input())
+        elif kind == "dif":
+            res, texts = dif_input()
+            _data[key] = DIFExplorer(res, texts=texts)
         else:
             _data[key] = ECDFGapExplorer(ecdf_input())
     return _data[key]
@@ -244,5 +278,14 @@ def cases() -> list[Case]:
         Case(name="ECDF 14,015 items: to_html export", setup=lambda: _explorer("ecdf"),
              kit=_export("ecdf", "", 5), alternative=None, alternative_name="-", repeat=1,
              note="budget 5 MB"),
+        Case(name="DIF 14,042 items x 5,000 models: build explorer", setup=dif_input, repeat=2,
+             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).DIFExplorer(*dif_input()[:1],
+                                                                                    texts=dif_input()[1]),
+             alternative=None, alternative_name="-", note="from the AuditResult; setup runs the audit"),
+        Case(name="DIF 14,042 items: pick a threshold (uncached)", setup=lambda: _explorer("dif"),
+             kit=_dif_threshold(), alternative=None, alternative_name="-", repeat=6,
+             note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
+        Case(name="DIF 14,042 items: to_html export", setup=lambda: _explorer("dif"),
+             kit=_export("dif", "", 5), alternative=None, alternative_name="-", repeat=1, note="budget 5 MB"),
     ]
     return out

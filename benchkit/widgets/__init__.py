@@ -33,6 +33,7 @@ if _MISSING:
 
 # Explorer name -> module, imported on first access (one line per explorer).
 _LAZY = {
+    "DIFExplorer": "benchkit.widgets.dif",
     "ECDFGapExplorer": "benchkit.widgets.ecdf",
     "LandscapeExplorer": "benchkit.widgets.landscape",
     "QualityDashboard": "benchkit.widgets.quality",

@@ -1,0 +1,72 @@
+"""benchkit.charts.dif: Figures 1-3 of paper 001 as Altair charts. Oracles: the view models of
+benchkit.dif.explore and the ContentAudit tables the charts lay out; each chart also renders to SVG
+through vl-convert (a spec error would raise)."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_dif_replication import BINARY_AXES, _annotations
+from test_widget_dif import SMALL, rs  # noqa: F401  (module-scoped fixture)
+
+from benchkit import charts
+from benchkit.dif import analyze_annotations, audit, content_sample, robustness
+from benchkit.dif.explore import reversal_curve_view, robustness_forest_view
+
+vlc = pytest.importorskip("vl_convert")
+
+
+@pytest.fixture(scope="module")
+def result(rs):  # noqa: F811
+    return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
+
+
+def _data(chart, column: str) -> pd.DataFrame:
+    """The chart's dataset holding ``column`` (layers also carry small rule datasets)."""
+    spec = chart.to_dict()
+    (values,) = [v for v in spec["datasets"].values() if v and column in v[0]]
+    return pd.DataFrame(values)
+
+
+def test_figure1_plots_the_reversal_curve_view(result):
+    ch = charts.dif.reversal_curve_chart({"one": result, "two": result})
+    d = _data(ch, "low_dif_rate_pct")
+    ref = reversal_curve_view(result)
+    assert d["benchmark"].tolist() == ["one"] * 6 + ["two"] * 6
+    np.testing.assert_allclose(d["low_dif_rate_pct"][:6], 100 * ref["low_dif_rate"], rtol=1e-12)
+    np.testing.assert_allclose(d["random_high_pct"][:6], 100 * ref["random_high"], rtol=1e-12)
+    assert (d["significance"][:6] == np.where(ref["p_value"] <= 0.05, "p ≤ .05", "p > .05")).all()
+    assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    with pytest.raises(TypeError, match=r"expected a benchkit.dif.AuditResult.*got DataFrame"):
+        charts.dif.reversal_curve_chart(result.to_frame())
+
+
+def test_figure2_plots_the_forest_rows(rs, result):  # noqa: F811
+    table = robustness(rs, result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20, rng=1,
+                       progress=False)
+    ch = charts.dif.robustness_forest_chart({"sim": table, "again": table})  # faceted
+    d = _data(ch, "variant")
+    ref = robustness_forest_view(table, benchmark="sim")
+    assert d["variant"].tolist() == ref["variant"].tolist() * 2
+    np.testing.assert_allclose(d["excess_pp"][:2], ref["excess_pp"], rtol=1e-12)
+    assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    with pytest.raises(TypeError, match=r"tables must be a DataFrame"):
+        charts.dif.robustness_forest_chart([table])
+
+
+def test_figure3_plots_paired_differences():
+    rng = np.random.default_rng(3)
+    n = 400
+    cells = rng.integers(0, 8, n)
+    hD = rng.random(n) < 0.3
+    hV = hD & (rng.random(n) < 0.9)
+    _sheet, key = content_sample(hD, hV, cells, [f"i{i}" for i in range(n)], benchmark="b", n_pairs=50, rng=0)
+    ann = _annotations(key, "negation", 0.35, 0.0, rng)
+    res = analyze_annotations(key, ann, ann, min_benchmarks=1)
+    ch = charts.dif.content_audit_chart(res)
+    d = _data(ch, "d_pp")
+    assert set(d["axis"]) == set(BINARY_AXES)
+    np.testing.assert_allclose(d["d_pp"], 100 * res.binary["d"], rtol=1e-12)
+    assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    with pytest.raises(TypeError, match=r"audit must be a benchkit.dif ContentAudit"):
+        charts.dif.content_audit_chart(res.binary)

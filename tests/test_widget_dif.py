@@ -1,0 +1,145 @@
+"""DIFExplorer (issue 10 item 9): the widget's Python side and its static export.
+
+Oracles: the audit's own arrays (benchkit.dif.AuditResult.anchors), the view models of
+benchkit.dif.explore, the ranking counts of RankingResult (Eq. 9/40), and the strict-reversal
+definition of Eq. 9 re-applied by hand to the listed scores.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from benchkit.dif import audit, robustness, simulate_family_dif
+from benchkit.dif.explore import (
+    heatmap_view,
+    near_tie_view,
+    reversal_curve_view,
+    robustness_forest_view,
+    signature_view,
+)
+from benchkit.widgets import DIFExplorer
+from benchkit.widgets._base import unpack_arrays
+from jupyter_harness import exported_state
+
+SMALL = {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
+         "alpha_sensitivity": (0.3,), "progress": False}
+
+
+@pytest.fixture(scope="module")
+def rs():
+    from benchkit import ResponseSet
+
+    s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
+                            dif_fraction=0.2, rng=21)
+    wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(400)], columns=list(s.model_ids))
+    return ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+
+
+@pytest.fixture(scope="module")
+def result(rs):
+    return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
+
+
+def test_initial_state_comes_from_the_audit(result):
+    w = DIFExplorer(result)
+    assert w.families == list(result.families)
+    assert w.items == [str(i) for i in result.item_ids]
+    A = unpack_arrays(w.heat)
+    for h, fa in enumerate(result.anchors):
+        np.testing.assert_array_equal(A[f"delta{h}"], fa.delta.astype(np.float32))
+        np.testing.assert_array_equal(A[f"D{h}"], fa.D.astype(np.float32))
+        np.testing.assert_array_equal(A[f"anchor{h}"], fa.selected[-1].astype(np.uint8))
+        hv = heatmap_view(result, half=h)  # the view model's D ordering and anchor marks
+        assert [w.items[i] for i in A[f"order{h}"]] == hv["item"].tolist()
+        assert A[f"anchor{h}"][A[f"order{h}"]].astype(bool).tolist() == hv["anchor"].tolist()
+    assert pd.DataFrame(w.curve)["low_dif_rate"].tolist() == pytest.approx(
+        reversal_curve_view(result)["low_dif_rate"].tolist(), abs=0)
+    assert w.thresholds == pytest.approx([25e-2, 0.5, 1, 2, 3, 5])
+    assert w.epsilon == 1.0
+    assert w.summary["close_n"] == int(result.ranking.eligible[2].sum())
+    assert w.forest == []
+    assert w.selected == ""
+    assert w.selected_signature.empty
+
+
+def test_pair_table_lists_exactly_the_strict_reversals(result):
+    w = DIFExplorer(result)
+    for eps in w.thresholds:
+        rev0 = w.revision
+        w.epsilon = eps
+        t = pd.DataFrame(w.pairs)
+        if eps != 1.0:
+            assert w.revision == rev0 + 1  # one recomputation published
+        ref = near_tie_view(result, epsilon=eps / 100)
+        assert t[["model_a", "model_b"]].values.tolist() == ref[["model_a", "model_b"]].values.tolist()
+        # Eq. 9 by hand: the anchor order strictly disagrees with the full order; anchor ties excluded
+        d = t["anchor_a"] - t["anchor_b"]
+        flip = (np.sign(t["full_a"] - t["full_b"]) * d < 0) & (d.abs() > 1e-12)
+        assert t["reversed"].tolist() == flip.tolist()
+        # the ranking's pooled counts (Eq. 40): flips and eligible (non-tied) pairs per threshold
+        j = w.thresholds.index(eps)
+        assert int(t["reversed"].sum()) == int(result.ranking.flips[j].sum())
+        assert int((~t["anchor_tie"]).sum()) == int(result.ranking.eligible[j].sum())
+    w.reversals_only = True
+    assert w.pair_table["reversed"].all()
+    assert len(w.pair_table) == int(result.ranking.flips[-1].sum())
+
+
+def test_selecting_an_item_gives_its_signature(result):
+    w = DIFExplorer(result, texts={"q7": "What is 2 + 2?"})
+    w.selected = "q7"
+    sig = w.selected_signature
+    pd.testing.assert_frame_equal(sig, signature_view(result, "q7"))
+    i = 7
+    assert sig[sig["half"] == 1]["delta"].tolist() == result.anchors[1].delta[i].tolist()
+    assert w.texts[i] == "What is 2 + 2?"
+    assert w.texts[0] == ""
+    with pytest.raises(ValueError, match=r"selected='nope' is not an item of this audit"):
+        w.selected = "nope"
+    with pytest.raises(ValueError, match=r"half=2 is not allowed; choose 0 or 1"):
+        w.half = 2
+    with pytest.raises(ValueError, match=r"epsilon=0.7 pp is not an audited threshold"):
+        w.epsilon = 0.7
+
+
+def test_errors_name_the_argument(result):
+    with pytest.raises(TypeError, match=r"audit must be a benchkit.dif.AuditResult.*got DataFrame"):
+        DIFExplorer(result.to_frame())
+    with pytest.raises(TypeError, match=r"texts must be a mapping or Series item -> text; got list"):
+        DIFExplorer(result, texts=["a"])
+    with pytest.raises(TypeError, match=r"robustness must be a DataFrame.*got list"):
+        DIFExplorer(result, robustness={"x": [1]})
+
+
+def test_forest_rows_come_from_robustness(rs, result):
+    table = robustness(rs, result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20,
+                       rng=1, progress=False)
+    w = DIFExplorer(result, robustness={"sim": table})
+    ref = robustness_forest_view(table, benchmark="sim")
+    f = pd.DataFrame(w.forest)
+    assert f["variant"].tolist() == ref["variant"].tolist()
+    assert f["excess_pp"].tolist() == pytest.approx(ref["excess_pp"].tolist(), abs=0)
+    assert f["primary"].tolist() == [True, False]
+    assert f["filled"].tolist() == (ref["p_value"] <= 0.05).tolist()
+
+
+def test_to_html_embeds_every_threshold_and_the_arrays(result, tmp_path):
+    w = DIFExplorer(result, texts={"q3": "</script><b>x</b>"})
+    page = w.to_html(tmp_path / "dif.html")
+    assert (tmp_path / "dif.html").read_text(encoding="utf-8") == page
+    state, esm = exported_state(page)
+    assert state["static_mode"] is True
+    assert "export default" in esm
+    assert "function unpackArrays" in esm
+    assert state["pairs"] == []  # embedded once, as binary columns of the largest threshold
+    B, M = state["pair_bin"], state["pair_models"]
+    for eps in w.thresholds:  # the page's filter (gap <= eps) gives near_tie_view(eps)'s rows
+        ref = near_tie_view(result, epsilon=eps / 100)
+        keep = B["gap_pp"] <= eps * (1 + 1e-9)
+        got = list(zip(np.asarray(M)[B["a"][keep]], np.asarray(M)[B["b"][keep]], B["reversed"][keep] == 1))
+        assert got == list(zip(ref["model_a"], ref["model_b"], ref["reversed"]))
+        np.testing.assert_array_equal(B["anchor_a"][keep], ref["anchor_a"].to_numpy())
+    np.testing.assert_array_equal(state["heat"]["D1"], result.anchors[1].D.astype(np.float32))
+    assert state["texts"][3] == "</script><b>x</b>"
+    assert "</script><b>" not in page  # the text travels compressed, never as markup
