@@ -198,3 +198,32 @@ def test_family_direction_tests_planted_and_null():
     assert res.loc["wordplay", "statistic"] == pytest.approx(want)
     again = family_direction_tests(key, ann, n_resamples=400, rng=0, n_jobs=2)
     np.testing.assert_array_equal(again.p.to_numpy(), res.p.to_numpy())
+
+
+def _drop_family(fa, fam):
+    import dataclasses
+
+    keep = [i for i, f in enumerate(fa.families) if f != fam]
+    return dataclasses.replace(fa, delta=fa.delta[:, keep], families=tuple(fa.families[i] for i in keep))
+
+
+def test_replication_uses_the_families_both_halves_estimated(cf):
+    # halves with different family sets (a family whose owners all fell into one half) are compared
+    # on the common families: the same as dropping that family from both halves by hand
+    s, _pop, fit = cf
+    d, v = fit.anchors
+    gone = d.families[0]
+    mixed = replicate_signatures(d, _drop_family(v, gone), s.source, n_resamples=30, rng=2)
+    both = replicate_signatures(_drop_family(d, gone), _drop_family(v, gone), s.source,
+                                n_resamples=30, rng=2)
+    assert mixed.families == both.families
+    assert gone not in mixed.families
+    np.testing.assert_array_equal(mixed.rho, both.rho)
+    np.testing.assert_array_equal(mixed.argmax_D, both.argmax_D)
+    eff = source_effects(d, _drop_family(v, gone), s.source)
+    assert gone not in set(eff["family"])
+    one = _drop_family(v, gone)
+    for f in one.families[1:]:
+        one = _drop_family(one, f)
+    with pytest.raises(ValueError, match="at least 2 families estimated in both halves"):
+        replicate_signatures(d, one, s.source, n_resamples=5, rng=0)

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import blocked_map
-from benchkit._validation import check_int
+from benchkit._validation import BenchkitValueError, check_int
 from benchkit.dif._anchors import FoldAnchors, easiness_cells
 
 __all__ = [
@@ -153,6 +153,22 @@ class Replication:
                              "p_value": self.p_values})
 
 
+def _common_families(disc: FoldAnchors, val: FoldAnchors):
+    """Families present in both halves (sorted) and their column indices in each half.
+
+    The owner halves can hold different family sets (a family whose owners all fell into one half);
+    cross-half comparisons use the families both halves estimated.
+    """
+    fams = tuple(sorted(set(disc.families) & set(val.families)))
+    if len(fams) < 2:
+        raise BenchkitValueError(
+            f"cross-half replication needs at least 2 families estimated in both halves; discovery "
+            f"has {list(disc.families)}, validation has {list(val.families)}")
+    iD = np.array([list(disc.families).index(f) for f in fams])
+    iV = np.array([list(val.families).index(f) for f in fams])
+    return fams, iD, iV
+
+
 def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: float = 0.2,
                          n_strata: int = 4, n_resamples: int = 500, rng: Any = None,
                          n_jobs: Any = None, progress: bool = False) -> Replication:
@@ -166,19 +182,20 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
     among items of the same common cell.
     """
     R = check_int("n_resamples", n_resamples, min=1)
+    fams, iD, iV = _common_families(disc, val)
     cells = easiness_cells((disc.b + val.b) / 2, source, n_strata=n_strata)  # Eq. 47-48
-    dD = within_cell_center(disc.delta, cells)
-    dV = within_cell_center(val.delta, cells)
+    dD = within_cell_center(disc.delta[:, iD], cells)
+    dV = within_cell_center(val.delta[:, iV], cells)
     HD = top_fraction_sets(disc.D, cells, top)
     HV = top_fraction_sets(val.D, cells, top)
-    amD, amV = disc.delta.argmax(1), val.delta.argmax(1)
+    amD, amV = disc.delta[:, iD].argmax(1), val.delta[:, iV].argmax(1)
     obs = _rep_stats(dD, dV, HD, HV, amD, amV)
     out = blocked_map(_perm_block, R, rng=rng, block_size=50,
                       args=(dD, dV, HD, HV, amD, amV, cells), n_jobs=n_jobs, progress=progress,
                       desc="signature permutations")
     null = np.concatenate(out)
     p = (1 + np.sum(null >= obs[None, :], axis=0)) / (R + 1)
-    return Replication(families=disc.families, rho=_spearman_cols(dD, dV), median_rho=obs[0],
+    return Replication(families=fams, rho=_spearman_cols(dD, dV), median_rho=obs[0],
                        overlap=obs[1], agreement=obs[2], p_values=p, null=null, cells=cells,
                        high_D=HD, high_V=HV, argmax_D=amD, argmax_V=amV)
 
@@ -201,8 +218,9 @@ def source_effects(disc: FoldAnchors, val: FoldAnchors, source, *, min_items: in
         gam.append(np.stack([np.bincount(inv, weights=ds[:, f]) / n_s
                              for f in range(ds.shape[1])], 1))  # Eq. 55
     ok = n_s >= min_items
-    for f, fam in enumerate(disc.families):
-        gd, gv = gam[0][:, f], gam[1][:, f]
+    fams, iD, iV = _common_families(disc, val)
+    for fam, fd, fv in zip(fams, iD, iV):
+        gd, gv = gam[0][:, fd], gam[1][:, fv]
         cand = np.flatnonzero(ok)
         order = cand[np.argsort(gd[cand], kind="stable")]
         picks = [(s, "negative") for s in order[:n_select]] + \
