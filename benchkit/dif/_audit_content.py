@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
 from benchkit._random import generator
 from benchkit._validation import BenchkitValueError, check_columns, check_int
 from benchkit.stats import benjamini_hochberg
@@ -291,6 +292,7 @@ def family_direction_tests(key: pd.DataFrame, annotations: pd.DataFrame, *,
     one-sided p = (1 + #null >= observed - 1e-12) / (R + 1) (the tolerance keeps float ties
     as ties), BH across axes.
     """
+    n_jobs = check_n_jobs(n_jobs)
     from benchkit._parallel import blocked_map
 
     check_columns("key", key.columns, required=("blinded_id", "group", "benchmark",

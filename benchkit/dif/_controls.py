@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map
+from benchkit._parallel import blocked_map, check_n_jobs
 from benchkit._validation import BenchkitValueError, check_int
 from benchkit.dif._ranking import (
     THRESHOLDS,
@@ -129,6 +129,7 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     replicates with no eligible pair (NaN) count as not exceeding; with no eligible observed pair
     the median, excess and p are NaN.
     """
+    n_jobs = check_n_jobs(n_jobs)
     R = check_int("n_resamples", n_resamples, min=1)
     out = blocked_map(_controls_block, R, rng=rng, block_size=_BLOCK,
                       args=(folds, pairs, tuple(thresholds)), n_jobs=n_jobs, progress=progress,
@@ -212,6 +213,7 @@ def composition_bootstrap(folds: list[FoldTargets], pairs: list[PairSet], units:
     pair reverses when their recomposed differences have opposite signs (ties under either rule
     leave the denominator), with the near-tie pair set frozen from the observed full scores.
     """
+    n_jobs = check_n_jobs(n_jobs)
     R = check_int("n_resamples", n_resamples, min=1)
     units = np.asarray(units, dtype=np.int64)
     B = int(units.max()) + 1
@@ -281,6 +283,7 @@ def owner_bootstrap(values, family, owner, *, names=("score_shift_pp",), n_resam
     names : sequence of str
         Names of the statistics (columns of ``values``).
     """
+    n_jobs = check_n_jobs(n_jobs)
     v = np.asarray(values, dtype=float)
     v = v[:, None] if v.ndim == 1 else v
     if len(names) != v.shape[1]:

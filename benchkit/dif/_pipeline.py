@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
 from benchkit._validation import BenchkitValueError, check_float
 from benchkit.dif._anchors import purify
@@ -218,6 +219,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
               population_rng: Any = 0, rng: Any = None, n_jobs: Any = None,
               progress: bool = True) -> AuditResult:
     """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit`."""
+    n_jobs = check_n_jobs(n_jobs)
     Yb = np.ascontiguousarray(_binary("Y", Y))
     n_items, M = Yb.shape
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
@@ -409,6 +411,7 @@ def compare_family_shifts(left: AuditResult, right: AuditResult, *, n_resamples:
     owner-bootstrap interval (owners resampled with replacement, Eq. 43 applied to the per-model
     differences).
     """
+    n_jobs = check_n_jobs(n_jobs)
     from benchkit.dif._controls import owner_bootstrap
 
     a = left.scores_frame().set_index("model")

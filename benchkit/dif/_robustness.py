@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map
+from benchkit._parallel import blocked_map, check_n_jobs
 from benchkit._validation import BenchkitValueError, check_int
 from benchkit.dif._anchors import FoldAnchors, easiness_cells
 
@@ -181,6 +181,7 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
     permutation moves the complete validation signature (effects, magnitude, advantaged family)
     among items of the same common cell.
     """
+    n_jobs = check_n_jobs(n_jobs)
     R = check_int("n_resamples", n_resamples, min=1)
     fams, iD, iV = _common_families(disc, val)
     cells = easiness_cells((disc.b + val.b) / 2, source, n_strata=n_strata)  # Eq. 47-48

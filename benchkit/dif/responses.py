@@ -7,6 +7,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice
 from benchkit.dif._pipeline import PRIMARY, AuditResult, robustness_table, run_audit
 from benchkit.dif._population import PAPER_FAMILIES
@@ -107,6 +108,7 @@ def audit(rs, *, owners: str = "uploader", source: str | None = None,
     (:func:`benchkit.dif.build_population`, :func:`benchkit.irt.select_dimension`,
     :func:`benchkit.dif.fit_residual_dif`). Population perturbations: :func:`robustness`.
     """
+    n_jobs = check_n_jobs(n_jobs)
     Y, ids, src, own = _arrays(rs, owners, source)
     return run_audit(Y, ids, source=src, item_ids=np.asarray(rs.item_ids, dtype=object), owners=own,
                      families=families, owner_cap=owner_cap, min_family_size=min_family_size,
@@ -129,6 +131,7 @@ def robustness(rs, primary: AuditResult, *, perturbations: Mapping[str, Mapping]
     :func:`benchkit.dif.robustness_pass` (Eq. 44-46). A variant whose population cannot be
     audited has its reason in ``error``.
     """
+    n_jobs = check_n_jobs(n_jobs)
     Y, _, _, _ = _arrays(rs, "uploader", None)
     if Y.shape != (primary.item_ids.size, primary.model_ids.size):
         raise BenchkitValueError("rs does not match the primary audit's matrix shape")
