@@ -220,3 +220,27 @@ def test_subaxis_sensitivity(ladder):
     full = bb.subaxis_sensitivity(ladder, sizes=(6,))
     assert full.runs["agreement"].iloc[0] == 1.0
     assert full.runs["x_mae"].iloc[0] == pytest.approx(0)
+
+
+def test_budget_subsets_follow_scipy_hypergeom():
+    # Oracle: scipy.stats.hypergeom. The first T' of a uniformly permuted cell of T responses, k of
+    # them correct, hold k' correct with P(k') = hypergeom(M=T, n=k, N=T').pmf(k') (App. H.1's
+    # nested subsets on count data). Checked on the permutation budget_sensitivity draws
+    # (_expand_states + argsort of uniforms), every support point within 4 binomial SE.
+    from scipy.stats import hypergeom
+
+    T, Tp, R = 10, 5, 20_000
+    k = np.array([[1, 4, 7]])
+    sc, _ = bb.binary_state_counts(k, T)
+    seq = rel._expand_states(sc, T)
+    rng = np.random.default_rng(11)
+    draws = np.empty((R, k.shape[1]), dtype=np.int64)
+    for r in range(R):
+        perm = np.argsort(rng.random(seq.shape), axis=2)
+        draws[r] = (np.take_along_axis(seq, perm, axis=2)[:, :, :Tp] == 1).sum(axis=2)[0]
+    for j, kj in enumerate(k[0]):
+        support = np.arange(Tp + 1)
+        pmf = hypergeom(T, kj, Tp).pmf(support)
+        freq = np.bincount(draws[:, j], minlength=Tp + 1) / R
+        se = np.sqrt(pmf * (1 - pmf) / R) + 1e-12
+        assert np.all(np.abs(freq - pmf) <= 4 * se + 1e-9), (kj, freq, pmf)
