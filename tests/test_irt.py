@@ -211,30 +211,31 @@ def test_fit_statistics_by_hand(sim):
     assert 0.8 < st.items["infit"].median() < 1.2
 
 
+def _brute_inversions(rows, key):
+    """(inversions, pairs) of each row: ordered pairs of observed cells j, k with key[j] > key[k];
+    an inversion fails j (the higher key) and passes k. Plain loops (the oracle)."""
+    out = []
+    for row in rows:
+        inv = pairs = 0
+        for j in range(row.size):
+            for k in range(row.size):
+                if key[j] > key[k] and not np.isnan(row[j]) and not np.isnan(row[k]):
+                    pairs += 1
+                    inv += row[j] == 0 and row[k] == 1
+        out.append((inv, pairs))
+    return out
+
+
 def test_response_diagnostics_brute_force():
     Y, _, _ = simulate(12, 9, seed=12, missing=0.2)
     Y[:, 3] = Y[:, 4]  # ties in accuracy
     d = irt.response_diagnostics(Y)
     acc = np.nanmean(Y, 0)
     pval = np.nanmean(Y, 1)
-    for i in range(Y.shape[0]):
-        inv = pairs = 0
-        for j in range(9):
-            for k in range(9):
-                if acc[j] > acc[k] and not np.isnan(Y[i, j]) and not np.isnan(Y[i, k]):
-                    pairs += 1
-                    inv += Y[i, j] == 0 and Y[i, k] == 1
-        assert d.items["inversions"].iloc[i] == inv
-        assert d.items["pairs"].iloc[i] == pairs
-    for j in range(9):
-        inv = pairs = 0
-        for e in range(12):
-            for h in range(12):
-                if pval[e] > pval[h] and not np.isnan(Y[e, j]) and not np.isnan(Y[h, j]):
-                    pairs += 1
-                    inv += Y[e, j] == 0 and Y[h, j] == 1
-        assert d.models["inversions"].iloc[j] == inv
-        assert d.models["pairs"].iloc[j] == pairs
+    # items: pairs of models ordered by accuracy; models: pairs of items ordered by p-value
+    for table, rows, key in ((d.items, Y, acc), (d.models, Y.T, pval)):
+        expected = _brute_inversions(rows, key)
+        assert list(zip(table["inversions"], table["pairs"])) == expected
     np.testing.assert_allclose(d.items["information"], pval * (1 - pval))
     assert d.inversion_rate == pytest.approx(d.items["inversions"].sum() / d.items["pairs"].sum())
 
