@@ -148,15 +148,50 @@ def _export(kind: str, size: str = "", budget_mb: float = 0.0):
     return run
 
 
+def _interaction(kind: str, step, read: str, *, size: str = "", uncached: bool = False):
+    """A user's next step in an explorer: ``step(w, i)`` changes one control from the step counter
+    i, then the view attribute ``read`` is recomputed (after clearing the view cache if
+    ``uncached``)."""
+    def run():
+        w = _explorer(kind, size)
+        if uncached:
+            w.view_cache.clear()
+        _state["i"] += 1
+        step(w, _state["i"])
+        return getattr(w, read)
+    return run
+
+
 def _landscape_view(size: str):
     """Pick the next model (uncached), as a user cycling the model picker."""
-    def run():
-        w = _explorer("landscape", size)
-        w.view_cache.clear()
-        _state["i"] += 1
-        w.model = w.models[1 + _state["i"] % (len(w.models) - 1)]
-        return w.stats
-    return run
+    def step(w, i):
+        w.model = w.models[1 + i % (len(w.models) - 1)]
+    return _interaction("landscape", step, "stats", size=size, uncached=True)
+
+
+def _landscape_brush(size: str):
+    def step(w, i):
+        lo = 0.3 + 0.01 * (i % 5)
+        w.brush = [lo, lo + 0.3, 0.2, 0.8]
+    return _interaction("landscape", step, "n_selected", size=size)
+
+
+def _traj_select():
+    def step(w, i):
+        w.selected = w.listed[i % 500]
+    return _interaction("trajectory", step, "trajectory", uncached=True)
+
+
+def _traj_sort():
+    def step(w, i):
+        w.sort_by = ("x", "w", "v", "o")[i % 4]
+    return _interaction("trajectory", step, "visible")
+
+
+def _ecdf_what_if():
+    def step(w, i):
+        w.added = [0.1 + 0.01 * (i % 7)]
+    return _interaction("ecdf", step, "after")
 
 
 def _landscape_pooled(size: str):
@@ -184,44 +219,6 @@ def _landscape_compare(size: str):
         w.view_cache.clear()
         w.compare = w.variants[1] if w.compare == "" else ""
         return w.moves_info
-    return run
-
-
-def _landscape_brush(size: str):
-    def run():
-        w = _explorer("landscape", size)
-        _state["i"] += 1
-        lo = 0.3 + 0.01 * (_state["i"] % 5)
-        w.brush = [lo, lo + 0.3, 0.2, 0.8]
-        return w.n_selected
-    return run
-
-
-def _traj_select():
-    def run():
-        w = _explorer("trajectory")
-        w.view_cache.clear()
-        _state["i"] += 1
-        w.selected = w.listed[_state["i"] % 500]
-        return w.trajectory
-    return run
-
-
-def _traj_sort():
-    def run():
-        w = _explorer("trajectory")
-        _state["i"] += 1
-        w.sort_by = ("x", "w", "v", "o")[_state["i"] % 4]
-        return w.visible
-    return run
-
-
-def _ecdf_what_if():
-    def run():
-        w = _explorer("ecdf")
-        _state["i"] += 1
-        w.added = [0.1 + 0.01 * (_state["i"] % 7)]
-        return w.after
     return run
 
 
