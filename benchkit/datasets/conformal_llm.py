@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "SUBJECTS", "load", "read_arrays"]
@@ -31,17 +31,7 @@ _ZIP = "llm_probs_gpt.zip"
 _MODEL = "llama-13b"
 _LETTERS = "ABCD"
 
-SOURCE = Source(
-    name="conformal-llm",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="MIT (Copyright (c) 2023 Bhawesh Kumar and Charlie Lu)",
-    files=load_manifest("conformal-llm", repo=_REPO, commit=_COMMIT),
-    description=(
-        "LLaMA-13B softmax over A-D with gold index on 2,886 items of 16 MMLU subjects under 10 "
-        "prompt variants"
-    ),
-)
+SOURCE = load_source("conformal-llm", repo=_REPO, commit=_COMMIT)
 
 #: The 16 subjects, alphabetical (the archive's own order is arbitrary).
 SUBJECTS: tuple[str, ...] = (

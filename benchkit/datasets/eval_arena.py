@@ -29,17 +29,20 @@ import functools
 import json
 import math
 import re
+from importlib import resources
+from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.model_names import FAMILY_RULES, parse_model_names
 from benchkit.response_set import ResponseSet
 
-__all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "load", "derive_budgets", "counts_from_pass1"]
+__all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "MODEL_ALIASES", "MODEL_FAMILIES", "load", "derive_budgets",
+           "counts_from_pass1"]
 
 _REPO = "crux-eval/eval-arena"
 _COMMIT = "012edd758d9ae7ef3d47a56a462e75ab2c659828"
@@ -56,20 +59,7 @@ BENCHMARKS: dict[str, str] = {
     "mbpp+": "data/mbpp+.jsonl",
 }
 
-SOURCE = Source(
-    name="eval-arena",
-    repo=_REPO,
-    commit=_COMMIT,
-    license=(
-        "MIT per the repository README (no LICENSE file); portions under DS-1000 / google-research "
-        "licenses, none of which are among these files"
-    ),
-    files=load_manifest("eval-arena", repo=_REPO, commit=_COMMIT),
-    description=(
-        "Example-level pass1 (fraction of passing samples) of 29-59 models on CRUXEval-I/O (800), "
-        "HumanEval(+) (164), MBPP(+) (378), LiveCodeBench codegen (400) and base-model HumanEval"
-    ),
-)
+SOURCE = load_source("eval-arena", repo=_REPO, commit=_COMMIT)
 
 #: Extra (pattern, family, owner) rules for Eval-Arena's abbreviations, tried before
 #: :data:`benchkit.model_names.FAMILY_RULES` on the cleaned, lower-cased name.
@@ -92,6 +82,23 @@ NAME_RULES: tuple[tuple[str, str, str], ...] = (
     (r"^smaug", "smaug", "abacusai"),
     (r"^euru[sx]", "eurus", "openbmb"),
 ) + FAMILY_RULES
+
+
+def _model_tables() -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
+    ref = resources.files("benchkit.datasets").joinpath("eval_arena_models.json")
+    doc = json.loads(ref.read_text(encoding="utf-8"))
+    families = {name: tuple(members) for name, members in doc["families"].items()}
+    return MappingProxyType(dict(doc["aliases"])), MappingProxyType(families)
+
+
+#: Eval-Arena spells one model differently per benchmark file: each spelling -> one canonical name
+#: (lower case), e.g. ``"DSCoder-33b-Ins"`` -> ``"deepseek-coder-33b-instruct"``. CRUXEval's
+#: ``+cot`` entries are a different prompt and are kept apart. :data:`MODEL_FAMILIES`: explicit
+#: code-model families, strongest first, in canonical names (Phi: phi-1.5 and phi-1 have the same
+#: size, ordered by release, a stated judgement). Both are package data
+#: (``benchkit/datasets/eval_arena_models.json``), for ``benchkit.quality.assess(aliases=...,
+#: families=...)``.
+MODEL_ALIASES, MODEL_FAMILIES = _model_tables()
 
 # absolute tolerance on pass1 * n being a whole number (the files store thirds as 0.3333333333)
 _TOL = 1e-6

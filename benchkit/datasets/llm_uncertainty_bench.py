@@ -38,7 +38,7 @@ from benchkit._validation import (
     check_columns,
     describe,
 )
-from benchkit.datasets._fetch import DatasetIntegrityError, Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import DatasetIntegrityError, fetch_file, load_source
 
 __all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
            "OptionProbs", "load", "option_probs"]
@@ -47,17 +47,7 @@ _REPO = "smartyfh/LLM-Uncertainty-Bench"
 _COMMIT = "5d189dcc54dbde7f6a327e7139142aa41ff7c42c"
 _PARQUET = "option_logits_base.parquet"
 
-SOURCE = Source(
-    name="llm-uncertainty-bench",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="MIT",
-    files=load_manifest("llm-uncertainty-bench", repo=_REPO, commit=_COMMIT),
-    description=(
-        "Last-token logits of option letters A-F for 16 base models x 10,000 items on MMLU (3 "
-        "prompt templates), HellaSwag and CosmosQA; converted to parquet from outputs_base/*.pkl"
-    ),
-)
+SOURCE = load_source("llm-uncertainty-bench", repo=_REPO, commit=_COMMIT)
 
 #: The 16 models, as named in the upstream file names (parquet order).
 MODELS: tuple[str, ...] = (

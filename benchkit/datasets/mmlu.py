@@ -15,12 +15,11 @@ from __future__ import annotations
 import csv
 import functools
 import io
-from dataclasses import replace
 
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 
 __all__ = ["SOURCE", "SUBJECTS", "PARTS", "SPLITS", "load", "item_id"]
 
@@ -88,25 +87,9 @@ SUBJECTS: tuple[str, ...] = (
     "world_religions",
 )
 
-SOURCE = Source(
-    name="mmlu",
-    repo=_REPO,
-    commit=_COMMIT,
-    license=(
-        "no LICENSE file in the repository; underlying data: MMLU (MIT), ARC (CC BY-SA 4.0), "
-        "CommonsenseQA (MIT)"
-    ),
-    # the mirror drops the repository's leading "code/" folder: the upstream path, and so the
-    # raw-GitHub URL at the pinned commit, is "code/<path>"
-    files=tuple(
-        replace(f, url=f"https://raw.githubusercontent.com/{_REPO}/{_COMMIT}/code/{f.path}")
-        for f in load_manifest("mmlu", repo=_REPO, commit=_COMMIT)
-    ),
-    description=(
-        "Item tables (question, options, answer letter): MMLU test (57 subjects, 14,042 items) and "
-        "dev (285), ARC-Challenge test (1,165, 4 options), CommonsenseQA validation (1,216, 5 options)"
-    ),
-)
+# the mirror drops the repository's leading "code/" folder: the upstream path, and so the raw-GitHub
+# URL at the pinned commit, is "code/<path>" (the manifest's "upstream_prefix")
+SOURCE = load_source("mmlu", repo=_REPO, commit=_COMMIT)
 
 #: Accepted values of ``part`` and ``split``.
 PARTS: tuple[str, ...] = ("mmlu", "arc-challenge", "commonsenseqa", "all")

@@ -22,24 +22,14 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 
 __all__ = ["SOURCE", "MODELS", "SCORINGS", "load"]
 
 _REPO = "TIGER-AI-Lab/MMLU-Pro"
 _COMMIT = "f418b116db00b065c2aea046518d8fcf74d39872"
 
-SOURCE = Source(
-    name="mmlu-pro",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="Apache-2.0 (LICENSE of the repository; the Hugging Face dataset card says MIT)",
-    files=load_manifest("mmlu-pro", repo=_REPO, commit=_COMMIT),
-    description=(
-        "MMLU-Pro CoT 5-shot outputs of 18 models (Llama-2/3/3.1, Yi, Qwen1.5, Mistral, Mixtral, "
-        "Gemini-1.5) on 12,032 ten-option questions; correct = pred == answer"
-    ),
-)
+SOURCE = load_source("mmlu-pro", repo=_REPO, commit=_COMMIT)
 
 _PREFIX, _SUFFIX = "eval_results/model_outputs_", "_5shots.zip"
 
