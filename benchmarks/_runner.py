@@ -40,16 +40,6 @@ from benchkit._validation import BenchkitTypeError, check_int
 __all__ = ["Case", "CaseResult", "RunResult", "run", "format_seconds", "load_naive"]
 
 
-def load_naive():
-    """``tests/naive.py`` (the slow obviously-correct twins and dense oracles) as a module, for
-    alternatives that are those twins; loaded by path, as ``tests`` is not a package."""
-    path = Path(__file__).resolve().parents[1] / "tests" / "naive.py"
-    spec = importlib.util.spec_from_file_location("benchkit_tests_naive", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 @dataclass(frozen=True)
 class Case:
     """One benchmark: a benchkit call and the alternative a user would otherwise write.
@@ -270,3 +260,13 @@ def run(cases: Iterable[Case], *, filter: str | None = None, out: TextIO | None 
             print(f"\n{len(result.failed)} of {len(results)} case(s) failed", file=out)
         out.flush()
     return result
+
+
+def load_naive():
+    """``tests/naive.py`` (the slow obviously-correct twins and dense oracles) as a module, for
+    alternatives that are those twins; loaded by path, as ``tests`` is not a package."""
+    path = Path(__file__).resolve().parents[1] / "tests" / "naive.py"
+    spec = importlib.util.spec_from_file_location("benchkit_tests_naive", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

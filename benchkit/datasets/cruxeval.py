@@ -29,15 +29,14 @@ from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "TASKS", "NORMALIZATIONS", "load", "load_problems", "normalize_answer"]
 
-_REPO = "facebookresearch/cruxeval"
-_COMMIT = "190faf16d175b5847b0af05d937872b1fb395942"
 _MODEL = "codellama-7b"
 
 _PROBLEMS = "data/cruxeval.jsonl"
 _SCORED = "samples/evaluation_results/sample_scored_codellama-7b_temp0.2_{task}.json"
 _GENERATIONS = "samples/model_generations/sample_codellama-7b_temp0.2_{task}/generations.json"
 
-SOURCE = load_source("cruxeval", repo=_REPO, commit=_COMMIT)
+SOURCE = load_source("cruxeval", repo="facebookresearch/cruxeval",
+                     commit="190faf16d175b5847b0af05d937872b1fb395942")
 
 #: Accepted values of ``task``: the upstream file suffixes, or both.
 TASKS: tuple[str, ...] = ("input", "output", "both")

@@ -44,8 +44,6 @@ from benchkit.response_set import ResponseSet
 __all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "MODEL_ALIASES", "MODEL_FAMILIES", "load", "derive_budgets",
            "counts_from_pass1"]
 
-_REPO = "crux-eval/eval-arena"
-_COMMIT = "012edd758d9ae7ef3d47a56a462e75ab2c659828"
 
 #: benchmark name (file stem) -> path inside the repository, in upstream file-listing order.
 BENCHMARKS: dict[str, str] = {
@@ -59,7 +57,8 @@ BENCHMARKS: dict[str, str] = {
     "mbpp+": "data/mbpp+.jsonl",
 }
 
-SOURCE = load_source("eval-arena", repo=_REPO, commit=_COMMIT)
+SOURCE = load_source("eval-arena", repo="crux-eval/eval-arena",
+                     commit="012edd758d9ae7ef3d47a56a462e75ab2c659828")
 
 #: Extra (pattern, family, owner) rules for Eval-Arena's abbreviations, tried before
 #: :data:`benchkit.model_names.FAMILY_RULES` on the cleaned, lower-cased name.

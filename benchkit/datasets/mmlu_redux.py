@@ -37,10 +37,9 @@ from benchkit.datasets._fetch import fetch_file, load_source
 __all__ = ["SOURCE", "ERROR_TYPES", "PARTS", "HELM_LABELLED_MODELS", "HELM_FULL_MODELS",
            "CORRUPTIONS", "normalize_error_type", "load"]
 
-_REPO = "aryopg/mmlu-redux"
-_COMMIT = "4563cfa79b659d76716e5b6019f46bba85fa02db"
 
-SOURCE = load_source("mmlu-redux", repo=_REPO, commit=_COMMIT)
+SOURCE = load_source("mmlu-redux", repo="aryopg/mmlu-redux",
+                     commit="4563cfa79b659d76716e5b6019f46bba85fa02db")
 
 #: The normalized error-type vocabulary (``ok`` = no error found; ``expert`` = the annotator could
 #: not judge the item without a domain expert).

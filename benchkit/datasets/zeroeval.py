@@ -33,8 +33,6 @@ from benchkit.response_set import NO_ANSWER, ResponseSet
 __all__ = ["SOURCE", "BENCHMARKS", "MODELS", "CRUX_RULES", "load", "extract_answer", "crux_correct",
            "crux_answer", "math_correct", "math_answer", "sanitize_math_answer"]
 
-_REPO = "yuchenlin/ZeroEval"
-_COMMIT = "570c6269a2e4930ee06a17e713fece1ba52cf1dd"
 
 #: ZeroEval's task names (result folder) -> number of items.
 BENCHMARKS: dict[str, int] = {"crux": 800, "math-l5": 721}
@@ -44,7 +42,8 @@ MODELS: tuple[str, ...] = (
     "gemma-2-2b-it", "gemma-2-9b-it", "gemma-2-27b-it",
 )
 
-SOURCE = load_source("zeroeval", repo=_REPO, commit=_COMMIT)
+SOURCE = load_source("zeroeval", repo="yuchenlin/ZeroEval",
+                     commit="570c6269a2e4930ee06a17e713fece1ba52cf1dd")
 
 _OWNER = {"qwen": "alibaba", "gemma": "google"}
 
