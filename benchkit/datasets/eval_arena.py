@@ -60,34 +60,15 @@ BENCHMARKS: dict[str, str] = {
 SOURCE = load_source("eval-arena", repo="crux-eval/eval-arena",
                      commit="012edd758d9ae7ef3d47a56a462e75ab2c659828")
 
-#: Extra (pattern, family, owner) rules for Eval-Arena's abbreviations, tried before
-#: :data:`benchkit.model_names.FAMILY_RULES` on the cleaned, lower-cased name.
-NAME_RULES: tuple[tuple[str, str, str], ...] = (
-    (r"^dscoder", "deepseek-coder", "deepseek"),
-    # CRUXEval's "deepseek-base-6.7b" / "deepseek-instruct-6.7b" are DeepSeek-Coder models
-    (r"^deepseek-(base|instruct)", "deepseek-coder", "deepseek"),
-    (r"^cllama", "codellama", "meta"),
-    (r"^codeqwen", "qwen", "alibaba"),
-    (r"^codegemma", "gemma", "google"),
-    (r"^wcoder", "wizard", "wizardlm"),
-    (r"^oc-ds|^opencodeinterpreter", "opencodeinterpreter", "m-a-p"),
-    (r"^magicoder", "magicoder", "ise-uiuc"),
-    (r"^octocoder", "starcoder", "bigcode"),
-    (r"^stable-?code|^stablelm", "stablelm", "stability"),
-    (r"^codet5", "codet5", "salesforce"),
-    (r"^dbrx", "dbrx", "databricks"),
-    (r"^phind", "phind", "phind"),  # before FAMILY_RULES' "^phi"
-    (r"^codetulu", "tulu", "allenai"),
-    (r"^smaug", "smaug", "abacusai"),
-    (r"^euru[sx]", "eurus", "openbmb"),
-) + FAMILY_RULES
 
 
-def _model_tables() -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
+def _model_tables() -> tuple[tuple[tuple[str, str, str], ...], Mapping[str, str],
+                            Mapping[str, tuple[str, ...]]]:
     ref = resources.files("benchkit.datasets").joinpath("eval_arena_models.json")
     doc = json.loads(ref.read_text(encoding="utf-8"))
+    rules = tuple((str(p), str(f), str(o)) for p, f, o in doc["name_rules"])
     families = {name: tuple(members) for name, members in doc["families"].items()}
-    return MappingProxyType(dict(doc["aliases"])), MappingProxyType(families)
+    return rules, MappingProxyType(dict(doc["aliases"])), MappingProxyType(families)
 
 
 #: Eval-Arena spells one model differently per benchmark file: each spelling -> one canonical name
@@ -97,7 +78,12 @@ def _model_tables() -> tuple[Mapping[str, str], Mapping[str, tuple[str, ...]]]:
 #: size, ordered by release, a stated judgement). Both are package data
 #: (``benchkit/datasets/eval_arena_models.json``), for ``benchkit.quality.assess(aliases=...,
 #: families=...)``.
-MODEL_ALIASES, MODEL_FAMILIES = _model_tables()
+_NAME_RULES, MODEL_ALIASES, MODEL_FAMILIES = _model_tables()
+
+#: (pattern, family, owner) rules for Eval-Arena's names: its abbreviations (``dscoder``, ``cllama``,
+#: ``oc-ds``, ...; package data ``eval_arena_models.json``), tried before
+#: :data:`benchkit.model_names.FAMILY_RULES` on the cleaned, lower-cased name.
+NAME_RULES: tuple[tuple[str, str, str], ...] = _NAME_RULES + FAMILY_RULES
 
 # absolute tolerance on pass1 * n being a whole number (the files store thirds as 0.3333333333)
 _TOL = 1e-6
