@@ -18,6 +18,7 @@ __all__ = [
     "BenchkitTypeError",
     "BenchkitWarning",
     "check_choice",
+    "check_choices",
     "check_int",
     "check_float",
     "check_probability",
@@ -68,6 +69,17 @@ def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
             f"{name}={describe(value)} is not allowed; choose one of {_preview(allowed, 20)}"
         )
     return value
+
+
+def check_choices(name: str, value: Any, allowed: Sequence[Any]) -> list:
+    """Return the chosen values among ``allowed`` (one string, or several), in ``allowed`` order.
+
+    Each value is kept once; a value that is not allowed raises as :func:`check_choice`.
+    """
+    chosen = [value] if isinstance(value, str) else list(value)
+    for v in chosen:
+        check_choice(name, v, allowed)
+    return [a for a in allowed if a in chosen]
 
 
 def check_int(

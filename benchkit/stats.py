@@ -112,13 +112,10 @@ def holm(pvalues) -> np.ndarray:
     >>> holm([0.01, 0.04, 0.03]).round(4).tolist()
     [0.03, 0.06, 0.06]
     """
-    p = _pvalues(pvalues)
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    adj = np.minimum(1.0, np.maximum.accumulate(p[order] * (m - np.arange(m))))
-    out = np.empty(m)
-    out[order] = adj
-    return out
+    def step_down(ps, m):
+        return np.minimum(1.0, np.maximum.accumulate(ps * (m - np.arange(m))))
+
+    return _adjusted(pvalues, step_down)
 
 
 def benjamini_hochberg(pvalues) -> np.ndarray:
@@ -133,13 +130,20 @@ def benjamini_hochberg(pvalues) -> np.ndarray:
     >>> benjamini_hochberg([0.01, 0.04, 0.03]).round(4).tolist()
     [0.03, 0.04, 0.04]
     """
+    def step_up(ps, m):
+        scaled = ps * m / np.arange(1, m + 1)
+        return np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
+
+    return _adjusted(pvalues, step_up)
+
+
+def _adjusted(pvalues, adjust) -> np.ndarray:
+    """``adjust(sorted p-values, m)`` (ascending, stable order) put back in the input order."""
     p = _pvalues(pvalues)
     m = p.size
     order = np.argsort(p, kind="stable")
-    scaled = p[order] * m / np.arange(1, m + 1)
-    adj = np.minimum(1.0, np.minimum.accumulate(scaled[::-1])[::-1])
     out = np.empty(m)
-    out[order] = adj
+    out[order] = adjust(p[order], m)
     return out
 
 

@@ -23,19 +23,21 @@ single repeated small input would let the CPU learn its branches, and quote medi
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 import statistics
 import sys
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Iterable, TextIO
 
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, check_int
 
-__all__ = ["Case", "CaseResult", "RunResult", "run", "format_seconds"]
+__all__ = ["Case", "CaseResult", "RunResult", "run", "format_seconds", "load_naive"]
 
 
 @dataclass(frozen=True)
@@ -258,3 +260,13 @@ def run(cases: Iterable[Case], *, filter: str | None = None, out: TextIO | None 
             print(f"\n{len(result.failed)} of {len(results)} case(s) failed", file=out)
         out.flush()
     return result
+
+
+def load_naive():
+    """``tests/naive.py`` (the slow obviously-correct twins and dense oracles) as a module, for
+    alternatives that are those twins; loaded by path, as ``tests`` is not a package."""
+    path = Path(__file__).resolve().parents[1] / "tests" / "naive.py"
+    spec = importlib.util.spec_from_file_location("benchkit_tests_naive", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

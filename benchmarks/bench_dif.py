@@ -23,29 +23,19 @@ and prints time and peak traced memory per stage, with the process's peak RSS.
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import resource
 import time
 import tracemalloc
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from benchmarks._runner import Case
+from benchmarks._runner import Case, load_naive
 
 SMALL = os.environ.get("BENCHKIT_BENCH_SMALL", "") not in ("", "0")
 N_ITEMS, N_MODELS, N_OWNERS = (1_404, 800, 110) if SMALL else (14_042, 5_000, 690)
 _state: dict = {}
-
-
-def _naive():
-    path = Path(__file__).resolve().parents[1] / "tests" / "naive.py"
-    spec = importlib.util.spec_from_file_location("benchkit_tests_naive", path)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _setup():
@@ -70,7 +60,7 @@ def _setup():
     tr = np.flatnonzero(~np.isin(own, np.unique(own)[::4]))
     Xtr = standardize(Yh[:, tr])[0]
     _state.update(sim=s, pop=pop, Yh=Yh, fam=fam, own=own, O=offsets, folds=folds, pairs=pairs,
-                  obs=obs, Xtr=Xtr, naive=_naive())
+                  obs=obs, Xtr=Xtr, naive=load_naive())
 
 
 # ------------------------------------------------------------------ obvious implementations

@@ -148,15 +148,50 @@ def _export(kind: str, size: str = "", budget_mb: float = 0.0):
     return run
 
 
+def _interaction(kind: str, step, read: str, *, size: str = "", uncached: bool = False):
+    """A user's next step in an explorer: ``step(w, i)`` changes one control from the step counter
+    i, then the view attribute ``read`` is recomputed (after clearing the view cache if
+    ``uncached``)."""
+    def run():
+        w = _explorer(kind, size)
+        if uncached:
+            w.view_cache.clear()
+        _state["i"] += 1
+        step(w, _state["i"])
+        return getattr(w, read)
+    return run
+
+
 def _landscape_view(size: str):
     """Pick the next model (uncached), as a user cycling the model picker."""
-    def run():
-        w = _explorer("landscape", size)
-        w.view_cache.clear()
-        _state["i"] += 1
-        w.model = w.models[1 + _state["i"] % (len(w.models) - 1)]
-        return w.stats
-    return run
+    def step(w, i):
+        w.model = w.models[1 + i % (len(w.models) - 1)]
+    return _interaction("landscape", step, "stats", size=size, uncached=True)
+
+
+def _landscape_brush(size: str):
+    def step(w, i):
+        lo = 0.3 + 0.01 * (i % 5)
+        w.brush = [lo, lo + 0.3, 0.2, 0.8]
+    return _interaction("landscape", step, "n_selected", size=size)
+
+
+def _traj_select():
+    def step(w, i):
+        w.selected = w.listed[i % 500]
+    return _interaction("trajectory", step, "trajectory", uncached=True)
+
+
+def _traj_sort():
+    def step(w, i):
+        w.sort_by = ("x", "w", "v", "o")[i % 4]
+    return _interaction("trajectory", step, "visible")
+
+
+def _ecdf_what_if():
+    def step(w, i):
+        w.added = [0.1 + 0.01 * (i % 7)]
+    return _interaction("ecdf", step, "after")
 
 
 def _landscape_pooled(size: str):
@@ -187,105 +222,68 @@ def _landscape_compare(size: str):
     return run
 
 
-def _landscape_brush(size: str):
-    def run():
-        w = _explorer("landscape", size)
-        _state["i"] += 1
-        lo = 0.3 + 0.01 * (_state["i"] % 5)
-        w.brush = [lo, lo + 0.3, 0.2, 0.8]
-        return w.n_selected
-    return run
+def _ui_case(name: str, kind: str, kit, *, repeat: int, note: str, size: str = "",
+             alternative=None, alternative_name: str = "-") -> Case:
+    """A timed step on a built explorer (setup builds it once, outside the timing)."""
+    return Case(name=name, setup=lambda: _explorer(kind, size), kit=kit, alternative=alternative,
+                alternative_name=alternative_name, repeat=repeat, note=note)
 
 
-def _traj_select():
-    def run():
-        w = _explorer("trajectory")
-        w.view_cache.clear()
-        _state["i"] += 1
-        w.selected = w.listed[_state["i"] % 500]
-        return w.trajectory
-    return run
-
-
-def _traj_sort():
-    def run():
-        w = _explorer("trajectory")
-        _state["i"] += 1
-        w.sort_by = ("x", "w", "v", "o")[_state["i"] % 4]
-        return w.visible
-    return run
-
-
-def _ecdf_what_if():
-    def run():
-        w = _explorer("ecdf")
-        _state["i"] += 1
-        w.added = [0.1 + 0.01 * (_state["i"] % 7)]
-        return w.after
-    return run
+def _build_case(name: str, setup, build, *, repeat: int, note: str) -> Case:
+    """Building an explorer from its (cached) input; ``build`` gets the widgets module."""
+    return Case(name=name, setup=setup, repeat=repeat, alternative=None, alternative_name="-",
+                note=note, kit=lambda: build(__import__("benchkit.widgets", fromlist=["x"])))
 
 
 def cases() -> list[Case]:
     out = []
     for size, budget in (("160k", 15), ("480k", 15), ("800k", 15)):
-        def setup(size=size):
-            return landscape_input(size)
+        tag = f"landscape {size}"
         out += [
-            Case(name=f"landscape {size}: build explorer", setup=setup, repeat=2,
-                 kit=lambda size=size: __import__("benchkit.widgets", fromlist=["x"]).LandscapeExplorer(
-                     landscape_input(size)),
-                 alternative=None, alternative_name="-", note="LandscapeExplorer(LandscapeData)"),
-            Case(name=f"landscape {size}: model view change (uncached)", setup=lambda size=size: _explorer(
-                "landscape", size), kit=_landscape_view(size), alternative=None, alternative_name="-",
-                repeat=5, note="budget 0.5 s"),
-            Case(name=f"landscape {size}: back to all models (uncached)", setup=lambda size=size: _explorer(
-                "landscape", size), kit=_landscape_pooled(size),
-                alternative=_landscape_pooled_exact(size) if size == "160k" else None,
-                alternative_name=("exact MPD of the pooled view (pre-issue-15 behaviour)"
-                                  if size == "160k" else "-"),
-                repeat=3, note="budget 0.5 s; sampled MPD ± SE shown at once"),
-            Case(name=f"landscape {size}: compare variant on/off (uncached)",
-                 setup=lambda size=size: _explorer("landscape", size), kit=_landscape_compare(size),
-                 alternative=None, alternative_name="-",
-                repeat=4, note="budget 0.5 s; flow field")
-            if size != "160k" else None,
-            Case(name=f"landscape {size}: brush", setup=lambda size=size: _explorer("landscape", size),
-                 kit=_landscape_brush(size), alternative=None, alternative_name="-", repeat=5,
-                 note="budget 0.5 s; stratified first page"),
-            Case(name=f"landscape {size}: to_html export",
-                 setup=lambda size=size: _explorer("landscape", size),
-                 kit=_export("landscape", size, budget), alternative=None, alternative_name="-", repeat=1,
-                 note="budget 10 s and 15 MB (800k)"),
+            _build_case(f"{tag}: build explorer", lambda size=size: landscape_input(size),
+                        lambda w, size=size: w.LandscapeExplorer(landscape_input(size)), repeat=2,
+                        note="LandscapeExplorer(LandscapeData)"),
+            _ui_case(f"{tag}: model view change (uncached)", "landscape", _landscape_view(size),
+                     size=size, repeat=5, note="budget 0.5 s"),
+            _ui_case(f"{tag}: back to all models (uncached)", "landscape", _landscape_pooled(size),
+                     size=size, repeat=3, note="budget 0.5 s; sampled MPD ± SE shown at once",
+                     alternative=_landscape_pooled_exact(size) if size == "160k" else None,
+                     alternative_name=("exact MPD of the pooled view (pre-issue-15 behaviour)"
+                                       if size == "160k" else "-")),
         ]
-    out = [c for c in out if c is not None]
+        if size != "160k":
+            out.append(_ui_case(f"{tag}: compare variant on/off (uncached)", "landscape",
+                                _landscape_compare(size), size=size, repeat=4,
+                                note="budget 0.5 s; flow field"))
+        out += [
+            _ui_case(f"{tag}: brush", "landscape", _landscape_brush(size), size=size, repeat=5,
+                     note="budget 0.5 s; stratified first page"),
+            _ui_case(f"{tag}: to_html export", "landscape", _export("landscape", size, budget),
+                     size=size, repeat=1, note="budget 10 s and 15 MB (800k)"),
+        ]
     out += [
-        Case(name="trajectory MMLU-Pro 18x12,002: build explorer", setup=trajectory_input, repeat=2,
-             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).TrajectoryExplorer(
-                 trajectory_input()),
-             alternative=None, alternative_name="-", note="from the profile_responses result"),
-        Case(name="trajectory MMLU-Pro: select an item (uncached)", setup=lambda: _explorer("trajectory"),
-             kit=_traj_select(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
-        Case(name="trajectory MMLU-Pro: sort the list", setup=lambda: _explorer("trajectory"),
-             kit=_traj_sort(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
-        Case(name="trajectory MMLU-Pro: to_html export", setup=lambda: _explorer("trajectory"),
-             kit=_export("trajectory", "", 10), alternative=None, alternative_name="-", repeat=1,
-             note="budget 10 MB"),
-        Case(name="ECDF MMLU 14,015 items x 10 models: build explorer", setup=ecdf_input, repeat=1,
-             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).ECDFGapExplorer(ecdf_input()),
-             alternative=None, alternative_name="-", note="includes the 1PL fit (measure_benchmarks)"),
-        Case(name="ECDF 14,015 items: what-if add an item", setup=lambda: _explorer("ecdf"),
-             kit=_ecdf_what_if(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
-        Case(name="ECDF 14,015 items: to_html export", setup=lambda: _explorer("ecdf"),
-             kit=_export("ecdf", "", 5), alternative=None, alternative_name="-", repeat=1,
-             note="budget 5 MB"),
-        Case(name="DIF 14,042 items x 5,000 models: build explorer", setup=dif_input, repeat=2,
-             kit=lambda: __import__("benchkit.widgets", fromlist=["x"]).DIFExplorer(*dif_input()[:1],
-                                                                                    texts=dif_input()[1]),
-             alternative=None, alternative_name="-", note="from the AuditResult; setup runs the audit"),
-        Case(name="DIF 14,042 items: pick a threshold (uncached)", setup=lambda: _explorer("dif"),
-             kit=_dif_threshold(), alternative=None, alternative_name="-", repeat=6,
-             note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
-        Case(name="DIF 14,042 items: to_html export", setup=lambda: _explorer("dif"),
-             kit=_export("dif", "", 5), alternative=None, alternative_name="-", repeat=1, note="budget 5 MB"),
+        _build_case("trajectory MMLU-Pro 18x12,002: build explorer", trajectory_input,
+                    lambda w: w.TrajectoryExplorer(trajectory_input()), repeat=2,
+                    note="from the profile_responses result"),
+        _ui_case("trajectory MMLU-Pro: select an item (uncached)", "trajectory", _traj_select(),
+                 repeat=5, note="budget 0.5 s"),
+        _ui_case("trajectory MMLU-Pro: sort the list", "trajectory", _traj_sort(), repeat=5,
+                 note="budget 0.5 s"),
+        _ui_case("trajectory MMLU-Pro: to_html export", "trajectory", _export("trajectory", "", 10),
+                 repeat=1, note="budget 10 MB"),
+        _build_case("ECDF MMLU 14,015 items x 10 models: build explorer", ecdf_input,
+                    lambda w: w.ECDFGapExplorer(ecdf_input()), repeat=1,
+                    note="includes the 1PL fit (measure_benchmarks)"),
+        _ui_case("ECDF 14,015 items: what-if add an item", "ecdf", _ecdf_what_if(), repeat=5,
+                 note="budget 0.5 s"),
+        _ui_case("ECDF 14,015 items: to_html export", "ecdf", _export("ecdf", "", 5), repeat=1,
+                 note="budget 5 MB"),
+        _build_case("DIF 14,042 items x 5,000 models: build explorer", dif_input,
+                    lambda w: w.DIFExplorer(*dif_input()[:1], texts=dif_input()[1]), repeat=2,
+                    note="from the AuditResult; setup runs the audit"),
+        _ui_case("DIF 14,042 items: pick a threshold (uncached)", "dif", _dif_threshold(), repeat=6,
+                 note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
+        _ui_case("DIF 14,042 items: to_html export", "dif", _export("dif", "", 5), repeat=1,
+                 note="budget 5 MB"),
     ]
     return out

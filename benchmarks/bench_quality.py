@@ -26,79 +26,6 @@ _state: dict = {}
 
 # ------------------------------------------------------------------------------- real data
 
-#: eval-arena spells one model differently per benchmark file; canonical names (lower case).
-EVAL_ARENA_ALIASES = {
-    # LiveCodeBench
-    "DSCoder-33b-Ins": "deepseek-coder-33b-instruct", "DSCoder-6.7b-Ins": "deepseek-coder-6.7b-instruct",
-    "DSCoder-1.3b-Ins": "deepseek-coder-1.3b-instruct", "DSCoder-33b-Base": "deepseek-coder-33b-base",
-    "DSCoder-6.7b-Base": "deepseek-coder-6.7b-base", "DSCoder-1.3b-Base": "deepseek-coder-1.3b-base",
-    "CodeLlama-34b-Base": "codellama-34b", "CodeLlama-13b-Base": "codellama-13b",
-    "CodeLlama-7b-Base": "codellama-7b", "Cllama-34b-Ins": "codellama-34b-instruct",
-    "Cllama-13b-Ins": "codellama-13b-instruct", "Cllama-7b-Ins": "codellama-7b-instruct",
-    "StarCoder2-15b": "starcoder2-15b", "StarCoder2-7b": "starcoder2-7b", "StarCoder2-3b": "starcoder2-3b",
-    "LLama3-70b-Ins": "llama-3-70b-instruct", "LLama3-8b-Ins": "llama-3-8b-instruct",
-    "LLama3-70b-Base": "llama-3-70b", "LLama3-8b-Base": "llama-3-8b",
-    "Mixtral-8x22B-Ins": "mixtral-8x22b-instruct", "Mixtral-8x7B-Ins": "mixtral-8x7b-instruct",
-    "Claude-3-Opus": "claude-3-opus", "Claude-3-Sonnet": "claude-3-sonnet",
-    "Claude-3-Haiku": "claude-3-haiku", "Mistral-Large": "mistral-large", "DBRX-Ins": "dbrx-instruct",
-    "Command-R+": "command-r-plus", "Qwen-1.5-72B-Chat": "qwen1.5-72b-chat",
-    "GPT-4-Turbo-1106": "gpt-4-turbo-1106", "GPT-4-0613": "gpt-4-0613",
-    "GPT-4-Turbo-2024-04-09": "gpt-4-turbo-2024-04-09", "GPT-4O-2024-05-13": "gpt-4o",
-    "CodeGemma-7b-Base": "codegemma-7b", "CodeGemma-2b-Base": "codegemma-2b",
-    "Gemma-7b-Base": "gemma-7b", "Gemma-2b-Base": "gemma-2b", "StableCode-3B": "stable-code-3b",
-    "OC-DS-33B": "opencodeinterpreter-ds-33b", "OC-DS-6.7B": "opencodeinterpreter-ds-6.7b",
-    "OC-DS-1.3B": "opencodeinterpreter-ds-1.3b",
-    # HumanEval(+) / MBPP(+)
-    "deepseek-coder-33b": "deepseek-coder-33b-base", "code-llama-13b": "codellama-13b",
-    "code-llama-34b": "codellama-34b", "code-llama-70b-instruct": "codellama-70b-instruct",
-    "claude-3-opus-20240229": "claude-3-opus", "claude-3-sonnet-20240229": "claude-3-sonnet",
-    "claude-3-haiku-20240307": "claude-3-haiku", "mixtral-8x22b-instruct-v0.1": "mixtral-8x22b-instruct",
-    "meta-llama-3-70b-instruct": "llama-3-70b-instruct", "gpt-4-1106-preview": "gpt-4-turbo-1106",
-    "mistral-large-latest": "mistral-large", "databricks--dbrx-instruct": "dbrx-instruct",
-    "CohereForAI--c4ai-command-r-plus": "command-r-plus", "Qwen--Qwen1.5-72B-Chat": "qwen1.5-72b-chat",
-    # CRUXEval (the +cot entries are a different prompt, kept apart)
-    "deepseek-base-33b": "deepseek-coder-33b-base", "deepseek-base-6.7b": "deepseek-coder-6.7b-base",
-    "deepseek-base-1.3b": "deepseek-coder-1.3b-base", "deepseek-instruct-33b": "deepseek-coder-33b-instruct",
-    "deepseek-instruct-6.7b": "deepseek-coder-6.7b-instruct",
-    "deepseek-instruct-1.3b": "deepseek-coder-1.3b-instruct",
-    # humaneval_hf (base models)
-    "Meta-Llama-3-70B": "llama-3-70b", "Meta-Llama-3-8B": "llama-3-8b",
-    "Mixtral-8x7B-v0.1": "mixtral-8x7b", "Mixtral-8x22B-v0.1": "mixtral-8x22b",
-    "Mistral-7B-v0.1": "mistral-7b",
-}
-
-#: Explicit code families (strongest first), canonical names. Phi: phi-1.5 and phi-1 have the same
-#: size (1.3B), ordered by release (phi-2 > phi-1.5 > phi-1), a stated judgement.
-EVAL_ARENA_FAMILIES = {
-    "DeepSeek-Coder-Instruct": ["deepseek-coder-33b-instruct", "deepseek-coder-6.7b-instruct",
-                                "deepseek-coder-1.3b-instruct"],
-    "DeepSeek-Coder-Base": ["deepseek-coder-33b-base", "deepseek-coder-6.7b-base",
-                            "deepseek-coder-1.3b-base"],
-    "CodeLlama": ["codellama-34b", "codellama-13b", "codellama-7b"],
-    "CodeLlama-Instruct": ["codellama-70b-instruct", "codellama-34b-instruct",
-                           "codellama-13b-instruct", "codellama-7b-instruct"],
-    "CodeLlama-multi": ["code-llama-multi-34b", "code-llama-multi-13b", "code-llama-multi-7b"],
-    "CodeLlama-Python": ["codellama-python-34b", "codellama-python-13b", "codellama-python-7b"],
-    "StarCoder2": ["starcoder2-15b", "starcoder2-7b", "starcoder2-3b"],
-    "StarCoderBase": ["starcoderbase-16b", "starcoderbase-7b"],
-    "Phi": ["phi-2", "phi-1.5", "phi-1"],
-    "Qwen1.5": ["Qwen1.5-110B", "Qwen1.5-72B", "Qwen1.5-32B", "Qwen1.5-14B", "Qwen1.5-7B",
-                "Qwen1.5-4B", "Qwen1.5-1.8B", "Qwen1.5-0.5B"],
-    "Llama-3": ["llama-3-70b", "llama-3-8b"],
-    "Llama-3-Instruct": ["llama-3-70b-instruct", "llama-3-8b-instruct"],
-    "Llama-2": ["llama2_70B", "llama2_13B", "llama2_07B"],
-    "LLaMA": ["llama_65B", "llama_33B", "llama_13B", "llama_07B"],
-    "Mixtral": ["mixtral-8x22b", "mixtral-8x7b"],
-    "Mixtral-Instruct": ["mixtral-8x22b-instruct", "mixtral-8x7b-instruct"],
-    "CodeGemma": ["codegemma-7b", "codegemma-2b"],
-    "Gemma": ["gemma-7b", "gemma-2b"],
-    "DeepSeek-LLM": ["deepseek-llm-67b-base", "deepseek-llm-7b-base"],
-    "OpenCodeInterpreter-DS": ["opencodeinterpreter-ds-33b", "opencodeinterpreter-ds-6.7b",
-                               "opencodeinterpreter-ds-1.3b"],
-    "CodeGen": ["codegen-16b", "codegen-6b", "codegen-2b"],
-    "CodeT5+": ["codet5p-16b", "codet5p-6b", "codet5p-2b"],
-}
-
 CODE = ["humaneval", "humaneval+", "mbpp", "mbpp+", "lcb_codegen", "cruxeval_input",
         "cruxeval_output", "humaneval_hf"]
 
@@ -108,6 +35,7 @@ def real_data():
     if "real" in _state:
         return _state["real"]
     from benchkit import datasets
+    from benchkit.datasets.eval_arena import MODEL_ALIASES, MODEL_FAMILIES
     from benchkit.quality import families_from_models
 
     ea = datasets.fetch("eval-arena")
@@ -122,16 +50,16 @@ def real_data():
         sets[f"zeroeval/{b}"] = rs
         domains[f"zeroeval/{b}"] = "reasoning"
     # families: explicit for the code domain; parsed (series, variant, size) for MMLU-Pro / ZeroEval
-    fams = dict(EVAL_ARENA_FAMILIES)
+    fams = {name: list(members) for name, members in MODEL_FAMILIES.items()}
     taken = {m for ms in fams.values() for m in ms}
     for rs in (mp, ze["crux"]):
         f = families_from_models(rs.models)
         for n, ms in zip(f.names, f.members):
-            ms = [EVAL_ARENA_ALIASES.get(m, m) for m in ms]  # the aliases apply to every source
+            ms = [MODEL_ALIASES.get(m, m) for m in ms]  # the aliases apply to every source
             if not taken.intersection(ms):  # e.g. MMLU-Pro's Llama-3 base is the "Llama-3" family
                 fams[n] = ms
                 taken.update(ms)
-    _state["real"] = (sets, domains, fams, EVAL_ARENA_ALIASES)
+    _state["real"] = (sets, domains, fams, dict(MODEL_ALIASES))
     return _state["real"]
 
 

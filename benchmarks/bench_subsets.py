@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from benchmarks._runner import Case
+from benchmarks._runner import Case, load_naive
 
 SMALL = os.environ.get("BENCHKIT_BENCH_SMALL", "") not in ("", "0")
 N_KM = 1_000 if SMALL else 4_000
@@ -48,25 +48,8 @@ def _kit_kmedoids():
 
 def _dense_kmedoids():
     C, med = _conf()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.corrcoef(C)
-    const = C.std(1) == 0
-    r = np.nan_to_num(r, nan=0.0)
-    r[np.ix_(const, const)] = 1.0
-    D = 1.0 - r
-    np.fill_diagonal(D, 0.0)
-    med = med.copy()
-    for _ in range(100):
-        labels = np.argmin(D[:, med], axis=1)
-        labels[med] = np.arange(med.size)
-        new = med.copy()
-        for c in range(med.size):
-            members = np.flatnonzero(labels == c)
-            new[c] = members[np.argmin(D[np.ix_(members, members)].sum(1))]
-        if np.array_equal(new, med):
-            break
-        med = new
-    return med
+    naive = load_naive()
+    return naive.kmedoids_dense(naive.correlation_distance(C), med)
 
 
 def _ranks():

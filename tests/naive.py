@@ -369,6 +369,37 @@ def brute_tails(n, T, theta):
     return atoms, tails
 
 
+def correlation_distance(X):
+    """Dense 1 - corrcoef of the rows of X for benchkit.subsets' k-medoids: undefined r (a constant
+    row) -> 0, but 1 between two constant rows. Also the dense alternative of bench_subsets."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        r = np.corrcoef(X)
+    const = X.std(1) == 0
+    r = np.nan_to_num(r, nan=0.0)
+    r[np.ix_(const, const)] = 1.0
+    D = 1.0 - r
+    np.fill_diagonal(D, 0.0)
+    return D
+
+
+def kmedoids_dense(D, medoids, max_iter=100):
+    """Alternating k-medoids on a dense distance matrix from ``medoids``: every object goes to its
+    nearest medoid (a medoid to itself), each medoid moves to the member with the least distance sum
+    to its cluster, until nothing moves. Also the dense alternative of bench_subsets."""
+    med = np.asarray(medoids).copy()
+    for _ in range(max_iter):
+        labels = np.argmin(D[:, med], axis=1)
+        labels[med] = np.arange(med.size)
+        new = med.copy()
+        for c in range(med.size):
+            members = np.flatnonzero(labels == c)
+            new[c] = members[np.argmin(D[np.ix_(members, members)].sum(1))]
+        if np.array_equal(new, med):
+            break
+        med = new
+    return med
+
+
 # ---- coverage ---------------------------------------------------------------------------------
 #: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
 #: own are listed in :data:`NOT_KERNELS` with the reason.

@@ -13,19 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import NO_ANSWER, ResponseSet
-from benchkit.boundary import (
-    answers_from_generations,
-    extract_choice,
-    extract_math_answer,
-    extract_qa_answer,
-    math_equivalent,
-    normalize_math_answer,
-    normalize_qa_answer,
-    qa_match,
-    reduce_generation,
-    reduce_generations,
-)
+from benchkit import NO_ANSWER, ResponseSet, boundary
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -45,18 +33,18 @@ from benchkit.boundary import (
     ("", NO_ANSWER),
 ])
 def test_extract_choice(text, want):
-    assert extract_choice(text) == want
+    assert boundary.extract_choice(text) == want
 
 
 def test_extract_choice_ten_options_and_errors():
-    assert extract_choice("the answer is J", choices=10) == "J"
-    assert extract_choice("the answer is J") == NO_ANSWER  # J is not among A-D ...
+    assert boundary.extract_choice("the answer is J", choices=10) == "J"
+    assert boundary.extract_choice("the answer is J") == NO_ANSWER  # J is not among A-D ...
     with pytest.raises(ValueError, match="choices=1 must be between 2 and 26"):
-        extract_choice("A", choices=1)
+        boundary.extract_choice("A", choices=1)
     with pytest.raises(ValueError, match="distinct capital letters"):
-        extract_choice("A", choices="AAB")
+        boundary.extract_choice("A", choices="AAB")
     with pytest.raises(TypeError, match="text must be a string"):
-        extract_choice(3)
+        boundary.extract_choice(3)
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -69,7 +57,7 @@ def test_extract_choice_ten_options_and_errors():
     ("no digits at all", NO_ANSWER),
 ])
 def test_extract_math_answer(text, want):
-    assert extract_math_answer(text) == want
+    assert boundary.extract_math_answer(text) == want
 
 
 @pytest.mark.parametrize(("ans", "want"), [
@@ -79,27 +67,27 @@ def test_extract_math_answer(text, want):
     (r"\frac{\sqrt{3}}{2}", r"(\sqrt{3})/(2)"), (NO_ANSWER, NO_ANSWER),
 ])
 def test_normalize_math_answer(ans, want):
-    assert normalize_math_answer(ans) == want
+    assert boundary.normalize_math_answer(ans) == want
 
 
 def test_math_equivalent_layers():
     import sympy
 
-    assert math_equivalent("0.5", r"\frac{1}{2}")           # string after normalization
-    assert math_equivalent("12.0000001", "12")              # numeric, rel 1e-6
-    assert not math_equivalent("12.1", "12")
-    assert math_equivalent("30%", "0.3")                    # percentage scaling
-    assert math_equivalent("30", "0.3")
-    assert not math_equivalent("30", "0.3", percent=False)
+    assert boundary.math_equivalent("0.5", r"\frac{1}{2}")           # string after normalization
+    assert boundary.math_equivalent("12.0000001", "12")              # numeric, rel 1e-6
+    assert not boundary.math_equivalent("12.1", "12")
+    assert boundary.math_equivalent("30%", "0.3")                    # percentage scaling
+    assert boundary.math_equivalent("30", "0.3")
+    assert not boundary.math_equivalent("30", "0.3", percent=False)
     # symbolic (checked with sympy directly: sqrt(2)/2 - 1/sqrt(2) simplifies to 0)
     assert sympy.simplify(sympy.sqrt(2) / 2 - 1 / sympy.sqrt(2)) == 0
-    assert math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}")
-    assert math_equivalent(r"2\pi", r"\pi \cdot 2")
-    assert math_equivalent("(x+1)^2", "x^2+2x+1")
-    assert not math_equivalent("(x+1)^2", "x^2+1")
-    assert not math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}", symbolic=False)
-    assert not math_equivalent(NO_ANSWER, "1")
-    assert not math_equivalent("\\frac{{", "1")             # unparsable: not equivalent
+    assert boundary.math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}")
+    assert boundary.math_equivalent(r"2\pi", r"\pi \cdot 2")
+    assert boundary.math_equivalent("(x+1)^2", "x^2+2x+1")
+    assert not boundary.math_equivalent("(x+1)^2", "x^2+1")
+    assert not boundary.math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}", symbolic=False)
+    assert not boundary.math_equivalent(NO_ANSWER, "1")
+    assert not boundary.math_equivalent("\\frac{{", "1")             # unparsable: not equivalent
 
 
 def _squad_normalize(s):
@@ -120,46 +108,46 @@ def _squad_normalize(s):
 @pytest.mark.parametrize("s", ["The  Eiffel Tower!", "An apple, a day.", "U.S.A.", "Rock 'n' roll",
                                "  the Beatles  "])
 def test_normalize_qa_matches_squad(s):
-    assert normalize_qa_answer(s) == _squad_normalize(s)
+    assert boundary.normalize_qa_answer(s) == _squad_normalize(s)
 
 
 def test_qa_extraction_unified_symbols_and_refusals():
-    assert extract_qa_answer("Thinking...\nANSWER: Paris\nextra") == "Paris"
-    assert extract_qa_answer("Line one\n\nThe Louvre  \n") == "The Louvre"
-    assert normalize_qa_answer("Beyoncé & Jay-Z") == "beyonce and jayz"
-    assert normalize_qa_answer("I don't know.") == NO_ANSWER
-    assert normalize_qa_answer("Unknown") == NO_ANSWER
-    assert normalize_qa_answer("") == NO_ANSWER
-    assert qa_match("The Eiffel Tower", ["Eiffel Tower", "La tour Eiffel"])
-    assert qa_match("It is the Eiffel Tower in Paris", "eiffel tower")           # substring
-    assert not qa_match("It is the Eiffel Tower in Paris", "eiffel tower", match="exact")
-    assert not qa_match("Eiffelsberg", "eiffel")                                 # whole words
-    assert not qa_match("I don't know", "know")
+    assert boundary.extract_qa_answer("Thinking...\nANSWER: Paris\nextra") == "Paris"
+    assert boundary.extract_qa_answer("Line one\n\nThe Louvre  \n") == "The Louvre"
+    assert boundary.normalize_qa_answer("Beyoncé & Jay-Z") == "beyonce and jayz"
+    assert boundary.normalize_qa_answer("I don't know.") == NO_ANSWER
+    assert boundary.normalize_qa_answer("Unknown") == NO_ANSWER
+    assert boundary.normalize_qa_answer("") == NO_ANSWER
+    assert boundary.qa_match("The Eiffel Tower", ["Eiffel Tower", "La tour Eiffel"])
+    assert boundary.qa_match("It is the Eiffel Tower in Paris", "eiffel tower")           # substring
+    assert not boundary.qa_match("It is the Eiffel Tower in Paris", "eiffel tower", match="exact")
+    assert not boundary.qa_match("Eiffelsberg", "eiffel")                                 # whole words
+    assert not boundary.qa_match("I don't know", "know")
 
 
 def test_reduce_generations_column_and_scores():
     gens = ["The answer is (B)", "answer: c", None, '{"answer": "B"}']
-    red = reduce_generations(gens, references=["B", "B", "B", "b"], task="mcq")
+    red = boundary.reduce_generations(gens, references=["B", "B", "B", "b"], task="mcq")
     assert red.answer.tolist() == ["B", NO_ANSWER, NO_ANSWER, "B"]  # 'answer: c' lower: no match
     assert red.correct.tolist() == [1, 0, 0, 1]
     assert red.no_answer_rate == 0.5
     assert list(red.to_frame().columns) == ["answer", "correct"]
-    m = reduce_generations([r"\boxed{\frac{1}{2}}", "#### 0.5", "so 2"], references=["1/2"] * 3,
+    m = boundary.reduce_generations([r"\boxed{\frac{1}{2}}", "#### 0.5", "so 2"], references=["1/2"] * 3,
                            task="math")
     assert m.answer.tolist() == ["0.5", "0.5", "2"]
     assert m.correct.tolist() == [1, 1, 0]
-    q = reduce_generations(["ANSWER: the Beatles", "I don't know"],
+    q = boundary.reduce_generations(["ANSWER: the Beatles", "I don't know"],
                            references=[["Beatles"], ["Beatles"]],
                            task="qa")
     assert q.answer.tolist() == ["beatles", NO_ANSWER]
     assert q.correct.tolist() == [1, 0]
-    assert reduce_generation("Answer: D", task="mcq") == "D"
+    assert boundary.reduce_generation("Answer: D", task="mcq") == "D"
     with pytest.raises(ValueError, match="task='code' is not allowed"):
-        reduce_generations(["x"], task="code")
+        boundary.reduce_generations(["x"], task="code")
     with pytest.raises(ValueError, match="references must have one entry per generation"):
-        reduce_generations(["x", "y"], references=["A"], task="mcq")
+        boundary.reduce_generations(["x", "y"], references=["A"], task="mcq")
     with pytest.raises(TypeError, match="not one string"):
-        reduce_generations("A", task="mcq")
+        boundary.reduce_generations("A", task="mcq")
 
 
 def test_answers_from_generations_feeds_response_set():
@@ -171,17 +159,17 @@ def test_answers_from_generations_feeds_response_set():
                        '{"answer": "A"}', "A", "I think D", "C"],
     })
     items = pd.DataFrame({"item": ["q1", "q2"], "answer_key": ["A", "C"]})
-    out = answers_from_generations(long, items=items, task="mcq")
+    out = boundary.answers_from_generations(long, items=items, task="mcq")
     assert out["answer"].tolist() == ["A", "B", "C", "C", "A", "A", "D", "C"]
     assert out["correct"].tolist() == [1, 0, 1, 1, 1, 1, 0, 1]
     assert "answer" not in long.columns  # a copy
     rs = ResponseSet.from_long(out.drop(columns="generation"))
     assert rs.has_answers
-    no_ref = answers_from_generations(long, task="mcq")
+    no_ref = boundary.answers_from_generations(long, task="mcq")
     assert "correct" not in no_ref.columns
     with pytest.raises(ValueError, match="missing required column"):
-        answers_from_generations(long.drop(columns="generation"), task="mcq")
+        boundary.answers_from_generations(long.drop(columns="generation"), task="mcq")
     with pytest.raises(ValueError, match="item 'q2' of responses has no row in items"):
-        answers_from_generations(long, items=items.iloc[:1], task="mcq")
+        boundary.answers_from_generations(long, items=items.iloc[:1], task="mcq")
     with pytest.raises(TypeError, match="must be a pandas DataFrame"):
-        answers_from_generations(np.zeros(3), task="mcq")
+        boundary.answers_from_generations(np.zeros(3), task="mcq")

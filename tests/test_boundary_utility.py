@@ -32,6 +32,7 @@ from benchkit.subsets import (
     select_random,
     select_tinybenchmarks,
 )
+from naive import correlation_distance, kmedoids_dense
 
 
 # ------------------------------------------------------------------------------------------------
@@ -126,24 +127,12 @@ def test_kmeans_fixed_point_and_reproducible():
     assert r1.to_frame()["size"].sum() == 200
 
 
-def _corr_matrix(X):
-    # oracle: numpy corrcoef; undefined r (a constant row) -> 0, but 1 between two constant rows
-    with np.errstate(invalid="ignore", divide="ignore"):
-        r = np.corrcoef(X)
-    const = X.std(1) == 0
-    r = np.nan_to_num(r, nan=0.0)
-    r[np.ix_(const, const)] = 1.0
-    D = 1.0 - r
-    np.fill_diagonal(D, 0.0)
-    return D
-
-
 def test_distance_helpers_match_dense_oracles():
     rng = np.random.default_rng(4)
     X = rng.random((40, 6))
     X[3] = 0.5  # constant pattern: r undefined
     X[7] = 1.0
-    D = _corr_matrix(X)
+    D = correlation_distance(X)
     cd = _CorrelationDistance(X)
     idx = np.array([0, 3, 10])
     assert np.allclose(cd.to(idx), D[:, idx], atol=1e-12)
@@ -161,7 +150,7 @@ def test_kmedoids_fixed_point_by_brute_force(metric):
     rng = np.random.default_rng(5)
     X = rng.random((80, 5))
     res = kmedoids(X, 6, metric=metric, rng=1)
-    D = _corr_matrix(X) if metric == "correlation" else np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
+    D = correlation_distance(X) if metric == "correlation" else np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
     assert res.converged
     # every object with its nearest medoid (up to float ties)
     dm = D[:, res.medoids]
@@ -454,16 +443,7 @@ def test_kmedoids_init_matches_dense_alternating():
     rng = np.random.default_rng(12)
     X = rng.random((150, 6))
     X[:10] = 1.0  # constant rows
-    D = _corr_matrix(X)
-    med = np.array([0, 20, 40, 60, 80, 100, 120])
-    for _ in range(100):
-        lab = np.argmin(D[:, med], 1)
-        lab[med] = np.arange(med.size)
-        new = np.array([np.flatnonzero(lab == c)[np.argmin(D[np.ix_(lab == c, lab == c)].sum(1))]
-                        for c in range(med.size)])
-        if np.array_equal(new, med):
-            break
-        med = new
+    med = kmedoids_dense(correlation_distance(X), [0, 20, 40, 60, 80, 100, 120])
     res = kmedoids(X, 7, init=[0, 20, 40, 60, 80, 100, 120])
     assert np.array_equal(res.medoids, med)
     with pytest.raises(ValueError, match="distinct rows"):

@@ -175,6 +175,20 @@ def test_eval_arena_models_and_items(arena):
     assert it.loc["HumanEval/0", "example_id"] == "HumanEval/0"
 
 
+def test_eval_arena_model_aliases_and_families(arena):
+    # every alias is a spelling found in the raw files, and maps onto a different, lower-case name
+    names = {m for rs in arena.values() for m in rs.model_ids}
+    assert set(eval_arena.MODEL_ALIASES) <= names
+    assert all(v == v.lower() and v != k for k, v in eval_arena.MODEL_ALIASES.items())
+    # families use canonical names only (never an alias), and no model is in two families
+    members = [m for ms in eval_arena.MODEL_FAMILIES.values() for m in ms]
+    assert not set(members) & set(eval_arena.MODEL_ALIASES)
+    assert len(members) == len(set(members))
+    assert eval_arena.MODEL_FAMILIES["Phi"] == ("phi-2", "phi-1.5", "phi-1")
+    with pytest.raises(TypeError):
+        eval_arena.MODEL_ALIASES["x"] = "y"  # read-only package data
+
+
 def test_derive_budgets_hand_cases():
     def frame(values, model="m"):
         return pd.DataFrame({"model": model, "example_id": [f"e{i}" for i in range(len(values))],

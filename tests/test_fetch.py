@@ -147,3 +147,27 @@ def test_manifest_of_another_commit_is_an_error():
         _fetch.load_manifest("cruxeval", repo="facebookresearch/cruxeval", commit="0" * 40)
     with pytest.raises(BenchkitValueError, match=r"no manifest for source 'nope'"):
         _fetch.load_manifest("nope", repo="a/b", commit="0" * 40)
+
+
+def test_load_source_reads_license_description_and_upstream_prefix():
+    # oracle: the manifest files themselves (package data), read here with json
+    import json
+    from importlib import resources
+
+    def doc(name):
+        ref = resources.files("benchkit.datasets").joinpath("manifests", f"{name}.json")
+        return json.loads(ref.read_text(encoding="utf-8"))
+
+    d = doc("mmlu")
+    src = _fetch.load_source("mmlu", repo=d["repo"], commit=d["commit"])
+    assert (src.license, src.description) == (d["license"], d["description"])
+    first = d["files"][0]["path"]
+    # the mirror drops upstream's leading "code/" folder: the URL puts it back
+    assert src.url(first) == (f"https://raw.githubusercontent.com/{d['repo']}/{d['commit']}/code/"
+                              f"{first}")
+    c = doc("cruxeval")
+    crux = _fetch.load_source("cruxeval", repo=c["repo"], commit=c["commit"])
+    assert crux.url(c["files"][0]["path"]) == (
+        f"https://raw.githubusercontent.com/{c['repo']}/{c['commit']}/{c['files'][0]['path']}")
+    with pytest.raises(BenchkitValueError, match=r"manifest cruxeval.json has repo="):
+        _fetch.load_source("cruxeval", repo="a/b", commit=c["commit"])

@@ -211,30 +211,31 @@ def test_fit_statistics_by_hand(sim):
     assert 0.8 < st.items["infit"].median() < 1.2
 
 
+def _brute_inversions(rows, key):
+    """(inversions, pairs) of each row: ordered pairs of observed cells j, k with key[j] > key[k];
+    an inversion fails j (the higher key) and passes k. Plain loops (the oracle)."""
+    out = []
+    for row in rows:
+        inv = pairs = 0
+        for j in range(row.size):
+            for k in range(row.size):
+                if key[j] > key[k] and not np.isnan(row[j]) and not np.isnan(row[k]):
+                    pairs += 1
+                    inv += row[j] == 0 and row[k] == 1
+        out.append((inv, pairs))
+    return out
+
+
 def test_response_diagnostics_brute_force():
     Y, _, _ = simulate(12, 9, seed=12, missing=0.2)
     Y[:, 3] = Y[:, 4]  # ties in accuracy
     d = irt.response_diagnostics(Y)
     acc = np.nanmean(Y, 0)
     pval = np.nanmean(Y, 1)
-    for i in range(Y.shape[0]):
-        inv = pairs = 0
-        for j in range(9):
-            for k in range(9):
-                if acc[j] > acc[k] and not np.isnan(Y[i, j]) and not np.isnan(Y[i, k]):
-                    pairs += 1
-                    inv += Y[i, j] == 0 and Y[i, k] == 1
-        assert d.items["inversions"].iloc[i] == inv
-        assert d.items["pairs"].iloc[i] == pairs
-    for j in range(9):
-        inv = pairs = 0
-        for e in range(12):
-            for h in range(12):
-                if pval[e] > pval[h] and not np.isnan(Y[e, j]) and not np.isnan(Y[h, j]):
-                    pairs += 1
-                    inv += Y[e, j] == 0 and Y[h, j] == 1
-        assert d.models["inversions"].iloc[j] == inv
-        assert d.models["pairs"].iloc[j] == pairs
+    # items: pairs of models ordered by accuracy; models: pairs of items ordered by p-value
+    for table, rows, key in ((d.items, Y, acc), (d.models, Y.T, pval)):
+        expected = _brute_inversions(rows, key)
+        assert list(zip(table["inversions"], table["pairs"])) == expected
     np.testing.assert_allclose(d.items["information"], pval * (1 - pval))
     assert d.inversion_rate == pytest.approx(d.items["inversions"].sum() / d.items["pairs"].sum())
 
@@ -334,21 +335,22 @@ def test_scan_kernel_matches_numpy_twin():
     np.testing.assert_array_equal(a.difficulty, b.difficulty)
 
 
-def _quad_marginal_loglik(Y, b, sigma):
-    """Independent oracle: sum_j log int prod_i P^y (1-P)^(1-y) N(theta; 0, sigma^2) dtheta by
-    scipy.integrate.quad (adaptive Gauss-Kronrod) around each model's own mode (scipy optimizer)."""
+def _quad_marginal_loglik(Y, b, sigma, a=1.0, half_width=1.5):
+    """Independent oracle: sum_j log int prod_i P^y (1-P)^(1-y) N(theta; 0, sigma^2) dtheta with
+    P = expit(a_i (theta - b_i)), by scipy.integrate.quad (adaptive Gauss-Kronrod) on
+    mode +- half_width around each model's own mode (scipy optimizer)."""
     from scipy import integrate, stats
 
     total = 0.0
     for y in Y.T:
         def g(th, y=y):
-            eta = th - b
+            eta = a * (th - b)
             return float(np.sum(y * eta - np.logaddexp(0, eta)) + stats.norm.logpdf(th, 0, sigma))
 
         mode = optimize.minimize_scalar(lambda th: -g(th), bounds=(-8, 8), method="bounded",
                                         options={"xatol": 1e-10}).x
         gm = g(mode)
-        val, _ = integrate.quad(lambda th: np.exp(g(th) - gm), mode - 1.5, mode + 1.5,
+        val, _ = integrate.quad(lambda th: np.exp(g(th) - gm), mode - half_width, mode + half_width,
                                 points=[mode], epsabs=0, epsrel=1e-11, limit=200)
         total += gm + np.log(val)
     return total
@@ -420,26 +422,12 @@ def test_mml_missing_many_items_vs_girth():
 
 
 def test_2pl_many_items_matches_quad_oracle():
-    from scipy import integrate, stats
-
     Y, _ = _sim_2pl(36, 600, 16)
     fit = irt.fit_2pl(Y)
     assert fit.converged
 
-    def quad_ll(a_, b_):  # scipy.integrate.quad around each model's mode, theta ~ N(0, 1)
-        total = 0.0
-        for y in Y.T:
-            def g(th, y=y):
-                eta = a_ * (th - b_)
-                return float(np.sum(y * eta - np.logaddexp(0, eta)) + stats.norm.logpdf(th))
-
-            mode = optimize.minimize_scalar(lambda th: -g(th), bounds=(-8, 8), method="bounded",
-                                            options={"xatol": 1e-10}).x
-            gm = g(mode)
-            v, _ = integrate.quad(lambda th: np.exp(g(th) - gm), mode - 2, mode + 2,
-                                  points=[mode], epsabs=0, epsrel=1e-11, limit=200)
-            total += gm + np.log(v)
-        return total
+    def quad_ll(a_, b_):  # theta ~ N(0, 1)
+        return _quad_marginal_loglik(Y, b_, 1.0, a=a_, half_width=2.0)
 
     a_hat, b_hat = fit.discrimination, fit.difficulty
     assert fit.loglik == pytest.approx(quad_ll(a_hat, b_hat), rel=1e-10)

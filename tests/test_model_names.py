@@ -2,31 +2,25 @@
 
 Oracle: the published parameter counts and owners of these model families (model cards).
 """
+import csv
 import math
+from pathlib import Path
 
 import pytest
 
 from benchkit import BenchkitValueError
 from benchkit.model_names import parse_model_name, parse_model_names
 
-CASES = [
-    # name, family, owner, size, series, variant
-    ("Qwen1.5-110B", "qwen", "alibaba", 110e9, "qwen1.5", "base"),
-    ("meta_llama-3.1-70b-instruct-turbo", "llama", "meta", 70e9, "llama-3.1", "instruct"),
-    ("Meta-Llama-3_1-8B-Instruct", "llama", "meta", 8e9, "llama-3.1", "instruct"),
-    ("Llama-2-13b-hf", "llama", "meta", 13e9, "llama-2", "base"),
-    ("codellama-34b-python", "codellama", "meta", 34e9, "codellama", "base"),
-    ("Mixtral-8x7B-v0.1", "mixtral", "mistral", 56e9, "mixtral", "base"),
-    ("Yi-6B", "yi", "01-ai", 6e9, "yi", "base"),
-    ("deepseek-ai/deepseek-coder-1.3b-instruct", "deepseek-coder", "deepseek", 1.3e9, "deepseek-coder",
-     "instruct"),
-    ("phi-1_5", "phi", "microsoft", 1.3e9, "phi-1.5", "base"),
-    ("phi-2", "phi", "microsoft", 2.7e9, "phi-2", "base"),
-    ("starcoder2-15b", "starcoder", "bigcode", 15e9, "starcoder-2", "base"),
-    ("gemma-2-27b-it", "gemma", "google", 27e9, "gemma-2", "instruct"),
-    ("Qwen1.5-72B-Chat", "qwen", "alibaba", 72e9, "qwen1.5", "chat"),
-    ("qwen1.5-0.5b", "qwen", "alibaba", 0.5e9, "qwen1.5", "base"),
-]
+
+def _cases():
+    """The name cases (``model_name_cases.csv`` next to this file: name, family, owner, size in
+    parameters, series, variant), as published in the model cards."""
+    with open(Path(__file__).with_name("model_name_cases.csv"), newline="", encoding="utf-8") as fh:
+        return [(r["name"], r["family"], r["owner"], float(r["size"]), r["series"], r["variant"])
+                for r in csv.DictReader(fh)]
+
+
+CASES = _cases()
 
 
 @pytest.mark.parametrize(("name", "family", "owner", "size", "series", "variant"), CASES)

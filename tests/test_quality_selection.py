@@ -10,26 +10,8 @@ import pandas as pd
 import pytest
 from scipy.stats import kendalltau
 
-from benchkit import ResponseSet
+from benchkit import ResponseSet, quality
 from benchkit._validation import BenchkitValueError
-from benchkit.quality import (
-    ablation,
-    assess,
-    baselines,
-    cad,
-    cad_mapping,
-    ds,
-    ds_contributions,
-    held_out,
-    item_criteria,
-    lambda_analysis,
-    select_items,
-    selection_sweep,
-    selective_scores,
-    stability,
-    subset_metrics,
-    threshold_sensitivity,
-)
 
 TOL = 1e-12
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
@@ -52,62 +34,62 @@ def result():
         idx = [f"{b}{i}" for i in range(Y.shape[0])]
         items = pd.DataFrame({"item": idx, "text": [" ".join("x" * (1 + i % 13)) for i in range(len(idx))]})
         sets[b] = ResponseSet.from_wide(pd.DataFrame(Y, index=idx, columns=MODELS), items=items, name=b)
-    return assess(sets, domains={"A": "m", "B": "m", "C": "k", "D": "k"}, n_resamples=0,
+    return quality.assess(sets, domains={"A": "m", "B": "m", "C": "k", "D": "k"}, n_resamples=0,
                   progress=False)
 
 
 def test_item_criteria_and_cad_ds_selection_oracle():
     Y = _Y(1)
-    crit = item_criteria(Y, FAMS)
-    r = cad(Y, FAMS)
+    crit = quality.item_criteria(Y, FAMS)
+    r = quality.cad(Y, FAMS)
     np.testing.assert_allclose(crit["cad_score"], np.exp(-12 * r.item_inversions / r.item_comparisons),
                                atol=TOL, rtol=0)
-    np.testing.assert_allclose(crit["ds_contribution"], ds_contributions(Y), atol=TOL, rtol=0)
+    np.testing.assert_allclose(crit["ds_contribution"], quality.ds_contributions(Y), atol=TOL, rtol=0)
     # oracle for "cad+ds": passing items by DS contribution desc, then the rest by DS contribution
     k = round(0.35 * Y.shape[0])
     s, d = crit["cad_score"].to_numpy(), crit["ds_contribution"].to_numpy()
     ranked = sorted(range(Y.shape[0]), key=lambda q: (not s[q] > 0.15, -d[q], q))
-    np.testing.assert_array_equal(select_items(Y, FAMS, ratio=0.35), ranked[:k])
+    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.35), ranked[:k])
     # threshold subset: exactly the items with score > t
-    np.testing.assert_array_equal(select_items(Y, FAMS, method="cad-threshold", cad_threshold=0.3),
+    np.testing.assert_array_equal(quality.select_items(Y, FAMS, method="cad-threshold", cad_threshold=0.3),
                                   np.flatnonzero(s > 0.3))
     acc = Y.mean(axis=1)
-    np.testing.assert_array_equal(select_items(Y, FAMS, ratio=0.25, method="medium"),
+    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.25, method="medium"),
                                   sorted(range(80), key=lambda q: (abs(acc[q] - 0.5), q))[:20])
-    np.testing.assert_array_equal(select_items(Y, FAMS, ratio=0.25, method="high-accuracy"),
+    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.25, method="high-accuracy"),
                                   sorted(range(80), key=lambda q: (-acc[q], q))[:20])
     L = np.arange(80) % 7
-    np.testing.assert_array_equal(select_items(Y, FAMS, ratio=0.1, method="shortest", lengths=L),
+    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.1, method="shortest", lengths=L),
                                   sorted(range(80), key=lambda q: (L[q], q))[:8])
-    a = select_items(Y, FAMS, ratio=0.5, method="random", rng=3)
-    np.testing.assert_array_equal(a, select_items(Y, FAMS, ratio=0.5, method="random", rng=3))
+    a = quality.select_items(Y, FAMS, ratio=0.5, method="random", rng=3)
+    np.testing.assert_array_equal(a, quality.select_items(Y, FAMS, ratio=0.5, method="random", rng=3))
     assert len(set(a.tolist())) == 40
 
 
 def test_subset_metrics_against_scipy():
     Y = _Y(2)
     items = np.arange(0, 80, 3)
-    m = subset_metrics(Y, items, K=15, rng=9)
+    m = quality.subset_metrics(Y, items, K=15, rng=9)
     assert m["tau"] == pytest.approx(kendalltau(Y[items].mean(axis=0), Y.mean(axis=0)).statistic, abs=TOL)
-    assert m["ds"] == pytest.approx(ds(Y[items].mean(axis=0)), abs=TOL)
-    assert m["stability"] == stability(Y, items.size / 80, K=15, items=items, rng=9)
+    assert m["ds"] == pytest.approx(quality.ds(Y[items].mean(axis=0)), abs=TOL)
+    assert m["stability"] == quality.stability(Y, items.size / 80, K=15, items=items, rng=9)
     assert m["n_items"] == items.size
 
 
 def test_select_items_errors():
     Y = _Y(3)
     with pytest.raises(BenchkitValueError, match="method"):
-        select_items(Y, FAMS, method="best")
+        quality.select_items(Y, FAMS, method="best")
     with pytest.raises(BenchkitValueError, match="lengths"):
-        select_items(Y, FAMS, method="longest")
+        quality.select_items(Y, FAMS, method="longest")
     with pytest.raises(BenchkitValueError, match="ratio"):
-        select_items(Y, FAMS, ratio=1.5)
+        quality.select_items(Y, FAMS, ratio=1.5)
 
 
 def test_sweeps_reproducible_and_n_jobs_invariant(result):
     kw = dict(ratios=(0.2, 0.5, 1.0), K=12, rng=4, progress=False)
-    a = selection_sweep(result, n_jobs=1, **kw)
-    b = selection_sweep(result, n_jobs=2, **kw)
+    a = quality.selection_sweep(result, n_jobs=1, **kw)
+    b = quality.selection_sweep(result, n_jobs=2, **kw)
     pd.testing.assert_frame_equal(a, b)
     full = a[(a["ratio"] == 1.0) & (a["benchmark"] == "A")].iloc[0]
     assert full["tau"] == 1.0  # all items: same ranking as the full benchmark
@@ -115,26 +97,26 @@ def test_sweeps_reproducible_and_n_jobs_invariant(result):
     mean = a[(a["benchmark"] == "mean") & (a["ratio"] == 0.5)]["stability"].iloc[0]
     assert mean == pytest.approx(a[(a["benchmark"] != "mean") & (a["ratio"] == 0.5)]["stability"].mean(),
                                  abs=TOL)
-    c = selection_sweep(result, ratios=(0.2, 0.5, 1.0), K=12, rng=5, progress=False)
+    c = quality.selection_sweep(result, ratios=(0.2, 0.5, 1.0), K=12, rng=5, progress=False)
     assert not np.array_equal(a["stability"].to_numpy(), c["stability"].to_numpy())
 
 
 def test_tables_4_5_6(result):
-    t4 = ablation(result, K=10, rng=1, progress=False)
+    t4 = quality.ablation(result, K=10, rng=1, progress=False)
     assert set(t4["method"]) == {"cad", "ds", "cad+ds", "full"}
-    t5 = threshold_sensitivity(result, thresholds=(0.05, 0.4), K=10, rng=1, progress=False)
+    t5 = quality.threshold_sensitivity(result, thresholds=(0.05, 0.4), K=10, rng=1, progress=False)
     for _, row in t5[t5["benchmark"] != "mean"].iterrows():
-        crit = item_criteria(result.matrices[row["benchmark"]].to_numpy(),
+        crit = quality.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
                              result.families[row["benchmark"]].indices(MODELS))
         assert row["n_items"] == int((crit["cad_score"] > row["cad_threshold"]).sum())
-    t6 = baselines(result, K=10, rng=1, progress=False, n_jobs=1)
-    t6b = baselines(result, K=10, rng=1, progress=False, n_jobs=2)
+    t6 = quality.baselines(result, K=10, rng=1, progress=False, n_jobs=1)
+    t6b = quality.baselines(result, K=10, rng=1, progress=False, n_jobs=2)
     pd.testing.assert_frame_equal(t6, t6b)
     assert {"longest", "shortest", "random", "medium"} <= set(t6["method"])
 
 
 def test_selective_scores_table2(result):
-    sel = selective_scores(result, ratio=0.35, K=10, rng=2)
+    sel = quality.selective_scores(result, ratio=0.35, K=10, rng=2)
     m = sel.models
     a = m[(m["domain"] == "m") & (m["model"] == MODELS[0])].iloc[0]
     fa = result.matrices["A"][MODELS[0]].mean()
@@ -151,33 +133,33 @@ def test_selective_scores_table2(result):
     assert ba["tau"] == pytest.approx(kendalltau(result.matrices["A"].mean(axis=0),
                                                  result.matrices["A"].loc[sel.subsets["A"]].mean(axis=0)).statistic,
                                       abs=TOL)
-    sel2 = selective_scores(result, ratio=0.35, K=10, rng=2, n_jobs=2)
+    sel2 = quality.selective_scores(result, ratio=0.35, K=10, rng=2, n_jobs=2)
     pd.testing.assert_frame_equal(sel.models, sel2.models)
     pd.testing.assert_frame_equal(sel.domains, sel2.domains)
 
 
 def test_held_out_models_do_not_influence_selection(result):
-    ho = held_out(result, [MODELS[6]], ratio=0.35, K=10, rng=2)
+    ho = quality.held_out(result, [MODELS[6]], ratio=0.35, K=10, rng=2)
     # selection uses the 6 other models only: same subsets as selecting on them directly
     Y = result.matrices["A"][MODELS[:6]].to_numpy()
-    items = select_items(Y, FAMS, ratio=0.35)
+    items = quality.select_items(Y, FAMS, ratio=0.35)
     assert ho.subsets["A"] == list(result.matrices["A"].index[items])
     d = ho.domains.set_index("domain")
     h = ho.models[ho.models["held_out"] & (ho.models["domain"] == "m")]
     assert d.at["m", "avg_abs_rank_change"] == (h["rank_full"] - h["rank_selective"]).abs().mean()
     with pytest.raises(BenchkitValueError, match="unknown"):
-        held_out(result, ["nope"])
+        quality.held_out(result, ["nope"])
 
 
 def test_cad_mapping_table10():
-    t = cad_mapping(rates=(0.0, 0.05, 0.3))
+    t = quality.cad_mapping(rates=(0.0, 0.05, 0.3))
     np.testing.assert_allclose(t["score"], [1.0, math.exp(-0.6), math.exp(-3.6)], atol=TOL)
     assert list(t["level"]) == ["excellent", "good", "poor"]
 
 
 def test_lambda_analysis_criteria_hand_case():
     rates = np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.3])
-    t = lambda_analysis(rates, lams=(12.0,)).iloc[0]
+    t = quality.lambda_analysis(rates, lams=(12.0,)).iloc[0]
     # median rate 0.075 -> exp(-0.9) = 0.4066, outside [0.15, 0.35] -> 0
     assert t["median"] == 0.0
     # excellent: exp(-0.12), exp(-0.24) > 0.65 -> 1; poor: exp(-3.6) = 0.027 < 0.10 -> 1
@@ -207,7 +189,7 @@ def test_explore_views(result):
     sv = selection_view(result, ratios=(0.3, 1.0), K=5, rng=0)
     Y = result.matrices["B"].to_numpy()
     for r in (0.1, 0.35, 0.77):
-        want = list(result.matrices["B"].index[select_items(Y, FAMS, ratio=r)])
+        want = list(result.matrices["B"].index[quality.select_items(Y, FAMS, ratio=r)])
         assert sv.subset("B", r) == want
         assert subset_at(result, "B", r, K=5, rng=1)["items"] == want
     sub = subset_at(result, "B", 0.35, K=5, rng=1)

@@ -49,6 +49,12 @@ def _rotl(x, k):
 
 
 @njit(cache=True, inline="always")
+def _state(seeds, task):
+    """The xoshiro256** state words of task ``task`` (row of the seeds table)."""
+    return seeds[task, 0], seeds[task, 1], seeds[task, 2], seeds[task, 3]
+
+
+@njit(cache=True, inline="always")
 def _draw(s0, s1, s2, s3, prob, alias, i, K, Kf):
     res = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
@@ -173,6 +179,12 @@ def _render_n(n: int) -> str:
         "        dd = 2.0 * T * acc",
         "        dd = 0.0 if dd < 0.0 else dd",
     ]
+
+    def key_lines(dest: str) -> list[str]:
+        """Fit the counts k0..k{n-1}, accumulate D and store its key rint(1e10 * D) at ``dest``."""
+        return [f"        {fs} = _fit_int_n{n}({ks}, d)", *acc, *tail,
+                f"        {dest} = np.int64(np.rint(dd * 1e10))"]
+
     out.append("@njit(cache=True, nogil=True)")
     out.append(f"def simulate_task_n{n}(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, out):")
     out.append("    pa = prob[a]")
@@ -180,17 +192,11 @@ def _render_n(n: int) -> str:
     out.append("    orow = out[a]")
     out.append("    K = T + 1")
     out.append("    Kf = float(K)")
-    out.append("    s0 = seeds[task, 0]")
-    out.append("    s1 = seeds[task, 1]")
-    out.append("    s2 = seeds[task, 2]")
-    out.append("    s3 = seeds[task, 3]")
+    out.append("    s0, s1, s2, s3 = _state(seeds, task)")
     out.append("    for pos in range(start, stop):")
     for i in range(n):
         out.append(f"        k{i}, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, {i}, K, Kf)")
-    out.append(f"        {fs} = _fit_int_n{n}({ks}, d)")
-    out += acc
-    out += tail
-    out.append("        orow[pos] = np.int64(np.rint(dd * 1e10))")
+    out += key_lines("orow[pos]")
     out.append("")
     out.append("")
     out.append("@njit(cache=True, nogil=True)")
@@ -201,10 +207,7 @@ def _render_n(n: int) -> str:
     for i in range(n - 1, -1, -1):
         out.append(f"        k{i} = rem % K")
         out.append("        rem //= K")
-    out.append(f"        {fs} = _fit_int_n{n}({ks}, d)")
-    out += acc
-    out += tail
-    out.append("        keys[idx] = np.int64(np.rint(dd * 1e10))")
+    out += key_lines("keys[idx]")
     out.append("")
     out.append("")
     return "\n".join(out)

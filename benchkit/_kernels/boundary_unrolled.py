@@ -28,6 +28,12 @@ def _rotl(x, k):
 
 
 @njit(cache=True, inline="always")
+def _state(seeds, task):
+    """The xoshiro256** state words of task ``task`` (row of the seeds table)."""
+    return seeds[task, 0], seeds[task, 1], seeds[task, 2], seeds[task, 3]
+
+
+@njit(cache=True, inline="always")
 def _draw(s0, s1, s2, s3, prob, alias, i, K, Kf):
     res = _rotl(s1 * np.uint64(5), 7) * np.uint64(9)
     t = s1 << np.uint64(17)
@@ -111,10 +117,7 @@ def simulate_task_n2(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
@@ -211,10 +214,7 @@ def simulate_task_n3(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
@@ -330,10 +330,7 @@ def simulate_task_n4(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
@@ -468,10 +465,7 @@ def simulate_task_n5(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
@@ -625,10 +619,7 @@ def simulate_task_n6(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
@@ -801,10 +792,7 @@ def simulate_task_n7(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)
@@ -996,10 +984,7 @@ def simulate_task_n8(prob, alias, T, seeds, task, a, start, stop, hl, d, lcm, ou
     orow = out[a]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     for pos in range(start, stop):
         k0, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 0, K, Kf)
         k1, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, 1, K, Kf)

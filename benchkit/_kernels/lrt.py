@@ -30,7 +30,7 @@ import math
 import numpy as np
 from numba import njit
 
-from benchkit._kernels.boundary_unrolled import _draw
+from benchkit._kernels.boundary_unrolled import _draw, _state
 from benchkit._kernels.pava import _pava_counts_row, lcm_upto, minmax_counts_lcm
 
 __all__ = [
@@ -128,6 +128,16 @@ def lr_statistic_counts(k, T, hk, hblock, D, keys, start, stop):
         keys[r] = _key(d)
 
 
+@njit(cache=True, inline="always")
+def _push(j, scaled, small, ns, large, nl):
+    """Push column j on the small (scaled < 1) or the large stack; the new stack heights."""
+    if scaled[j] < 1.0:
+        small[ns] = j
+        return ns + 1, nl
+    large[nl] = j
+    return ns, nl + 1
+
+
 @njit(cache=True, nogil=True)
 def _vose(p, prob, alias, small, large):
     """Vose's alias table for one pmf row (same stack discipline as the reference Python code)."""
@@ -136,12 +146,7 @@ def _vose(p, prob, alias, small, large):
     ns = 0
     nl = 0
     for j in range(K):
-        if scaled[j] < 1.0:
-            small[ns] = j
-            ns += 1
-        else:
-            large[nl] = j
-            nl += 1
+        ns, nl = _push(j, scaled, small, ns, large, nl)
     for j in range(K):
         prob[j] = 1.0
         alias[j] = j
@@ -153,12 +158,7 @@ def _vose(p, prob, alias, small, large):
         prob[sm] = scaled[sm]
         alias[sm] = g
         scaled[g] = scaled[g] + scaled[sm] - 1.0
-        if scaled[g] < 1.0:
-            small[ns] = g
-            ns += 1
-        else:
-            large[nl] = g
-            nl += 1
+        ns, nl = _push(g, scaled, small, ns, large, nl)
     for j in range(nl):
         prob[large[j]] = 1.0
         alias[large[j]] = large[j]
@@ -193,16 +193,25 @@ def build_alias(theta: np.ndarray, T: int) -> tuple[np.ndarray, np.ndarray]:
     return prob, alias
 
 
+@njit(cache=True, inline="always")
+def _counts_key(krow, n, T, hl, lcm_div, lcm, P, Rb, F):
+    """Key rint(1e10 * D) of one count row via the min-max fit in units 1/lcm (scratch P, Rb, F)."""
+    minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
+    acc = 0.0
+    for i in range(n):
+        acc += hl[krow[i] * lcm] - hl[F[i]]
+    d = 2.0 * T * acc
+    d = 0.0 if d < 0.0 else d
+    return np.int64(np.rint(d * 1e10))
+
+
 @njit(cache=True, nogil=True)
 def simulate_generic(prob, alias, T, seeds, task, a, start, stop, hl, lcm_div, lcm, out):
     """Loop-based twin of ``boundary_unrolled.simulate_task_n{n}`` (same draws, same keys), any n."""
     n = prob.shape[1]
     K = T + 1
     Kf = float(K)
-    s0 = seeds[task, 0]
-    s1 = seeds[task, 1]
-    s2 = seeds[task, 2]
-    s3 = seeds[task, 3]
+    s0, s1, s2, s3 = _state(seeds, task)
     P = np.empty(n + 1, np.int64)
     Rb = np.empty(n, np.int64)
     F = np.empty(n, np.int64)
@@ -213,13 +222,7 @@ def simulate_generic(prob, alias, T, seeds, task, a, start, stop, hl, lcm_div, l
         for i in range(n):
             kk, s0, s1, s2, s3 = _draw(s0, s1, s2, s3, pa, aa, i, K, Kf)
             krow[i] = kk
-        minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
-        acc = 0.0
-        for i in range(n):
-            acc += hl[krow[i] * lcm] - hl[F[i]]
-        d = 2.0 * T * acc
-        d = 0.0 if d < 0.0 else d
-        out[a, pos] = np.int64(np.rint(d * 1e10))
+        out[a, pos] = _counts_key(krow, n, T, hl, lcm_div, lcm, P, Rb, F)
 
 
 @njit(cache=True)
@@ -260,13 +263,7 @@ def enumerate_generic(n, T, hl, lcm_div, lcm, keys, start, stop):
         for i in range(n - 1, -1, -1):
             krow[i] = rem % K
             rem //= K
-        minmax_counts_lcm(krow, n, lcm_div, P, Rb, F)
-        acc = 0.0
-        for i in range(n):
-            acc += hl[krow[i] * lcm] - hl[F[i]]
-        d = 2.0 * T * acc
-        d = 0.0 if d < 0.0 else d
-        keys[idx] = np.int64(np.rint(d * 1e10))
+        keys[idx] = _counts_key(krow, n, T, hl, lcm_div, lcm, P, Rb, F)
 
 
 @njit(cache=True, nogil=True)

@@ -98,6 +98,28 @@ def _nsqrt(d):
     return s + (s * h) * (0.5 + 0.375 * h)  # third order: (1-h)^(-1/2) ~ 1 + h/2 + 3h^2/8
 
 
+@njit(fastmath=_FM, cache=True, inline="always")
+def _neumaier(tot, comp, s):
+    """One step of Neumaier's compensated sum: (tot + s, updated compensation)."""
+    t = tot + s
+    if abs(tot) >= abs(s):
+        comp += (tot - t) + s
+    else:
+        comp += (s - t) + tot
+    return t, comp
+
+
+@njit(fastmath=_FM, cache=True, inline="always")
+def _dist_sum(x0, y0, xb, yb):
+    """Sum of the planar distances from (x0, y0) to every point of (xb, yb), in index order."""
+    s = 0.0
+    for j in range(xb.size):
+        dx = xb[j] - x0
+        dy = yb[j] - y0
+        s += np.sqrt(dx * dx + dy * dy)
+    return s
+
+
 @njit(fastmath=_FM, cache=True)
 def _rect_2d(xa, ya, xb, yb):
     """Sum of distances between every point of tile a and every point of tile b."""
@@ -120,27 +142,10 @@ def _rect_2d(xa, ya, xb, yb):
             dx1 = xj - x1
             dy1 = yj - y1
             s += np.sqrt(dx0 * dx0 + dy0 * dy0) + _nsqrt(dx1 * dx1 + dy1 * dy1)
-        t = tot + s  # Neumaier
-        if abs(tot) >= abs(s):
-            comp += (tot - t) + s
-        else:
-            comp += (s - t) + tot
-        tot = t
+        tot, comp = _neumaier(tot, comp, s)
         i += 2
     if i < m:
-        x0 = xa[i]
-        y0 = ya[i]
-        s = 0.0
-        for j in range(L):
-            dx0 = xb[j] - x0
-            dy0 = yb[j] - y0
-            s += np.sqrt(dx0 * dx0 + dy0 * dy0)
-        t = tot + s
-        if abs(tot) >= abs(s):
-            comp += (tot - t) + s
-        else:
-            comp += (s - t) + tot
-        tot = t
+        tot, comp = _neumaier(tot, comp, _dist_sum(xa[i], ya[i], xb, yb))
     return tot + comp
 
 
@@ -151,33 +156,23 @@ def _tri_2d(xa, ya):
     tot = 0.0
     comp = 0.0
     for i in range(m - 1):
-        x0 = xa[i]
-        y0 = ya[i]
-        xb = xa[i + 1:]
-        yb = ya[i + 1:]
-        s = 0.0
-        for j in range(xb.size):
-            dx = xb[j] - x0
-            dy = yb[j] - y0
-            s += np.sqrt(dx * dx + dy * dy)
-        t = tot + s
-        if abs(tot) >= abs(s):
-            comp += (tot - t) + s
-        else:
-            comp += (s - t) + tot
-        tot = t
+        tot, comp = _neumaier(tot, comp, _dist_sum(xa[i], ya[i], xa[i + 1:], ya[i + 1:]))
     return tot + comp
+
+
+@njit(cache=True, inline="always")
+def _tile_bounds(n, a, b, block):
+    """Index ranges [i0, i1) and [j0, j1) of tiles a and b of ``block`` points among n."""
+    i0 = a * block
+    j0 = b * block
+    return i0, min(n, i0 + block), j0, min(n, j0 + block)
 
 
 @njit(cache=True)
 def _task_2d(x, y, a, b, block):
-    n = x.size
-    i0 = a * block
-    i1 = min(n, i0 + block)
+    i0, i1, j0, j1 = _tile_bounds(x.size, a, b, block)
     if a == b:
         return _tri_2d(x[i0:i1], y[i0:i1])
-    j0 = b * block
-    j1 = min(n, j0 + block)
     return _rect_2d(x[i0:i1], y[i0:i1], x[j0:j1], y[j0:j1])
 
 
@@ -218,11 +213,7 @@ def _tile_dist2(pts, i0, i1, j0, j1, buf):
 
 @njit(fastmath=_FM, cache=True)
 def _task_nd(pts, a, b, block, buf):
-    n = pts.shape[1]
-    i0 = a * block
-    i1 = min(n, i0 + block)
-    j0 = b * block
-    j1 = min(n, j0 + block)
+    i0, i1, j0, j1 = _tile_bounds(pts.shape[1], a, b, block)
     _tile_dist2(pts, i0, i1, j0, j1, buf)
     tot = 0.0
     comp = 0.0
@@ -233,12 +224,7 @@ def _task_nd(pts, a, b, block, buf):
         s = 0.0
         for j in range(seg.size):
             s += np.sqrt(seg[j])
-        t = tot + s
-        if abs(tot) >= abs(s):
-            comp += (tot - t) + s
-        else:
-            comp += (s - t) + tot
-        tot = t
+        tot, comp = _neumaier(tot, comp, s)
     return tot + comp
 
 
@@ -254,11 +240,7 @@ def pair_sums_nd(pts, bi, bj, block):
 
 @njit(fastmath=_FM, cache=True)
 def _task_weighted(pts, w, a, b, block, buf, out_row):
-    n = pts.shape[1]
-    i0 = a * block
-    i1 = min(n, i0 + block)
-    j0 = b * block
-    j1 = min(n, j0 + block)
+    i0, i1, j0, j1 = _tile_bounds(pts.shape[1], a, b, block)
     _tile_dist2(pts, i0, i1, j0, j1, buf)
     for i in range(i1 - i0):
         row = buf[i]

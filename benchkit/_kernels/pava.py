@@ -48,11 +48,15 @@ def lcm_upto(n: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart):
+def _pool(y, r, n, one, bsum, bcnt, bstart):
+    """Pool row ``r`` of ``y`` into blocks (stack PAVA): block sums, lengths and starts; their number.
+
+    ``one`` is the weight of one cell in the dtype of ``bcnt`` (1.0 for float rows, 1 for counts).
+    """
     nb = 0
     for i in range(n):
         s = y[r, i]
-        c = 1.0
+        c = one
         st = i
         # merge while the previous pool's mean >= this pool's mean (scipy's rule)
         while nb > 0 and bsum[nb - 1] * c >= s * bcnt[nb - 1]:
@@ -64,6 +68,12 @@ def _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart):
         bcnt[nb] = c
         bstart[nb] = st
         nb += 1
+    return nb
+
+
+@njit(cache=True, inline="always")
+def _pava_float_row(y, fit, blocks, r, n, lo, hi, bsum, bcnt, bstart):
+    nb = _pool(y, r, n, 1.0, bsum, bcnt, bstart)
     for b in range(nb):
         v = bsum[b] / bcnt[b]
         v = lo if v < lo else v
@@ -86,20 +96,7 @@ def pava_float_serial(y, fit, blocks, lo, hi, start, stop):
 
 @njit(cache=True, inline="always")
 def _pava_counts_row(k, num, den, blocks, r, n, bsum, bcnt, bstart):
-    nb = 0
-    for i in range(n):
-        s = k[r, i]
-        c = 1
-        st = i
-        while nb > 0 and bsum[nb - 1] * c >= s * bcnt[nb - 1]:
-            nb -= 1
-            s += bsum[nb]
-            c += bcnt[nb]
-            st = bstart[nb]
-        bsum[nb] = s
-        bcnt[nb] = c
-        bstart[nb] = st
-        nb += 1
+    nb = _pool(k, r, n, 1, bsum, bcnt, bstart)
     for b in range(nb):
         end = bstart[b + 1] if b + 1 < nb else n
         for i in range(bstart[b], end):

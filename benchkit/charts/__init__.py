@@ -179,18 +179,21 @@ def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Ch
     data = data.reset_index(drop=True)
     data["model"] = data["model"].astype(object)
     data["family"] = data["family"].astype(object)
-    if title is None:
-        title = "Accuracy per model" + (f" ({rs.name})" if rs.name else "")
-    return (
-        alt.Chart(data, title=title)
-        .mark_bar()
-        .encode(
-            x=alt.X("accuracy:Q", title="accuracy", scale=alt.Scale(domain=[0, 1])),
-            y=alt.Y("model:N", sort=list(data["model"]), title=None),
-            color=alt.Color("family:N", title="family"),
-            tooltip=["model:N", "family:N", alt.Tooltip("accuracy:Q", format=".3f"), "rank:Q"],
-        )
+    return _bar_chart(
+        alt, data, title, "Accuracy per model", rs,
+        x=alt.X("accuracy:Q", title="accuracy", scale=alt.Scale(domain=[0, 1])),
+        y=alt.Y("model:N", sort=list(data["model"]), title=None),
+        color=alt.Color("family:N", title="family"),
+        tooltip=["model:N", "family:N", alt.Tooltip("accuracy:Q", format=".3f"), "rank:Q"],
     )
+
+
+def _bar_chart(alt, data: pd.DataFrame, title: str | None, default_title: str, rs: "ResponseSet",
+               **encoding) -> "altair.Chart":
+    """A bar chart of ``data``; the default title names the set (``"<default> (<rs.name>)"``)."""
+    if title is None:
+        title = default_title + (f" ({rs.name})" if rs.name else "")
+    return alt.Chart(data, title=title).mark_bar().encode(**encoding)
 
 
 def difficulty_bins(rs: "ResponseSet", *, bins: int = 20) -> pd.DataFrame:
@@ -239,17 +242,12 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     """
     alt = _altair()
     data = difficulty_bins(rs, bins=bins)
-    if title is None:
-        title = "Item difficulty (p-values)" + (f" ({rs.name})" if rs.name else "")
-    return (
-        alt.Chart(data, title=title)
-        .mark_bar()
-        .encode(
-            x=alt.X("bin_start:Q", bin="binned", title="p-value (proportion of models correct)",
-                    scale=alt.Scale(domain=[0, 1])),
-            x2="bin_end:Q",
-            y=alt.Y("n_items:Q", title="items"),
-            tooltip=[alt.Tooltip("bin_start:Q", format=".2f"), alt.Tooltip("bin_end:Q", format=".2f"),
-                     "n_items:Q"],
-        )
+    return _bar_chart(
+        alt, data, title, "Item difficulty (p-values)", rs,
+        x=alt.X("bin_start:Q", bin="binned", title="p-value (proportion of models correct)",
+                scale=alt.Scale(domain=[0, 1])),
+        x2="bin_end:Q",
+        y=alt.Y("n_items:Q", title="items"),
+        tooltip=[alt.Tooltip("bin_start:Q", format=".2f"), alt.Tooltip("bin_end:Q", format=".2f"),
+                 "n_items:Q"],
     )

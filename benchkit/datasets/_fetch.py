@@ -13,9 +13,11 @@ Every file is checked against its pinned sha256 before use (a mismatch is an err
 the expected and the actual hash). The network is touched only in step 3.
 
 The pinned hashes are package data: ``benchkit/datasets/manifests/<source>.json`` holds the source's
-name, repository and commit and one ``{"path", "sha256", "size"}`` entry per file
-(:func:`load_manifest`); each loader module declares its :class:`Source` with
-``files=load_manifest(name, repo=..., commit=...)``.
+name, repository and commit, its license and description, and one ``{"path", "sha256", "size"}``
+entry per file (:func:`load_manifest`); each loader module declares its :class:`Source` with
+``SOURCE = load_source(name, repo=..., commit=...)`` (its pins, checked against the manifest).
+An optional ``"upstream_prefix"`` is the folder the mirror drops from the upstream paths: the
+raw-GitHub URL of a file is then ``<prefix><path>`` at the pinned commit.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from pathlib import Path
 
 from benchkit._validation import BenchkitValueError
 
-__all__ = ["Source", "SourceFile", "fetch_file", "load_manifest", "mirror_root", "cache_root",
+__all__ = ["Source", "SourceFile", "fetch_file", "load_manifest", "load_source", "mirror_root", "cache_root",
            "DatasetIntegrityError"]
 
 _GITHUB_RAW = "https://raw.githubusercontent.com/{repo}/{commit}/{path}"
@@ -84,12 +86,8 @@ class Source:
         return f.url or _GITHUB_RAW.format(repo=self.repo, commit=self.commit, path=f.path)
 
 
-def load_manifest(name: str, *, repo: str, commit: str) -> tuple[SourceFile, ...]:
-    """The pinned files of source ``name``, read from ``manifests/<name>.json`` (package data).
-
-    ``repo`` and ``commit`` are the loader's pins; the manifest must have been computed for them
-    (a manifest of another commit is an error, never silently used).
-    """
+def _manifest(name: str, repo: str, commit: str) -> dict:
+    """The manifest document of source ``name`` (package data), checked against the loader's pins."""
     ref = resources.files("benchkit.datasets").joinpath("manifests", f"{name}.json")
     if not ref.is_file():
         raise BenchkitValueError(f"no manifest for source {name!r} (expected package data {ref})")
@@ -100,7 +98,37 @@ def load_manifest(name: str, *, repo: str, commit: str) -> tuple[SourceFile, ...
             raise BenchkitValueError(
                 f"manifest {name}.json has {key}={doc.get(key)!r} but the loader pins {want!r}"
             )
-    return tuple(SourceFile(str(f["path"]), str(f["sha256"]), int(f["size"])) for f in doc["files"])
+    return doc
+
+
+def _files(doc: dict, repo: str, commit: str) -> tuple[SourceFile, ...]:
+    prefix = doc.get("upstream_prefix")
+    return tuple(
+        SourceFile(str(f["path"]), str(f["sha256"]), int(f["size"]),
+                   url=None if prefix is None else _GITHUB_RAW.format(
+                       repo=repo, commit=commit, path=f"{prefix}{f['path']}"))
+        for f in doc["files"]
+    )
+
+
+def load_manifest(name: str, *, repo: str, commit: str) -> tuple[SourceFile, ...]:
+    """The pinned files of source ``name``, read from ``manifests/<name>.json`` (package data).
+
+    ``repo`` and ``commit`` are the loader's pins; the manifest must have been computed for them
+    (a manifest of another commit is an error, never silently used).
+    """
+    return _files(_manifest(name, repo, commit), repo, commit)
+
+
+def load_source(name: str, *, repo: str, commit: str) -> Source:
+    """The :class:`Source` ``name`` pinned at ``repo``@``commit``, from its manifest.
+
+    License, description and files come from ``manifests/<name>.json`` (package data), whose pins
+    must equal the loader's (as :func:`load_manifest`).
+    """
+    doc = _manifest(name, repo, commit)
+    return Source(name=name, repo=repo, commit=commit, license=str(doc["license"]),
+                  files=_files(doc, repo, commit), description=str(doc["description"]))
 
 
 def mirror_root() -> Path | None:

@@ -19,29 +19,18 @@ import zipfile
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit._validation import BenchkitValueError, check_choices
+from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "SUBJECTS", "load", "read_arrays"]
 
-_REPO = "bhaweshiitk/ConformalLLM"
-_COMMIT = "5419c301b7aeb5c76684e0de0e401ac0258ea0ff"
 _ZIP = "llm_probs_gpt.zip"
 _MODEL = "llama-13b"
 _LETTERS = "ABCD"
 
-SOURCE = Source(
-    name="conformal-llm",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="MIT (Copyright (c) 2023 Bhawesh Kumar and Charlie Lu)",
-    files=load_manifest("conformal-llm", repo=_REPO, commit=_COMMIT),
-    description=(
-        "LLaMA-13B softmax over A-D with gold index on 2,886 items of 16 MMLU subjects under 10 "
-        "prompt variants"
-    ),
-)
+SOURCE = load_source("conformal-llm", repo="bhaweshiitk/ConformalLLM",
+                     commit="5419c301b7aeb5c76684e0de0e401ac0258ea0ff")
 
 #: The 16 subjects, alphabetical (the archive's own order is arbitrary).
 SUBJECTS: tuple[str, ...] = (
@@ -116,13 +105,7 @@ def load(*, subjects=None) -> ResponseSet:
     prompt is what the repository's ``conformal_llm_scores.py`` reports for its "gpt4-based
     1-shot" prompts (argmax of the softmax vs the target).
     """
-    if subjects is None:
-        chosen = list(SUBJECTS)
-    else:
-        chosen = [subjects] if isinstance(subjects, str) else list(subjects)
-        for s in chosen:
-            check_choice("subjects", s, SUBJECTS)
-        chosen = [s for s in SUBJECTS if s in chosen]
+    chosen = list(SUBJECTS) if subjects is None else check_choices("subjects", subjects, SUBJECTS)
     arrays = read_arrays()
     item_frames, resp = [], []
     for subject in chosen:

@@ -24,30 +24,19 @@ import json
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "TASKS", "NORMALIZATIONS", "load", "load_problems", "normalize_answer"]
 
-_REPO = "facebookresearch/cruxeval"
-_COMMIT = "190faf16d175b5847b0af05d937872b1fb395942"
 _MODEL = "codellama-7b"
 
 _PROBLEMS = "data/cruxeval.jsonl"
 _SCORED = "samples/evaluation_results/sample_scored_codellama-7b_temp0.2_{task}.json"
 _GENERATIONS = "samples/model_generations/sample_codellama-7b_temp0.2_{task}/generations.json"
 
-SOURCE = Source(
-    name="cruxeval",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="MIT (Copyright (c) 2023 Meta)",
-    files=load_manifest("cruxeval", repo=_REPO, commit=_COMMIT),
-    description=(
-        "The 800 CRUXEval problems and Code Llama 7B's 10 sampled answers (T=0.2) per problem "
-        "with CRUXEval's scores, for input and output prediction"
-    ),
-)
+SOURCE = load_source("cruxeval", repo="facebookresearch/cruxeval",
+                     commit="190faf16d175b5847b0af05d937872b1fb395942")
 
 #: Accepted values of ``task``: the upstream file suffixes, or both.
 TASKS: tuple[str, ...] = ("input", "output", "both")

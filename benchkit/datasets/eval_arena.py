@@ -29,20 +29,21 @@ import functools
 import json
 import math
 import re
+from importlib import resources
+from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.model_names import FAMILY_RULES, parse_model_names
 from benchkit.response_set import ResponseSet
 
-__all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "load", "derive_budgets", "counts_from_pass1"]
+__all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "MODEL_ALIASES", "MODEL_FAMILIES", "load", "derive_budgets",
+           "counts_from_pass1"]
 
-_REPO = "crux-eval/eval-arena"
-_COMMIT = "012edd758d9ae7ef3d47a56a462e75ab2c659828"
 
 #: benchmark name (file stem) -> path inside the repository, in upstream file-listing order.
 BENCHMARKS: dict[str, str] = {
@@ -56,42 +57,33 @@ BENCHMARKS: dict[str, str] = {
     "mbpp+": "data/mbpp+.jsonl",
 }
 
-SOURCE = Source(
-    name="eval-arena",
-    repo=_REPO,
-    commit=_COMMIT,
-    license=(
-        "MIT per the repository README (no LICENSE file); portions under DS-1000 / google-research "
-        "licenses, none of which are among these files"
-    ),
-    files=load_manifest("eval-arena", repo=_REPO, commit=_COMMIT),
-    description=(
-        "Example-level pass1 (fraction of passing samples) of 29-59 models on CRUXEval-I/O (800), "
-        "HumanEval(+) (164), MBPP(+) (378), LiveCodeBench codegen (400) and base-model HumanEval"
-    ),
-)
+SOURCE = load_source("eval-arena", repo="crux-eval/eval-arena",
+                     commit="012edd758d9ae7ef3d47a56a462e75ab2c659828")
 
-#: Extra (pattern, family, owner) rules for Eval-Arena's abbreviations, tried before
+
+
+def _model_tables() -> tuple[tuple[tuple[str, str, str], ...], Mapping[str, str],
+                            Mapping[str, tuple[str, ...]]]:
+    ref = resources.files("benchkit.datasets").joinpath("eval_arena_models.json")
+    doc = json.loads(ref.read_text(encoding="utf-8"))
+    rules = tuple((str(p), str(f), str(o)) for p, f, o in doc["name_rules"])
+    families = {name: tuple(members) for name, members in doc["families"].items()}
+    return rules, MappingProxyType(dict(doc["aliases"])), MappingProxyType(families)
+
+
+#: Eval-Arena spells one model differently per benchmark file: each spelling -> one canonical name
+#: (lower case), e.g. ``"DSCoder-33b-Ins"`` -> ``"deepseek-coder-33b-instruct"``. CRUXEval's
+#: ``+cot`` entries are a different prompt and are kept apart. :data:`MODEL_FAMILIES`: explicit
+#: code-model families, strongest first, in canonical names (Phi: phi-1.5 and phi-1 have the same
+#: size, ordered by release, a stated judgement). Both are package data
+#: (``benchkit/datasets/eval_arena_models.json``), for ``benchkit.quality.assess(aliases=...,
+#: families=...)``.
+_NAME_RULES, MODEL_ALIASES, MODEL_FAMILIES = _model_tables()
+
+#: (pattern, family, owner) rules for Eval-Arena's names: its abbreviations (``dscoder``, ``cllama``,
+#: ``oc-ds``, ...; package data ``eval_arena_models.json``), tried before
 #: :data:`benchkit.model_names.FAMILY_RULES` on the cleaned, lower-cased name.
-NAME_RULES: tuple[tuple[str, str, str], ...] = (
-    (r"^dscoder", "deepseek-coder", "deepseek"),
-    # CRUXEval's "deepseek-base-6.7b" / "deepseek-instruct-6.7b" are DeepSeek-Coder models
-    (r"^deepseek-(base|instruct)", "deepseek-coder", "deepseek"),
-    (r"^cllama", "codellama", "meta"),
-    (r"^codeqwen", "qwen", "alibaba"),
-    (r"^codegemma", "gemma", "google"),
-    (r"^wcoder", "wizard", "wizardlm"),
-    (r"^oc-ds|^opencodeinterpreter", "opencodeinterpreter", "m-a-p"),
-    (r"^magicoder", "magicoder", "ise-uiuc"),
-    (r"^octocoder", "starcoder", "bigcode"),
-    (r"^stable-?code|^stablelm", "stablelm", "stability"),
-    (r"^codet5", "codet5", "salesforce"),
-    (r"^dbrx", "dbrx", "databricks"),
-    (r"^phind", "phind", "phind"),  # before FAMILY_RULES' "^phi"
-    (r"^codetulu", "tulu", "allenai"),
-    (r"^smaug", "smaug", "abacusai"),
-    (r"^euru[sx]", "eurus", "openbmb"),
-) + FAMILY_RULES
+NAME_RULES: tuple[tuple[str, str, str], ...] = _NAME_RULES + FAMILY_RULES
 
 # absolute tolerance on pass1 * n being a whole number (the files store thirds as 0.3333333333)
 _TOL = 1e-6

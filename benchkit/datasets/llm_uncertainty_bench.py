@@ -35,29 +35,19 @@ from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
     check_choice,
+    check_choices,
     check_columns,
     describe,
 )
-from benchkit.datasets._fetch import DatasetIntegrityError, Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import DatasetIntegrityError, fetch_file, load_source
 
 __all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
            "OptionProbs", "load", "option_probs"]
 
-_REPO = "smartyfh/LLM-Uncertainty-Bench"
-_COMMIT = "5d189dcc54dbde7f6a327e7139142aa41ff7c42c"
 _PARQUET = "option_logits_base.parquet"
 
-SOURCE = Source(
-    name="llm-uncertainty-bench",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="MIT",
-    files=load_manifest("llm-uncertainty-bench", repo=_REPO, commit=_COMMIT),
-    description=(
-        "Last-token logits of option letters A-F for 16 base models x 10,000 items on MMLU (3 "
-        "prompt templates), HellaSwag and CosmosQA; converted to parquet from outputs_base/*.pkl"
-    ),
-)
+SOURCE = load_source("llm-uncertainty-bench", repo="smartyfh/LLM-Uncertainty-Bench",
+                     commit="5d189dcc54dbde7f6a327e7139142aa41ff7c42c")
 
 #: The 16 models, as named in the upstream file names (parquet order).
 MODELS: tuple[str, ...] = (
@@ -111,9 +101,9 @@ def _local_parquet():
     except BenchkitValueError as exc:
         raise BenchkitValueError(
             f"{SOURCE.name}/{_PARQUET} is not available locally ({exc}). It is a conversion of "
-            f"{_REPO}@{_COMMIT[:8]}'s outputs_base/*.pkl made for the benchkit data mirror and has "
-            "no public URL, so it cannot be downloaded: set BENCHKIT_DATA_MIRROR to a copy of the "
-            "mirror (a folder holding llm-uncertainty-bench/option_logits_base.parquet)"
+            f"{SOURCE.repo}@{SOURCE.commit[:8]}'s outputs_base/*.pkl made for the benchkit data "
+            "mirror and has no public URL, so it cannot be downloaded: set BENCHKIT_DATA_MIRROR to "
+            "a copy of the mirror (a folder holding llm-uncertainty-bench/option_logits_base.parquet)"
         ) from None
 
 
@@ -169,9 +159,7 @@ def load(*, drop_demonstrations: bool = True, datasets=None, models=None) -> pd.
     for name, values, allowed in (("datasets", datasets, DATASETS), ("models", models, MODELS)):
         if values is None:
             continue
-        values = [values] if isinstance(values, str) else list(values)
-        for v in values:
-            check_choice(name, v, allowed)
+        values = check_choices(name, values, allowed)
         mask &= frame["dataset" if name == "datasets" else "model"].isin(values).to_numpy()
     demo = frame["item_id"].isin(DEMONSTRATION_IDS).to_numpy() & mask
     n_demo = int(demo.sum())

@@ -15,17 +15,14 @@ from __future__ import annotations
 import csv
 import functools
 import io
-from dataclasses import replace
 
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit._validation import BenchkitValueError, check_choice, check_choices
+from benchkit.datasets._fetch import fetch_file, load_source
 
 __all__ = ["SOURCE", "SUBJECTS", "PARTS", "SPLITS", "load", "item_id"]
 
-_REPO = "chujiezheng/LLM-MCQ-Bias"
-_COMMIT = "2ae2f40c77006f7a00a4675bdfb30151c2406691"
 
 #: The 57 MMLU subjects, in the (alphabetical) order of the upstream file names.
 SUBJECTS: tuple[str, ...] = (
@@ -88,25 +85,10 @@ SUBJECTS: tuple[str, ...] = (
     "world_religions",
 )
 
-SOURCE = Source(
-    name="mmlu",
-    repo=_REPO,
-    commit=_COMMIT,
-    license=(
-        "no LICENSE file in the repository; underlying data: MMLU (MIT), ARC (CC BY-SA 4.0), "
-        "CommonsenseQA (MIT)"
-    ),
-    # the mirror drops the repository's leading "code/" folder: the upstream path, and so the
-    # raw-GitHub URL at the pinned commit, is "code/<path>"
-    files=tuple(
-        replace(f, url=f"https://raw.githubusercontent.com/{_REPO}/{_COMMIT}/code/{f.path}")
-        for f in load_manifest("mmlu", repo=_REPO, commit=_COMMIT)
-    ),
-    description=(
-        "Item tables (question, options, answer letter): MMLU test (57 subjects, 14,042 items) and "
-        "dev (285), ARC-Challenge test (1,165, 4 options), CommonsenseQA validation (1,216, 5 options)"
-    ),
-)
+# the mirror drops the repository's leading "code/" folder: the upstream path, and so the raw-GitHub
+# URL at the pinned commit, is "code/<path>" (the manifest's "upstream_prefix")
+SOURCE = load_source("mmlu", repo="chujiezheng/LLM-MCQ-Bias",
+                     commit="2ae2f40c77006f7a00a4675bdfb30151c2406691")
 
 #: Accepted values of ``part`` and ``split``.
 PARTS: tuple[str, ...] = ("mmlu", "arc-challenge", "commonsenseqa", "all")
@@ -227,14 +209,12 @@ def load(*, part: str = "mmlu", split: str = "test", subjects=None) -> pd.DataFr
             raise BenchkitValueError(
                 f"subjects={subjects!r} only applies to part='mmlu'; part={part!r} has no subjects"
             )
-        subjects = [subjects] if isinstance(subjects, str) else list(subjects)
-        for s in subjects:
-            check_choice("subjects", s, SUBJECTS)
+        subjects = check_choices("subjects", subjects, SUBJECTS)
     frames = []
     for p in parts:
         for sp in splits:
             if p == "mmlu":
-                for subject in SUBJECTS if subjects is None else [s for s in SUBJECTS if s in subjects]:
+                for subject in SUBJECTS if subjects is None else subjects:
                     frames.append(_frame(p, sp, subject, f"data_mmlu/{sp}/{subject}_{sp}.csv", 4))
             else:
                 folder, pattern, k = _PART_LAYOUT[p]

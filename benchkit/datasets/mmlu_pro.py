@@ -21,25 +21,13 @@ import zipfile
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit._validation import BenchkitValueError, check_choice, check_choices, check_int
+from benchkit.datasets._fetch import fetch_file, load_source
 
 __all__ = ["SOURCE", "MODELS", "SCORINGS", "load"]
 
-_REPO = "TIGER-AI-Lab/MMLU-Pro"
-_COMMIT = "f418b116db00b065c2aea046518d8fcf74d39872"
-
-SOURCE = Source(
-    name="mmlu-pro",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="Apache-2.0 (LICENSE of the repository; the Hugging Face dataset card says MIT)",
-    files=load_manifest("mmlu-pro", repo=_REPO, commit=_COMMIT),
-    description=(
-        "MMLU-Pro CoT 5-shot outputs of 18 models (Llama-2/3/3.1, Yi, Qwen1.5, Mistral, Mixtral, "
-        "Gemini-1.5) on 12,032 ten-option questions; correct = pred == answer"
-    ),
-)
+SOURCE = load_source("mmlu-pro", repo="TIGER-AI-Lab/MMLU-Pro",
+                     commit="f418b116db00b065c2aea046518d8fcf74d39872")
 
 _PREFIX, _SUFFIX = "eval_results/model_outputs_", "_5shots.zip"
 
@@ -199,13 +187,7 @@ def load(*, scoring: str = "strict", rng: int = 12345, models=None):
 
     check_choice("scoring", scoring, SCORINGS)
     rng = check_int("rng", rng, min=0)
-    if models is None:
-        chosen = list(MODELS)
-    else:
-        chosen = [models] if isinstance(models, str) else list(models)
-        for m in chosen:
-            check_choice("models", m, MODELS)
-        chosen = [m for m in MODELS if m in chosen]
+    chosen = list(MODELS) if models is None else check_choices("models", models, MODELS)
     locals_ = tuple(str(fetch_file(SOURCE, f.path)) for f in SOURCE.files)
     parsed_all = _parse_all(locals_)
     parsed = {m: parsed_all.files[m] for m in chosen}

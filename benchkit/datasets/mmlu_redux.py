@@ -32,25 +32,14 @@ import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
 from benchkit.datasets import mmlu as _mmlu
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 
 __all__ = ["SOURCE", "ERROR_TYPES", "PARTS", "HELM_LABELLED_MODELS", "HELM_FULL_MODELS",
            "CORRUPTIONS", "normalize_error_type", "load"]
 
-_REPO = "aryopg/mmlu-redux"
-_COMMIT = "4563cfa79b659d76716e5b6019f46bba85fa02db"
 
-SOURCE = Source(
-    name="mmlu-redux",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="CC BY 4.0 (LICENSE); MMLU question text: MIT (hendrycks/test)",
-    files=load_manifest("mmlu-redux", repo=_REPO, commit=_COMMIT),
-    description=(
-        "MMLU-Redux expert error labels (5,700 items, 370 flawed) with the chosen letters of 14 HELM "
-        "models; full MMLU test x 10 HELM models; injected-error tests; raw HELM scenario states"
-    ),
-)
+SOURCE = load_source("mmlu-redux", repo="aryopg/mmlu-redux",
+                     commit="4563cfa79b659d76716e5b6019f46bba85fa02db")
 
 #: The normalized error-type vocabulary (``ok`` = no error found; ``expert`` = the annotator could
 #: not judge the item without a domain expert).

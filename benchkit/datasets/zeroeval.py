@@ -27,14 +27,12 @@ import re
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import Source, fetch_file, load_manifest
+from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["SOURCE", "BENCHMARKS", "MODELS", "CRUX_RULES", "load", "extract_answer", "crux_correct",
            "crux_answer", "math_correct", "math_answer", "sanitize_math_answer"]
 
-_REPO = "yuchenlin/ZeroEval"
-_COMMIT = "570c6269a2e4930ee06a17e713fece1ba52cf1dd"
 
 #: ZeroEval's task names (result folder) -> number of items.
 BENCHMARKS: dict[str, int] = {"crux": 800, "math-l5": 721}
@@ -44,17 +42,8 @@ MODELS: tuple[str, ...] = (
     "gemma-2-2b-it", "gemma-2-9b-it", "gemma-2-27b-it",
 )
 
-SOURCE = Source(
-    name="zeroeval",
-    repo=_REPO,
-    commit=_COMMIT,
-    license="Apache-2.0",
-    files=load_manifest("zeroeval", repo=_REPO, commit=_COMMIT),
-    description=(
-        "Greedy zero-shot JSON outputs and gold answers of Qwen2.5-Instruct 3/7/32/72B and "
-        "gemma-2-it 2/9/27B on CRUXEval-O (800) and MATH level 5 (721)"
-    ),
-)
+SOURCE = load_source("zeroeval", repo="yuchenlin/ZeroEval",
+                     commit="570c6269a2e4930ee06a17e713fece1ba52cf1dd")
 
 _OWNER = {"qwen": "alibaba", "gemma": "google"}
 

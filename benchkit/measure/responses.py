@@ -49,7 +49,6 @@ from benchkit.measure._metrics import (
     TABLE1_THRESHOLDS,
     MeasureSummary,
     MeasureTable,
-    TopGaps,
     ddm,
     measure_table,
     normalize_difficulty,
@@ -129,6 +128,11 @@ def fit_difficulties(
 # ----------------------------------------------------------------------------------------------
 # results
 # ----------------------------------------------------------------------------------------------
+def _from_summary(name: str, doc: str) -> property:
+    """A read-only attribute forwarded from ``self.summary`` (the benchmark's Table 1 row)."""
+    return property(lambda self: getattr(self.summary, name), doc=doc)
+
+
 @dataclass(frozen=True)
 class BenchmarkMeasure:
     """One benchmark as an empirical measure: per-item difficulties and its Table 1 row.
@@ -168,25 +172,10 @@ class BenchmarkMeasure:
         """Number of items on the axis (finite difficulties)."""
         return int(self.z.size)
 
-    @property
-    def ddm(self) -> float:
-        """DDM of the benchmark (Table 1)."""
-        return self.summary.ddm
-
-    @property
-    def max_gap(self) -> float:
-        """The Maximum Gap G(B) (Table 1)."""
-        return self.summary.max_gap
-
-    @property
-    def top_sum(self) -> float:
-        """The Top-k Gap Sum (Table 1; k = 5 by default)."""
-        return self.summary.top_sum
-
-    @property
-    def top_gaps(self) -> TopGaps:
-        """The k widest gaps, widest first."""
-        return self.summary.top_gaps
+    ddm = _from_summary("ddm", "DDM of the benchmark (Table 1).")
+    max_gap = _from_summary("max_gap", "The Maximum Gap G(B) (Table 1).")
+    top_sum = _from_summary("top_sum", "The Top-k Gap Sum (Table 1; k = 5 by default).")
+    top_gaps = _from_summary("top_gaps", "The k widest gaps, widest first (TopGaps).")
 
     def to_frame(self) -> pd.DataFrame:
         """Item table indexed by item: ``difficulty``, ``z`` and ``text`` (if any)."""
