@@ -21,7 +21,8 @@ What the harness guarantees
   --ServerApp.token=<random> --allow-root`` with temporary ``JUPYTER_CONFIG_DIR``,
   ``JUPYTER_DATA_DIR``, ``JUPYTER_RUNTIME_DIR``, ``JUPYTERLAB_SETTINGS_DIR``,
   ``JUPYTERLAB_WORKSPACES_DIR`` and ``IPYTHONDIR``, so the user's Jupyter set-up is neither read
-  nor touched; checkpoints are kept there too. The app is exposed as ``window.jupyterapp``
+  nor touched; checkpoints are kept there too. ``PYTHONPATH`` starts with the repository root, so
+  kernels import this checkout's ``benchkit`` (a git worktree's, not the venv's editable install). The app is exposed as ``window.jupyterapp``
   (``LabApp.expose_app_in_browser``),
   news and update checks are off, and document autosave is off, so running a committed notebook
   never rewrites it on disk.
@@ -198,6 +199,9 @@ def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERV
         "IPYTHONDIR": str(dirs["ipython"]),
         "JUPYTER_PLATFORM_DIRS": "1",
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        # kernels import THIS checkout's benchkit (and its widgets/*.js), not whatever copy is
+        # installed editable in the venv: without it a worktree's browser tests ran the main tree
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     })
     full_env.pop("JUPYTER_TOKEN", None)
     if env:

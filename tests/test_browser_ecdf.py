@@ -37,6 +37,19 @@ def test_explorer_in_jupyterlab_click_gap_lists_items_and_what_if_round_trip(ope
     with open_notebook(NOTEBOOK.relative_to(REPO_ROOT)) as page:
         assert run_all_cells(page)
         assert error_outputs(page) == []
+        # the explorer's output holds the live view and a static SVG (issue 13 item 1); JupyterLab
+        # renders the live widget, not the image, and the notebook model (what is saved) keeps both
+        shown = [o for o in cell_outputs(page, 1) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        assert len(shown) == 1
+        assert shown[0]["data"]["image/svg+xml"].lstrip().startswith("<svg")
+        output_elements(page, ".bk-ecdf").first.wait_for(state="visible", timeout=60_000)
+        rendered = page.evaluate("""() => {
+          const cell = window.jupyterapp.shell.currentWidget.content.widgets[1];
+          const area = cell.node.querySelector('.jp-OutputArea');
+          return {live: area.querySelectorAll('.bk-ecdf').length,
+                  images: area.querySelectorAll('.jp-RenderedSVG, .jp-RenderedImage, img').length};
+        }""")
+        assert rendered == {"live": 1, "images": 0}
         text = "".join(o.get("text", "") for o in cell_outputs(page, 2))
         expected = json.loads(re.search(r"EXPECTED (\{.*\})", text).group(1))
 

@@ -198,3 +198,15 @@ def test_charts_build_valid_specs(result):
         detection_power_chart(result)
     with pytest.raises(TypeError, match="expected a BenchmarkMeasure"):
         ecdf_chart({"a": 1})
+
+
+def test_static_image_is_the_selected_benchmarks_ecdf(result):
+    # the image stored beside the live widget (issue 13 item 1) follows the picked benchmark
+    w = ECDFGapExplorer(result)
+    data, _ = w._repr_mimebundle_()
+    for name in ("alpha", "beta"):
+        w.benchmark = name
+        s = result[name].summary
+        svg = w.static_svg()
+        assert f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f}" in svg
+    assert "alpha: DDM" in data["image/svg+xml"]

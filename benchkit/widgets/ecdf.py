@@ -246,3 +246,10 @@ class ECDFGapExplorer(BenchkitWidget):
             off += len(z)
         z_all = np.concatenate(zs) if zs else np.zeros(0, np.float32)
         return {"bundle": bundle, "bundle_z": pack_arrays(z=z_all)}
+
+    def static_chart(self):
+        """The selected benchmark's ECDF against the uniform reference with its top gaps
+        (:func:`benchkit.charts.measure.ecdf_chart`): the image stored with the live explorer."""
+        from benchkit.charts.measure import ecdf_chart
+
+        return ecdf_chart(self.measure, width=460, height=280)
