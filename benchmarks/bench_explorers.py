@@ -15,6 +15,9 @@ Inputs (issue 15's table):
   100 bootstraps; the explorer's size does not depend on the resampling counts), with a 400-char
   text per item. Setup (simulation + audit) takes ~80 s on 2 cores.
 
+"display with static SVG" times what a notebook cell showing the explorer adds for its static image
+(issue 13 item 1: ``_repr_mimebundle_`` draws the current view with vl-convert) and prints its size.
+
 Budgets: every live interaction shows its new state within 0.5 s; the 800k landscape exports in
 under 10 s into under 15 MB; the trajectory export is under 10 MB; the 14,000-item explorer's under
 5 MB. Export sizes are printed (``[size] ...``) when an export case first runs; every export call starts
@@ -148,6 +151,23 @@ def _export(kind: str, size: str = "", budget_mb: float = 0.0):
     return run
 
 
+def _display(kind: str, size: str = ""):
+    """Display the explorer as a notebook cell does: the live view plus the static SVG of the
+    current view (issue 13 item 1); prints the SVG's size once."""
+    def run():
+        w = _explorer(kind, size)
+        data, _ = w._repr_mimebundle_()
+        svg = data.get("image/svg+xml", "")
+        tag = f"{kind} {size}".strip()
+        if ("display", tag) not in _printed:
+            _printed.add(("display", tag))
+            print(f"[size] {tag} display: static SVG {len(svg.encode()) / 1e3:.0f} kB "
+                  f"(cap {w.static_max_bytes / 1e6:g} MB)", flush=True)
+        assert svg, f"{tag}: no static image"
+        return data
+    return run
+
+
 def _landscape_view(size: str):
     """Pick the next model (uncached), as a user cycling the model picker."""
     def run():
@@ -252,6 +272,9 @@ def cases() -> list[Case]:
             Case(name=f"landscape {size}: brush", setup=lambda size=size: _explorer("landscape", size),
                  kit=_landscape_brush(size), alternative=None, alternative_name="-", repeat=5,
                  note="budget 0.5 s; stratified first page"),
+            Case(name=f"landscape {size}: display with static SVG", setup=lambda size=size: _explorer(
+                "landscape", size), kit=_display("landscape", size), alternative=None, alternative_name="-",
+                repeat=2, note="live view + density SVG of the current view"),
             Case(name=f"landscape {size}: to_html export",
                  setup=lambda size=size: _explorer("landscape", size),
                  kit=_export("landscape", size, budget), alternative=None, alternative_name="-", repeat=1,
@@ -267,6 +290,9 @@ def cases() -> list[Case]:
              kit=_traj_select(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
         Case(name="trajectory MMLU-Pro: sort the list", setup=lambda: _explorer("trajectory"),
              kit=_traj_sort(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
+        Case(name="trajectory MMLU-Pro: display with static SVG", setup=lambda: _explorer("trajectory"),
+             kit=_display("trajectory"), alternative=None, alternative_name="-", repeat=2,
+             note="live view + SVG of the selected item and histograms"),
         Case(name="trajectory MMLU-Pro: to_html export", setup=lambda: _explorer("trajectory"),
              kit=_export("trajectory", "", 10), alternative=None, alternative_name="-", repeat=1,
              note="budget 10 MB"),
@@ -275,6 +301,9 @@ def cases() -> list[Case]:
              alternative=None, alternative_name="-", note="includes the 1PL fit (measure_benchmarks)"),
         Case(name="ECDF 14,015 items: what-if add an item", setup=lambda: _explorer("ecdf"),
              kit=_ecdf_what_if(), alternative=None, alternative_name="-", repeat=5, note="budget 0.5 s"),
+        Case(name="ECDF 14,015 items: display with static SVG", setup=lambda: _explorer("ecdf"),
+             kit=_display("ecdf"), alternative=None, alternative_name="-", repeat=2,
+             note="live view + ECDF SVG"),
         Case(name="ECDF 14,015 items: to_html export", setup=lambda: _explorer("ecdf"),
              kit=_export("ecdf", "", 5), alternative=None, alternative_name="-", repeat=1,
              note="budget 5 MB"),
@@ -285,6 +314,9 @@ def cases() -> list[Case]:
         Case(name="DIF 14,042 items: pick a threshold (uncached)", setup=lambda: _explorer("dif"),
              kit=_dif_threshold(), alternative=None, alternative_name="-", repeat=6,
              note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
+        Case(name="DIF 14,042 items: display with static SVG", setup=lambda: _explorer("dif"),
+             kit=_display("dif"), alternative=None, alternative_name="-", repeat=2,
+             note="live view + reversal-curve SVG"),
         Case(name="DIF 14,042 items: to_html export", setup=lambda: _explorer("dif"),
              kit=_export("dif", "", 5), alternative=None, alternative_name="-", repeat=1, note="budget 5 MB"),
     ]

@@ -260,3 +260,21 @@ def test_static_image_is_the_current_view_aggregated_when_dense(rs):
     sparse = LandscapeExplorer(rs, group="source", model=w.models[0], variant=w.variants[0])
     assert sparse.mode == "points"
     assert sparse.static_svg().count('class="mark-symbol') >= 1
+
+
+def test_static_density_quantile_classes_match_numpy_quantiles():
+    # the static image's colour classes (charts.landscape._quantile_classes, the reading of the
+    # explorer's quantileBreaks): upper bounds are numpy's inverted-CDF q/7 quantiles of the
+    # non-empty cells' counts; each cell is in the first class whose bound it does not exceed
+    from benchkit.charts.landscape import _quantile_classes
+
+    counts = np.random.default_rng(2).geometric(0.01, 300)
+    counts[:40] = 0
+    d = pd.DataFrame({"count": counts})
+    out, labels = _quantile_classes(d)
+    nz = counts[counts > 0]
+    bounds = np.unique(np.quantile(nz, np.arange(1, 8) / 7, method="inverted_cdf"))
+    assert len(out) == nz.size and len(labels) == bounds.size
+    for c, cls in zip(out["count"], out["class"]):
+        assert c <= bounds[cls] and (cls == 0 or c > bounds[cls - 1])
+    assert labels[-1] == f"{bounds[-2] + 1:,}–{nz.max():,}"
