@@ -22,7 +22,8 @@ What the harness guarantees
   ``JUPYTER_DATA_DIR``, ``JUPYTER_RUNTIME_DIR``, ``JUPYTERLAB_SETTINGS_DIR``,
   ``JUPYTERLAB_WORKSPACES_DIR`` and ``IPYTHONDIR``, so the user's Jupyter set-up is neither read
   nor touched; checkpoints are kept there too. ``PYTHONPATH`` starts with the repository root, so
-  kernels import this checkout's ``benchkit`` (a git worktree's, not the venv's editable install). The app is exposed as ``window.jupyterapp``
+  kernels import this checkout's ``benchkit`` (a git worktree's, not the venv's editable install).
+  The app is exposed as ``window.jupyterapp``
   (``LabApp.expose_app_in_browser``),
   news and update checks are off, and document autosave is off, so running a committed notebook
   never rewrites it on disk.

@@ -39,7 +39,8 @@ def test_explorer_in_jupyterlab_click_gap_lists_items_and_what_if_round_trip(ope
         assert error_outputs(page) == []
         # the explorer's output holds the live view and a static SVG (issue 13 item 1); JupyterLab
         # renders the live widget, not the image, and the notebook model (what is saved) keeps both
-        shown = [o for o in cell_outputs(page, 1) if "application/vnd.jupyter.widget-view+json" in o.get("data", {})]
+        view_mime = "application/vnd.jupyter.widget-view+json"
+        shown = [o for o in cell_outputs(page, 1) if view_mime in o.get("data", {})]
         assert len(shown) == 1
         assert shown[0]["data"]["image/svg+xml"].lstrip().startswith("<svg")
         output_elements(page, ".bk-ecdf").first.wait_for(state="visible", timeout=60_000)

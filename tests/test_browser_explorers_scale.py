@@ -88,7 +88,8 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
         assert f"Showing {target}" in shown
         # in-page timings from the user's action (busyGuard): Python's new state in the browser,
         # the explorer's DOM rebuilt, the next frame painted
-        ms = big.evaluate("el => ({sync: +el.dataset.syncMs, draw: +el.dataset.drawMs, paint: +el.dataset.paintMs})")
+        ms = big.evaluate(
+            "el => ({sync: +el.dataset.syncMs, draw: +el.dataset.drawMs, paint: +el.dataset.paintMs})")
         print("\n[timing] 480k landscape view change in JupyterLab: state synced from Python "
               f"{ms['sync']:.0f} ms, DOM drawn {ms['draw']:.0f} ms, painted {ms['paint']:.0f} ms "
               f"after the pick; Playwright round trip {elapsed * 1e3:.0f} ms")

@@ -117,12 +117,15 @@ def test_display_bundle_holds_the_live_view_and_an_svg_of_the_current_view():
     # the live widget view is there (JupyterLab ranks it first), plus the image for static readers
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w.model_id
     svg = data["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg") and "view first" in svg
-    assert "static image" in data["text/plain"] and "_Charted" in data["text/plain"]
+    assert svg.lstrip().startswith("<svg")
+    assert "view first" in svg
+    assert "static image" in data["text/plain"]
+    assert "_Charted" in data["text/plain"]
     # the image follows the view: after a change the next display shows the new one
     w.label = "second"
     svg2 = _bundle(w)["image/svg+xml"]
-    assert "view second" in svg2 and "view first" not in svg2
+    assert "view second" in svg2
+    assert "view first" not in svg2
     assert w.static_image().data == w.static_svg()
 
 
@@ -130,13 +133,15 @@ def test_display_bundle_without_chart_failure_or_oversize_keeps_the_live_view():
     w = _Charted(label="x")
     w.mode = "none"
     data = _bundle(w)
-    assert "image/svg+xml" not in data and "application/vnd.jupyter.widget-view+json" in data
+    assert "image/svg+xml" not in data
+    assert "application/vnd.jupyter.widget-view+json" in data
     with pytest.raises(ValueError, match="no static view"):
         w.static_image()
     w.mode = "fail"
     with pytest.warns(RuntimeWarning, match="chart exploded"):
         data = _bundle(w)
-    assert "image/svg+xml" not in data and "application/vnd.jupyter.widget-view+json" in data
+    assert "image/svg+xml" not in data
+    assert "application/vnd.jupyter.widget-view+json" in data
     w.mode = "chart"
     w.static_max_bytes = len(w.static_svg().encode()) - 1  # one byte too small
     with pytest.warns(RuntimeWarning, match="exceeds static_max_bytes"):

@@ -76,8 +76,11 @@ def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
 
 
 def _ecdf_on_grid(s, knots: int) -> dict[str, pd.DataFrame]:
-    """:func:`ecdf_frames`'s steps and area with both ECDFs evaluated at ``knots + 1`` evenly spaced
-    x values (right-continuous, exact there), for benchmarks too large to draw every atom."""
+    """:func:`ecdf_frames`'s steps and area on an evenly spaced grid of ``knots + 1`` x values.
+
+    Both ECDFs are evaluated there exactly (right-continuous), for benchmarks too large to draw
+    every atom.
+    """
     zs = np.sort(s.z)
     n = zs.size
     ref = (np.arange(n) + 0.5) / n

@@ -498,8 +498,9 @@ class BenchkitWidget(anywidget.AnyWidget):
         return svg
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict] | None:
-        """``(data, metadata)``: the live widget view, an SVG of the current view and a one-line
-        text (see the module docstring).
+        """``(data, metadata)``: the live view, an SVG of the current view, a one-line text.
+
+        See the module docstring, rule 8.
 
         JupyterLab renders the widget view (highest rank) while a kernel runs; the saved output
         also holds ``image/svg+xml``, shown by nbviewer/nbconvert and code hosts.

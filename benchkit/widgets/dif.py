@@ -210,8 +210,10 @@ class DIFExplorer(BenchkitWidget):
                     anchor_tie=t["anchor_tie"].to_numpy(bool), reversed=t["reversed"].to_numpy(bool))}
 
     def static_chart(self):
-        """Figure 1's near-tie reversal curve of the audit
-        (:func:`benchkit.charts.dif.reversal_curve_chart`): the image stored with the live explorer."""
+        """Figure 1's near-tie reversal curve of the audit: the image stored with the live explorer.
+
+        :func:`benchkit.charts.dif.reversal_curve_chart` of the audit shown.
+        """
         from benchkit.charts.dif import reversal_curve_chart
 
         return reversal_curve_chart(self._audit)

@@ -248,8 +248,11 @@ class ECDFGapExplorer(BenchkitWidget):
         return {"bundle": bundle, "bundle_z": pack_arrays(z=z_all)}
 
     def static_chart(self):
-        """The selected benchmark's ECDF against the uniform reference with its top gaps
-        (:func:`benchkit.charts.measure.ecdf_chart`): the image stored with the live explorer."""
+        """The selected benchmark's ECDF: the image stored with the live explorer.
+
+        :func:`benchkit.charts.measure.ecdf_chart` (ECDF against the uniform reference, DDM area,
+        top gaps) of the selected benchmark.
+        """
         from benchkit.charts.measure import ecdf_chart
 
         return ecdf_chart(self.measure, width=460, height=280)

@@ -508,7 +508,8 @@ class LandscapeExplorer(BenchkitWidget):
         """The current view as :func:`benchkit.charts.landscape.landscape_chart`.
 
         A scatter up to ``density_threshold`` points, else the binned density (``bins`` per axis,
-        so the image stays small at 800k points; coloured by quantile class on viridis, as live); with a comparison variant, one panel per
+        so the image stays small at 800k points; coloured by quantile class on viridis, as
+        live); with a comparison variant, one panel per
         variant. Its title gives the view and its MPD (exact or sampled +- SE, as shown live). The
         image stored with the live explorer in a saved notebook.
         """

@@ -337,10 +337,12 @@ class QualityDashboard(BenchkitWidget):
         return {"bundle": bundle}
 
     def static_chart(self):
-        """The selected benchmark's selection curve (Figure 2,
-        :func:`benchkit.charts.quality.selection_curve_chart`) beside the Kendall heatmap of its
-        domain (:func:`~benchkit.charts.quality.kendall_heatmap_chart`, when the domain has two or
-        more benchmarks): the image stored with the live explorer."""
+        """The selected benchmark's Figure 2 and Kendall heatmap: the image stored with the explorer.
+
+        :func:`benchkit.charts.quality.selection_curve_chart` of the selected benchmark beside
+        :func:`~benchkit.charts.quality.kendall_heatmap_chart` of its domain (when the domain has
+        two or more benchmarks).
+        """
         import altair as alt
 
         from benchkit.charts.quality import kendall_heatmap_chart, selection_curve_chart

@@ -297,8 +297,10 @@ class TrajectoryExplorer(BenchkitWidget):
 
     # ----------------------------------------------------------------- static rendering
     def static_chart(self):
-        """The selected item's C / E trajectories (:func:`benchkit.charts.boundary.trajectory_chart`)
-        beside the benchmark-level histograms (:func:`~benchkit.charts.boundary.distribution_chart`).
+        """The selected item's trajectories above the benchmark-level histograms.
+
+        :func:`benchkit.charts.boundary.trajectory_chart` of the selected item and
+        :func:`~benchkit.charts.boundary.distribution_chart` of the profiles.
 
         The static image stored with the live explorer in a saved notebook.
         """
