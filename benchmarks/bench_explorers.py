@@ -15,6 +15,9 @@ Inputs (issue 15's table):
   100 bootstraps; the explorer's size does not depend on the resampling counts), with a 400-char
   text per item. Setup (simulation + audit) takes ~80 s on 2 cores.
 
+"display with static SVG" times what a notebook cell showing the explorer adds for its static image
+(issue 13 item 1: ``_repr_mimebundle_`` draws the current view with vl-convert) and prints its size.
+
 Budgets: every live interaction shows its new state within 0.5 s; the 800k landscape exports in
 under 10 s into under 15 MB; the trajectory export is under 10 MB; the 14,000-item explorer's under
 5 MB. Export sizes are printed (``[size] ...``) when an export case first runs; every export call starts
@@ -162,6 +165,23 @@ def _interaction(kind: str, step, read: str, *, size: str = "", uncached: bool =
     return run
 
 
+def _display(kind: str, size: str = ""):
+    """Display the explorer as a notebook cell does: the live view plus the static SVG of the
+    current view (issue 13 item 1); prints the SVG's size once."""
+    def run():
+        w = _explorer(kind, size)
+        data, _ = w._repr_mimebundle_()
+        svg = data.get("image/svg+xml", "")
+        tag = f"{kind} {size}".strip()
+        if ("display", tag) not in _printed:
+            _printed.add(("display", tag))
+            print(f"[size] {tag} display: static SVG {len(svg.encode()) / 1e3:.0f} kB "
+                  f"(cap {w.static_max_bytes / 1e6:g} MB)", flush=True)
+        assert svg, f"{tag}: no static image"
+        return data
+    return run
+
+
 def _landscape_view(size: str):
     """Pick the next model (uncached), as a user cycling the model picker."""
     def step(w, i):
@@ -258,6 +278,8 @@ def cases() -> list[Case]:
         out += [
             _ui_case(f"{tag}: brush", "landscape", _landscape_brush(size), size=size, repeat=5,
                      note="budget 0.5 s; stratified first page"),
+            _ui_case(f"{tag}: display with static SVG", "landscape", _display("landscape", size),
+                     size=size, repeat=2, note="live view + density SVG of the current view"),
             _ui_case(f"{tag}: to_html export", "landscape", _export("landscape", size, budget),
                      size=size, repeat=1, note="budget 10 s and 15 MB (800k)"),
         ]
@@ -269,6 +291,9 @@ def cases() -> list[Case]:
                  repeat=5, note="budget 0.5 s"),
         _ui_case("trajectory MMLU-Pro: sort the list", "trajectory", _traj_sort(), repeat=5,
                  note="budget 0.5 s"),
+        _ui_case("trajectory MMLU-Pro: display with static SVG", "trajectory", _display("trajectory"),
+                 repeat=2,
+                 note="live view + SVG of the selected item and histograms"),
         _ui_case("trajectory MMLU-Pro: to_html export", "trajectory", _export("trajectory", "", 10),
                  repeat=1, note="budget 10 MB"),
         _build_case("ECDF MMLU 14,015 items x 10 models: build explorer", ecdf_input,
@@ -276,6 +301,8 @@ def cases() -> list[Case]:
                     note="includes the 1PL fit (measure_benchmarks)"),
         _ui_case("ECDF 14,015 items: what-if add an item", "ecdf", _ecdf_what_if(), repeat=5,
                  note="budget 0.5 s"),
+        _ui_case("ECDF 14,015 items: display with static SVG", "ecdf", _display("ecdf"), repeat=2,
+                 note="live view + ECDF SVG"),
         _ui_case("ECDF 14,015 items: to_html export", "ecdf", _export("ecdf", "", 5), repeat=1,
                  note="budget 5 MB"),
         _build_case("DIF 14,042 items x 5,000 models: build explorer", dif_input,
@@ -283,6 +310,8 @@ def cases() -> list[Case]:
                     note="from the AuditResult; setup runs the audit"),
         _ui_case("DIF 14,042 items: pick a threshold (uncached)", "dif", _dif_threshold(), repeat=6,
                  note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
+        _ui_case("DIF 14,042 items: display with static SVG", "dif", _display("dif"), repeat=2,
+                 note="live view + reversal-curve SVG"),
         _ui_case("DIF 14,042 items: to_html export", "dif", _export("dif", "", 5), repeat=1,
                  note="budget 5 MB"),
     ]

@@ -21,7 +21,9 @@ What the harness guarantees
   --ServerApp.token=<random> --allow-root`` with temporary ``JUPYTER_CONFIG_DIR``,
   ``JUPYTER_DATA_DIR``, ``JUPYTER_RUNTIME_DIR``, ``JUPYTERLAB_SETTINGS_DIR``,
   ``JUPYTERLAB_WORKSPACES_DIR`` and ``IPYTHONDIR``, so the user's Jupyter set-up is neither read
-  nor touched; checkpoints are kept there too. The app is exposed as ``window.jupyterapp``
+  nor touched; checkpoints are kept there too. ``PYTHONPATH`` starts with the repository root, so
+  kernels import this checkout's ``benchkit`` (a git worktree's, not the venv's editable install).
+  The app is exposed as ``window.jupyterapp``
   (``LabApp.expose_app_in_browser``),
   news and update checks are off, and document autosave is off, so running a committed notebook
   never rewrites it on disk.
@@ -72,7 +74,8 @@ RUN_TIMEOUT = 300.0
 __all__ = [
     "CHROMIUM", "CHROMIUM_ARGS", "chromium_missing_reason", "JupyterLabServer", "jupyterlab_server",
     "chromium", "jupyterlab_page", "run_all_cells", "wait_for_idle", "output_elements",
-    "error_outputs", "cell_outputs", "chart_views", "widget_views", "browser_errors",
+    "error_outputs", "cell_outputs", "chart_views", "widget_views", "browser_errors", "visible_box",
+    "click_at", "drag",
 ]
 
 
@@ -197,6 +200,9 @@ def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERV
         "IPYTHONDIR": str(dirs["ipython"]),
         "JUPYTER_PLATFORM_DIRS": "1",
         "PYDEVD_DISABLE_FILE_VALIDATION": "1",
+        # kernels import THIS checkout's benchkit (and its widgets/*.js), not whatever copy is
+        # installed editable in the venv: without it a worktree's browser tests ran the main tree
+        "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
     })
     full_env.pop("JUPYTER_TOKEN", None)
     if env:
@@ -523,9 +529,31 @@ def offline_page(browser, path: str | Path, *, ready: str = "#benchkit-root[data
         context.close()
 
 
+def visible_box(page, locator) -> dict:
+    """``locator``'s bounding box after scrolling it into view; fails when it is still off-screen.
+
+    ``page.mouse`` acts at viewport coordinates: a point below the fold hits nothing (no error), so
+    every raw mouse action in the tests goes through this (the ECDF what-if strip sat 4 px below a
+    1000 px viewport after the explorer grew a row of gap labels, and the click silently missed).
+    """
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    vp = page.viewport_size
+    if box is None or box["y"] < 0 or box["y"] + box["height"] > vp["height"] \
+            or box["x"] < 0 or box["x"] + box["width"] > vp["width"]:
+        raise AssertionError(f"element box {box} is not inside the {vp} viewport after scrolling")
+    return box
+
+
+def click_at(page, locator, fx: float = 0.5, fy: float = 0.5) -> None:
+    """A real mouse click at fractions (fx, fy) of ``locator``'s box (scrolled into view first)."""
+    box = visible_box(page, locator)
+    page.mouse.click(box["x"] + box["width"] * fx, box["y"] + box["height"] * fy)
+
+
 def drag(page, overlay, fx0, fy0, fx1, fy1) -> None:
     """Drag the mouse over ``overlay`` from (fx0, fy0) to (fx1, fy1), in fractions of its box."""
-    box = overlay.bounding_box()
+    box = visible_box(page, overlay)
     page.mouse.move(box["x"] + box["width"] * fx0, box["y"] + box["height"] * fy0)
     page.mouse.down()
     page.mouse.move(box["x"] + box["width"] * fx1, box["y"] + box["height"] * fy1, steps=6)

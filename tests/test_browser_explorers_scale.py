@@ -1,8 +1,9 @@
 """Explorers at leaderboard scale in a real JupyterLab and as exported pages (issue 15).
 
-- a view change on the 479,760-point landscape (llm-uncertainty-bench MMLU x 3 templates) shows its
-  new state quickly (the measured time is printed: Python's part and the whole round trip with the
-  browser's rendering);
+- a view change on the 479,760-point landscape (llm-uncertainty-bench MMLU x 3 templates): Python's
+  new state reaches the browser within 0.5 s of the pick (in-page timing by ``busyGuard``:
+  ``data-sync-ms``), and the browser's own drawing (``data-draw-ms``, ``data-paint-ms``) is
+  measured separately and printed with Python's part;
 - the busy state: while a deliberately slow exact MPD runs (test hook ``_exact_delay``), the explorer
   is marked stale and its controls are disabled; afterwards it shows the exact value;
 - the exported 799,600-point page opens offline from file:// and its brush lists rows from more than
@@ -42,13 +43,16 @@ from benchkit.widgets import LandscapeExplorer
 big = LandscapeExplorer(landscape_input("480k"))
 small = LandscapeExplorer(fetch("conformal-llm", subjects=["anatomy"]), exact_limit=10)
 small._exact_delay = 4.0
-times = []
-def timed(change):
-    times.append(time.perf_counter())
-big.observe(timed, names="revision")
+py_seconds = []  # Python's part of each view change (the explorer's _load)
+_load = big._load
+def _timed_load():
+    t = time.perf_counter()
+    _load()
+    py_seconds.append(time.perf_counter() - t)
+big._load = _timed_load
 big"""
 SMALL = "small"
-REPORT = """print("EXPECTED " + json.dumps({"model": big.model, "revision": big.revision,
+REPORT = """print("EXPECTED " + json.dumps({"model": big.model, "revision": big.revision, "py": py_seconds,
                                 "mpd": big.stats["mpd"], "method": big.stats["mpd_method"],
                                 "small": small.stats["mpd_method"]}))"""
 
@@ -76,14 +80,22 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
         t0 = time.perf_counter()
         picker.select_option(target)
         page.wait_for_function(
-            "([el, rev]) => Number(el.dataset.revision) > rev && !el.classList.contains('bk-stale')",
+            "([el, rev]) => Number(el.dataset.revision) > rev && !el.classList.contains('bk-stale')"
+            " && el.dataset.paintMs !== undefined",
             arg=[big.element_handle(), rev0], timeout=30_000, polling="raf")
         elapsed = time.perf_counter() - t0
         shown = big.locator(".bk-note").inner_text()
         assert f"Showing {target}" in shown
-        print("\n[timing] 480k landscape view change in JupyterLab (click -> new view drawn): "
-              f"{elapsed:.3f} s")
-        assert elapsed < 1.5, f"view change took {elapsed:.2f} s"
+        # in-page timings from the user's action (busyGuard): Python's new state in the browser,
+        # the explorer's DOM rebuilt, the next frame painted
+        ms = big.evaluate(
+            "el => ({sync: +el.dataset.syncMs, draw: +el.dataset.drawMs, paint: +el.dataset.paintMs})")
+        print("\n[timing] 480k landscape view change in JupyterLab: state synced from Python "
+              f"{ms['sync']:.0f} ms, DOM drawn {ms['draw']:.0f} ms, painted {ms['paint']:.0f} ms "
+              f"after the pick; Playwright round trip {elapsed * 1e3:.0f} ms")
+        assert 0 < ms["sync"] <= ms["draw"] <= ms["paint"]
+        assert ms["sync"] < 500, f"the new state took {ms['sync']:.0f} ms to reach the browser (budget 500)"
+        assert ms["paint"] - ms["sync"] < 1000, f"drawing took {ms['paint'] - ms['sync']:.0f} ms"
 
         # busy state: the exact MPD of the small explorer sleeps 4 s (test hook)
         small = roots.nth(1)
@@ -114,6 +126,9 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(lab_browser, tmp_path):
         text = "".join(o.get("text", "") for o in cell_outputs(page, 2))
         expected = json.loads(re.search(r"EXPECTED (\{.*\})", text).group(1))
         assert expected["model"] == target
+        print(f"[timing] Python's part of that view change (LandscapeExplorer._load): "
+              f"{expected['py'][-1] * 1e3:.0f} ms")
+        assert expected["py"][-1] < 0.5
         assert expected["small"] == "exact"
         assert expected["method"] == "exact"  # one model, one template: 9,995 points <= EXACT_LIMIT
         assert [e for e in browser_errors(page) if "pageerror" in e] == []

@@ -23,6 +23,7 @@ from jupyter_harness import (
     offline_page,
     output_elements,
     run_all_cells,
+    visible_box,
     wait_for_idle,
 )
 
@@ -61,7 +62,7 @@ def _chart_numbers(loc, attr):
 def _brush_x(page, loc_prefix, frac0, frac1):
     """Drag across the x histogram's plot area from frac0 to frac1 of its width."""
     overlay = loc_prefix("svg.bk-hist[data-var='x'] .bk-overlay").first
-    box = overlay.bounding_box()
+    box = visible_box(page, overlay)
     y = box["y"] + box["height"] / 2
     page.mouse.move(box["x"] + box["width"] * frac0, y)
     page.mouse.down()

@@ -50,3 +50,27 @@ def test_every_interactive_chart_has_a_static_svg(path):
         assert kinds.count("svg") >= kinds.count("chart"), \
             f"{path.name}: cell {i} stores {kinds.count('chart')} interactive charts but " \
             f"{kinds.count('svg')} static images"
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def _is_explorer(data: dict) -> bool:
+    """A benchkit explorer's display output: the live widget view whose text names a benchkit
+    explorer (``benchkit TrajectoryExplorer (...)``; before the static images: ``<benchkit.widgets.x.Y
+    object at ...>``)."""
+    plain = "".join(data.get("text/plain", []))
+    return WIDGET_VIEW in data and (plain.startswith("benchkit ") or "benchkit.widgets." in plain)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_explorer_output_stores_a_static_image(path):
+    # BenchkitWidget._repr_mimebundle_ puts an SVG of the view beside the live widget view in the
+    # same output, so the saved notebook shows each explorer without a kernel (issue 13 item 1)
+    for i, cell in enumerate(_code_cells(path)):
+        for out in cell.get("outputs", []):
+            data = out.get("data", {})
+            if _is_explorer(data):
+                kinds = sorted(data)
+                assert "image/svg+xml" in data or "image/png" in data, \
+                    f"{path.name}: cell {i} shows an explorer without a static image (mimetypes {kinds})"

@@ -88,6 +88,78 @@ def test_to_html_compresses_state_and_keeps_binary_binary():
     assert len(page) < 60_000  # 400 kB of repetitive int32 codes, gzip-compressed
 
 
+class _Charted(_Toy):
+    """A toy explorer whose static view is a bar chart of ``label``'s letters (or a failure)."""
+
+    mode = "chart"
+
+    def static_chart(self):
+        import altair as alt
+        import pandas as pd
+
+        if self.mode == "none":
+            return None
+        if self.mode == "fail":
+            raise RuntimeError("chart exploded")
+        frame = pd.DataFrame({"k": np.arange(3), "v": np.arange(3) % 7})
+        return alt.Chart(frame).mark_bar().encode(x="k:O", y="v:Q").properties(title=f"view {self.label}")
+
+
+def _bundle(w):
+    data, metadata = w._repr_mimebundle_()
+    assert isinstance(metadata, dict)
+    return data
+
+
+def test_display_bundle_holds_the_live_view_and_an_svg_of_the_current_view():
+    w = _Charted(label="first")
+    data = _bundle(w)
+    # the live widget view is there (JupyterLab ranks it first), plus the image for static readers
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w.model_id
+    svg = data["image/svg+xml"]
+    assert svg.lstrip().startswith("<svg")
+    assert "view first" in svg
+    assert "static image" in data["text/plain"]
+    assert "_Charted" in data["text/plain"]
+    # the image follows the view: after a change the next display shows the new one
+    w.label = "second"
+    svg2 = _bundle(w)["image/svg+xml"]
+    assert "view second" in svg2
+    assert "view first" not in svg2
+    assert w.static_image().data == w.static_svg()
+
+
+def test_display_bundle_without_chart_failure_or_oversize_keeps_the_live_view():
+    w = _Charted(label="x")
+    w.mode = "none"
+    data = _bundle(w)
+    assert "image/svg+xml" not in data
+    assert "application/vnd.jupyter.widget-view+json" in data
+    with pytest.raises(ValueError, match="no static view"):
+        w.static_image()
+    w.mode = "fail"
+    with pytest.warns(RuntimeWarning, match="chart exploded"):
+        data = _bundle(w)
+    assert "image/svg+xml" not in data
+    assert "application/vnd.jupyter.widget-view+json" in data
+    w.mode = "chart"
+    w.static_max_bytes = len(w.static_svg().encode()) - 1  # one byte too small
+    with pytest.warns(RuntimeWarning, match="exceeds static_max_bytes"):
+        data = _bundle(w)
+    assert "image/svg+xml" not in data
+    del w.static_max_bytes
+    _Charted.static_images = False
+    try:
+        assert "image/svg+xml" not in _bundle(w)
+    finally:
+        _Charted.static_images = True
+    assert "image/svg+xml" in _bundle(w)
+
+
+def test_base_explorer_has_no_static_view():
+    assert "image/svg+xml" not in _bundle(_Toy())
+
+
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 def test_dom_helpers_in_node(tmp_path):
     buf = pack_arrays(a=np.array([1.5, -2.25], np.float32), b=np.array([[1, 2, 3]], np.uint16))
@@ -117,3 +189,24 @@ console.log(JSON.stringify(out));
     assert out["fit"]["full"].startswith("Meta")
     # positive values sorted 1 1 1 2 5 100: quartile upper bounds 1, 1(dup), 5, 100 -> [1, 5, 100]
     assert out["breaks"] == [1, 5, 100]
+
+
+def test_saved_output_shows_the_image_in_nbconvert_html_without_widget_state():
+    # what nbviewer does with a saved notebook: nbconvert's HTML exporter drops a widget view whose
+    # state was not saved (WidgetsDataTypeFilter) and falls back to the next mimetype, the SVG
+    nbformat = pytest.importorskip("nbformat")
+    nbconvert = pytest.importorskip("nbconvert")
+    w = _Charted(label="saved-view")
+    data, metadata = w._repr_mimebundle_()
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("explorer", execution_count=1)
+    cell.outputs = [nbformat.v4.new_output("execute_result", data=data, metadata=metadata,
+                                           execution_count=1)]
+    nb.cells = [cell]
+    body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
+    # the lab template embeds the SVG as a base64 data URL
+    imgs = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', body)
+    assert len(imgs) == 1
+    assert base64.b64decode(imgs[0]).decode() == data["image/svg+xml"]
+    assert "view saved-view" in data["image/svg+xml"]
+    assert w.model_id not in body  # no dangling widget view

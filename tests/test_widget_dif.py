@@ -143,3 +143,12 @@ def test_to_html_embeds_every_threshold_and_the_arrays(result, tmp_path):
     np.testing.assert_array_equal(state["heat"]["D1"], result.anchors[1].D.astype(np.float32))
     assert state["texts"][3] == "</script><b>x</b>"
     assert "</script><b>" not in page  # the text travels compressed, never as markup
+
+
+def test_static_image_is_the_reversal_curve(result):
+    # the image stored beside the live widget (issue 13 item 1): Figure 1 of this audit
+    data, _ = DIFExplorer(result)._repr_mimebundle_()
+    svg = data["image/svg+xml"]
+    assert svg.lstrip().startswith("<svg")
+    for t in reversal_curve_view(result)["threshold_pp"]:
+        assert f">{t:g}</text>" in svg  # every threshold of the curve is an axis label

@@ -188,7 +188,7 @@ def test_charts_build_valid_specs(result):
     from benchkit.charts.measure import detection_power_chart, ecdf_chart, measure_table_chart
 
     spec = ecdf_chart(result["alpha"]).to_dict()
-    assert spec["title"].startswith("alpha: DDM ")
+    assert spec["title"]["text"].startswith("alpha: DDM ")
     assert len(spec["layer"]) == 4
     dp = result["alpha"].detection_power([0.05, 0.2, 0.5], k=(1, 10))
     spec = detection_power_chart(dp).to_dict()
@@ -198,3 +198,36 @@ def test_charts_build_valid_specs(result):
         detection_power_chart(result)
     with pytest.raises(TypeError, match="expected a BenchmarkMeasure"):
         ecdf_chart({"a": 1})
+
+
+def test_static_image_is_the_selected_benchmarks_ecdf(result):
+    # the image stored beside the live widget (issue 13 item 1) follows the picked benchmark
+    w = ECDFGapExplorer(result)
+    data, _ = w._repr_mimebundle_()
+    for name in ("alpha", "beta"):
+        w.benchmark = name
+        s = result[name].summary
+        svg = w.static_svg()
+        assert f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f}" in svg
+    assert "alpha: DDM" in data["image/svg+xml"]
+
+
+def test_ecdf_chart_of_a_large_benchmark_uses_the_exact_ecdf_on_a_grid():
+    # above max_knots items the chart draws both ECDFs at evenly spaced x (Altair embeds <= 5,000
+    # rows; the 14,015-item MMLU explorer's static image failed before); oracle: mean(z <= x)
+    from benchkit.charts.measure import ecdf_chart
+
+    z = np.random.default_rng(5).beta(2, 5, 6_000)
+    spec = ecdf_chart(z, max_knots=500).to_dict()
+    datasets = spec["datasets"]
+    assert max(len(v) for v in datasets.values()) <= 1002
+    steps = next(pd.DataFrame(v) for v in datasets.values() if "curve" in v[0])
+    bench = steps[steps["curve"] == "benchmark"]
+    assert len(bench) == 501
+    oracle = np.array([np.mean(z <= x) for x in bench["x"]])
+    np.testing.assert_allclose(bench["y"].to_numpy(), oracle, atol=1e-15)
+    ref = steps[steps["curve"] == "uniform reference"]
+    atoms = (np.arange(6_000) + 0.5) / 6_000
+    np.testing.assert_allclose(ref["y"].to_numpy(), [np.mean(atoms <= x) for x in ref["x"]], atol=1e-15)
+    with pytest.raises(ValueError, match="max_knots"):
+        ecdf_chart(z, max_knots=1)

@@ -238,3 +238,47 @@ def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
     np.testing.assert_allclose(cols["x"] / B["quant"], d.frame["p_top1"], atol=1 / 65535)
     assert len(B["views"]) == len(w.models) * len(w.groups) * len(w.variants)
     assert "DecompressionStream" in page
+
+
+def test_static_image_is_the_current_view_aggregated_when_dense(rs):
+    # the image stored beside the live widget (issue 13 item 1): the view's title with its point
+    # count and MPD as shown live; dense views are drawn as the binned density, not one mark a point
+    w = LandscapeExplorer(rs, group="source", exact_limit=100, density_threshold=100, bins=20)
+    data, _ = w._repr_mimebundle_()
+    svg = data["image/svg+xml"]
+    n = len(w.view_rows)
+    exact = pdist(w.data.frame.loc[w.view_rows, ["p_top1", "h_norm"]].to_numpy()).mean()
+    assert f"{n:,} points" in svg
+    assert "(sampled)" in svg
+    assert svg.count("<path") < 20 * 20 + 200  # at most one cell a bin (+ axes), not n points
+    w.compute_exact()
+    svg = w.static_svg()
+    assert f"MPD {exact:.3f}" in svg
+    assert "(sampled)" not in svg
+    # a comparison variant: one panel per variant
+    w.compare = w.variants[1]
+    svg = w.static_svg()
+    assert f"{w.variants[0]} → {w.variants[1]}" in svg
+    sparse = LandscapeExplorer(rs, group="source", model=w.models[0], variant=w.variants[0])
+    assert sparse.mode == "points"
+    assert sparse.static_svg().count('class="mark-symbol') >= 1
+
+
+def test_static_density_quantile_classes_match_numpy_quantiles():
+    # the static image's colour classes (charts.landscape._quantile_classes, the reading of the
+    # explorer's quantileBreaks): upper bounds are numpy's inverted-CDF q/7 quantiles of the
+    # non-empty cells' counts; each cell is in the first class whose bound it does not exceed
+    from benchkit.charts.landscape import _quantile_classes
+
+    counts = np.random.default_rng(2).geometric(0.01, 300)
+    counts[:40] = 0
+    d = pd.DataFrame({"count": counts})
+    out, labels = _quantile_classes(d)
+    nz = counts[counts > 0]
+    bounds = np.unique(np.quantile(nz, np.arange(1, 8) / 7, method="inverted_cdf"))
+    assert len(out) == nz.size
+    assert len(labels) == bounds.size
+    for c, cls in zip(out["count"], out["class"]):
+        assert c <= bounds[cls]
+        assert cls == 0 or c > bounds[cls - 1]
+    assert labels[-1] == f"{bounds[-2] + 1:,}–{nz.max():,}"

@@ -173,3 +173,16 @@ def test_precomputed_selection_is_reused(result, dash):
         QualityDashboard(result, selection=sv, method="cad")
     with pytest.raises(BenchkitValueError, match="SelectionView"):
         QualityDashboard(result, selection=sv.curve)
+
+
+def test_static_image_is_the_selected_benchmarks_curve_and_domain_heatmap(dash):
+    # the image stored beside the live widget (issue 13 item 1) follows the selected benchmark
+    svg = dash._repr_mimebundle_()[0]["image/svg+xml"]
+    assert f"{dash.benchmark}: selection ratio curve" in svg
+    old = dash.benchmark
+    dash.benchmark = "C"
+    try:
+        svg = dash.static_svg()
+        assert "C: selection ratio curve" in svg
+    finally:
+        dash.benchmark = old

@@ -395,3 +395,13 @@ def test_cruxeval_output_deepseek_coder_size_ladder():
     np.testing.assert_array_equal(w.trajectory["counts"], cm.K[i])
     assert w.trajectory["item"].startswith("CRUXEval-output/")
     assert w.trajectory["answers"] is None  # counts only: no answer states
+
+
+def test_static_image_is_the_selected_items_trajectory(prof, frame):
+    # the image stored beside the live widget (issue 13 item 1) follows the selected item
+    w = TrajectoryExplorer(prof)
+    for i in (w.listed[0], w.listed[7]):
+        w.selected = i
+        svg = w._repr_mimebundle_()[0]["image/svg+xml"]
+        assert f"{frame.index[i]}: x={frame['x'].iloc[i]:.2f} w={frame['w'].iloc[i]:.2f}" in svg
+        assert "(Delta&gt;0)" in svg  # the benchmark-level histograms are there too (XML-escaped)

@@ -62,20 +62,44 @@ function unpackArrays(value) {
 // Marks `root` stale (class bk-stale, data-busy) and disables its controls marked data-queue from
 // the moment the user acts (guard.pending(label)) or Python says it is busy, until the next
 // `revision` arrives from Python. In exported pages (static_mode) work is local and synchronous.
+//
+// Timing (milliseconds since the user's action, on the root's dataset, for tests and benchmarks):
+// data-sync-ms when Python's new state (revision) arrives, data-draw-ms when the explorer has
+// rebuilt its DOM (its draw ends with guard.apply()), data-paint-ms after the next frame was painted.
 function busyGuard(model, root) {
   let waiting = false;
   let label = "";
+  let t0 = null;          // performance.now() of the pending user action
+  let awaitingDraw = false;
   const apply = () => {
     const busy = waiting || !!model.get("busy");
     root.classList.toggle("bk-stale", busy);
     if (busy) root.dataset.busy = label || model.get("busy_label") || "updating"; else delete root.dataset.busy;
     for (const c of root.querySelectorAll("[data-queue]")) c.disabled = busy;
+    if (awaitingDraw && !busy) {
+      awaitingDraw = false;
+      const start = t0;
+      t0 = null;
+      root.dataset.drawMs = (performance.now() - start).toFixed(1);
+      requestAnimationFrame(() => setTimeout(() => {
+        root.dataset.paintMs = (performance.now() - start).toFixed(1);
+      }, 0));
+    }
   };
-  const done = () => { waiting = false; label = ""; apply(); };
+  const done = () => {
+    waiting = false; label = "";
+    apply();
+    if (t0 !== null) { root.dataset.syncMs = (performance.now() - t0).toFixed(1); awaitingDraw = true; }
+  };
   model.on("change:busy", apply);
   model.on("change:revision", done);
   return {
-    pending(what = "updating") { if (model.get("static_mode")) return; waiting = true; label = what; apply(); },
+    pending(what = "updating") {
+      if (model.get("static_mode")) return;
+      waiting = true; label = what; t0 = performance.now();
+      for (const k of ["syncMs", "drawMs", "paintMs"]) delete root.dataset[k];
+      apply();
+    },
     apply,
     get busy() { return waiting || !!model.get("busy"); },
   };

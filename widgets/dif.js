@@ -243,6 +243,7 @@ function render({ model, el }) {
     let P = model.get("pairs");
     if (isStatic && staticPairs) P = staticPairs.filter((p) => p.gap_pp <= local.epsilon * (1 + 1e-9));
     const nRev = P.filter((p) => p.reversed).length;
+    const nTie = P.filter((p) => p.anchor_tie).length;
     const shown = local.reversalsOnly ? P.filter((p) => p.reversed) : P;
     const cap = 400;
     const rows = shown.slice(0, cap).map((p) => h("tr", { class: "bk-pair" + (p.reversed ? " bk-rev" : "") + (p.anchor_tie ? " bk-tie" : ""),
@@ -255,7 +256,10 @@ function render({ model, el }) {
     const cb = h("input", { type: "checkbox", class: "bk-revonly", checked: local.reversalsOnly ? "" : null,
       onchange: (e) => setTrait("reversals_only", "reversalsOnly", e.target.checked, null) });
     return h("div", { class: "bk-panel bk-pairs" }, [
-      h("h4", {}, `Near-tie pairs within ${local.epsilon} pp: ${P.length} pairs, ${nRev} flip under anchor scoring`),
+      // the header's "close pairs" (the rate's denominator) leaves out pairs tied under anchor
+      // scoring (Eq. 38-39); say so, so the two counts do not look inconsistent
+      h("h4", {}, `Near-tie pairs within ${local.epsilon} pp: ${P.length} pairs, ${nRev} flip under anchor scoring` +
+        (nTie ? ` (${nTie} tied under anchors, left out of the rate: ${P.length - nTie} eligible)` : "")),
       h("label", {}, [cb, " reversals only"]),
       shown.length > cap ? h("p", { class: "bk-hint" }, `showing the first ${cap} of ${shown.length} rows (reversals first)`) : null,
       h("div", { class: "bk-table-wrap" }, h("table", {}, [

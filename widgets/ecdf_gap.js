@@ -214,9 +214,17 @@ function render({ model, el }) {
       const zv = Math.min(1, Math.max(0, (px - M.l) / PW));
       addItem(Math.round(zv * 1e4) / 1e4);
     });
-    // legend
-    const lg = s("g", { class: "bk-legend", transform: `translate(${M.l + 10},${M.t + 12})` }, svg);
-    s("rect", { x: -6, y: -10, width: 215, height: 15 * (added.length ? 5 : 4) + 4, class: "bk-legendbg" }, lg);
+    // legend in the emptier of two corners: top-left is covered when the ECDF rises early
+    // (F(0.35) > 0.5, easy items), bottom-right when it rises late; the ECDF there decides
+    const lgH = 15 * (added.length ? 5 : 4) + 4, lgW = 215;
+    let below = 0;
+    for (let i = 0; i < n; i++) if (z[i] <= 0.35) below++;
+    const corner = below / n > 0.5
+      ? [M.l + PW - lgW - 4, M.t + PH - lgH + 4]    // bottom-right (under the reference line)
+      : [M.l + 10, M.t + 12];                         // top-left
+    const lg = s("g", { class: "bk-legend", transform: `translate(${corner[0]},${corner[1]})`,
+      "data-corner": below / n > 0.5 ? "bottom-right" : "top-left" }, svg);
+    s("rect", { x: -6, y: -10, width: lgW, height: lgH, class: "bk-legendbg" }, lg);
     const entries = [["bk-ecdf-line", "benchmark ECDF"], ["bk-ref", "uniform reference (same n)"],
       ["bk-area-key", "area = DDM"], ["bk-gap-key", `top-${gaps.length} gaps (alternating hues)`]];
     if (added.length) entries.push(["bk-after-line", `after adding ${added.length}`]);

@@ -311,6 +311,8 @@ function render({ model, el }) {
     for (let k = 0; k < F.x.length; k++) {
       const x0 = X(F.x[k]), y0 = Y(F.y[k]), x1 = X(F.x[k] + F.dx[k]), y1 = Y(F.y[k] + F.dy[k]);
       const wdt = 0.8 + 3.2 * Math.sqrt(F.n[k] / nmax);
+      // a white halo under each move keeps thin arrows visible on the dark (viridis) bins
+      s("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "bk-flowhalo", "stroke-width": (wdt + 2.2).toFixed(2) }, gf);
       const ln = s("line", { x1: x0, y1: y0, x2: x1, y2: y1, class: "bk-flowline", "stroke-width": wdt.toFixed(2),
         "marker-end": Math.hypot(x1 - x0, y1 - y0) > 4 ? "url(#bk-land-flowhead)" : null, "data-n": F.n[k] }, gf);
       s("title", {}, ln, `${F.n[k]} points starting here: mean move (${fmt(F.dx[k])}, ${fmt(F.dy[k])}), mean length ${fmt(F.mean_distance[k])}`);

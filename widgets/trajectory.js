@@ -220,7 +220,9 @@ function render({ model, el }) {
     const edges = hg.edges, counts = hg.counts, nb = counts.length;
     const lo0 = edges[0], hi0 = edges[nb];
     const X = (val) => M.l + ((val - lo0) / (hi0 - lo0)) * PW;
-    const ymax = Math.max(1, ...counts);
+    // the scale also holds the v-weighted outline (scaled to the same total), so it stays inside
+    const wmax = hg.weighted ? Math.max(...hg.weighted.map((v) => (v || 0) * hg.n)) : 0;
+    const ymax = Math.max(1, ...counts, Math.ceil(wmax));
     const Y = (c) => M.t + PH - (c / ymax) * PH;
     const selCounts = (get("hist_selected", {}) || {})[v] || counts;
     const brush = (get("brush", {}) || {})[v];

@@ -20,7 +20,13 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_columns, check_int
+from benchkit._validation import (
+    BenchkitTypeError,
+    BenchkitValueError,
+    check_choice,
+    check_columns,
+    check_int,
+)
 from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -97,10 +103,34 @@ def landscape_frame(points: Any, *, by: str | Sequence[str] | None = None,
     return out[by_cols + ["p_lo", "p_hi", "h_lo", "h_hi", "count", "share"]]
 
 
+#: viridis at 7 evenly spaced points (dark purple to yellow), the quantile classes' colours
+_VIRIDIS7 = ["#440154", "#443983", "#31688e", "#21918c", "#35b779", "#90d743", "#fde725"]
+
+
+def _quantile_classes(d: pd.DataFrame, k: int = 7) -> tuple[pd.DataFrame, list[str]]:
+    """Non-empty cells of a :func:`landscape_frame` with ``class`` = quantile class of ``count``.
+
+    Upper bounds are the ``q / k`` quantiles (q = 1..k, "inverted CDF") of the non-empty cells'
+    counts, duplicates dropped (the explorer's ``quantileBreaks``); a cell belongs to the first
+    class whose bound it does not exceed. Returns the cells and each class's "lo–hi" count label.
+    """
+    d = d[d["count"] > 0].copy()
+    counts = np.sort(d["count"].to_numpy())
+    if counts.size == 0:
+        return d.assign(**{"class": np.zeros(0, int)}), []
+    idx = np.minimum(counts.size - 1, np.ceil(np.arange(1, k + 1) / k * counts.size).astype(int) - 1)
+    breaks = np.unique(counts[idx])
+    d["class"] = np.searchsorted(breaks, d["count"].to_numpy(), side="left")
+    lows = np.concatenate([[counts[0]], breaks[:-1] + 1])
+    labels = [f"{int(lo):,}" if lo == hi else f"{int(lo):,}–{int(hi):,}" for lo, hi in zip(lows, breaks)]
+    return d, labels
+
+
 def landscape_chart(points: Any, *, facet: str | None = None, color: str | None = None,
                     density: bool | None = None, max_points: int = 4000, bins: int = 25,
                     columns: int = 4, width: int = 170, height: int = 150,
-                    title: str | None = None, rng: Any = 0) -> "altair.Chart":
+                    title: str | None = None, rng: Any = 0,
+                    density_scale: str = "linear") -> "altair.Chart":
     """The probability landscape: ``P_top1`` (x) against ``H_norm`` (y), one panel per ``facet``.
 
     Parameters
@@ -124,6 +154,10 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
     rng : None, int, SeedSequence or Generator
         Randomness of the scatter subsample (default 0, so a chart is reproducible; a Generator
         is consumed).
+    density_scale : {"linear", "quantile"}
+        Density only: colour the share linearly on viridis (default), or by 7 quantile classes of
+        the non-empty cells' shares (the legend gives each class's range), which keeps structure
+        visible when a few cells hold most points (160k-800k points; the explorer's reading).
 
     Notes
     -----
@@ -133,6 +167,7 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
     """
     alt = _altair()
     max_points = check_int("max_points", max_points, min=1)
+    density_scale = check_choice("density_scale", density_scale, ("linear", "quantile"))
     columns = check_int("columns", columns, min=1)
     f = _frame_of(points, [facet, color])
     sizes = f.groupby(facet).size() if facet else pd.Series([len(f)])
@@ -141,12 +176,20 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
     scale = alt.Scale(domain=[0, 1])
     if density:
         d = landscape_frame(f, by=facet, bins=bins)
+        if density_scale == "linear":
+            color = alt.Color("share:Q", title="share", scale=alt.Scale(scheme="viridis"))
+        else:
+            d, labels = _quantile_classes(d)
+            ramp = [_VIRIDIS7[i] for i in np.round(np.linspace(0, 6, len(labels))).astype(int)]
+            color = alt.Color("class:O", title=["points per cell", f"({len(labels)} quantile classes)"],
+                              scale=alt.Scale(domain=list(range(len(labels))), range=ramp),
+                              legend=alt.Legend(labelExpr=f"{labels}[datum.value]", symbolType="square"))
         base = alt.Chart(d).mark_rect().encode(
             x=alt.X("p_lo:Q", title="P_top1", scale=scale),
             x2="p_hi:Q",
             y=alt.Y("h_lo:Q", title="H_norm", scale=scale),
             y2="h_hi:Q",
-            color=alt.Color("share:Q", title="share", scale=alt.Scale(scheme="viridis")),
+            color=color,
             tooltip=[*([facet] if facet else []), "p_lo:Q", "h_lo:Q", "count:Q",
                      alt.Tooltip("share:Q", format=".3f")],
         )

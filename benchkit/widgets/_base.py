@@ -42,6 +42,19 @@ pieces, so nothing below is re-implemented per explorer.
    tooltip), ``dodge`` spreads annotations along one axis so they do not collide (leader lines are
    the caller's choice).
 7. **Python accessors** for what the user did (selected items as DataFrames, the last result).
+8. **A static rendering in saved notebooks.** Displaying an explorer (the cell's result, or
+   ``display(explorer)``) emits one output whose MIME bundle holds the live widget view
+   (``application/vnd.jupyter.widget-view+json``), an ``image/svg+xml`` rendering of the current
+   view and a one-line ``text/plain``. JupyterLab ranks the widget first, so a live kernel shows the
+   interactive explorer, never the image; the saved notebook carries the image, which nbviewer /
+   nbconvert (they drop a widget view whose state is not saved) and code hosts show without a
+   kernel. A subclass only says which chart stands for its current view: :meth:`static_chart`
+   returns a ``benchkit.charts`` Altair chart (aggregated for big data: no chart with hundreds of
+   thousands of marks); the base draws it with vl-convert (:func:`benchkit.charts.to_svg`), caps
+   its size (:attr:`BenchkitWidget.static_max_bytes`) and never lets a failure break the live
+   display (a warning says why the image is missing). :meth:`static_image` gives the image of the
+   view *now* (``display(explorer.static_image())`` after interacting keeps that view in the
+   notebook too); ``BenchkitWidget.static_images = False`` turns the image off.
 
 How to write an explorer::
 
@@ -96,6 +109,7 @@ import html
 import json
 import math
 import struct
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterator
 from pathlib import Path
@@ -431,6 +445,80 @@ class BenchkitWidget(anywidget.AnyWidget):
                 self.busy = False
                 self.busy_label = ""
                 self.revision = self.revision + 1
+
+    # ----------------------------------------------------------------- static rendering
+    #: put a static image of the current view beside the live widget when displayed (issue 13)
+    static_images: ClassVar[bool] = True
+    #: largest static image kept in a notebook output (bytes of SVG); larger ones are dropped
+    static_max_bytes: ClassVar[int] = 1_500_000
+
+    def static_chart(self) -> Any:
+        """The Altair chart that stands for the explorer's current view in a saved notebook.
+
+        Subclasses return a ``benchkit.charts`` chart of what the explorer shows now (aggregated
+        for big inputs); the base returns None (no image).
+        """
+        return None
+
+    def static_svg(self) -> str | None:
+        """The current view as SVG text (:meth:`static_chart` drawn by vl-convert), or None.
+
+        Raises what the chart or vl-convert raise (ImportError without the ``jupyter`` extra).
+        """
+        chart = self.static_chart()
+        if chart is None:
+            return None
+        from benchkit.charts import to_svg
+
+        return to_svg(chart)
+
+    def static_image(self) -> Any:
+        """``IPython.display.SVG`` of the current view (display it to keep this view in a notebook)."""
+        from IPython.display import SVG
+
+        svg = self.static_svg()
+        if svg is None:
+            raise BenchkitValueError(f"{type(self).__name__} has no static view (static_chart() is None)")
+        return SVG(svg)
+
+    def _static_bundle_svg(self) -> str | None:
+        """:meth:`static_svg` for the display bundle: None, with a warning, when it cannot be made."""
+        try:
+            svg = self.static_svg()
+        except Exception as exc:  # a display must never fail because of its static copy
+            warnings.warn(f"{type(self).__name__}: no static image stored with the live view "
+                          f"({type(exc).__name__}: {exc}); the saved notebook will not show this "
+                          "explorer without a kernel", RuntimeWarning, stacklevel=3)
+            return None
+        if svg is not None and len(svg.encode()) > self.static_max_bytes:
+            warnings.warn(f"{type(self).__name__}: the static image ({len(svg.encode()) / 1e6:.1f} MB) "
+                          f"exceeds static_max_bytes={self.static_max_bytes}; not stored",
+                          RuntimeWarning, stacklevel=3)
+            return None
+        return svg
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict] | None:
+        """``(data, metadata)``: the live view, an SVG of the current view, a one-line text.
+
+        See the module docstring, rule 8.
+
+        JupyterLab renders the widget view (highest rank) while a kernel runs; the saved output
+        also holds ``image/svg+xml``, shown by nbviewer/nbconvert and code hosts.
+        """
+        bundle = super()._repr_mimebundle_(**kwargs)
+        if bundle is None:
+            return None
+        data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
+        data = dict(data)
+        name = type(self).__name__
+        data["text/plain"] = f"benchkit {name} (interactive; needs a running kernel)"
+        if self.static_images:
+            svg = self._static_bundle_svg()
+            if svg is not None:
+                data["image/svg+xml"] = svg
+                data["text/plain"] = (f"benchkit {name} (interactive; needs a running kernel; "
+                                      "a static image of the view at display time is stored)")
+        return data, metadata
 
     # ----------------------------------------------------------------- state
     def state_names(self) -> list[str]:

@@ -208,3 +208,12 @@ class DIFExplorer(BenchkitWidget):
                     full_b=t["full_b"].to_numpy(np.float64), anchor_a=t["anchor_a"].to_numpy(np.float64),
                     anchor_b=t["anchor_b"].to_numpy(np.float64), gap_pp=t["gap_pp"].to_numpy(np.float64),
                     anchor_tie=t["anchor_tie"].to_numpy(bool), reversed=t["reversed"].to_numpy(bool))}
+
+    def static_chart(self):
+        """Figure 1's near-tie reversal curve of the audit: the image stored with the live explorer.
+
+        :func:`benchkit.charts.dif.reversal_curve_chart` of the audit shown.
+        """
+        from benchkit.charts.dif import reversal_curve_chart
+
+        return reversal_curve_chart(self._audit)

@@ -246,3 +246,13 @@ class ECDFGapExplorer(BenchkitWidget):
             off += len(z)
         z_all = np.concatenate(zs) if zs else np.zeros(0, np.float32)
         return {"bundle": bundle, "bundle_z": pack_arrays(z=z_all)}
+
+    def static_chart(self):
+        """The selected benchmark's ECDF: the image stored with the live explorer.
+
+        :func:`benchkit.charts.measure.ecdf_chart` (ECDF against the uniform reference, DDM area,
+        top gaps) of the selected benchmark.
+        """
+        from benchkit.charts.measure import ecdf_chart
+
+        return ecdf_chart(self.measure, width=460, height=280)

@@ -502,3 +502,31 @@ class LandscapeExplorer(BenchkitWidget):
                        "bins": self._bins, "flow_bins": self._flow_bins, "sep": _SEP, "quant": _Q,
                        "exact_limit": limit},
         }
+
+    # ----------------------------------------------------------------- static rendering
+    def static_chart(self):
+        """The current view as :func:`benchkit.charts.landscape.landscape_chart`.
+
+        A scatter up to ``density_threshold`` points, else the binned density (``bins`` per axis,
+        so the image stays small at 800k points; coloured by quantile class on viridis, as
+        live); with a comparison variant, one panel per
+        variant. Its title gives the view and its MPD (exact or sampled +- SE, as shown live). The
+        image stored with the live explorer in a saved notebook.
+        """
+        from benchkit.charts.landscape import landscape_chart
+
+        rows = self._rows
+        variants = [self.variant]
+        if self.compare:
+            rows = np.concatenate([rows, self._compare_rows])
+            variants.append(self.compare)
+        f = self._data.frame.iloc[rows][["p_top1", "h_norm", "variant"]]
+        st = self._view_stats(self.variant)
+        mpd = (f"MPD {st.mpd:.3f}" if st.mpd_method == "exact"
+               else f"MPD ≈ {st.mpd:.4f} ± {st.mpd_se:.4f} (sampled)")
+        title = (f"{self.title}: model {self.model} · {self.group_name} {self.group} · "
+                 f"{' → '.join(variants)} — {len(self._rows):,} points, {mpd}")
+        dense = max(len(self._rows), len(self._compare_rows)) > self._threshold
+        return landscape_chart(f, facet="variant" if self.compare else None, density=dense,
+                               max_points=self._threshold, bins=self._bins, columns=2,
+                               width=260, height=220, title=title, density_scale="quantile")

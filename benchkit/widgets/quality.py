@@ -335,3 +335,26 @@ class QualityDashboard(BenchkitWidget):
                     text = [self._cut(v) for v in t.reindex(order)]
             bundle[b] = {**view, "order": order, "text": text, "subsets": subs}
         return {"bundle": bundle}
+
+    def static_chart(self):
+        """The selected benchmark's Figure 2 and Kendall heatmap: the image stored with the explorer.
+
+        :func:`benchkit.charts.quality.selection_curve_chart` of the selected benchmark beside
+        :func:`~benchkit.charts.quality.kendall_heatmap_chart` of its domain (when the domain has
+        two or more benchmarks).
+        """
+        import altair as alt
+
+        from benchkit.charts.quality import kendall_heatmap_chart, selection_curve_chart
+
+        parts = []
+        curve = self._selection.curve
+        if self.has_curve and self.benchmark in set(curve["benchmark"]):
+            parts.append(selection_curve_chart(curve, benchmarks=[self.benchmark],
+                                               title=f"{self.benchmark}: selection ratio curve"))
+        domain = self.domains.get(self.benchmark)
+        if domain is not None and len(self._result.kendall.get(domain, ())) >= 2:
+            parts.append(kendall_heatmap_chart(self._result, domain=domain))
+        if not parts:
+            return None
+        return parts[0] if len(parts) == 1 else alt.hconcat(*parts)

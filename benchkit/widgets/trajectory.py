@@ -294,3 +294,24 @@ class TrajectoryExplorer(BenchkitWidget):
         answers = v.compact_answers()
         return {"bundle_cols": pack_arrays(**v.columns()),
                 "bundle": {"text": text, "answers": answers}}
+
+    # ----------------------------------------------------------------- static rendering
+    def static_chart(self):
+        """The selected item's trajectories above the benchmark-level histograms.
+
+        :func:`benchkit.charts.boundary.trajectory_chart` of the selected item and
+        :func:`~benchkit.charts.boundary.distribution_chart` of the profiles.
+
+        The static image stored with the live explorer in a saved notebook.
+        """
+        import altair as alt
+
+        from benchkit.charts.boundary import distribution_chart, trajectory_chart
+
+        prof = self._view.profile
+        dist = distribution_chart(prof, bins=len(self._edges) - 1, width=120, height=90)
+        if self.selected < 0:
+            return dist
+        traj = trajectory_chart(prof, [int(self.selected)], models=self._view.models, width=360,
+                                height=220)
+        return alt.vconcat(traj, dist)
