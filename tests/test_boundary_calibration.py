@@ -188,14 +188,14 @@ def math_prod(xs):
     return out
 
 
-def _check_agreement(n, T):
+def _check_agreement(n, T, cross_check=True):
     from benchkit.boundary._calibration import compare_with_exact, exact_reference_tails
 
     mc = get_table(n, T)
     P = exact_reference_tails(n, T, mc.atoms)
-    # two code paths agree: the max over vectors equals exact_table's envelope (same family)
-    ex = exact_table(n, T, reference=mc.reference, flat_levels=0)
-    np.testing.assert_allclose(P.max(axis=1), ex.score_keys(mc.atoms), rtol=0, atol=1e-12)
+    if cross_check:  # two code paths agree: the max over vectors is exact_table's envelope
+        ex = exact_table(n, T, reference=mc.reference, flat_levels=0)
+        np.testing.assert_allclose(P.max(axis=1), ex.score_keys(mc.atoms), rtol=0, atol=1e-12)
     df = compare_with_exact(mc, exact_tails=P)
     return df
 
@@ -214,8 +214,9 @@ def test_shipped_tables_equal_exact_within_4_standard_errors(n, T):
 
 @pytest.mark.slow
 def test_shipped_n6_T20_equals_exact_within_4_standard_errors():
-    # the paper's setting: 21^6 = 85,766,121 count vectors (about 2 min on 2 shared cores)
-    df = _check_agreement(6, 20)
+    # the paper's setting: 21^6 = 85,766,121 count vectors (about 1 min on 2 shared cores; the
+    # cross-check with exact_table's envelope, 2 more minutes, is in benchmarks/bench_boundary)
+    df = _check_agreement(6, 20, cross_check=False)
     assert np.abs(df.z).max() <= 4.0, df.loc[np.abs(df.z).idxmax()]
     assert np.abs(df.z_binomial[df.normal_ok]).max() <= 4.0
     # the table's last atom is its largest simulated statistic over 217 x 200,000 draws: count 1
