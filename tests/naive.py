@@ -400,6 +400,111 @@ def kmedoids_dense(D, medoids, max_iter=100):
     return med
 
 
+# ---- benchkit.irt marginal ML: the objective by dense quadrature, and Newton to tight tolerance ---
+def marginal_nll_dense(p, Y, two_pl, prec_b, prec_a=1.0, grid=None):
+    """Penalized negative marginal log likelihood of the 1PL / 2PL and its gradient, densely.
+
+    ``p`` is (b, log sigma) for the 1PL (abilities N(0, sigma^2), discrimination 1) and (b, log a)
+    for the 2PL (abilities N(0, 1)). The integral over theta is the trapezoid rule on ``grid``
+    (default 2,001 nodes on [-8, 8]), every model x node x item term computed; NaN cells are
+    missing. Penalty prec_b/2 sum (b - mean b)^2 (+ prec_a/2 sum (log a)^2), as benchkit.irt.
+    """
+    Y = np.asarray(Y, dtype=np.float64)
+    th = np.linspace(-8.0, 8.0, 2001) if grid is None else np.asarray(grid, dtype=np.float64)
+    n = Y.shape[0]
+    M = ~np.isnan(Y)
+    Y0 = np.where(M, Y, 0.0)
+    b = p[:n]
+    if two_pl:
+        la, ls = p[n:2 * n], 0.0
+    else:
+        la, ls = np.zeros(n), p[n]
+    a = np.exp(la)
+    h = th[1] - th[0]
+    eta = a[:, None] * (th[None, :] - b[:, None])
+    logp1 = -np.logaddexp(0.0, -eta)
+    logp0 = -np.logaddexp(0.0, eta)
+    ll_jk = (Y0 * M).T @ logp1 + ((1 - Y0) * M).T @ logp0
+    s2 = np.exp(2 * ls)
+    logw = np.log(h) - 0.5 * np.log(2 * np.pi * s2) - 0.5 * th**2 / s2
+    w = np.ones(th.size)
+    w[0] = w[-1] = 0.5
+    L = ll_jk + logw[None, :] + np.log(w)[None, :]
+    mx = L.max(axis=1, keepdims=True)
+    lse = mx[:, 0] + np.log(np.exp(L - mx).sum(axis=1))
+    W = np.exp(L - lse[:, None])
+    dev = b - b.mean()
+    f = -lse.sum() + 0.5 * prec_b * dev @ dev
+    P = 1.0 / (1.0 + np.exp(-eta))
+    resid = (Y0 * M) @ W - (M.astype(float) @ W) * P
+    g = [a * resid.sum(1) + prec_b * dev]
+    if two_pl:
+        f += 0.5 * prec_a * la @ la
+        g.append(-(resid * eta).sum(1) + prec_a * la)
+    else:
+        g.append([-np.sum(W @ (th**2 / s2) - 1.0)])
+    return f, np.concatenate(g)
+
+
+def newton_on_gradient(grad, x0, *, tol=1e-10, max_iter=30, eps=1e-6):
+    """Newton's method for grad(x) = 0 with the Hessian by central differences of ``grad``.
+
+    Plain and slow: column k of H is (grad(x + eps e_k) - grad(x - eps e_k)) / (2 eps), H is
+    symmetrized and the step solves H d = -grad(x). Stops when max |grad| < tol. Uses only the
+    gradient, so it converges where a line search on f stalls (f flat to rounding). Returns
+    (x, max |grad|, iterations).
+    """
+    x = np.array(x0, dtype=np.float64)
+    g = grad(x)
+    for it in range(1, max_iter + 1):
+        if np.max(np.abs(g)) < tol:
+            return x, float(np.max(np.abs(g))), it - 1
+        m = x.size
+        H = np.empty((m, m))
+        for k in range(m):
+            e = np.zeros(m)
+            e[k] = eps
+            H[:, k] = (grad(x + e) - grad(x - e)) / (2 * eps)
+        H = 0.5 * (H + H.T)
+        x = x - np.linalg.solve(H, g)
+        g = grad(x)
+    return x, float(np.max(np.abs(g))), max_iter
+
+
+def newton_cg_on_gradient(grad, x0, *, scale=None, tol=1e-9, max_iter=10, eps=1e-6,
+                          cg_rtol=1e-10, cg_maxiter=2000):
+    """:func:`newton_on_gradient` for many parameters: Hessian-vector products by central
+    differences of ``grad`` (H v = (grad(x + eps v) - grad(x - eps v)) / (2 eps), v scaled to
+    unit max norm) and each Newton system solved by conjugate gradients (Jacobi-preconditioned
+    by ``scale**2`` when given). Returns (x, max |grad|, iterations).
+    """
+    from scipy.sparse.linalg import LinearOperator, cg
+
+    x = np.array(x0, dtype=np.float64)
+    g = grad(x)
+    m = x.size
+    Minv = None
+    if scale is not None:
+        d = 1.0 / np.asarray(scale, dtype=np.float64) ** 2
+        Minv = LinearOperator((m, m), matvec=lambda v: d * v)
+    for it in range(1, max_iter + 1):
+        if np.max(np.abs(g)) < tol:
+            return x, float(np.max(np.abs(g))), it - 1
+
+        def hv(v, x=x):
+            nv = np.max(np.abs(v))
+            if nv == 0:
+                return np.zeros_like(v)
+            u = v / nv
+            return (grad(x + eps * u) - grad(x - eps * u)) / (2 * eps) * nv
+
+        H = LinearOperator((m, m), matvec=hv)
+        step, _ = cg(H, -g, rtol=cg_rtol, atol=0.0, maxiter=cg_maxiter, M=Minv)
+        x = x + step
+        g = grad(x)
+    return x, float(np.max(np.abs(g))), max_iter
+
+
 # ---- coverage ---------------------------------------------------------------------------------
 #: kernel module -> {kernel: twin}. Modules of ``benchkit._kernels`` that hold no kernel of their
 #: own are listed in :data:`NOT_KERNELS` with the reason.
