@@ -526,7 +526,9 @@ class LandscapeExplorer(BenchkitWidget):
                else f"MPD ≈ {st.mpd:.4f} ± {st.mpd_se:.4f} (sampled)")
         title = (f"{self.title}: model {self.model} · {self.group_name} {self.group} · "
                  f"{' → '.join(variants)} — {len(self._rows):,} points, {mpd}")
-        dense = max(len(self._rows), len(self._compare_rows)) > self._threshold
+        # Every panel's points go into one chart (Altair refuses more than 5,000 rows), so the
+        # threshold applies to their total, not to each variant's.
+        dense = len(f) > self._threshold
         return landscape_chart(f, facet="variant" if self.compare else None, density=dense,
                                max_points=self._threshold, bins=self._bins, columns=2,
                                width=260, height=220, title=title, density_scale="quantile")
