@@ -43,6 +43,7 @@ def test_source_support_hand_and_scipy():
     f = s.to_frame()
     assert f["benchmark"].tolist() == ["A", "B", "C", "pooled"]
     assert f.iloc[-1]["n_replicated"] == 41
+    assert f["supported"].tolist() == [None, None, None, False]
 
 
 def test_source_support_rule_boundaries():

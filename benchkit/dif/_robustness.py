@@ -343,10 +343,10 @@ class SourceSupport:
         """The per-benchmark rows followed by a ``pooled`` row (with ``supported``)."""
         pooled = pd.DataFrame([{"benchmark": "pooled", "n_selected": self.n_selected,
                                 "n_replicated": self.n_replicated, "rate": self.rate,
-                                "p_value": self.p_value, "meets_benchmark_rate": np.nan,
+                                "p_value": self.p_value, "meets_benchmark_rate": None,
                                 "supported": self.supported}])
-        per = self.per_benchmark.assign(supported=np.nan)
-        return pd.concat([per, pooled], ignore_index=True)
+        per = self.per_benchmark.astype({"meets_benchmark_rate": object}).assign(supported=None)
+        return pd.concat([per, pooled.astype({"supported": object})], ignore_index=True)
 
 
 def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
