@@ -15,7 +15,9 @@ Stage cases compare each step with the obvious numpy implementation of the same 
   twin (``tests/naive.py``);
 * matched-random controls (R = 1,000), composition bootstrap (2,000) and owner bootstrap (2,000):
   blocked vectorized code against a per-replicate loop (``numpy.random.Generator.choice`` per cell,
-  item-level recomposition, per-replicate pandas group means).
+  item-level recomposition, per-replicate pandas group means);
+* signature replication (500 within-cell permutations): ranks computed once and permuted against
+  ``scipy.stats.spearmanr`` per family and permutation.
 
 The heavy cases' untimed warm-up call runs a small instance (it loads the numba cache) instead of
 repeating minutes of work. The full-audit case runs once (``repeat=1``) under :mod:`tracemalloc`
@@ -60,7 +62,7 @@ def _setup():
     tr = np.flatnonzero(~np.isin(own, np.unique(own)[::4]))
     Xtr = standardize(Yh[:, tr])[0]
     _state.update(sim=s, pop=pop, Yh=Yh, fam=fam, own=own, O=offsets, folds=folds, pairs=pairs,
-                  obs=obs, Xtr=Xtr, naive=load_naive())
+                  obs=obs, Xtr=Xtr, anchors=cf.anchors, naive=load_naive())
 
 
 # ------------------------------------------------------------------ obvious implementations
@@ -115,6 +117,30 @@ def _loop_owner(frame, R, seed=0):
     return out
 
 
+def _loop_replication(disc, val, source, R, seed=0):
+    """Per permutation: permute the validation signature within cells, scipy spearmanr per family."""
+    from scipy.stats import spearmanr
+
+    from benchkit.dif import easiness_cells
+    from benchkit.dif._robustness import top_fraction_sets, within_cell_center
+
+    cells = easiness_cells((disc.b + val.b) / 2, source)
+    dD, dV = within_cell_center(disc.delta, cells), within_cell_center(val.delta, cells)
+    HD, HV = top_fraction_sets(disc.D, cells), top_fraction_sets(val.D, cells)
+    amD, amV = disc.delta.argmax(1), val.delta.argmax(1)
+    g = np.random.default_rng(seed)
+    out = np.empty((R, 3))
+    for r in range(R):
+        perm = np.arange(cells.size)
+        for c in np.unique(cells):
+            idx = np.flatnonzero(cells == c)
+            perm[idx] = g.permutation(idx)
+        rho = np.median([spearmanr(dD[:, f], dV[perm, f]).statistic for f in range(dD.shape[1])])
+        both = HD & HV[perm]
+        out[r] = rho, both.sum() / HD.sum(), np.mean(amD[both] == amV[perm][both])
+    return out
+
+
 def _warm_once(key: str) -> bool:
     """True on the first call of a heavy case: the runner's untimed warm-up call then runs a small
     instance (numba cache loading, imports) instead of repeating minutes of work."""
@@ -157,7 +183,7 @@ def _full_audit():
 
 
 def _perturbations():
-    from benchkit.dif._pipeline import robustness_table
+    from benchkit.dif import robustness_table
 
     if _warm_once("perturbation_warm"):
         return None
@@ -178,6 +204,7 @@ def cases() -> list[Case]:
         matched_random,
         owner_bootstrap,
         purify,
+        replicate_signatures,
     )
     from benchkit.dif._residual import family_codes
     from benchkit.irt._spectral import select_dimension
@@ -235,6 +262,13 @@ def cases() -> list[Case]:
                                          owner_frame()["owner"], n_resamples=2000, rng=0),
              alternative=lambda: _loop_owner(owner_frame(), 2000),
              alternative_name="pandas concat + groupby per replicate", setup=_setup, repeat=1),
+        Case("dif signature replication 500 permutations",
+             kit=lambda: replicate_signatures(st["anchors"][0], st["anchors"][1], st["sim"].source,
+                                              n_resamples=500, rng=0),
+             alternative=lambda: _loop_replication(st["anchors"][0], st["anchors"][1],
+                                                   st["sim"].source, 500),
+             alternative_name="per-permutation scipy spearmanr per family", setup=_setup,
+             repeat=1, note="centered ranks computed once, permuted (exact)"),
         Case(f"dif full primary audit {size}", kit=_full_audit, alternative=None,
              alternative_name="", setup=_setup, repeat=1,
              note="population, K selection (both halves), 3 rounds, R=1000, 2x2000 boots, "

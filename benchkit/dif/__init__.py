@@ -4,8 +4,10 @@ Population rules (:func:`build_population`), the residual DIF fit (:func:`fit_re
 cross-fitted low-DIF anchors, the near-tie reversal estimand with matched-random controls and
 composition / owner bootstraps, robustness and replication, blinded content-audit support
 (:func:`content_sample`, :func:`analyze_annotations`), and the ResponseSet entry points
-:func:`audit` and :func:`robustness`. The spectral MIRT working model is
-:mod:`benchkit.irt` (spectral working model); :func:`simulate_family_dif` draws leaderboard-scale test data.
+:func:`audit` and :func:`robustness` (array level: :func:`run_audit`, :func:`robustness_table`),
+with the App. D.3 support rules :func:`source_support` and :func:`fold_swap_signs`. The spectral
+MIRT working model is :mod:`benchkit.irt` (spectral working model); :func:`simulate_family_dif`
+draws leaderboard-scale test data.
 """
 from benchkit.dif._anchors import (
     FoldAnchors,
@@ -34,7 +36,13 @@ from benchkit.dif._controls import (
     owner_bootstrap,
 )
 from benchkit.dif._crossfit import CrossFit, cross_fit
-from benchkit.dif._pipeline import AuditResult, compare_family_shifts, run_audit
+from benchkit.dif._pipeline import (
+    AuditResult,
+    compare_family_shifts,
+    robustness_table,
+    run_audit,
+    run_variant,
+)
 from benchkit.dif._population import (
     LINEAGE_TERMS,
     PAPER_FAMILIES,
@@ -53,11 +61,15 @@ from benchkit.dif._ranking import (
 from benchkit.dif._residual import ResidualDIF, family_codes, fit_residual_dif
 from benchkit.dif._robustness import (
     PERTURBATIONS,
+    FoldSwapCheck,
     Replication,
+    SourceSupport,
+    fold_swap_signs,
     replicate_signatures,
     robustness_pass,
     source_decomposition,
     source_effects,
+    source_support,
 )
 from benchkit.dif._simulate import FamilyDIFSimulation, simulate_family_dif
 from benchkit.dif.responses import audit, robustness
@@ -75,6 +87,7 @@ __all__ = [
     "CrossFit",
     "FamilyDIFSimulation",
     "FoldAnchors",
+    "FoldSwapCheck",
     "FoldTargets",
     "MatchedRandomResult",
     "OwnerBootstrapResult",
@@ -83,6 +96,7 @@ __all__ = [
     "RankingResult",
     "Replication",
     "ResidualDIF",
+    "SourceSupport",
     "analyze_annotations",
     "anchor_weights",
     "assign_families",
@@ -97,6 +111,7 @@ __all__ = [
     "easiness_cells",
     "family_codes",
     "family_direction_tests",
+    "fold_swap_signs",
     "fit_residual_dif",
     "jaccard",
     "matched_random",
@@ -107,9 +122,12 @@ __all__ = [
     "replicate_signatures",
     "robustness",
     "robustness_pass",
+    "robustness_table",
     "run_audit",
+    "run_variant",
     "select_anchors",
     "simulate_family_dif",
     "source_decomposition",
     "source_effects",
+    "source_support",
 ]

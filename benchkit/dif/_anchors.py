@@ -153,15 +153,17 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     smallest-D fraction of every cell. Always three rounds; Jaccard overlaps are recorded only.
     """
     from benchkit.dif._residual import fit_residual_dif
-    from benchkit.irt._spectral import fit_spectral
+    from benchkit.irt._spectral import fit_spectral, standardize
 
     rounds = check_int("rounds", rounds, min=1)
     n_items = Y.shape[0]
     seeds = spawn(rng, rounds + 1)
     S = np.ones(n_items, dtype=bool)
     sel, rD = [], []
+    st = standardize(Y)  # Eq. 12-13 use every item of the half: one standardization for all rounds
     for t in range(rounds):
-        sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, rng=seeds[t])
+        sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
+                          rng=seeds[t])
         fit = fit_residual_dif(Y, family, sp.offsets(), lam=lam)
         cells = easiness_cells(fit.b, source, n_strata=n_strata)
         S = select_anchors(fit.D, cells, alpha=alpha)
@@ -169,7 +171,8 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
         rD.append(fit.D)
     w = anchor_weights(S, cells)
     if refit:
-        sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, rng=seeds[rounds])
+        sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
+                          rng=seeds[rounds])
         fit = fit_residual_dif(Y, family, sp.offsets(), lam=lam)
     jac = np.array([jaccard(sel[t - 1], sel[t]) for t in range(1, rounds)])
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,

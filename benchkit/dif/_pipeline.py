@@ -344,8 +344,10 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
                 n_jobs: Any = None) -> dict:
     """One population perturbation (App. D.2).
 
-    Rebuild the population, refit everything with K frozen, ``n_controls`` matched-random controls;
-    returns Table 6's cell and the counts.
+    Rebuild the population with ``base`` (the primary audit's settings) updated by
+    ``overrides``, refit both cross-fitting directions with ``K`` (a per-half pair) frozen, and
+    draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
+    counts as a dict (see :func:`robustness_table`, which calls this once per variant).
     """
     Yb = np.ascontiguousarray(_binary("Y", Y))
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
@@ -372,7 +374,40 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
 def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Mapping] = PERTURBATIONS,
                      n_controls: int = 200, rng: Any = None, n_jobs: Any = None,
                      progress: bool = True) -> pd.DataFrame:
-    """Table 6's column for one benchmark: the baseline row and every perturbation (App. D.2)."""
+    """Table 6's column for one benchmark: the baseline row and every perturbation (App. D.2).
+
+    Parameters
+    ----------
+    Y : array_like (items, models)
+        The complete 0/1 matrix the primary audit ran on.
+    primary : AuditResult
+        The primary analysis (:func:`run_audit`); its settings, population rules and per-half K
+        are reused.
+    perturbations : mapping of str to mapping
+        Variant name -> :func:`build_population` overrides (default the nine frozen variants,
+        :data:`PERTURBATIONS`).
+    n_controls : int
+        Matched-random controls per variant (200; the baseline row keeps the primary's 1,000).
+    rng : seed
+        One child seed per variant (:func:`benchkit._random.spawn`), so a row does not depend on
+        the other variants.
+    n_jobs : int, optional
+        Workers of the matched-random controls; results are identical for any value.
+
+    Returns
+    -------
+    DataFrame
+        One row per specification: families, models, representatives, K, close_n, low-DIF and
+        random rates, excess_pp, p_value; a variant whose population leaves fewer than two
+        families has an ``error`` instead.
+
+    Notes
+    -----
+    Paper 001, Sec. 4.1 and App. D.2 (Eq. 44-46): every variant rebuilds the population, keeps
+    the owner-disjoint cross-fit and refits the spectral directions, residual DIF, anchors and
+    controls; only K is frozen from the primary analysis (no K selection is rerun). Combine the
+    tables of several benchmarks with :func:`robustness_pass` for the frozen pass rule.
+    """
     base = primary.settings
     j = list(primary.ranking.thresholds).index(base["epsilon"])
     rows = [{"variant": f"baseline cap {base['owner_cap']}", "families": "/".join(primary.families),

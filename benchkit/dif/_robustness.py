@@ -13,16 +13,20 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import blocked_map, check_n_jobs
-from benchkit._validation import BenchkitValueError, check_int
+from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int, describe
 from benchkit.dif._anchors import FoldAnchors, easiness_cells
 
 __all__ = [
     "PERTURBATIONS",
+    "FoldSwapCheck",
     "Replication",
+    "SourceSupport",
+    "fold_swap_signs",
     "replicate_signatures",
     "robustness_pass",
     "source_decomposition",
     "source_effects",
+    "source_support",
     "top_fraction_sets",
     "within_cell_center",
 ]
@@ -95,15 +99,39 @@ def _spearman_cols(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         return (ra * rb).sum(0) / np.sqrt((ra ** 2).sum(0) * (rb ** 2).sum(0))
 
 
-def _rep_stats(dD, dV, HD, HV, amD, amV):
-    rho = np.nanmedian(_spearman_cols(dD, dV))
+def _centered_ranks(a: np.ndarray) -> np.ndarray:
+    from scipy.stats import rankdata
+
+    r = rankdata(a, axis=0)
+    return r - r.mean(0)
+
+
+def _spearman_centered(ra: np.ndarray, rb: np.ndarray) -> np.ndarray:
+    """Column-wise Pearson correlation of centered average ranks (Spearman's rho).
+
+    Centered average ranks are multiples of 1/2, so every sum here is exact in float64 and the
+    value does not depend on the order of the rows: the ranks of a row permutation are the
+    permuted ranks, which lets the permutation null reuse one ranking (App. D.3, Eq. 53).
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (ra * rb).sum(0) / np.sqrt((ra ** 2).sum(0) * (rb ** 2).sum(0))
+
+
+def _rep_stats(dD, dV, HD, HV, amD, amV, ranked=False):
+    """(median rho, O, A); ``ranked=True`` when dD, dV already hold centered ranks."""
+    rho = np.nanmedian(_spearman_centered(dD, dV) if ranked else _spearman_cols(dD, dV))
     both = HD & HV
     overlap = both.sum() / HD.sum() if HD.sum() else np.nan
     A = np.mean(amD[both] == amV[both]) if both.any() else np.nan
     return np.array([rho, overlap, A])
 
 
-def _perm_block(seed, start, stop, dD, dV, HD, HV, amD, amV, cells):
+def _perm_block(seed, start, stop, rD, rV, HD, HV, amD, amV, cells):
+    """Permutation replicates of (median rho, O, A).
+
+    ``rD``, ``rV`` are the centered ranks of the within-cell-centered effects: ranking commutes
+    with the permutation (see :func:`_spearman_centered`).
+    """
     g = np.random.default_rng(seed)
     groups = [np.flatnonzero(cells == c) for c in np.unique(cells)]
     out = np.empty((stop - start, 3))
@@ -111,7 +139,7 @@ def _perm_block(seed, start, stop, dD, dV, HD, HV, amD, amV, cells):
         perm = np.arange(cells.size)
         for idx in groups:
             perm[idx] = g.permutation(idx)
-        out[r] = _rep_stats(dD, dV[perm], HD, HV[perm], amD, amV[perm])
+        out[r] = _rep_stats(rD, rV[perm], HD, HV[perm], amD, amV[perm], ranked=True)
     return out
 
 
@@ -192,7 +220,8 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
     amD, amV = disc.delta[:, iD].argmax(1), val.delta[:, iV].argmax(1)
     obs = _rep_stats(dD, dV, HD, HV, amD, amV)
     out = blocked_map(_perm_block, R, rng=rng, block_size=50,
-                      args=(dD, dV, HD, HV, amD, amV, cells), n_jobs=n_jobs, progress=progress,
+                      args=(_centered_ranks(dD), _centered_ranks(dV), HD, HV, amD, amV, cells),
+                      n_jobs=n_jobs, progress=progress,
                       desc="signature permutations")
     null = np.concatenate(out)
     p = (1 + np.sum(null >= obs[None, :], axis=0)) / (R + 1)
@@ -256,3 +285,243 @@ def source_decomposition(Y_target: np.ndarray, family_target: np.ndarray, weight
         for s, lab in enumerate(labels):
             rows.append({"family": f, "source": lab, "contribution_pp": C[s]})
     return pd.DataFrame(rows)
+
+
+# ------------------------------------------------------------------ D.3 support rules
+def _selected_frame(effects, name: str) -> pd.DataFrame:
+    """One frame with a ``benchmark`` column from a frame or a mapping of frames."""
+    from collections.abc import Mapping
+
+    if isinstance(effects, pd.DataFrame):
+        if "benchmark" in effects.columns:
+            return effects.copy()
+        return effects.assign(benchmark="benchmark")
+    if not isinstance(effects, Mapping):
+        raise BenchkitTypeError(f"{name} must be a DataFrame or a mapping benchmark -> DataFrame; "
+                                f"got {describe(effects)}")
+    if len(effects) == 0:
+        raise BenchkitValueError(f"{name} must hold at least one benchmark; got an empty mapping")
+    parts = []
+    for b, f in effects.items():
+        if not isinstance(f, pd.DataFrame):
+            raise BenchkitTypeError(f"{name}[{b!r}] must be a DataFrame; got {describe(f)}")
+        parts.append(f.assign(benchmark=b))
+    return pd.concat(parts, ignore_index=True)
+
+
+@dataclass(frozen=True)
+class SourceSupport:
+    """Pooled support of source-level family effects (App. D.3, after Eq. 55).
+
+    Attributes
+    ----------
+    per_benchmark : DataFrame
+        Per benchmark: ``n_selected``, ``n_replicated``, ``rate`` and its one-sided exact binomial
+        ``p_value`` (H0: sign replication with probability 1/2), ``meets_benchmark_rate``.
+    n_selected, n_replicated : int
+        Pooled over benchmarks.
+    rate, p_value : float
+        Pooled sign-replication rate and its one-sided exact binomial p.
+    n_benchmarks_meeting : int
+        Benchmarks with a rate of at least ``min_benchmark_rate``.
+    supported : bool
+        ``rate >= min_rate`` and ``p_value <= alpha`` and ``n_benchmarks_meeting >=
+        min_benchmarks``.
+    settings : dict
+    """
+
+    per_benchmark: pd.DataFrame
+    n_selected: int
+    n_replicated: int
+    rate: float
+    p_value: float
+    n_benchmarks_meeting: int
+    supported: bool
+    settings: dict
+
+    def to_frame(self) -> pd.DataFrame:
+        """The per-benchmark rows followed by a ``pooled`` row (with ``supported``)."""
+        pooled = pd.DataFrame([{"benchmark": "pooled", "n_selected": self.n_selected,
+                                "n_replicated": self.n_replicated, "rate": self.rate,
+                                "p_value": self.p_value, "meets_benchmark_rate": None,
+                                "supported": self.supported}])
+        per = self.per_benchmark.astype({"meets_benchmark_rate": object}).assign(supported=None)
+        return pd.concat([per, pooled.astype({"supported": object})], ignore_index=True)
+
+
+def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
+                   min_benchmark_rate: float = 0.65, min_benchmarks: int = 2) -> SourceSupport:
+    r"""The pooled binomial support rule for source-level family effects (App. D.3).
+
+    Parameters
+    ----------
+    effects : DataFrame or mapping of str to DataFrame
+        :func:`source_effects` tables (one per source-rich benchmark: the paper uses MMLU-Pro, BBH
+        and MMLU), each with a boolean ``replicated`` column: the discovery-selected extreme source
+        effects and whether each kept its sign in the validation half. A single frame is one
+        benchmark unless it has a ``benchmark`` column.
+    min_rate : float
+        Pooled sign-replication rate required (0.70).
+    alpha : float
+        Level of the pooled one-sided exact binomial test (0.05).
+    min_benchmark_rate, min_benchmarks : float, int
+        At least ``min_benchmarks`` (2) benchmarks must replicate at least ``min_benchmark_rate``
+        (0.65) of their selected effects.
+
+    Returns
+    -------
+    SourceSupport
+
+    Notes
+    -----
+    Paper 001, App. D.3 ("Source-level family effects", Eq. 54-55): "Pooled support requires at
+    least 70% sign replication with a one-sided exact binomial :math:`p \le 0.05`, together with
+    at least 65% replication in at least two of the three source-rich benchmarks." Reading: the
+    binomial null is a sign replicated with probability 1/2 (:func:`scipy.stats.binomtest`,
+    ``alternative="greater"``), the selected effects counted as independent trials; a
+    validation effect of exactly zero counts as not replicated (as :func:`source_effects` does).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.dif import source_support
+    >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
+    ...        "B": pd.DataFrame({"replicated": [True] * 14 + [False] * 6})}
+    >>> s = source_support(eff)
+    >>> s.rate, s.n_benchmarks_meeting, s.supported
+    (0.8, 2, True)
+    """
+    from scipy.stats import binomtest
+
+    from benchkit._validation import check_probability
+
+    min_rate = check_probability("min_rate", min_rate)
+    alpha = check_probability("alpha", alpha)
+    min_benchmark_rate = check_probability("min_benchmark_rate", min_benchmark_rate)
+    min_benchmarks = check_int("min_benchmarks", min_benchmarks, min=1)
+    tab = _selected_frame(effects, "effects")
+    if "replicated" not in tab.columns:
+        raise BenchkitValueError("effects must have a boolean 'replicated' column (see "
+                                 f"source_effects); got columns {list(tab.columns)}")
+    rep = tab["replicated"]
+    if not rep.isin([True, False]).all():
+        raise BenchkitValueError("effects['replicated'] must hold booleans; got values "
+                                 f"{sorted(set(map(repr, rep.unique())))[:5]}")
+    rep = rep.astype(bool)
+    rows = []
+    for b, r in rep.groupby(tab["benchmark"], sort=False):
+        n, k = int(r.size), int(r.sum())
+        rows.append({"benchmark": b, "n_selected": n, "n_replicated": k, "rate": k / n,
+                     "p_value": float(binomtest(k, n, 0.5, alternative="greater").pvalue),
+                     "meets_benchmark_rate": bool(k / n >= min_benchmark_rate)})
+    per = pd.DataFrame(rows)
+    n, k = int(rep.size), int(rep.sum())
+    if n == 0:
+        raise BenchkitValueError("effects hold no selected source effect")
+    rate = k / n
+    p = float(binomtest(k, n, 0.5, alternative="greater").pvalue)
+    meeting = int(per["meets_benchmark_rate"].sum())
+    return SourceSupport(per_benchmark=per, n_selected=n, n_replicated=k, rate=rate, p_value=p,
+                         n_benchmarks_meeting=meeting,
+                         supported=bool(rate >= min_rate and p <= alpha and meeting >= min_benchmarks),
+                         settings={"min_rate": min_rate, "alpha": alpha,
+                                   "min_benchmark_rate": min_benchmark_rate,
+                                   "min_benchmarks": min_benchmarks})
+
+
+@dataclass(frozen=True)
+class FoldSwapCheck:
+    """Sign stability of the largest exact source contributions across folds (App. D.3, Eq. 56-57).
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per selected (family, source): ``selected_as`` (positive / negative),
+        ``contribution_pp`` in the discovery-to-validation direction, ``swapped_pp`` in the
+        swapped direction, ``same_sign``.
+    n_checked, n_same : int
+    rate : float
+        Share of selected contributions keeping their sign after the swap (NaN when none).
+    directions : tuple of str
+        ``(forward, swapped)`` direction labels.
+    """
+
+    table: pd.DataFrame
+    n_checked: int
+    n_same: int
+    rate: float
+    directions: tuple
+
+    def to_frame(self) -> pd.DataFrame:
+        return self.table.copy()
+
+    def by_family(self) -> pd.DataFrame:
+        """Per family: contributions checked and kept."""
+        g = self.table.groupby("family", sort=True)["same_sign"]
+        return pd.DataFrame({"n_checked": g.size(), "n_same": g.sum().astype(int)}).reset_index()
+
+
+def fold_swap_signs(decomposition: pd.DataFrame, *, n_select: int = 2,
+                    forward: str = "0->1", swapped: str = "1->0") -> FoldSwapCheck:
+    r"""The fold-swap sign check of exact source contributions (App. D.3, Eq. 56-57).
+
+    Parameters
+    ----------
+    decomposition : DataFrame
+        :attr:`AuditResult.decomposition`: columns ``direction``, ``family``, ``source``,
+        ``contribution_pp`` (Eq. 56) for both cross-fitting directions.
+    n_select : int
+        Per family, the ``n_select`` (2) largest positive and the ``n_select`` largest negative
+        contributions in the ``forward`` direction are selected.
+    forward, swapped : str
+        Direction labels: discovery-to-validation, and the same after swapping the folds.
+
+    Returns
+    -------
+    FoldSwapCheck
+
+    Notes
+    -----
+    Paper 001, App. D.3 ("Exact source contribution to score shifts"): "For each family, the two
+    largest positive and two largest negative contributions in the discovery-to-validation
+    direction are selected, and their signs are checked after swapping the two folds." Readings:
+    "positive" and "negative" are strict (a family with fewer than ``n_select`` positive
+    contributions contributes what it has); ties in size are broken by source label; a swapped
+    contribution of exactly zero, or a source or family missing in the swapped direction, does
+    not keep its sign.
+    """
+    n_select = check_int("n_select", n_select, min=1)
+    if not isinstance(decomposition, pd.DataFrame):
+        raise BenchkitTypeError(f"decomposition must be a DataFrame; got {describe(decomposition)}")
+    need = {"direction", "family", "source", "contribution_pp"}
+    if not need <= set(decomposition.columns):
+        raise BenchkitValueError(f"decomposition must have columns {sorted(need)}; got "
+                                 f"{list(decomposition.columns)}")
+    dirs = set(decomposition["direction"].unique())
+    for nm, d in (("forward", forward), ("swapped", swapped)):
+        if d not in dirs:
+            raise BenchkitValueError(f"{nm}={d!r} is not a direction of the decomposition "
+                                     f"({sorted(dirs)})")
+    fw = decomposition[decomposition["direction"] == forward]
+    sw = decomposition[decomposition["direction"] == swapped].set_index(["family", "source"])[
+        "contribution_pp"]
+    rows = []
+    for fam, d in fw.groupby("family", sort=True):
+        d = d.sort_values("source", kind="stable")
+        c = d["contribution_pp"].to_numpy(float)
+        src = d["source"].to_numpy()
+        pos = np.flatnonzero(c > 0)
+        neg = np.flatnonzero(c < 0)
+        pos = pos[np.argsort(-c[pos], kind="stable")][:n_select]
+        neg = neg[np.argsort(c[neg], kind="stable")][:n_select]
+        for kind, idx in (("positive", pos), ("negative", neg)):
+            for i in idx:
+                other = sw.get((fam, src[i]), np.nan)
+                rows.append({"family": fam, "source": src[i], "selected_as": kind,
+                             "contribution_pp": c[i], "swapped_pp": other,
+                             "same_sign": bool(np.sign(other) == np.sign(c[i]))})
+    tab = pd.DataFrame(rows, columns=["family", "source", "selected_as", "contribution_pp",
+                                      "swapped_pp", "same_sign"])
+    n, k = len(tab), int(tab["same_sign"].sum()) if len(tab) else 0
+    return FoldSwapCheck(table=tab, n_checked=n, n_same=k, rate=k / n if n else float("nan"),
+                         directions=(forward, swapped))

@@ -68,6 +68,23 @@ def standardize(Y, *, out_dtype=np.float64) -> tuple[np.ndarray, np.ndarray, np.
     return X, p, s
 
 
+_CONTROLLER: list = []
+
+
+def _one_blas_thread():
+    """A context limiting BLAS to one thread.
+
+    The :class:`threadpoolctl.ThreadpoolController` is built once per process: a fresh
+    ``threadpool_limits`` rescans the loaded libraries on every call (~6 ms each, ~1.6 s of a
+    paper-scale audit).
+    """
+    if not _CONTROLLER:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1, user_api="blas")
+
+
 def randomized_svd(X, k: int, *, n_iter: int = 5, oversample: int = 10, rng: Any = None):
     """Rank-``k`` randomized SVD; returns ``(U, S, Vt)``.
 
@@ -87,7 +104,6 @@ def randomized_svd(X, k: int, *, n_iter: int = 5, oversample: int = 10, rng: Any
         U, S, Vt = np.linalg.svd(X, full_matrices=False)
         return U[:, :k], S[:k], Vt[:k]
     from scipy.linalg import lu
-    from threadpoolctl import threadpool_limits
 
     g = generator(rng)
     Omega = g.standard_normal((n, ell)).astype(X.dtype, copy=False)
@@ -96,16 +112,16 @@ def randomized_svd(X, k: int, *, n_iter: int = 5, oversample: int = 10, rng: Any
     # of a 14,042 x 266 block was measured 12x slower on a loaded 2-core machine (thread
     # synchronisation of level-2 panels); the matrix products keep every thread.
     for _ in range(n_iter):  # LU normalisation between power steps (as scikit-learn's "LU")
-        with threadpool_limits(1):
+        with _one_blas_thread():
             Q, _ = lu(Q, permute_l=True, check_finite=False)
         Q = X.T @ Q
-        with threadpool_limits(1):
+        with _one_blas_thread():
             Q, _ = lu(Q, permute_l=True, check_finite=False)
         Q = X @ Q
-    with threadpool_limits(1):
+    with _one_blas_thread():
         Q, _ = np.linalg.qr(Q)
     B = Q.T @ X
-    with threadpool_limits(1):
+    with _one_blas_thread():
         Ub, S, Vt = np.linalg.svd(B, full_matrices=False)
     return (Q @ Ub)[:, :k], S[:k], Vt[:k]
 
@@ -151,7 +167,7 @@ class SpectralFit:
 
 
 def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
-                 rng: Any = None) -> SpectralFit:
+                 standardized: tuple | None = None, rng: Any = None) -> SpectralFit:
     r"""Fit the rank-``K`` spectral working model on the item ``rows`` of ``Y`` (App. C.2).
 
     Parameters
@@ -164,6 +180,10 @@ def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
         The current anchor rows :math:`\mathcal{S}` (default all items).
     n_iter : int
         Power iterations of the randomized SVD (5, Table C.8).
+    standardized : tuple, optional
+        ``standardize(Y)``'s ``(X, p_hat, s)`` when the caller already has it (the purification
+        rounds of one half share it: the marginals use all items of the half, whatever ``rows``);
+        ``Y`` is then only used for its shape.
 
     Notes
     -----
@@ -171,7 +191,12 @@ def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
     :math:`\Theta = V_K`; :math:`L = X\Theta` for every item, so the smaller-K offsets are
     truncations of one fit (the columns come in decreasing singular value).
     """
-    X, p, s = standardize(Y)
+    if standardized is None:
+        X, p, s = standardize(Y)
+    else:
+        X, p, s = standardized
+        if X.shape != np.shape(Y):
+            raise BenchkitValueError(f"standardized X has shape {X.shape}; Y has {np.shape(Y)}")
     rows = np.arange(X.shape[0]) if rows is None else np.asarray(rows, dtype=np.int64)
     if rows.size == 0:
         raise BenchkitValueError("rows must select at least one item")
