@@ -18,6 +18,7 @@ from benchkit._validation import (
     BenchkitValueError,
     BenchkitWarning,
     check_choice,
+    check_response_set,
     describe,
 )
 from benchkit.boundary._axis import ModelAxis, model_axis
@@ -153,6 +154,7 @@ def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0
     this once per benchmark (``rs.select(benchmark=...)``) or use
     :func:`benchkit.boundary.diagnose`.
     """
+    check_response_set("rs", rs)
     ax = model_axis(rs, axis=axis)
     traj = trajectories(rs, axis=ax, states=states)
     meta = rs.items.loc[traj.items]
@@ -303,6 +305,7 @@ def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto
     -------
     Diagnosis
     """
+    check_response_set("rs", rs)
     if axes is None:
         axes = {"accuracy": None}
     if not isinstance(axes, dict):
@@ -333,6 +336,7 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
     "auto"`` keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or 1..R//2 when none do;
     ``t="auto"`` is 20 if available, else the largest block size.
     """
+    check_response_set("rs", rs)
     n_jobs = check_n_jobs(n_jobs)
     from benchkit.response_set import NO_ANSWER
 

@@ -242,10 +242,12 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
             refs = inst.get("references") or []
             if not isinstance(refs, list) or not all(
                     isinstance(r, Mapping) and isinstance(r.get("output"), Mapping)
-                    and isinstance(r["output"].get("text"), str) for r in refs):
+                    and isinstance(r["output"].get("text"), str)
+                    and isinstance(r.get("tags", []), list) for r in refs):
                 raise BenchkitValueError(
                     f"{where}: instance references are {describe(refs)}; allowed: a list of "
-                    "{'output': {'text': ...}, 'tags': [...]} objects (every reference needs output.text)"
+                    "{'output': {'text': ...}, 'tags': [...]} objects (every reference needs output.text; "
+                    "tags is a list)"
                 )
             comps = ((st.get("result") or {}).get("completions")) or []
             if not isinstance(comps, list) or not all(

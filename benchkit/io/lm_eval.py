@@ -183,6 +183,8 @@ def _pick(option, task: str):
 
 
 def _answer_text(value) -> Any:
+    if value is None:
+        return NO_ANSWER
     if isinstance(value, list):
         if len(value) == 1:
             return _answer_text(value[0])
