@@ -208,7 +208,8 @@ def check_response_set(name: str, value: Any) -> Any:
 
     if isinstance(value, ResponseSet):
         return value
-    hint = ""
+    shown, hint = describe(value), ""
     if type(value).__name__ == "DataFrame":
+        shown = f"a DataFrame ({value.shape[0]} rows x {value.shape[1]} columns)"
         hint = "; build one with ResponseSet.from_long(frame) (or from_counts / from_wide)"
-    raise BenchkitTypeError(f"{name} must be a benchkit.ResponseSet, got {describe(value)}{hint}")
+    raise BenchkitTypeError(f"{name} must be a benchkit.ResponseSet, got {shown}{hint}")

@@ -336,8 +336,8 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
     "auto"`` keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or 1..R//2 when none do;
     ``t="auto"`` is 20 if available, else the largest block size.
     """
-    check_response_set("rs", rs)
     n_jobs = check_n_jobs(n_jobs)
+    check_response_set("rs", rs)
     from benchkit.response_set import NO_ANSWER
 
     if not rs.has_answers:

@@ -32,6 +32,7 @@ import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
 from benchkit.io.lm_eval import _expand
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_evalscope"]
@@ -88,6 +89,7 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
         ``generation_index`` (0 when absent); ``answer`` = ``extracted_prediction``
         (:data:`benchkit.NO_ANSWER` when empty). Values must be booleans or numbers in [0, 1].
     """
+    _check_options("long", options, reader="read_evalscope")
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
     files = _expand("path_or_glob", path_or_glob, "*.jsonl")

@@ -30,6 +30,7 @@ import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
 from benchkit.io.lm_eval import _expand
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["SCHEMA_VERSION", "read_every_eval_ever", "write_every_eval_ever"]
@@ -103,6 +104,7 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
     Records with an ``error`` and no usable score are an error naming them (the schema requires a
     score, so such records are malformed). ``meta["evaluation_ids"]`` lists the runs read.
     """
+    _check_options("long", options, reader="read_every_eval_ever")
     if correct not in ("score", "is_correct"):
         raise BenchkitValueError(f"correct={correct!r} is not allowed; choose 'score' or 'is_correct'")
     files = _expand("path_or_glob", path_or_glob, "*.jsonl")

@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_helm"]
@@ -198,6 +199,7 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     produced. Other adapter methods (``multiple_choice_separate_*``, language modeling) are
     rejected with the method named.
     """
+    _check_options("long", options, reader="read_helm")
     if not isinstance(metric, str) or not metric:
         raise BenchkitTypeError(f"metric must be a non-empty string, got {describe(metric)}")
     rows: list[dict] = []

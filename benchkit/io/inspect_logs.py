@@ -54,6 +54,7 @@ from benchkit._validation import (
 )
 from benchkit.io._zip import ZipMembers
 from benchkit.io._zip import max_member_bytes as _member_cap
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_inspect", "score_to_float"]
@@ -311,6 +312,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     epoch) in two logs is an error naming both (e.g. a retried run next to the original: pass
     only one), and so is one item whose target or choices differ between two logs.
     """
+    _check_options("long", options, reader="read_inspect")
     for flag_name, flag in (("drop_unscored", drop_unscored), ("full_samples", full_samples),
                             ("allow_missing", allow_missing)):
         if not isinstance(flag, (bool, np.bool_)):

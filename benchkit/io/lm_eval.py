@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_lm_eval"]
@@ -250,6 +251,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     fallback) get :data:`benchkit.NO_ANSWER`. The same document twice for one model (two runs
     of a task in one folder, or a repeated ``doc_id``) is an error naming both places.
     """
+    _check_options("long", options, reader="read_lm_eval")
     files = _expand("path_or_glob", path_or_glob, "samples_*.jsonl")
     if option_logprobs not in ("auto", True, False):
         raise BenchkitValueError(
