@@ -1288,6 +1288,9 @@ class ResponseSet:
     def _pick(name: str, wanted: Iterable[str], index: pd.Index) -> pd.Index:
         if isinstance(wanted, str):  # one id, not its characters
             wanted = [wanted]
+        if isinstance(wanted, (bytes, Mapping)) or not isinstance(wanted, Iterable):
+            raise BenchkitTypeError(
+                f"{name} must be an id or a list of ids, got {describe(wanted)}")
         wanted = pd.Index([str(w) for w in wanted], dtype=object)
         if wanted.has_duplicates:
             raise BenchkitValueError(f"{name} lists {wanted[wanted.duplicated()][0]!r} more than once")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -313,7 +314,24 @@ CASES = [
         lambda t: _rs().select(variant="x"),
         (BenchkitValueError, r"variant"),
     ),
+    # FINDING: select(models=5) raised a raw TypeError ('int' object is not iterable)
+    (
+        "select-models-an-int",
+        lambda t: _rs().select(models=5),
+        (BenchkitTypeError, r"models must be an id or a list"),
+    ),
     # ----------------------------------------------------------------------------- readers
+    # FINDING: writing to a folder raised IsADirectoryError
+    (
+        "every-eval-ever-write-to-a-folder",
+        lambda t: _read("write_every_eval_ever", _rs(), t),
+        (BenchkitValueError, r"is a directory; give the \.jsonl file"),
+    ),
+    (
+        "every-eval-ever-write-into-a-missing-folder",
+        lambda t: _read("write_every_eval_ever", _rs(), t / "no" / "o.jsonl"),
+        (BenchkitValueError, r"does not exist"),
+    ),
     ("csv-missing-path", lambda t: _read("read_csv", t / "nope.csv"), (BenchkitValueError, r"nope\.csv")),
     ("csv-a-directory", lambda t: _read("read_csv", t), (BenchkitValueError, r"")),
     (
@@ -687,6 +705,12 @@ CASES = [
         lambda t: _measure().summarize([-3, 0.5, 7]),
         (BenchkitValueError, r""),
     ),
+    # FINDING: AttributeError 'DataFrame' object has no attribute 'counts'
+    (
+        "measure-fit-difficulties-a-DataFrame",
+        lambda t: _measure().fit_difficulties(LONG),
+        (BenchkitTypeError, r"rs must be a benchkit.ResponseSet, got a DataFrame \(4 rows x 3 columns\)"),
+    ),
     # FINDING: AttributeError 'function' object has no attribute 'columns' (DataFrame.items)
     (
         "boundary-diagnose-a-DataFrame",
@@ -884,6 +908,8 @@ CLI_CASES = [
         ["info", "--format", "parquet", "{tmp}/one.csv"],
         r"could not be read as Parquet",
     ),
+    # FINDING: a folder with lm-eval samples and .eval logs was read as lm-eval only, silently
+    ("folder-of-two-tools", ["info", "{tmp}/mixed"], r"holds logs of several tools .*pass --format"),
     ("unknown-dataset", ["fetch", "no-such-dataset"], r"name='no-such-dataset' is not allowed"),
     ("unknown-loader-option", ["fetch", "mmlu-redux", "-o", "zz=1"], r"not an option of dataset"),
 ]
@@ -898,6 +924,8 @@ def test_probe_cli(tmp_path, capsys, argv, message):
     (tmp_path / "empty.txt").write_text("")
     (tmp_path / "one.csv").write_text("model,item,correct\nm,a,1\n")
     _zip(tmp_path / "other.zip", {"a.txt": b"x"})
+    shutil.copytree(FIXTURES / "lm_eval" / "run_a", tmp_path / "mixed" / "lm")
+    shutil.copy(FIXTURES / "inspect" / "mc.eval", tmp_path / "mixed")
     assert main([a.format(tmp=tmp_path) for a in argv], out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert err.startswith("benchkit: error: ")

@@ -65,14 +65,22 @@ def detect_format(path) -> tuple[str, str]:
     """``(format, reason)`` for a file or folder; an error when nothing matches."""
     p = Path(path)
     if p.is_dir():
+        kinds = []
         if any(p.rglob("samples_*.jsonl")):
-            return "lm_eval", "folder with samples_*.jsonl files"
+            kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
         if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
-            return "evalscope", "EvalScope output folder (reviews/)"
+            kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
         if any(p.rglob("scenario_state.json")):
-            return "helm", "folder with scenario_state.json (HELM run)"
+            kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
         if any(p.rglob("*.eval")):
-            return "inspect", "folder with .eval logs"
+            kinds.append(("inspect", "folder with .eval logs"))
+        if len(kinds) > 1:  # reading one kind would leave the others out unnoticed
+            raise BenchkitValueError(
+                f"{str(p)!r} holds logs of several tools ({'; '.join(r for _, r in kinds)}); reading one "
+                "would leave the others out: pass --format (format=...) or a folder of one tool's logs"
+            )
+        if kinds:
+            return kinds[0]
         for q in sorted(p.rglob("*.jsonl"))[:1]:
             found = _classify_record(_first_json_line(q))
             if found:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -233,7 +234,13 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     if evaluation_id is not None and (not isinstance(evaluation_id, str) or not evaluation_id):
         raise BenchkitTypeError(f"evaluation_id must be a non-empty string, got {describe(evaluation_id)}")
     run = evaluation_id or getattr(responses, "name", None) or "benchkit"
+    if not isinstance(path, (str, os.PathLike)):
+        raise BenchkitTypeError(f"path must be a file path, got {describe(path)}")
     path = Path(path)
+    if path.is_dir():
+        raise BenchkitValueError(f"path={str(path)!r} is a directory; give the .jsonl file to write")
+    if not path.parent.is_dir():
+        raise BenchkitValueError(f"path={str(path)!r}: its folder {str(path.parent)!r} does not exist")
     long = responses.to_long()
     items = responses.items
     with open(path, "w", encoding="utf-8") as fh:
