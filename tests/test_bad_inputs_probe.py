@@ -365,6 +365,7 @@ CASES = [
         ),
         lambda r: r == [0.5],
     ),
+    # FINDING: ids NA / null / nan / None were parsed as missing values (a model named NA refused)
     (
         "csv-ids-NA-null-nan-kept-as-strings",
         lambda t: _read(
@@ -420,11 +421,13 @@ CASES = [
         lambda t: _read("read_inspect", _write(t, "s.json", json.dumps({"eval": "x", "version": 2}))),
         (BenchkitValueError, r"'eval' object"),
     ),
+    # FINDING: raw TypeError (argument of type 'int' is not iterable)
     (
         "inspect-samples-not-objects",
         lambda t: _read("read_inspect", _write(t, "s.json", _inspect_log([1, 2]))),
         (BenchkitValueError, r"samples\[0\]: a sample must be a JSON object, got 1"),
     ),
+    # FINDING: a dict of samples was iterated by its keys (error naming no sample rule)
     (
         "inspect-samples-not-a-list",
         lambda t: _read("read_inspect", _write(t, "s.json", _inspect_log({"a": 1}))),
@@ -438,6 +441,7 @@ CASES = [
         ),
         (BenchkitValueError, r"value"),
     ),
+    # FINDING: a list id silently became the item 't/[1]'
     (
         "inspect-sample-id-a-list",
         lambda t: _read(
@@ -446,6 +450,7 @@ CASES = [
         ),
         (BenchkitValueError, r"sample id is .*allowed: a non-empty string or an integer"),
     ),
+    # FINDING: raw UnicodeDecodeError
     (
         "inspect-latin1-json",
         lambda t: _read(
@@ -549,6 +554,7 @@ CASES = [
         ),
         lambda r: r == [NO_ANSWER],
     ),
+    # FINDING: a list doc_id silently became the item 't/[0]'
     (
         "lm-eval-doc-id-a-list",
         lambda t: _read(
@@ -558,6 +564,7 @@ CASES = [
         ),
         (BenchkitValueError, r"doc_id is .*allowed: an integer or a non-empty string"),
     ),
+    # FINDING: raw UnicodeDecodeError
     (
         "lm-eval-latin1-file",
         lambda t: _read(
@@ -581,6 +588,7 @@ CASES = [
         lambda t: _read("read_helm", _write(t, "h.json", "[]"), metric=None),
         (BenchkitTypeError, r"metric"),
     ),
+    # FINDING: raw AttributeError ('str' object has no attribute 'get')
     (
         "helm-request-state-a-string",
         lambda t: _read("read_helm", _helm(t, ["x"])),
@@ -604,6 +612,7 @@ CASES = [
         lambda t: _read("read_helm", _helm(t, [_gen_state(tags="incorrect")])),
         (BenchkitValueError, r"tags is a list"),
     ),
+    # FINDING: raw AttributeError ('list' object has no attribute 'get')
     (
         "helm-adapter-spec-a-list",
         lambda t: _read(
