@@ -1249,6 +1249,9 @@ class ResponseSet:
         if benchmark is not None:
             if "benchmark" not in self.items.columns:
                 raise BenchkitValueError("benchmark= needs an items column 'benchmark'; this set has none")
+            if not isinstance(benchmark, (str, list, tuple, set, frozenset, pd.Index, np.ndarray)):
+                raise BenchkitTypeError(
+                    f"benchmark must be a name or a list of names, got {describe(benchmark)}")
             wanted = [benchmark] if isinstance(benchmark, str) else list(benchmark)
             known = pd.unique(self.items["benchmark"].dropna())
             for b in wanted:

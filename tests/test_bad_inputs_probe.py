@@ -320,6 +320,24 @@ CASES = [
         lambda t: _rs().select(models=5),
         (BenchkitTypeError, r"models must be an id or a list"),
     ),
+    # FINDING: select(benchmark=5) raised a raw TypeError
+    (
+        "select-benchmark-an-int",
+        lambda t: ResponseSet.from_long(
+            LONG, items=pd.DataFrame({"item": ["a", "b"], "benchmark": ["x", "y"]})
+        ).select(benchmark=5),
+        (BenchkitTypeError, r"benchmark must be a name or a list of names, got 5"),
+    ),
+    (
+        "long-float-item-ids",
+        lambda t: ResponseSet.from_long(LONG.assign(item=[1.0, 2.0, 1.0, 2.0])),
+        (BenchkitTypeError, r"'item' must hold strings"),
+    ),
+    (
+        "wide-models-1-and-'1'",
+        lambda t: ResponseSet.from_wide(pd.DataFrame([[1, 0], [0, 1]], columns=[1, "1"], index=["a", "b"])),
+        (BenchkitValueError, r"duplicate"),
+    ),
     # ----------------------------------------------------------------------------- readers
     # FINDING: writing to a folder raised IsADirectoryError
     (
@@ -743,6 +761,24 @@ CASES = [
     ),
     # FINDING: gamma_table(-1) returned an empty array
     ("boundary-gamma-table-T-negative", lambda t: _boundary().gamma_table(-1), (BenchkitValueError, r"T")),
+    # FINDING: ValueError "Exceeds the limit (4300 digits) for integer string conversion"
+    (
+        "boundary-exact-table-n-huge",
+        lambda t: _boundary().exact_table(10**6, 50),
+        (BenchkitValueError, r"about 10\^1,707,570 count vectors"),
+    ),
+    ("boundary-build-table-T-0", lambda t: _boundary().build_table(3, 0), (BenchkitValueError, r"T=0")),
+    (
+        "landscape-points-logprobs-all-minus-inf",
+        lambda t: _landscape().points(np.array([[-np.inf, -np.inf]]), kind="logprobs"),
+        (BenchkitValueError, r"-inf logprobs on every offered option"),
+    ),
+    (
+        "landscape-points-negative",
+        lambda t: _landscape().points(np.array([[1.2, -0.2]])),
+        (BenchkitValueError, r"probs\[0, 1\]=-0.2"),
+    ),
+    ("subsets-rng-a-float", lambda t: _subsets().select_random(10, 5, rng=1.5), (BenchkitTypeError, r"rng")),
     ("boundary-get-table-n-0", lambda t: _boundary().get_table(0, 5), (BenchkitValueError, r"n")),
     (
         "boundary-reliability-unknown-model",
