@@ -121,7 +121,7 @@ def test_lm_eval_logs_disagreeing_on_a_target_are_refused(tmp_path):
     rec["target"] = str((int(rec["target"]) + 1) % 4)
     lines[2] = json.dumps(rec)
     path.write_text("\n".join(lines) + "\n")
-    msg = r"item 'bk_mc/2' has target '2' at .*/a/.*samples_bk_mc_.*:3 but '3' at .*/b/.*samples_bk_mc_.*:3"
+    msg = r"item 'bk_mc/2' has target '2' in .*/a/.*samples_bk_mc_.*:3 but '3' in .*/b/.*samples_bk_mc_.*:3"
     with pytest.raises(BenchkitValueError, match=msg):
         read_lm_eval(tmp_path, tasks=["bk_mc"])
 
@@ -348,3 +348,47 @@ def test_real_eval_logs_read_under_the_default_cap():
     assert rs.n_items == 6
     with pytest.raises(BenchkitError, match="more than the cap of 100 bytes"):
         read_inspect(MC_EVAL, scorer="choice", max_member_bytes=100)
+
+
+# ----------------------------------- case 3 for the other tool readers (HELM, EvalScope, Every Eval Ever)
+def _edit_first_record(path: Path, edit) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rec = json.loads(lines[0])
+    edit(rec)
+    lines[0] = json.dumps(rec, ensure_ascii=False)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_helm_runs_disagreeing_on_an_answer_key_are_refused(tmp_path):
+    a, b = _helm_state(), _helm_state()
+    b["adapter_spec"]["model"] = "org/other"
+    refs = b["request_states"][1]["instance"]["references"]
+    for r in refs:  # the correct reference moves from "b" to "c"
+        r["tags"] = ["correct"] if r["output"]["text"] == "c" else []
+    for name, state in (("a", a), ("b", b)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "scenario_state.json").write_text(json.dumps(state))
+    msg = (r"item 'run/id1' has answer_key 'B' in .*a/scenario_state\.json: request_states\[1\] but 'C' in "
+           r".*b/scenario_state\.json: request_states\[1\]")
+    with pytest.raises(BenchkitValueError, match=msg):
+        read_helm([tmp_path / "a", tmp_path / "b"], benchmark="run")
+
+
+def test_evalscope_reviews_disagreeing_on_a_target_are_refused(tmp_path):
+    from benchkit.io import read_evalscope
+
+    shutil.copytree(FIXTURES / "evalscope", tmp_path / "es")
+    _edit_first_record(tmp_path / "es" / "reviews" / "model-b" / "general_mcq_example.jsonl",
+                       lambda rec: rec.update(target=["D"]))
+    with pytest.raises(BenchkitValueError, match=r"has target 'A' in .*model-a.*:1 but 'D' in .*model-b.*:1"):
+        read_evalscope(tmp_path / "es")
+
+
+def test_every_eval_ever_records_disagreeing_on_a_reference_are_refused(tmp_path):
+    from benchkit.io import read_every_eval_ever
+
+    shutil.copytree(FIXTURES / "every_eval_ever" / "bk_mc", tmp_path / "eee")
+    (path,) = (tmp_path / "eee").rglob("dummy-b/*_samples.jsonl")
+    _edit_first_record(path, lambda rec: rec["input"].update(reference=["2"]))
+    with pytest.raises(BenchkitValueError, match=r"has target '0' in .*dummy-a.* but '2' in .*dummy-b"):
+        read_every_eval_ever(tmp_path / "eee")

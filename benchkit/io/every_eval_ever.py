@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
 from benchkit.io.lm_eval import _expand
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
@@ -111,6 +112,7 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
     files = _expand("path_or_glob", path_or_glob, "*.jsonl")
     rows: list[dict] = []
     items: dict[str, dict] = {}
+    item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     counter: dict[tuple, int] = {}
     runs: set[str] = set()
@@ -172,20 +174,21 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
             if variant is not None:
                 row["variant"] = str(variant)
             rows.append(row)
-            if item not in items:
-                inp = rec["input"] if isinstance(rec["input"], Mapping) else {}
-                refs = [str(r) for r in (inp.get("reference") or [])]
-                choices = inp.get("choices")
-                choices = [str(c) for c in choices] if isinstance(choices, list) else None
-                key_letter = None
-                if choices and len(refs) == 1:
-                    if refs[0] in _LETTERS[:len(choices)]:
-                        key_letter = refs[0]
-                    elif refs[0] in choices:
-                        key_letter = _LETTERS[choices.index(refs[0])]
-                items[item] = {"item": item, "benchmark": benchmark,
-                               "target": " | ".join(refs) if refs else None,
-                               "text": inp.get("raw"), "answer_key": key_letter, "options": choices}
+            inp = rec["input"] if isinstance(rec["input"], Mapping) else {}
+            refs = [str(r) for r in (inp.get("reference") or [])]
+            choices = inp.get("choices")
+            choices = [str(c) for c in choices] if isinstance(choices, list) else None
+            key_letter = None
+            if choices and len(refs) == 1:
+                if refs[0] in _LETTERS[:len(choices)]:
+                    key_letter = refs[0]
+                elif refs[0] in choices:
+                    key_letter = _LETTERS[choices.index(refs[0])]
+            record_item(items, item_where, {"item": item, "benchmark": benchmark,
+                                            "target": " | ".join(refs) if refs else None,
+                                            "text": inp.get("raw"), "answer_key": key_letter,
+                                            "options": choices},
+                        where, ("target", "options"))
     if not rows:
         raise BenchkitValueError(
             f"path_or_glob={path_or_glob!r} holds no records" + (f" of result {result!r} (found: "

@@ -30,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
@@ -204,6 +205,7 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
         raise BenchkitTypeError(f"metric must be a non-empty string, got {describe(metric)}")
     rows: list[dict] = []
     items: dict[str, dict] = {}
+    item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     runs_meta: list[dict] = []
     for path in _runs(run_dir_or_glob):
@@ -309,10 +311,10 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
             if pert is not None:
                 row["variant"] = pert
             rows.append(row)
-            if item not in items:
-                items[item] = {"item": item, "benchmark": bench, "split": inst.get("split"),
-                               "text": (inst.get("input") or {}).get("text"),
-                               "answer_key": answer_key, "options": opts}
+            record_item(items, item_where, {"item": item, "benchmark": bench, "split": inst.get("split"),
+                                            "text": (inst.get("input") or {}).get("text"),
+                                            "answer_key": answer_key, "options": opts},
+                        where, ("answer_key", "options"))
     if not rows:
         raise BenchkitValueError("the HELM runs hold no request states")
     frame = pd.DataFrame.from_records(rows)

@@ -52,6 +52,7 @@ from benchkit._validation import (
     BenchkitWarning,
     describe,
 )
+from benchkit.io._items import record_item
 from benchkit.io._zip import ZipMembers
 from benchkit.io._zip import max_member_bytes as _member_cap
 from benchkit.io.tabular import _check_options
@@ -434,16 +435,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
                 key_letter = target_text
             entry = {"item": item, "benchmark": task, "target": target_text, "answer_key": key_letter,
                      "options": [str(c) for c in choices] if isinstance(choices, list) else None}
-            if item not in items:
-                items[item] = entry
-                item_where[item] = where
-            else:
-                for field in ("target", "options"):
-                    if entry[field] != items[item][field]:
-                        raise BenchkitValueError(
-                            f"item {item!r} has {field} {items[item][field]!r} in {item_where[item]} but "
-                            f"{entry[field]!r} in {where}; logs of one task must agree on each sample"
-                        )
+            record_item(items, item_where, entry, where, ("target", "options"))
     if unscored and not drop_unscored:
         shown = "; ".join(f"{u['where']} (sample {u['id']!r} epoch {u['epoch']}"
                           + (f", error: {u['error'][:80]!r})" if u["error"] else ", no scores)")

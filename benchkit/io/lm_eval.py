@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
@@ -410,16 +411,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             rows.append(row)
             entry = {"item": item, "benchmark": task, "target": target, "answer_key": answer_key,
                      "options": opts}
-            if item not in items:
-                items[item] = entry
-                item_where[item] = where
-            else:
-                for field in ("target", "options"):
-                    if entry[field] != items[item][field]:
-                        raise BenchkitValueError(
-                            f"item {item!r} has {field} {items[item][field]!r} at {item_where[item]} but "
-                            f"{entry[field]!r} at {where}; the logs of one task must agree on each document"
-                        )
+            record_item(items, item_where, entry, where, ("target", "options"))
     if not rows:
         raise BenchkitValueError(
             f"no samples read from {len(files)} file(s)"
