@@ -19,8 +19,7 @@ import pytest
 
 from benchkit import BenchkitError, BenchkitValueError
 from benchkit._validation import BenchkitWarning
-from benchkit.io import read_helm, read_inspect, read_lm_eval
-from benchkit.io import _zip
+from benchkit.io import _zip, read_helm, read_inspect, read_lm_eval
 from benchkit.io._zip import ZipMembers
 
 FIXTURES = Path(__file__).parent / "tool_fixtures"
