@@ -143,6 +143,14 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     frame = _read_csv(p, kwargs)
     if len(frame.columns) == 0 or len(frame) == 0:
         raise BenchkitValueError(f"path={str(p)!r} holds no data rows (an empty CSV file)")
+    if len(frame.columns) == 1 and "sep" not in kwargs:
+        only = str(frame.columns[0])
+        sep = next((c for c in (";", "\t", "|") if c in only), None)
+        if sep is not None:
+            raise BenchkitValueError(
+                f"path={str(p)!r} reads as one column {only!r}: its fields look separated by {sep!r}, "
+                f"not commas; pass read_options={{'sep': {sep!r}}}"
+            )
     return _from_frame(frame, layout, index_col, options)
 
 
