@@ -342,7 +342,7 @@ def test_eval_member_lying_about_its_size_stops_at_the_cap(tmp_path):
 
 
 def test_real_eval_logs_read_under_the_default_cap():
-    assert _zip.DEFAULT_MAX_MEMBER_BYTES == 512 * 1024**2
+    assert _zip.DEFAULT_MAX_MEMBER_BYTES == 256 * 1024**2
     rs = read_inspect(MC_EVAL, scorer="choice", max_member_bytes=64 * 1024)  # its members are small
     assert rs.n_items == 6
     with pytest.raises(BenchkitError, match="more than the cap of 100 bytes"):

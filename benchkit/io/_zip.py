@@ -26,8 +26,8 @@ _LOCAL_MAGIC = b"PK\x03\x04"
 METHOD_NAMES = {0: "stored", 8: "deflate", 93: "zstd"}
 
 
-DEFAULT_MAX_MEMBER_BYTES = 512 * 1024**2
-"""The default cap on one member's decompressed size (512 MiB); ``BENCHKIT_MAX_MEMBER_BYTES`` overrides it."""
+DEFAULT_MAX_MEMBER_BYTES = 256 * 1024**2
+"""The default cap on one member's decompressed size (256 MiB); ``BENCHKIT_MAX_MEMBER_BYTES`` overrides it."""
 _CHUNK = 1 << 20
 
 
@@ -49,7 +49,7 @@ def max_member_bytes(value: int | None = None) -> int:
     return parsed
 
 
-def _inflate(raw: bytes, limit: int) -> bytes:
+def _inflate(raw: bytes, limit: int) -> bytearray:
     """Raw deflate data decompressed in chunks; stops once more than ``limit`` bytes come out."""
     d = zlib.decompressobj(-15)
     out = bytearray()
@@ -57,17 +57,17 @@ def _inflate(raw: bytes, limit: int) -> bytes:
     for start in range(0, max(len(raw), 1), _CHUNK):
         buf = bytes(view[start:start + _CHUNK])
         while buf:
-            out += d.decompress(buf, limit + 1 - len(out))
+            out += d.decompress(buf, min(_CHUNK, limit + 1 - len(out)))  # 1 MiB of output at a time
             if len(out) > limit:
-                return bytes(out)
+                return out
             buf = d.unconsumed_tail
         if d.eof:
             break
     out += d.flush()[: limit + 1 - len(out)]
-    return bytes(out)
+    return out
 
 
-def _unzstd(raw: bytes, limit: int) -> bytes:
+def _unzstd(raw: bytes, limit: int) -> bytearray:
     """Zstandard frames (several allowed) in chunks; stops once more than ``limit`` bytes come out."""
     import zstandard
 
@@ -79,7 +79,7 @@ def _unzstd(raw: bytes, limit: int) -> bytes:
             if not chunk:
                 break
             out += chunk
-    return bytes(out)
+    return out
 
 
 class ZipMembers:
@@ -124,7 +124,8 @@ class ZipMembers:
             "variable BENCHKIT_MAX_MEMBER_BYTES if the file is trusted"
         )
 
-    def read(self, name: str) -> bytes:
+    def read(self, name: str) -> bytes | bytearray:
+        """The member's decompressed bytes (a bytearray when decompressed: no extra copy)."""
         info = self._info.get(name)
         if info is None:
             raise BenchkitValueError(f"{str(self.path)!r} has no member {name!r}")

@@ -289,7 +289,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
         missing ones are listed in ``meta["missing"]`` as ``{"file", "id", "epoch"}`` (``id``
         None when the header gives only a count) with a :class:`BenchkitWarning`.
     max_member_bytes : int, optional
-        The largest decompressed size of one ``.eval`` archive member (default 512 MiB, or the
+        The largest decompressed size of one ``.eval`` archive member (default 256 MiB, or the
         environment variable ``BENCHKIT_MAX_MEMBER_BYTES``); larger members are refused before
         they fill memory.
     **options
