@@ -81,6 +81,14 @@ def _info(path: str, fmt: str | None, layout: str, out) -> None:
             skipped.append(f"  {ident} (epoch/sample {u.get('epoch', u.get('sample'))}): {detail}")
         if len(unscored) > 10:
             skipped.append(f"  ... {len(unscored) - 10} more")
+    missing = meta.get("missing") or []
+    if missing:
+        skipped.append(f"{len(missing)} samples the log declares but does not hold:")
+        for m in missing[:10]:
+            skipped.append(f"  {m.get('file')}: " + (f"id {m['id']!r} epoch {m.get('epoch')}"
+                                                     if m.get("id") is not None else "(not named)"))
+        if len(missing) > 10:
+            skipped.append(f"  ... {len(missing) - 10} more")
     if meta.get("other_scorers"):
         skipped.append(f"other scorers (pass scorer=... to read one): {meta['other_scorers']}")
     if meta.get("skipped_filters"):

@@ -285,6 +285,22 @@ def _rosters(models, items, m_seen: pd.Index, i_seen: pd.Index):
     return model_meta, item_meta, m_order, i_order
 
 
+def _check_options(*, drop_incomplete=False, parse_names=True, name=None, meta=None, T=1) -> None:
+    """Check the constructors' plain options.
+
+    Flags must be booleans (the string ``"no"`` is truthy), ``name`` a string, ``meta`` a mapping,
+    ``from_wide``'s ``T`` a positive integer.
+    """
+    for flag, value in (("drop_incomplete", drop_incomplete), ("parse_names", parse_names)):
+        if not isinstance(value, (bool, np.bool_)):
+            raise BenchkitTypeError(f"{flag} must be True or False, got {describe(value)}")
+    if name is not None and not isinstance(name, str):
+        raise BenchkitTypeError(f"name must be a string or None, got {describe(name)}")
+    if meta is not None and not isinstance(meta, Mapping):
+        raise BenchkitTypeError(f"meta must be a dict (a mapping) or None, got {describe(meta)}")
+    check_int("T", T, min=1)
+
+
 def _model_table(models: pd.DataFrame | None, roster: pd.Index, parse_names: bool,
                  rules) -> pd.DataFrame:
     frame = pd.DataFrame(index=pd.Index(roster, name="model"))
@@ -608,6 +624,7 @@ class ResponseSet:
         name, meta : optional
             A label and a provenance dict kept with the data.
         """
+        _check_options(drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
         responses = _as_frame("responses", responses)
         if len(responses) == 0:
             raise BenchkitValueError("responses is empty: it needs at least one row")
@@ -841,6 +858,7 @@ class ResponseSet:
         principal sample) is only available when the budget is 1, and there are no answer
         states. Options are as in :meth:`from_long`.
         """
+        _check_options(drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
         counts = _as_frame("counts", counts)
         if len(counts) == 0:
             raise BenchkitValueError("counts is empty: it needs at least one row")
@@ -949,6 +967,7 @@ class ResponseSet:
         ``T > 1`` they are correct counts 0..T of T samples. NaN marks a missing cell (kept
         missing, not dropped).
         """
+        _check_options(parse_names=parse_names, name=name, meta=meta, T=T)
         matrix = _as_frame("matrix", matrix)
         T = check_int("T", T, min=1)
         if matrix.size == 0:
@@ -1230,6 +1249,9 @@ class ResponseSet:
         if benchmark is not None:
             if "benchmark" not in self.items.columns:
                 raise BenchkitValueError("benchmark= needs an items column 'benchmark'; this set has none")
+            if not isinstance(benchmark, (str, list, tuple, set, frozenset, pd.Index, np.ndarray)):
+                raise BenchkitTypeError(
+                    f"benchmark must be a name or a list of names, got {describe(benchmark)}")
             wanted = [benchmark] if isinstance(benchmark, str) else list(benchmark)
             known = pd.unique(self.items["benchmark"].dropna())
             for b in wanted:
@@ -1269,6 +1291,9 @@ class ResponseSet:
     def _pick(name: str, wanted: Iterable[str], index: pd.Index) -> pd.Index:
         if isinstance(wanted, str):  # one id, not its characters
             wanted = [wanted]
+        if isinstance(wanted, (bytes, Mapping)) or not isinstance(wanted, Iterable):
+            raise BenchkitTypeError(
+                f"{name} must be an id or a list of ids, got {describe(wanted)}")
         wanted = pd.Index([str(w) for w in wanted], dtype=object)
         if wanted.has_duplicates:
             raise BenchkitValueError(f"{name} lists {wanted[wanted.duplicated()][0]!r} more than once")

@@ -64,8 +64,9 @@ def _write_run(folder, model, task, records, *, date=DATE, model_name=True):
 
 
 def _mc_data(seed, n=12, k=4):
-    rng = np.random.default_rng(seed)
-    lls = -rng.gamma(2.0, 1.5, size=(n, k))
+    """Log-likelihoods drawn with ``seed``; the documents (gold, continuations) fixed, as for one task."""
+    lls = -np.random.default_rng(seed).gamma(2.0, 1.5, size=(n, k))
+    rng = np.random.default_rng(1000 + n)
     gold = rng.integers(0, k, n)
     conts = [[" " + "x" * int(rng.integers(1, 9)) for _ in range(k)] for _ in range(n)]
     return lls, gold, conts

@@ -1,5 +1,5 @@
-"""Property-based tests (hypothesis, profile "ci" in conftest.py): ResponseSet round trips and
-fuzzed tabular readers (issue 12).
+"""Property-based tests (hypothesis, profile "ci" in conftest.py): ResponseSet round trips,
+fuzzed tabular readers and fuzzed tool logs (Inspect .eval, lm-eval samples) (issue 12).
 
 A fuzzed file must give either a benchkit error or a ResponseSet that agrees with an independent
 reading of the same bytes (Python's ``csv`` module / ``pyarrow.parquet.read_table`` and a plain
@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -199,3 +201,89 @@ def test_fuzzed_parquet(tmp_path, engine, cut, flips):
     # must have been immaterial: the clean file's cells
     assert _result_cells(rs) == (oracle if oracle is not None else clean_cells)
     assert not rs.report
+
+
+# ------------------------------------------------------------------ fuzzed tool logs (issue 12)
+# The real-format logs written by inspect_ai 0.3.285 and lm-eval 0.4.13 (tests/tool_fixtures/).
+# A damaged log gives a benchkit error, or a result equal to an independent reading of the same
+# bytes (the json module for lm-eval's JSON Lines; the clean archive for .eval, whose members are
+# CRC-checked, so damage either is detected or touched bytes benchkit does not read).
+_FIX = Path(__file__).parent / "tool_fixtures"
+
+
+def _eval_cells(rs: ResponseSet) -> dict:
+    long = rs.to_long()
+    return {(r.model, r.item, r.sample): (r.correct, r.answer) for r in long.itertuples(index=False)}
+
+
+_EVAL_CLEAN = (_FIX / "inspect" / "mc.eval").read_bytes()
+
+
+@_SETTINGS
+@given(cut=st.floats(0.0, 1.0), flips=st.lists(st.tuples(st.floats(0.0, 1.0), st.integers(0, 255)),
+                                                max_size=3))
+def test_fuzzed_inspect_eval_archive(tmp_path, cut, flips):
+    from benchkit.io import read_inspect
+
+    clean = _eval_cells(read_inspect(_FIX / "inspect" / "mc.eval", scorer="choice"))
+    data = bytearray(_EVAL_CLEAN)
+    data = data[: max(1, int(round(cut * len(data))))] if cut < 0.999 else data
+    for where, byte in flips:
+        data[min(len(data) - 1, int(where * len(data)))] = byte
+    path = tmp_path / "fuzz.eval"
+    path.write_bytes(bytes(data))
+    try:
+        rs = read_inspect(path, scorer="choice")
+    except BenchkitError:
+        return
+    assert _eval_cells(rs) == clean
+
+
+def _lm_oracle(data: bytes, model: str) -> dict | None:
+    """{(model, item): acc} from the json module, or None when some line is not a record."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    out = {}
+    for line in text.split("\n"):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError:
+            return None
+        if not isinstance(rec, dict) or "acc" not in rec:
+            return None
+        out[(model, f"bk_mc/{rec.get('doc_id')}")] = rec["acc"]
+    return out
+
+
+_LM_PATH = next((_FIX / "lm_eval" / "run_a").rglob("samples_bk_mc_*.jsonl"))
+_LM_CLEAN = _LM_PATH.read_bytes()
+
+
+@_SETTINGS
+@given(cut=st.integers(0, len(_LM_CLEAN)),
+       flips=st.lists(st.tuples(st.integers(0, len(_LM_CLEAN) - 1), st.integers(0, 255)), max_size=3))
+def test_fuzzed_lm_eval_samples(tmp_path, cut, flips):
+    from benchkit.io import read_lm_eval
+
+    data = bytearray(_LM_CLEAN[:cut])
+    for pos, byte in flips:
+        if pos < len(data):
+            data[pos] = byte
+    path = tmp_path / _LM_PATH.name
+    path.write_bytes(bytes(data))
+    try:
+        rs = read_lm_eval(path, model="m")
+    except BenchkitError:
+        return
+    oracle = _lm_oracle(bytes(data), "m")
+    assert oracle is not None, f"read_lm_eval accepted bytes the json module rejects: {bytes(data)!r}"
+    long = rs.to_long()
+    got = {(r.model, r.item): r.correct for r in long.itertuples(index=False)}
+    assert got == {k: float(v) for k, v in oracle.items()}
+    if not flips:  # a truncation: the documents kept agree with the clean file
+        clean = _lm_oracle(_LM_CLEAN, "m")
+        assert all(clean[k] == v for k, v in got.items())

@@ -17,6 +17,7 @@ from benchkit._validation import (
     BenchkitTypeError,
     BenchkitValueError,
     check_int,
+    check_response_set,
     describe,
 )
 
@@ -144,6 +145,7 @@ def empirical_axis(rs, *, models=None, name: str | None = None) -> ModelAxis:
     stable sort; accuracies are compared after rounding to 12 decimals so that equal fractions
     tie exactly).
     """
+    check_response_set("rs", rs)
     cand = _candidates(rs, models)
     if len(cand) < 2:
         raise BenchkitValueError(f"an axis needs at least 2 models; got {len(cand)}")
@@ -171,6 +173,7 @@ def size_axis(rs, *, family: str | None = None, models=None, name: str | None = 
 
     ``family`` keeps the models of one family (``rs.models['family']``); ties keep roster order.
     """
+    check_response_set("rs", rs)
     cand = _candidates(rs, models)
     meta = rs.models.loc[cand]
     if family is not None:
@@ -212,6 +215,7 @@ def model_axis(rs, *, axis=None) -> ModelAxis:
     :class:`ModelAxis`: checked against the set. A mapping ``{"models": [...], "order":
     "accuracy"}`` ranks the listed candidates empirically.
     """
+    check_response_set("rs", rs)
     if axis is None or (isinstance(axis, str) and axis == "accuracy"):
         return empirical_axis(rs)
     if isinstance(axis, str):

@@ -7,6 +7,7 @@ exact mode, at every attainable value). Looking up a score is a binary search: n
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -407,10 +408,12 @@ def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
     flat_levels = check_int("flat_levels", flat_levels, min=0)
     max_vectors = check_int("max_vectors", max_vectors, min=1)
     block = check_int("block", block, min=1)
-    total = (T + 1) ** n
-    if total > max_vectors:
+    digits = n * math.log10(T + 1)  # (T+1)^n itself can be too large to print (or to build)
+    total = (T + 1) ** n if digits < 30 else None
+    if total is None or total > max_vectors:
+        shown = f"{total:,}" if total is not None else f"about 10^{digits:,.0f}"
         raise BenchkitValueError(
-            f"exact calibration enumerates (T+1)^n = {total:,} count vectors for n={n}, T={T}, "
+            f"exact calibration enumerates (T+1)^n = {shown} count vectors for n={n}, T={T}, "
             f"more than max_vectors={max_vectors:,}; use the Monte Carlo table or raise max_vectors"
         )
     fam = reference_family(n) if reference is None else _check_reference(reference, n)

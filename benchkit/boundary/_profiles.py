@@ -30,6 +30,7 @@ def gamma_table(T: int) -> np.ndarray:
     """
     from scipy.special import betaln
 
+    T = check_int("T", T, min=1)
     k = np.arange(T + 1)
     a1 = (k + 1)[:, None, None].astype(np.float64)
     b1 = (T - k + 1)[:, None, None].astype(np.float64)

@@ -18,6 +18,7 @@ from benchkit._validation import (
     BenchkitValueError,
     BenchkitWarning,
     check_choice,
+    check_response_set,
     describe,
 )
 from benchkit.boundary._axis import ModelAxis, model_axis
@@ -153,6 +154,7 @@ def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0
     this once per benchmark (``rs.select(benchmark=...)``) or use
     :func:`benchkit.boundary.diagnose`.
     """
+    check_response_set("rs", rs)
     ax = model_axis(rs, axis=axis)
     traj = trajectories(rs, axis=ax, states=states)
     meta = rs.items.loc[traj.items]
@@ -303,6 +305,7 @@ def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto
     -------
     Diagnosis
     """
+    check_response_set("rs", rs)
     if axes is None:
         axes = {"accuracy": None}
     if not isinstance(axes, dict):
@@ -334,6 +337,7 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
     ``t="auto"`` is 20 if available, else the largest block size.
     """
     n_jobs = check_n_jobs(n_jobs)
+    check_response_set("rs", rs)
     from benchkit.response_set import NO_ANSWER
 
     if not rs.has_answers:

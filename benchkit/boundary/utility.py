@@ -53,6 +53,7 @@ from benchkit._validation import (
     check_array,
     check_choice,
     check_int,
+    check_response_set,
     describe,
 )
 from benchkit.boundary._baselines import select_bayesian, select_psn_irt
@@ -625,6 +626,7 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
     Q^(a) when complete on the reference axis). The baselines' confidences are mean correctness
     k/T of ``baseline_models``; their IRT data are principal answers where available.
     """
+    check_response_set("rs", rs)
     check_choice("order", order, ("empirical", "given"))
     check_choice("score", score, ("auto", "principal", "mean"))
     if score == "auto":

@@ -79,6 +79,8 @@ def anchor_weights(selected, cells) -> np.ndarray:
 
 def jaccard(a, b) -> float:
     a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
+    if a.shape != b.shape:
+        raise BenchkitValueError(f"jaccard needs two boolean masks of one shape; got {a.shape} and {b.shape}")
     u = np.sum(a | b)
     return float(np.sum(a & b) / u) if u else 1.0
 

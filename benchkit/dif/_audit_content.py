@@ -105,6 +105,9 @@ def content_sample(high_D, high_V, cells, item_ids, *, texts=None, benchmark: st
 def cohen_kappa(a, b) -> float:
     """Cohen's (1960) kappa of two label vectors; NaN when both are constant (undefined)."""
     a, b = np.asarray(a), np.asarray(b)
+    if a.ndim != 1 or a.shape != b.shape:
+        raise BenchkitValueError(
+            f"cohen_kappa needs two 1-D label sequences of one length; got shapes {a.shape} and {b.shape}")
     labs = np.unique(np.r_[a, b])
     po = np.mean(a == b)
     pe = sum(np.mean(a == k) * np.mean(b == k) for k in labs)

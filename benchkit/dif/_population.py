@@ -51,7 +51,14 @@ def assign_families(model_ids: Sequence[str], *, families: Mapping[str, str] = P
     Returns ``(family, n_matches)``: the label (None when zero or several patterns match) and the
     number of matching patterns.
     """
-    pats = {k: re.compile(v, re.IGNORECASE) for k, v in families.items()}
+    pats = {}
+    for k, v in families.items():
+        try:
+            pats[k] = re.compile(v, re.IGNORECASE)
+        except (re.error, TypeError) as exc:
+            raise BenchkitValueError(
+                f"families[{k!r}] = {v!r} is not a regular expression ({exc}); each family maps to a "
+                "pattern searched in the model id, e.g. {'llama': 'llama'}") from None
     fam = np.empty(len(model_ids), dtype=object)
     nm = np.zeros(len(model_ids), dtype=np.int64)
     for j, mid in enumerate(model_ids):

@@ -5,7 +5,10 @@ Used by ``benchkit info FILE``. Content decides, not the file name: a zip holdin
 ``eval`` and ``version`` an Inspect ``.json`` log; JSON Lines whose first record has ``doc_id``
 and ``filtered_resps`` lm-eval samples, ``sample_score`` EvalScope reviews,
 ``schema_version`` + ``evaluation_id`` + ``sample_id`` Every Eval Ever instances; a JSON object
-with ``request_states`` a HELM scenario state; a folder is classified by the files it holds.
+with ``request_states`` a HELM scenario state; Parquet magic bytes Parquet; a folder is classified by
+the files it holds. When the content says nothing, a case-insensitive suffix does (``.csv``;
+``.parquet`` / ``.pq``), and UTF-8 text whose comma-separated header names a ``model``, ``item``,
+``correct`` or ``n_correct`` column is read as CSV.
 """
 from __future__ import annotations
 
@@ -21,14 +24,29 @@ FORMATS = ("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", 
 
 
 def _first_json_line(path: Path):
-    with open(path, encoding="utf-8") as fh:
-        for line in fh:
-            if line.strip():
-                try:
-                    return json.loads(line)
-                except json.JSONDecodeError:
-                    return None
+    try:
+        with open(path, encoding="utf-8") as fh:
+            for line in fh:
+                if line.strip():
+                    try:
+                        return json.loads(line)
+                    except json.JSONDecodeError:
+                        return None
+    except UnicodeDecodeError:
+        return None
     return None
+
+
+def _first_text_line(path: Path) -> str | None:
+    """The first non-empty line of a UTF-8 text file (at most 64 KiB read), else None."""
+    try:
+        with open(path, encoding="utf-8-sig") as fh:
+            head = fh.read(65536)
+    except (UnicodeDecodeError, OSError):
+        return None
+    if "\x00" in head:
+        return None
+    return next((line for line in head.splitlines() if line.strip()), None)
 
 
 def _classify_record(rec) -> tuple[str, str] | None:
@@ -47,14 +65,22 @@ def detect_format(path) -> tuple[str, str]:
     """``(format, reason)`` for a file or folder; an error when nothing matches."""
     p = Path(path)
     if p.is_dir():
+        kinds = []
         if any(p.rglob("samples_*.jsonl")):
-            return "lm_eval", "folder with samples_*.jsonl files"
+            kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
         if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
-            return "evalscope", "EvalScope output folder (reviews/)"
+            kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
         if any(p.rglob("scenario_state.json")):
-            return "helm", "folder with scenario_state.json (HELM run)"
+            kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
         if any(p.rglob("*.eval")):
-            return "inspect", "folder with .eval logs"
+            kinds.append(("inspect", "folder with .eval logs"))
+        if len(kinds) > 1:  # reading one kind would leave the others out unnoticed
+            raise BenchkitValueError(
+                f"{str(p)!r} holds logs of several tools ({'; '.join(r for _, r in kinds)}); reading one "
+                "would leave the others out: pass --format (format=...) or a folder of one tool's logs"
+            )
+        if kinds:
+            return kinds[0]
         for q in sorted(p.rglob("*.jsonl"))[:1]:
             found = _classify_record(_first_json_line(q))
             if found:
@@ -75,8 +101,11 @@ def detect_format(path) -> tuple[str, str]:
         raise BenchkitValueError(f"{str(p)!r} is a zip archive but not an Inspect log")
     if head == b"PAR1":
         return "parquet", "Parquet magic bytes"
-    if p.suffix == ".csv":
-        return "csv", "comma-separated text (.csv)"
+    suffix = p.suffix.lower()
+    if suffix in (".parquet", ".pq"):  # not Parquet by content: read_parquet says what is wrong
+        return "parquet", f"file name ending {p.suffix}"
+    if suffix == ".csv":
+        return "csv", f"comma-separated text ({p.suffix})"
     rec = _first_json_line(p)
     found = _classify_record(rec)
     if found:
@@ -94,6 +123,11 @@ def detect_format(path) -> tuple[str, str]:
         found = _classify_record(data[0])
         if found:
             return found
+    first = _first_text_line(p)
+    if data is None and first is not None and "," in first and not first.lstrip().startswith(("{", "[")):
+        columns = {c.strip().strip('"').lower() for c in first.split(",")}
+        if columns & {"model", "item", "correct", "n_correct"}:
+            return "csv", "comma-separated text whose header names model / item / correct columns"
     raise BenchkitValueError(
         f"{str(p)!r}: format not recognized (expected an Inspect log, lm-eval samples, HELM run, EvalScope "
         "reviews, Every Eval Ever records, CSV or Parquet)"
@@ -104,7 +138,8 @@ def read_any(path, *, fmt: str | None = None, **options):
     """Read ``path`` with the reader of its detected (or given) format; returns (ResponseSet, format, reason).
 
     Lenient where a reader would stop at the first doubt, so ``info`` can show what is there:
-    Inspect / EvalScope samples without a score are left out and listed (``drop_unscored``), models
+    Inspect / EvalScope samples without a score are left out and listed (``drop_unscored``), Inspect
+    samples a log declares but lacks are listed (``allow_missing``), models
     may differ in sample budget (``sample_budget="per_model"``), and lm-eval tasks logging several
     filters are read with their first (``filter="first"``).
     """
@@ -121,6 +156,8 @@ def read_any(path, *, fmt: str | None = None, **options):
     kwargs = dict(options)
     if fmt in ("inspect", "evalscope"):
         kwargs.setdefault("drop_unscored", True)
+    if fmt == "inspect":
+        kwargs.setdefault("allow_missing", True)
     if fmt == "lm_eval":
         kwargs.setdefault("filter", "first")
     if fmt not in ("csv", "parquet"):

@@ -31,7 +31,9 @@ from pathlib import Path
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
 from benchkit.io.lm_eval import _expand
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_evalscope"]
@@ -88,12 +90,14 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
         ``generation_index`` (0 when absent); ``answer`` = ``extracted_prediction``
         (:data:`benchkit.NO_ANSWER` when empty). Values must be booleans or numbers in [0, 1].
     """
+    _check_options("long", options, reader="read_evalscope")
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
     files = _expand("path_or_glob", path_or_glob, "*.jsonl")
     files = [f for f in files if f.parent.parent.name == "reviews" or len(files) == 1
              or not any(p.parent.parent.name == "reviews" for p in files)]
     rows, items, unscored, used = [], {}, [], {}
+    item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     for path in files:
         bench, subset = _split_name(path, benchmarks)
@@ -143,15 +147,15 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
             answer = score.get("extracted_prediction")
             rows.append({"model": model_id, "item": item, "sample": sample, "correct": value,
                          "answer": NO_ANSWER if answer is None or str(answer) == "" else str(answer)})
-            if item not in items:
-                target = rec.get("target")
-                if isinstance(target, list):
-                    target = " | ".join(map(str, target))
-                target = None if target is None else str(target)
-                key_letter = target if target is not None and len(target) == 1 and target.isalpha() \
-                    and target.isupper() else None
-                items[item] = {"item": item, "benchmark": bench, "source": subset, "target": target,
-                               "answer_key": key_letter}
+            target = rec.get("target")
+            if isinstance(target, list):
+                target = " | ".join(map(str, target))
+            target = None if target is None else str(target)
+            key_letter = target if target is not None and len(target) == 1 and target.isalpha() \
+                and target.isupper() else None
+            record_item(items, item_where, {"item": item, "benchmark": bench, "source": subset,
+                                            "target": target, "answer_key": key_letter},
+                        where, ("target",))
     if unscored and not drop_unscored:
         shown = "; ".join(f"{u['where']} ({u['item']}: {u['why']})" for u in unscored[:5])
         raise BenchkitValueError(

@@ -23,13 +23,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
 from benchkit.io.lm_eval import _expand
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["SCHEMA_VERSION", "read_every_eval_ever", "write_every_eval_ever"]
@@ -103,11 +106,13 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
     Records with an ``error`` and no usable score are an error naming them (the schema requires a
     score, so such records are malformed). ``meta["evaluation_ids"]`` lists the runs read.
     """
+    _check_options("long", options, reader="read_every_eval_ever")
     if correct not in ("score", "is_correct"):
         raise BenchkitValueError(f"correct={correct!r} is not allowed; choose 'score' or 'is_correct'")
     files = _expand("path_or_glob", path_or_glob, "*.jsonl")
     rows: list[dict] = []
     items: dict[str, dict] = {}
+    item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     counter: dict[tuple, int] = {}
     runs: set[str] = set()
@@ -169,20 +174,21 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
             if variant is not None:
                 row["variant"] = str(variant)
             rows.append(row)
-            if item not in items:
-                inp = rec["input"] if isinstance(rec["input"], Mapping) else {}
-                refs = [str(r) for r in (inp.get("reference") or [])]
-                choices = inp.get("choices")
-                choices = [str(c) for c in choices] if isinstance(choices, list) else None
-                key_letter = None
-                if choices and len(refs) == 1:
-                    if refs[0] in _LETTERS[:len(choices)]:
-                        key_letter = refs[0]
-                    elif refs[0] in choices:
-                        key_letter = _LETTERS[choices.index(refs[0])]
-                items[item] = {"item": item, "benchmark": benchmark,
-                               "target": " | ".join(refs) if refs else None,
-                               "text": inp.get("raw"), "answer_key": key_letter, "options": choices}
+            inp = rec["input"] if isinstance(rec["input"], Mapping) else {}
+            refs = [str(r) for r in (inp.get("reference") or [])]
+            choices = inp.get("choices")
+            choices = [str(c) for c in choices] if isinstance(choices, list) else None
+            key_letter = None
+            if choices and len(refs) == 1:
+                if refs[0] in _LETTERS[:len(choices)]:
+                    key_letter = refs[0]
+                elif refs[0] in choices:
+                    key_letter = _LETTERS[choices.index(refs[0])]
+            record_item(items, item_where, {"item": item, "benchmark": benchmark,
+                                            "target": " | ".join(refs) if refs else None,
+                                            "text": inp.get("raw"), "answer_key": key_letter,
+                                            "options": choices},
+                        where, ("target", "options"))
     if not rows:
         raise BenchkitValueError(
             f"path_or_glob={path_or_glob!r} holds no records" + (f" of result {result!r} (found: "
@@ -231,7 +237,13 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     if evaluation_id is not None and (not isinstance(evaluation_id, str) or not evaluation_id):
         raise BenchkitTypeError(f"evaluation_id must be a non-empty string, got {describe(evaluation_id)}")
     run = evaluation_id or getattr(responses, "name", None) or "benchkit"
+    if not isinstance(path, (str, os.PathLike)):
+        raise BenchkitTypeError(f"path must be a file path, got {describe(path)}")
     path = Path(path)
+    if path.is_dir():
+        raise BenchkitValueError(f"path={str(path)!r} is a directory; give the .jsonl file to write")
+    if not path.parent.is_dir():
+        raise BenchkitValueError(f"path={str(path)!r}: its folder {str(path.parent)!r} does not exist")
     long = responses.to_long()
     items = responses.items
     with open(path, "w", encoding="utf-8") as fh:

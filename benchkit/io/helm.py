@@ -30,6 +30,8 @@ from pathlib import Path
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_helm"]
@@ -87,6 +89,16 @@ def _benchmark_name(state_path: Path) -> str:
     return state_path.parent.name
 
 
+def _trial(value, where: str) -> int:
+    """``train_trial_index`` (absent: 0) as an int; anything else is an error naming ``where``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise BenchkitValueError(
+            f"{where}: train_trial_index is {describe(value)}; allowed: an integer >= 0 (or the field "
+            "left out, read as 0)"
+        )
+    return value
+
+
 def _instance_stats(folder: Path, metric: str):
     path = folder / "per_instance_stats.json"
     if not path.is_file():
@@ -95,24 +107,48 @@ def _instance_stats(folder: Path, metric: str):
     if not isinstance(data, list):
         raise BenchkitValueError(f"{str(path)!r} must hold a list of per-instance entries")
     table: dict[tuple, float] = {}
+    first: dict[tuple, int] = {}
     names: set[str] = set()
     for k, entry in enumerate(data):
         if not isinstance(entry, Mapping) or "instance_id" not in entry or "stats" not in entry:
             raise BenchkitValueError(f"{path}: entry {k} has no 'instance_id' or 'stats'")
+        if not isinstance(entry["stats"], list) or not all(isinstance(st, Mapping) for st in entry["stats"]):
+            raise BenchkitValueError(f"{path}: entry {k}: 'stats' must be a list of objects, got "
+                                     f"{describe(entry['stats'])}")
         pert = (entry.get("perturbation") or {}).get("name")
         for st in entry["stats"]:
             nm = st.get("name") or {}
+            if not isinstance(nm, Mapping):
+                raise BenchkitValueError(
+                    f"{path}: entry {k}: a stat's 'name' is {describe(nm)}, not an object")
             names.add(str(nm.get("name")))
             if nm.get("name") != metric or (nm.get("perturbation") or {}).get("name") not in (None, pert):
                 continue
-            key = (str(entry["instance_id"]), int(entry.get("train_trial_index", 0)), pert)
-            if "mean" in st:
-                mean = st["mean"]
-            elif st.get("count"):
-                mean = st["sum"] / st["count"]
-            else:
-                raise BenchkitValueError(f"{path}: entry {k} stat {metric!r} has no mean and count 0")
-            table[key] = float(mean)
+            key = (str(entry["instance_id"]),
+                   _trial(entry.get("train_trial_index", 0), f"{path}: entry {k}"), pert)
+            try:
+                if "mean" in st:
+                    mean = float(st["mean"])
+                elif st.get("count"):
+                    mean = float(st["sum"]) / float(st["count"])
+                else:
+                    raise BenchkitValueError(f"{path}: entry {k} stat {metric!r} has no mean and count 0")
+            except (TypeError, ValueError, KeyError) as exc:
+                if isinstance(exc, BenchkitValueError):
+                    raise
+                raise BenchkitValueError(
+                    f"{path}: entry {k} stat {metric!r} has mean {describe(st.get('mean'))}, sum "
+                    f"{describe(st.get('sum'))}, count {describe(st.get('count'))}; allowed: numbers"
+                ) from None
+            if key in table and not (table[key] == mean or (math.isnan(mean) and math.isnan(table[key]))):
+                raise BenchkitValueError(
+                    f"{path}: instance {key[0]!r} (train trial {key[1]}"
+                    + (f", perturbation {pert!r}" if pert else "")
+                    + f") has two {metric!r} stats that disagree: {table[key]!r} in entry {first[key]} and "
+                    f"{mean!r} in entry {k}"
+                )
+            first.setdefault(key, k)
+            table[key] = mean
     if not table:
         raise BenchkitValueError(
             f"{str(path)!r} has no per-instance stat {metric!r}; available: {sorted(names)}"
@@ -164,10 +200,12 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     produced. Other adapter methods (``multiple_choice_separate_*``, language modeling) are
     rejected with the method named.
     """
+    _check_options("long", options, reader="read_helm")
     if not isinstance(metric, str) or not metric:
         raise BenchkitTypeError(f"metric must be a non-empty string, got {describe(metric)}")
     rows: list[dict] = []
     items: dict[str, dict] = {}
+    item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     runs_meta: list[dict] = []
     for path in _runs(run_dir_or_glob):
@@ -177,6 +215,11 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
                 f"{str(path)!r} is not a HELM scenario state (needs 'adapter_spec' and 'request_states')"
             )
         spec = state["adapter_spec"]
+        if not isinstance(spec, Mapping) or not isinstance(state["request_states"], list):
+            raise BenchkitValueError(
+                f"{str(path)!r}: 'adapter_spec' must be an object and 'request_states' a list; got "
+                f"{describe(spec)} and {describe(state['request_states'])}"
+            )
         method = spec.get("method")
         if method not in _METHODS:
             raise BenchkitValueError(
@@ -197,14 +240,33 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
                           "per_instance_stats": stats_file, "adapter_spec": dict(spec)})
         for k, st in enumerate(state["request_states"]):
             where = f"{path}: request_states[{k}]"
-            inst = st.get("instance")
+            inst = st.get("instance") if isinstance(st, Mapping) else None
             if not isinstance(inst, Mapping) or "id" not in inst:
                 raise BenchkitValueError(f"{where}: has no instance id")
             refs = inst.get("references") or []
+            if not isinstance(refs, list) or not all(
+                    isinstance(r, Mapping) and isinstance(r.get("output"), Mapping)
+                    and isinstance(r["output"].get("text"), str)
+                    and isinstance(r.get("tags", []), list) for r in refs):
+                raise BenchkitValueError(
+                    f"{where}: instance references are {describe(refs)}; allowed: a list of "
+                    "{'output': {'text': ...}, 'tags': [...]} objects (every reference needs output.text; "
+                    "tags is a list)"
+                )
             comps = ((st.get("result") or {}).get("completions")) or []
+            if not isinstance(comps, list) or not all(
+                    isinstance(c, Mapping) and isinstance(c.get("text", ""), str) for c in comps):
+                raise BenchkitValueError(
+                    f"{where}: result.completions is {describe(comps)}; allowed: a list of "
+                    "{'text': ..., 'logprob': ...} objects"
+                )
             text = str(comps[0].get("text", "")).strip() if comps else ""
-            pert = (inst.get("perturbation") or {}).get("name")
-            trial = int(st.get("train_trial_index", 0))
+            pert_obj = inst.get("perturbation") or {}
+            if not isinstance(pert_obj, Mapping):
+                raise BenchkitValueError(
+                    f"{where}: instance perturbation is {describe(pert_obj)}; allowed: an object with 'name'")
+            pert = pert_obj.get("name")
+            trial = _trial(st.get("train_trial_index", 0), where)
             iid = str(inst["id"])
             item = f"{bench}/{iid}"
             key = (model_id, item, trial, pert)
@@ -249,10 +311,10 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
             if pert is not None:
                 row["variant"] = pert
             rows.append(row)
-            if item not in items:
-                items[item] = {"item": item, "benchmark": bench, "split": inst.get("split"),
-                               "text": (inst.get("input") or {}).get("text"),
-                               "answer_key": answer_key, "options": opts}
+            record_item(items, item_where, {"item": item, "benchmark": bench, "split": inst.get("split"),
+                                            "text": (inst.get("input") or {}).get("text"),
+                                            "answer_key": answer_key, "options": opts},
+                        where, ("answer_key", "options"))
     if not rows:
         raise BenchkitValueError("the HELM runs hold no request states")
     frame = pd.DataFrame.from_records(rows)

@@ -43,6 +43,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from benchkit._validation import (
@@ -51,7 +52,10 @@ from benchkit._validation import (
     BenchkitWarning,
     describe,
 )
+from benchkit.io._items import record_item
 from benchkit.io._zip import ZipMembers
+from benchkit.io._zip import max_member_bytes as _member_cap
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_inspect", "score_to_float"]
@@ -129,11 +133,15 @@ def _zip_json(zf: ZipMembers, name: str, path: Path):
         raise BenchkitValueError(f"{path}: archive entry {name!r} is not valid JSON ({exc.msg})") from exc
 
 
-def _read_eval_archive(path: Path, full_samples: bool = False) -> tuple[dict, list[tuple[str, dict]]]:
+def _read_eval_archive(path: Path, full_samples: bool = False, max_member_bytes: int | None = None
+                       ) -> tuple[dict, list[tuple[str, dict]], list[tuple[str, int]] | None]:
+    """Header, samples and (when the samples come from member files) the summaries' (id, epoch) list."""
+    cap = _member_cap(max_member_bytes)  # a bad cap is its own error, not "not a zip file"
     try:
-        zf = ZipMembers(path)
+        zf = ZipMembers(path, max_bytes=cap)
     except BenchkitValueError as exc:
         raise BenchkitValueError(f"{str(path)!r} is not an Inspect .eval archive (not a zip file)") from exc
+    summarized = None
     with zf:
         names = zf.names()
         if "header.json" in names:
@@ -150,14 +158,19 @@ def _read_eval_archive(path: Path, full_samples: bool = False) -> tuple[dict, li
                 f"{str(path)!r} has no header.json, _journal/start.json or start.json; entries: "
                 f"{names[:6]}"
             )
-        if "summaries.json" in names and not full_samples:
+        if not isinstance(header, dict):
+            raise BenchkitValueError(f"{path}: the log header is {describe(header)}, not a JSON object")
+        if "summaries.json" in names:
             summaries = _zip_json(zf, "summaries.json", path)
             if not isinstance(summaries, list):
                 raise BenchkitValueError(f"{path}: summaries.json is not a list")
-            samples = [(f"{path}!summaries.json[{k}]", s) for k, s in enumerate(summaries)]
-        else:
+            if not full_samples:
+                samples = [(f"{path}!summaries.json[{k}]", s) for k, s in enumerate(summaries)]
+            else:
+                summarized = [(s.get("id"), s.get("epoch")) for s in summaries if isinstance(s, Mapping)]
+        if "summaries.json" not in names or full_samples:
             samples = [(f"{path}!{n}", _zip_json(zf, n, path)) for n in names if _SAMPLE_ENTRY.match(n)]
-    return header, samples
+    return header, samples, summarized
 
 
 def _read_json_log(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
@@ -165,10 +178,50 @@ def _read_json_log(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise BenchkitValueError(f"{str(path)!r} is not valid JSON ({exc.msg})") from exc
+    except UnicodeDecodeError as exc:
+        raise BenchkitValueError(f"{str(path)!r} is not UTF-8 text (an Inspect .json log is): {exc}") from exc
     if not isinstance(data, dict) or "eval" not in data:
         raise BenchkitValueError(f"{str(path)!r} is not an Inspect log (no 'eval' field)")
     samples = data.get("samples") or []
+    if not isinstance(samples, list):
+        raise BenchkitValueError(f"{str(path)!r}: 'samples' is {describe(samples)}, not a list")
     return data, [(f"{path}: samples[{k}]", s) for k, s in enumerate(samples)]
+
+
+def _is_zip(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False
+
+
+def _missing(header: Mapping, found: list[tuple], summarized: list[tuple] | None) -> tuple[list[tuple], int]:
+    """(id, epoch) pairs the log declares but does not hold, and how many are missing in all.
+
+    Declared: the summaries (when the samples were read from member files), and the header's
+    ``eval.dataset.sample_ids`` x epochs ``1..eval.config.epochs`` -- or, when the header lists
+    no ids, the count ``results.total_samples``.
+    """
+    have = {(str(i), e) for i, e in found}
+    declared: list[tuple] = []
+    if summarized is not None:
+        declared.extend((str(i), e) for i, e in summarized)
+    spec = header.get("eval") if isinstance(header.get("eval"), Mapping) else {}
+    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), Mapping) else {}
+    config = spec.get("config") if isinstance(spec.get("config"), Mapping) else {}
+    results = header.get("results") if isinstance(header.get("results"), Mapping) else {}
+    epochs = config.get("epochs") or 1
+    total = results.get("total_samples")
+    ids = dataset.get("sample_ids")
+    if isinstance(epochs, int) and not isinstance(epochs, bool) and epochs >= 1:
+        if isinstance(ids, list) and ids and (not isinstance(total, int) or total == len(ids) * epochs):
+            declared.extend((str(i), e) for e in range(1, epochs + 1) for i in ids)
+    missing = list(dict.fromkeys(pair for pair in declared if pair not in have))
+    n_missing = len(missing)
+    if isinstance(total, int) and not isinstance(total, bool) and total - len(have) > n_missing:
+        n_missing = total - len(have)  # the header counts more samples than it names
+    return missing, n_missing
 
 
 def _scores(sample: Mapping) -> dict | None:
@@ -203,7 +256,8 @@ def _error_text(sample: Mapping) -> str | None:
 
 
 def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None = None,
-                 drop_unscored: bool = False, full_samples: bool = False, **options) -> ResponseSet:
+                 drop_unscored: bool = False, full_samples: bool = False, allow_missing: bool = False,
+                 max_member_bytes: int | None = None, **options) -> ResponseSet:
     """Read Inspect AI logs (``.eval`` archives or ``.json``) into a ResponseSet.
 
     Parameters
@@ -227,6 +281,17 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     full_samples : bool
         Read the ``samples/*.json`` members of ``.eval`` archives instead of ``summaries.json``
         (whole answers rather than inspect's 1,000-character summaries; several times slower).
+    allow_missing : bool
+        A log that holds fewer samples than it declares (``eval.dataset.sample_ids`` x
+        ``eval.config.epochs``, ``results.total_samples``, and with ``full_samples=True`` the
+        entries of ``summaries.json``) -- e.g. an archive with sample members deleted, or a run
+        that stopped -- is an error naming every missing (id, epoch) unless True; then the
+        missing ones are listed in ``meta["missing"]`` as ``{"file", "id", "epoch"}`` (``id``
+        None when the header gives only a count) with a :class:`BenchkitWarning`.
+    max_member_bytes : int, optional
+        The largest decompressed size of one ``.eval`` archive member (default 256 MiB, or the
+        environment variable ``BENCHKIT_MAX_MEMBER_BYTES``); larger members are refused before
+        they fill memory.
     **options
         Passed to :meth:`ResponseSet.from_long`.
 
@@ -246,8 +311,13 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     of the epoch-mean, inspect's default ``mean`` reducer). A log whose status is not
     ``"success"`` is read with a :class:`BenchkitWarning`. The same (model, task, sample id,
     epoch) in two logs is an error naming both (e.g. a retried run next to the original: pass
-    only one).
+    only one), and so is one item whose target or choices differ between two logs.
     """
+    _check_options("long", options, reader="read_inspect")
+    for flag_name, flag in (("drop_unscored", drop_unscored), ("full_samples", full_samples),
+                            ("allow_missing", allow_missing)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise BenchkitTypeError(f"{flag_name} must be True or False, got {describe(flag)}")
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
     if scorer is not None and (not isinstance(scorer, str) or not scorer):
@@ -259,9 +329,46 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     logs: list[dict] = []
     used_scorers: dict[str, str] = {}
     other_scorers: set[str] = set()
+    missing_all: list[dict] = []
+    item_where: dict[str, str] = {}
     for path in _files(path_or_glob):
-        header, samples = (_read_eval_archive(path, full_samples) if path.suffix == ".eval"
-                           else _read_json_log(path))
+        summarized = None
+        if path.suffix.lower() == ".eval" or _is_zip(path):
+            header, samples, summarized = _read_eval_archive(path, full_samples, max_member_bytes)
+        else:
+            header, samples = _read_json_log(path)
+        for where, s in samples:
+            if not isinstance(s, Mapping):
+                raise BenchkitValueError(f"{where}: a sample must be a JSON object, got {describe(s)}")
+            for field in ("id", "epoch"):
+                if field not in s:
+                    raise BenchkitValueError(f"{where}: sample has no field {field!r}")
+            epoch = s["epoch"]
+            if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
+                raise BenchkitValueError(
+                    f"{where}: epoch is {describe(epoch)}; allowed: an integer >= 1 (inspect numbers epochs "
+                    "from 1)"
+                )
+            if isinstance(s["id"], bool) or not isinstance(s["id"], (int, str)) or s["id"] == "":
+                raise BenchkitValueError(
+                    f"{where}: sample id is {describe(s['id'])}; allowed: a non-empty string or an integer"
+                )
+        missing, n_missing = _missing(header, [(s.get("id"), s.get("epoch")) for _, s in samples],
+                                      summarized)
+        if n_missing:
+            shown = ", ".join(f"id {i!r} epoch {e}" for i, e in missing[:20])
+            text = (f"{path}: {n_missing} of the samples the log declares are missing"
+                    + (f": {shown}" + (" ..." if len(missing) > 20 else "") if missing else
+                       f" (results.total_samples = {header['results']['total_samples']}, found "
+                       f"{len(samples)})"))
+            if not allow_missing:
+                raise BenchkitValueError(
+                    text + "; pass allow_missing=True to read the rest (they are listed in meta['missing'])"
+                )
+            warnings.warn(text, BenchkitWarning, stacklevel=2)
+            missing_all.extend({"file": str(path), "id": i, "epoch": e} for i, e in missing)
+            missing_all.extend({"file": str(path), "id": None, "epoch": None}
+                               for _ in range(n_missing - len(missing)))
         spec = header.get("eval")
         if not isinstance(spec, Mapping):
             raise BenchkitValueError(f"{str(path)!r}: the log header has no 'eval' object")
@@ -278,9 +385,6 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
         logs.append({"file": str(path), "task": task, "model": model_id, "status": status,
                      "run_id": spec.get("run_id"), "samples": len(samples), "scorer": log_scorer})
         for where, s in samples:
-            for field in ("id", "epoch"):
-                if field not in s:
-                    raise BenchkitValueError(f"{where}: sample has no field {field!r}")
             scores = _scores(s)
             name = log_scorer
             if scores is not None and name is None:
@@ -310,8 +414,6 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
                     "N, booleans, yes/no or numbers in [0, 1]"
                 )
             epoch = int(s["epoch"])
-            if epoch < 1:
-                raise BenchkitValueError(f"{where}: epoch must be >= 1, got {epoch}")
             item = f"{task}/{s['id']}"
             key = (model_id, item, epoch)
             if key in seen:
@@ -323,18 +425,17 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
             answer = score.get("answer")
             rows.append({"model": model_id, "item": item, "sample": epoch - 1, "correct": value,
                          "answer": NO_ANSWER if answer is None or str(answer) == "" else str(answer)})
-            if item not in items:
-                target = s.get("target")
-                choices = s.get("choices")
-                target_text = target if isinstance(target, str) else (
-                    " | ".join(map(str, target)) if isinstance(target, list) else None)
-                key_letter = None
-                if isinstance(choices, list) and isinstance(target_text, str) and len(target_text) == 1 \
-                        and target_text in _LETTERS[:len(choices)]:
-                    key_letter = target_text
-                items[item] = {"item": item, "benchmark": task, "target": target_text,
-                               "answer_key": key_letter,
-                               "options": [str(c) for c in choices] if isinstance(choices, list) else None}
+            target = s.get("target")
+            choices = s.get("choices")
+            target_text = target if isinstance(target, str) else (
+                " | ".join(map(str, target)) if isinstance(target, list) else None)
+            key_letter = None
+            if isinstance(choices, list) and isinstance(target_text, str) and len(target_text) == 1 \
+                    and target_text in _LETTERS[:len(choices)]:
+                key_letter = target_text
+            entry = {"item": item, "benchmark": task, "target": target_text, "answer_key": key_letter,
+                     "options": [str(c) for c in choices] if isinstance(choices, list) else None}
+            record_item(items, item_where, entry, where, ("target", "options"))
     if unscored and not drop_unscored:
         shown = "; ".join(f"{u['where']} (sample {u['id']!r} epoch {u['epoch']}"
                           + (f", error: {u['error'][:80]!r})" if u["error"] else ", no scores)")
@@ -354,6 +455,6 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(set(used_scorers.values())),
-            "unscored": unscored, "other_scorers": sorted(other_scorers),
+            "unscored": unscored, "missing": missing_all, "other_scorers": sorted(other_scorers),
             **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

@@ -36,6 +36,8 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit.io._items import record_item
+from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
 __all__ = ["read_lm_eval"]
@@ -183,6 +185,8 @@ def _pick(option, task: str):
 
 
 def _answer_text(value) -> Any:
+    if value is None:
+        return NO_ANSWER
     if isinstance(value, list):
         if len(value) == 1:
             return _answer_text(value[0])
@@ -248,6 +252,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     fallback) get :data:`benchkit.NO_ANSWER`. The same document twice for one model (two runs
     of a task in one folder, or a repeated ``doc_id``) is an error naming both places.
     """
+    _check_options("long", options, reader="read_lm_eval")
     files = _expand("path_or_glob", path_or_glob, "samples_*.jsonl")
     if option_logprobs not in ("auto", True, False):
         raise BenchkitValueError(
@@ -255,9 +260,13 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         )
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
+    if isinstance(tasks, str):
+        raise BenchkitTypeError(f"tasks must be a list of task names, got the string {tasks!r}; "
+                                f"write tasks=[{tasks!r}]")
     wanted = None if tasks is None else {str(t) for t in tasks}
     rows: list[dict] = []
     items: dict[str, dict] = {}
+    item_where: dict[str, str] = {}
     seen: dict[tuple[str, str], str] = {}
     used_metric: dict[str, str] = {}
     used_filter: dict[str, str] = {}
@@ -275,20 +284,30 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             continue
         model_id = model if model is not None else _model_from_results(path, date)
         records = []
-        with open(path, encoding="utf-8") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    rec = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise BenchkitValueError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
-                if not isinstance(rec, dict):
-                    raise BenchkitValueError(f"{path}:{lineno}: expected a JSON object, got {describe(rec)}")
-                for field in ("doc_id", "target", "filtered_resps"):
-                    if field not in rec:
-                        raise BenchkitValueError(f"{path}:{lineno}: record has no field {field!r}")
-                records.append((lineno, rec))
+        try:
+            lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 is text
+        except UnicodeDecodeError as exc:
+            raise BenchkitValueError(
+                f"{str(path)!r} is not UTF-8 text (lm-eval writes UTF-8 JSON Lines): {exc}") from exc
+        for lineno, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise BenchkitValueError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
+            if not isinstance(rec, dict):
+                raise BenchkitValueError(f"{path}:{lineno}: expected a JSON object, got {describe(rec)}")
+            for field in ("doc_id", "target", "filtered_resps"):
+                if field not in rec:
+                    raise BenchkitValueError(f"{path}:{lineno}: record has no field {field!r}")
+            doc_id = rec["doc_id"]
+            if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)) or doc_id == "":
+                raise BenchkitValueError(
+                    f"{path}:{lineno}: doc_id is {describe(doc_id)}; allowed: an integer or a non-empty "
+                    "string"
+                )
+            records.append((lineno, rec))
         if not records:
             raise BenchkitValueError(f"{str(path)!r} has no records")
         read_files.append(str(path))
@@ -360,6 +379,16 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             row = {"model": model_id, "item": item, "correct": value}
             answer_key = None
             opts = None
+            if lls is not None and not all(math.isfinite(x) or x == -math.inf for x in lls):
+                raise BenchkitValueError(
+                    f"{where}: filtered_resps holds the log-likelihoods {lls}; allowed: finite numbers "
+                    "or -inf (NaN and +inf are not log-likelihoods)"
+                )
+            if lls is not None and len(lls) >= 2 and all(x == -math.inf for x in lls):
+                raise BenchkitValueError(
+                    f"{where}: every option's log-likelihood is -inf, so no option can be chosen (the "
+                    "model gave every option probability 0); fix or drop this document"
+                )
             if lls is not None and len(lls) >= 2:
                 k = len(lls)
                 conts = _continuations(rec.get("arguments"))
@@ -380,9 +409,9 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             else:
                 row["answer"] = _answer_text(rec["filtered_resps"])
             rows.append(row)
-            if item not in items:
-                items[item] = {"item": item, "benchmark": task, "target": target,
-                               "answer_key": answer_key, "options": opts}
+            entry = {"item": item, "benchmark": task, "target": target, "answer_key": answer_key,
+                     "options": opts}
+            record_item(items, item_where, entry, where, ("target", "options"))
     if not rows:
         raise BenchkitValueError(
             f"no samples read from {len(files)} file(s)"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ from benchkit._validation import (
     check_choice,
     check_columns,
     check_int,
+    describe,
 )
 from benchkit.model_names import FAMILY_RULES
 from benchkit.response_set import ResponseSet, _rosters
@@ -62,18 +64,23 @@ def _path(name: str, path: Any) -> Path:
     return p
 
 
-def _check_options(layout: str, options: dict) -> None:
+def _check_options(layout: str, options: dict, reader: str | None = None) -> None:
     """Unknown constructor options are a BenchkitTypeError (not Python's bare TypeError)."""
     import inspect
 
     ctor = {"long": ResponseSet.from_long, "counts": ResponseSet.from_counts,
             "wide": ResponseSet.from_wide}[layout]
     allowed = [p for p in inspect.signature(ctor).parameters if p not in ("responses", "counts", "matrix")]
+    if reader is not None:
+        allowed = [a for a in allowed if a != "items"]  # the reader builds the items table
+        meta = options.get("meta")
+        if meta is not None and not isinstance(meta, Mapping):
+            raise BenchkitTypeError(f"meta must be a dict (a mapping) or None, got {describe(meta)}")
     unknown = sorted(set(options) - set(allowed))
     if unknown:
-        raise BenchkitTypeError(
-            f"unexpected option(s) {unknown} for layout={layout!r}; allowed: {allowed}"
-        )
+        where = f"layout={layout!r}" if reader is None else \
+            f"{reader} (its own keywords, then ResponseSet.from_long's)"
+        raise BenchkitTypeError(f"unexpected option(s) {unknown} for {where}; allowed: {allowed}")
 
 
 def _from_frame(frame: pd.DataFrame, layout: str, index_col: str | None, options: dict) -> ResponseSet:
@@ -115,6 +122,12 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
         first = header.columns[0] if len(header.columns) else None
         id_cols = [index_col if index_col is not None else first]
         id_cols = [c for c in id_cols if c in header.columns]
+    if id_cols and "na_values" not in kwargs and "keep_default_na" not in kwargs:
+        # ids "NA", "null", "nan", "None" are names (a model called "NA"), not missing values
+        from pandas._libs.parsers import STR_NA_VALUES
+
+        kwargs["keep_default_na"] = False
+        kwargs["na_values"] = {c: ([""] if c in id_cols else sorted(STR_NA_VALUES)) for c in header.columns}
     user_dtype = kwargs.get("dtype")
     if user_dtype is None or isinstance(user_dtype, dict):
         kwargs["dtype"] = {**{c: str for c in id_cols}, **(user_dtype or {})}
@@ -130,6 +143,14 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     frame = _read_csv(p, kwargs)
     if len(frame.columns) == 0 or len(frame) == 0:
         raise BenchkitValueError(f"path={str(p)!r} holds no data rows (an empty CSV file)")
+    if len(frame.columns) == 1 and "sep" not in kwargs:
+        only = str(frame.columns[0])
+        sep = next((c for c in (";", "\t", "|") if c in only), None)
+        if sep is not None:
+            raise BenchkitValueError(
+                f"path={str(p)!r} reads as one column {only!r}: its fields look separated by {sep!r}, "
+                f"not commas; pass read_options={{'sep': {sep!r}}}"
+            )
     return _from_frame(frame, layout, index_col, options)
 
 

@@ -42,6 +42,12 @@ def _grid(mu: np.ndarray, sd: np.ndarray, density: float, pad: float = _PAD) -> 
     zero spacing (issue 12).
     """
     sd = np.maximum(np.asarray(sd, dtype=np.float64), _MIN_SD)
+    if not (np.isfinite(mu).all() and np.isfinite(sd).all()):
+        raise BenchkitValueError(
+            "the marginal-likelihood fit diverged (non-finite ability posteriors): the response "
+            "matrix is too small or perfectly separated (e.g. every model right on different items) "
+            "for method='mml'; use method='jml' (penalized), or add items and models"
+        )
     h = min(float(np.min(sd)) / density, _MAX_H)
     lo = float(np.min(mu - pad * sd))
     hi = float(np.max(mu + pad * sd))
@@ -728,6 +734,13 @@ def fit_1pl(
         raise BenchkitValueError(
             "no item has both correct and wrong responses; the 1PL cannot be fitted without an "
             "item prior (pass item_prior_sd=...)"
+        )
+    observed = arr[~np.isnan(arr)] if np.issubdtype(arr.dtype, np.floating) else arr.ravel()
+    if method == "mml" and observed.size and observed.min() == observed.max():
+        raise BenchkitValueError(
+            f"every observed response is {observed.flat[0]:g}: no item or model varies, so the "
+            "marginal-likelihood difficulties are not identified (they run off to infinity); fit a "
+            "matrix with both correct and wrong responses, or use method='jml' (held by its priors)"
         )
     sub, sst = _kept_rows(arr, st, keep)
     complete = sst.complete

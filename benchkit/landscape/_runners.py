@@ -47,6 +47,7 @@ from benchkit._validation import (
     check_columns,
     check_float,
     check_int,
+    describe,
 )
 from benchkit.landscape._points import LETTERS
 
@@ -666,8 +667,12 @@ def read_results(path: str | os.PathLike) -> pd.DataFrame:
     """Read a results JSONL file written by :func:`run_prompts` (see :class:`RunResult`).
 
     An incomplete last line (an interrupted write) is skipped. When a key occurs more than once the
-    last record wins.
+    last record wins. A path that is not a file is an error (not an empty table).
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise BenchkitTypeError(f"path must be a file path, got {describe(path)}")
+    if not Path(path).is_file():
+        raise BenchkitValueError(f"path={str(path)!r} is not a file (run_prompts writes the results file)")
     recs, _ = _read_jsonl(Path(path))
     last = {r["key"]: r for r in recs}
     return _records_frame(list(last.values()))

@@ -69,6 +69,9 @@ __all__ = [
 
 
 def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
+    from benchkit._validation import check_response_set
+
+    check_response_set("rs", rs)
     cm = rs.counts()
     return cm.K, cm.N
 

@@ -336,7 +336,16 @@ def _check_families(families, n_models: int) -> list[np.ndarray]:
                                 f"got {describe(families)}")
     out = []
     seen: dict[int, int] = {}
+    try:
+        families = list(families)
+    except TypeError:
+        raise BenchkitTypeError("families must be a list of model-index lists (strongest first); "
+                                f"got {describe(families)}") from None
     for f, fam in enumerate(families):
+        if not isinstance(fam, (list, tuple, np.ndarray, range)):
+            raise BenchkitTypeError(
+                f"families[{f}] is {describe(fam)}; each family is a list of model (column) indices, "
+                "strongest first, e.g. families=[[0, 1], [2, 3]]")
         idx = check_array(f"families[{f}]", list(fam) if not isinstance(fam, np.ndarray) else fam,
                           ndim=1, dtype="int")
         if idx.size and (idx.min() < 0 or idx.max() >= n_models):
@@ -489,7 +498,9 @@ def cad(Y, families, *, lam: float = 12.0) -> CADResult:
 def cad_score(rate, *, lam: float = 12.0):
     """``exp(-lam * rate)`` (Eq. 6): raw inversion rate(s) to CAD score(s) (Table 10)."""
     lam = check_float("lam", lam, min=0.0, min_inclusive=False)
-    r = np.asarray(rate, dtype=np.float64)
+    r = check_array("rate", rate, dtype="float", finite=False)  # NaN: a benchmark with no comparison
+    if np.any((r < 0) | (r > 1)):
+        raise BenchkitValueError(f"rate is an inversion rate in [0, 1] (Eq. 4); got {describe(rate)}")
     out = np.exp(-lam * r)
     return float(out) if out.ndim == 0 else out
 
