@@ -355,8 +355,10 @@ def test_every_public_n_jobs_goes_through_check_n_jobs():
                     if p.default is inspect.Parameter.empty and p.kind == p.POSITIONAL_OR_KEYWORD]
         if "n_jobs = check_n_jobs(n_jobs)" in inspect.getsource(fn).split('"""')[2][:200]:
             # checked before anything else: even absurd data cannot hide the bad n_jobs
+            keyword_only = {p.name: object() for p in inspect.signature(fn).parameters.values()
+                            if p.default is inspect.Parameter.empty and p.kind == p.KEYWORD_ONLY}
             with pytest.raises(BenchkitValueError, match="n_jobs=0 is not allowed"):
-                fn(*[object()] * len(required), n_jobs=0)
+                fn(*[object()] * len(required), n_jobs=0, **keyword_only)
 
 
 def test_cached_calibration_table_refuses_n_jobs_0():

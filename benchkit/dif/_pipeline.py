@@ -349,6 +349,7 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
     counts as a dict (see :func:`robustness_table`, which calls this once per variant).
     """
+    n_jobs = check_n_jobs(n_jobs)
     Yb = np.ascontiguousarray(_binary("Y", Y))
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
     kw = {"families": base.get("families", PAPER_FAMILIES), "owner_cap": base.get("owner_cap", 5),
@@ -418,6 +419,7 @@ def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Map
              "random_pct": 100 * primary.controls.median[j],
              "excess_pp": float(primary.controls.excess_pp[j]),
              "p_value": float(primary.controls.p_value[j])}]
+    n_jobs = check_n_jobs(n_jobs)  # before the loop, which records a variant's value errors as rows
     seeds = spawn(rng, len(perturbations))
     names = list(perturbations)
     it = names
