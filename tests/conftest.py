@@ -10,6 +10,7 @@ import os
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import settings
 
@@ -21,6 +22,7 @@ settings.register_profile("dev", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+pytest.register_assert_rewrite("jupyter_harness")  # its assert_* helpers report like test asserts
 
 from jupyter_harness import REPO_ROOT, chromium, chromium_missing_reason, jupyterlab_page, jupyterlab_server  # noqa: E402
 
@@ -57,3 +59,31 @@ def open_notebook(lab_server, lab_browser):
         return jupyterlab_page(path, server=lab_server, browser=lab_browser, **options)
 
     return _open
+
+
+# ------------------------------------------------------------------------ the shared ladder sample
+# The trajectory view model and its widget (tests/test_boundary_explore.py,
+# tests/test_widget_trajectory.py) read the same bundled sample and its profiles. A module that
+# needs a different ``ladder``/``prof``/``frame`` defines its own fixture, which wins (pytest's rule).
+@pytest.fixture(scope="module")
+def ladder():
+    """The bundled ``ladder`` sample: 300 items x 6 models, T = 10, answer states."""
+    from benchkit.simulate import load_sample
+
+    return load_sample("ladder")
+
+
+@pytest.fixture(scope="module")
+def prof(ladder):
+    """``benchkit.boundary.profiles`` of the ladder sample's correct counts."""
+    from benchkit.boundary import profiles
+
+    return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
+
+
+@pytest.fixture(scope="module")
+def frame(prof, ladder):
+    """``prof.to_frame()`` indexed by the item ids as strings (as the explorers show them)."""
+    df = prof.to_frame()
+    df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
+    return df

@@ -581,3 +581,27 @@ def exported_state(page: str) -> tuple[dict, str]:
     for name, id_ in names:
         state[name] = unpack_arrays(blob(id_))
     return state, blob("benchkit-esm").decode()
+
+
+def assert_exported(widget, path: str | Path | None = None,
+                    module: str | None = None) -> tuple[str, dict, str]:
+    """Export ``widget`` with ``to_html(path)`` and check what every static export promises.
+
+    The page written to ``path`` (when given) is the page returned; it loads nothing from the
+    network (no ``<script src``, no ``https://``); the embedded state is in static mode while the
+    live widget is not; with ``module`` the embedded module is that explorer's module
+    (``benchkit.widgets._base.explorer_module(module)``). Returns ``(page, state, esm)``.
+    """
+    from benchkit.widgets._base import explorer_module
+
+    page = widget.to_html(path)
+    if path is not None:
+        assert Path(path).read_text(encoding="utf-8") == page
+    assert "<script src" not in page
+    assert "https://" not in page
+    state, esm = exported_state(page)
+    if module is not None:
+        assert esm == explorer_module(module)
+    assert state["static_mode"] is True
+    assert widget.static_mode is False
+    return page, state, esm

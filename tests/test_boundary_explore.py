@@ -18,25 +18,7 @@ from scipy import optimize
 
 from benchkit.boundary import profiles
 from benchkit.boundary.explore import HIST_VARS, TrajectoryView, trajectory_view
-from benchkit.simulate import load_sample
 from naive import crossing
-
-
-@pytest.fixture(scope="module")
-def ladder():
-    return load_sample("ladder")  # 300 items x 6 models, T = 10, answer states
-
-
-@pytest.fixture(scope="module")
-def prof(ladder):
-    return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
-
-
-@pytest.fixture(scope="module")
-def frame(prof, ladder):
-    df = prof.to_frame()
-    df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
-    return df
 
 
 def test_module_imports_without_jupyter():
