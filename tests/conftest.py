@@ -6,6 +6,7 @@ Debian's ``/usr/bin/chromium`` is absent (``./dev test`` installs it). The harne
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -24,7 +25,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 pytest.register_assert_rewrite("jupyter_harness")  # its assert_* helpers report like test asserts
 
-from jupyter_harness import REPO_ROOT, chromium, chromium_missing_reason, jupyterlab_page, jupyterlab_server  # noqa: E402
+from jupyter_harness import (  # noqa: E402
+    REPO_ROOT,
+    chromium,
+    chromium_missing_reason,
+    jupyterlab_page,
+    jupyterlab_server,
+    notebook_run,
+    write_notebook,
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -59,6 +68,26 @@ def open_notebook(lab_server, lab_browser):
         return jupyterlab_page(path, server=lab_server, browser=lab_browser, **options)
 
     return _open
+
+
+@pytest.fixture
+def temp_notebook(lab_browser, tmp_path):
+    """``with temp_notebook("x.ipynb", cells, title=None, env=None) as page:`` a notebook run in a lab.
+
+    The code ``cells`` are written as a python3 notebook in ``tmp_path`` (``write_notebook``), served
+    by a JupyterLab of its own rooted there (started with ``env``), opened in the session's browser
+    and run with ``notebook_run`` (all cells ran, no error output, no JavaScript error at the end).
+    Nothing in the repository is touched.
+    """
+
+    @contextlib.contextmanager
+    def _run(name, cells, *, title=None, env=None):
+        path = write_notebook(tmp_path / name, cells, title=title)
+        with jupyterlab_server(tmp_path, env=env) as server, \
+                notebook_run(jupyterlab_page(path, server=server, browser=lab_browser)) as page:
+            yield page
+
+    return _run
 
 
 # ------------------------------------------------------------------------ the shared ladder sample
