@@ -12,13 +12,12 @@ import sys
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import optimize
 
 from benchkit.boundary import profiles
 from benchkit.boundary.explore import HIST_VARS, TrajectoryView, trajectory_view
-from naive import crossing
+from naive import crossing, trajectory_filter
 
 
 def test_module_imports_without_jupyter():
@@ -58,15 +57,7 @@ def test_trajectory_view_fit_crossings_and_high_side(prof, ladder):
 ])
 def test_mask_and_order_equal_pandas(prof, frame, brush, flag, delta, by, desc):
     v = trajectory_view(prof)
-    keep = pd.Series(True, index=frame.index)
-    for var, (lo, hi) in brush.items():
-        keep &= frame[var].between(lo, hi)
-        if var in ("x", "w"):
-            keep &= ~frame["flat"]
-    if flag != "all":
-        keep &= frame["flagged"] if flag == "flagged" else ~frame["flagged"]
-    if delta != "all":
-        keep &= frame["flat"] if delta == "flat" else ~frame["flat"]
+    keep = trajectory_filter(frame, brush, flag, delta)
     mask = v.mask(brush, flag_filter=flag, delta_filter=delta)
     np.testing.assert_array_equal(mask, keep.to_numpy())
     ref = frame.reset_index()[keep.to_numpy()][by].sort_values(ascending=not desc, kind="stable",

@@ -22,7 +22,7 @@ from benchkit.widgets import TrajectoryExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget
 from jupyter_harness import assert_exported
-from naive import crossing
+from naive import crossing, trajectory_filter
 
 
 # ------------------------------------------------------------------- selected item
@@ -100,16 +100,7 @@ def test_initial_list_is_sorted_by_o_and_shows_the_first_item(prof, frame):
 
 # ------------------------------------------------------------------- filtering and sorting
 def _pandas_filter(df, brush, flag="all", delta="all"):
-    keep = pd.Series(True, index=df.index)
-    for var, (lo, hi) in brush.items():
-        keep &= df[var].between(lo, hi)
-        if var in ("x", "w"):
-            keep &= ~df["flat"]
-    if flag != "all":
-        keep &= df["flagged"] if flag == "flagged" else ~df["flagged"]
-    if delta != "all":
-        keep &= df["flat"] if delta == "flat" else ~df["flat"]
-    return df[keep]
+    return df[trajectory_filter(df, brush, flag, delta)]
 
 
 @pytest.mark.parametrize(("brush", "flag", "delta", "sort_by", "desc"), [
