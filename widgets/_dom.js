@@ -58,6 +58,12 @@ function unpackArrays(value) {
   return out;
 }
 
+// ---------------------------------------------------------------- traits
+// get(name, fallback): the model's trait `name`, or `fallback` when it is undefined or null.
+function traitGetter(model) {
+  return (name, fallback) => model.get(name) ?? fallback;
+}
+
 // ---------------------------------------------------------------- redrawing
 // An explorer's redraw loop: `build()` rebuilds root's children, then root's data-revision is set
 // to the model's `revision` and the busy guard is applied. `schedule()` coalesces any number of

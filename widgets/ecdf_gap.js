@@ -44,10 +44,7 @@ function render({ model, el }) {
   };
   let tableOpen = null; // keep the Table 1 <details> open/closed across redraws
 
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const commit = () => model.save_changes();
 
   // exported page: switch benchmarks from the embedded bundle (no kernel)

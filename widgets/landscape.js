@@ -117,10 +117,7 @@ function render({ model, el }) {
   let drag = null; // brush being drawn: {x0, y0, x1, y1} in svg units
   let local = null; // exported page: {rows, partner (Map row -> row), order}
 
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const isStatic = () => !!get("static_mode", false);
   const commit = () => model.save_changes();
 

@@ -27,10 +27,7 @@ function render({ model, el }) {
   const root = h("div", { class: "bk-quality" });
   el.appendChild(root);
   const guard = busyGuard(model, root);
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const isStatic = () => !!get("static_mode", false);
   let invPage = 0;
   let dragRatio = null;  // ratio shown while dragging, before it is sent

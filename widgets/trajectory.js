@@ -137,10 +137,7 @@ function render({ model, el }) {
   let limit = PAGE;
   let listScroll = 0;
 
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const isStatic = () => get("static_mode", false);
   const commit = () => model.save_changes();
 
