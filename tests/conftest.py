@@ -6,10 +6,12 @@ Debian's ``/usr/bin/chromium`` is absent (``./dev test`` installs it). The harne
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from hypothesis import settings
 
@@ -21,8 +23,17 @@ settings.register_profile("dev", max_examples=500, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+pytest.register_assert_rewrite("jupyter_harness")  # its assert_* helpers report like test asserts
 
-from jupyter_harness import REPO_ROOT, chromium, chromium_missing_reason, jupyterlab_page, jupyterlab_server  # noqa: E402
+from jupyter_harness import (  # noqa: E402
+    REPO_ROOT,
+    chromium,
+    chromium_missing_reason,
+    jupyterlab_page,
+    jupyterlab_server,
+    notebook_run,
+    write_notebook,
+)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -57,3 +68,51 @@ def open_notebook(lab_server, lab_browser):
         return jupyterlab_page(path, server=lab_server, browser=lab_browser, **options)
 
     return _open
+
+
+@pytest.fixture
+def temp_notebook(lab_browser, tmp_path):
+    """``with temp_notebook("x.ipynb", cells, title=None, env=None) as page:`` a notebook run in a lab.
+
+    The code ``cells`` are written as a python3 notebook in ``tmp_path`` (``write_notebook``), served
+    by a JupyterLab of its own rooted there (started with ``env``), opened in the session's browser
+    and run with ``notebook_run`` (all cells ran, no error output, no JavaScript error at the end).
+    Nothing in the repository is touched.
+    """
+
+    @contextlib.contextmanager
+    def _run(name, cells, *, title=None, env=None):
+        path = write_notebook(tmp_path / name, cells, title=title)
+        with jupyterlab_server(tmp_path, env=env) as server, \
+                notebook_run(jupyterlab_page(path, server=server, browser=lab_browser)) as page:
+            yield page
+
+    return _run
+
+
+# ------------------------------------------------------------------------ the shared ladder sample
+# The trajectory view model and its widget (tests/test_boundary_explore.py,
+# tests/test_widget_trajectory.py) read the same bundled sample and its profiles. A module that
+# needs a different ``ladder``/``prof``/``frame`` defines its own fixture, which wins (pytest's rule).
+@pytest.fixture(scope="module")
+def ladder():
+    """The bundled ``ladder`` sample: 300 items x 6 models, T = 10, answer states."""
+    from benchkit.simulate import load_sample
+
+    return load_sample("ladder")
+
+
+@pytest.fixture(scope="module")
+def prof(ladder):
+    """``benchkit.boundary.profiles`` of the ladder sample's correct counts."""
+    from benchkit.boundary import profiles
+
+    return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
+
+
+@pytest.fixture(scope="module")
+def frame(prof, ladder):
+    """``prof.to_frame()`` indexed by the item ids as strings (as the explorers show them)."""
+    df = prof.to_frame()
+    df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
+    return df

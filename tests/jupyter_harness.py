@@ -581,3 +581,96 @@ def exported_state(page: str) -> tuple[dict, str]:
     for name, id_ in names:
         state[name] = unpack_arrays(blob(id_))
     return state, blob("benchkit-esm").decode()
+
+
+def assert_exported(widget, path: str | Path | None = None,
+                    module: str | None = None) -> tuple[str, dict, str]:
+    """Export ``widget`` with ``to_html(path)`` and check what every static export promises.
+
+    The page written to ``path`` (when given) is the page returned; it loads nothing from the
+    network (no ``<script src``, no ``https://``); the embedded state is in static mode while the
+    live widget is not; with ``module`` the embedded module is that explorer's module
+    (``benchkit.widgets._base.explorer_module(module)``). Returns ``(page, state, esm)``.
+    """
+    from benchkit.widgets._base import explorer_module
+
+    page = widget.to_html(path)
+    if path is not None:
+        assert Path(path).read_text(encoding="utf-8") == page
+    assert "<script src" not in page
+    assert "https://" not in page
+    state, esm = exported_state(page)
+    if module is not None:
+        assert esm == explorer_module(module)
+    assert state["static_mode"] is True
+    assert widget.static_mode is False
+    return page, state, esm
+
+
+@contextlib.contextmanager
+def notebook_run(opened, *, unchanged: str | Path | None = None):
+    """``with notebook_run(jupyterlab_page(...)) as page:``: the page after Run All, checked.
+
+    Entering opens ``opened`` (a :func:`jupyterlab_page` context), runs every cell and asserts
+    that all ran and none left an error output; leaving without an exception asserts that the page
+    raised no uncaught JavaScript error (``pageerror``). With ``unchanged`` (a file, usually the
+    notebook) its bytes must be the same after the page is closed as before it was opened.
+    """
+    import hashlib
+
+    def digest():
+        return hashlib.sha256(Path(unchanged).read_bytes()).hexdigest()
+
+    before = digest() if unchanged is not None else None
+    with opened as page:
+        assert run_all_cells(page)
+        assert error_outputs(page) == []
+        yield page
+        assert [e for e in browser_errors(page) if "pageerror" in e] == []
+    if unchanged is not None:
+        assert digest() == before, f"{unchanged} was changed"
+
+
+def printed_json(page, index: int, marker: str = "EXPECTED") -> dict:
+    """The JSON object code cell ``index`` printed after ``marker`` (``print(marker, json.dumps(...))``)."""
+    import re
+
+    text = "".join(o.get("text", "") for o in cell_outputs(page, index))
+    return json.loads(re.search(re.escape(marker) + r" (\{.*\})", text).group(1))
+
+
+def rerun_cell(page, index: int, marker: str = "EXPECTED", *, until: str | None = None,
+               timeout: float = 30_000) -> dict:
+    """Run code cell ``index`` again (the kernel reports its state) and return its ``printed_json``.
+
+    ``until`` is a JavaScript condition on ``text`` (the cell's new output text) to wait for after
+    the kernel is idle, for outputs that arrive later than the idle state.
+    """
+    page.evaluate(f"""() => {{
+        const w = window.jupyterapp.shell.currentWidget;
+        w.content.activeCellIndex = {index};
+        return window.jupyterapp.commands.execute('notebook:run-cell');
+    }}""")
+    wait_for_idle(page)
+    if until is not None:
+        page.wait_for_function(f"""() => {{
+            const w = window.jupyterapp.shell.currentWidget;
+            const text = w.content.widgets[{index}].model.outputs.toJSON().map(o => o.text || '').join('');
+            return {until};
+        }}""", timeout=timeout)
+    return printed_json(page, index, marker)
+
+
+def write_notebook(path: str | Path, cells, *, title: str | None = None) -> Path:
+    """Write the code ``cells`` (strings) as a python3 notebook at ``path``; returns ``path``.
+
+    With ``title`` a markdown cell holding it comes first (so code cell i is notebook cell i + 1).
+    """
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = ([nbformat.v4.new_markdown_cell(title)] if title is not None else []) + [
+        nbformat.v4.new_code_cell(c) for c in cells]
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nbformat.write(nb, path)
+    return Path(path)

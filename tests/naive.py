@@ -352,6 +352,25 @@ def crossing(fit, alpha):
     raise AssertionError("no crossing")
 
 
+def trajectory_filter(df, brush, flag="all", delta="all"):
+    """The trajectory explorer's list filter written with pandas: a boolean Series over ``df``
+    (a ProfileResult's ``to_frame()``). A brush on x or w also drops flat items (x, w undefined);
+    ``flag``/``delta`` keep all, "flagged"/"unflagged", "flat"/"non-flat" items.
+    """
+    import pandas as pd
+
+    keep = pd.Series(True, index=df.index)
+    for var, (lo, hi) in brush.items():
+        keep &= df[var].between(lo, hi)
+        if var in ("x", "w"):
+            keep &= ~df["flat"]
+    if flag != "all":
+        keep &= df["flagged"] if flag == "flagged" else ~df["flagged"]
+    if delta != "all":
+        keep &= df["flat"] if delta == "flat" else ~df["flat"]
+    return keep
+
+
 def brute_tails(n, T, theta):
     """Exact LRT tails by listing every count vector (independent of ``benchkit._kernels.lrt``).
 

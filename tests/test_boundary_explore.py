@@ -12,31 +12,12 @@ import sys
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 import pytest
 from scipy import optimize
 
 from benchkit.boundary import profiles
 from benchkit.boundary.explore import HIST_VARS, TrajectoryView, trajectory_view
-from benchkit.simulate import load_sample
-from naive import crossing
-
-
-@pytest.fixture(scope="module")
-def ladder():
-    return load_sample("ladder")  # 300 items x 6 models, T = 10, answer states
-
-
-@pytest.fixture(scope="module")
-def prof(ladder):
-    return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
-
-
-@pytest.fixture(scope="module")
-def frame(prof, ladder):
-    df = prof.to_frame()
-    df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
-    return df
+from naive import crossing, trajectory_filter
 
 
 def test_module_imports_without_jupyter():
@@ -76,15 +57,7 @@ def test_trajectory_view_fit_crossings_and_high_side(prof, ladder):
 ])
 def test_mask_and_order_equal_pandas(prof, frame, brush, flag, delta, by, desc):
     v = trajectory_view(prof)
-    keep = pd.Series(True, index=frame.index)
-    for var, (lo, hi) in brush.items():
-        keep &= frame[var].between(lo, hi)
-        if var in ("x", "w"):
-            keep &= ~frame["flat"]
-    if flag != "all":
-        keep &= frame["flagged"] if flag == "flagged" else ~frame["flagged"]
-    if delta != "all":
-        keep &= frame["flat"] if delta == "flat" else ~frame["flat"]
+    keep = trajectory_filter(frame, brush, flag, delta)
     mask = v.mask(brush, flag_filter=flag, delta_filter=delta)
     np.testing.assert_array_equal(mask, keep.to_numpy())
     ref = frame.reset_index()[keep.to_numpy()][by].sort_values(ascending=not desc, kind="stable",

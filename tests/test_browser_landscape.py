@@ -11,18 +11,13 @@ from __future__ import annotations
 import json
 import re
 
-import nbformat
 import pytest
 
 from jupyter_harness import (
-    browser_errors,
-    cell_outputs,
     drag,
-    error_outputs,
-    jupyterlab_page,
     offline_page,
     output_elements,
-    run_all_cells,
+    rerun_cell,
     wait_for_idle,
 )
 
@@ -40,15 +35,8 @@ print("EXPECTED " + json.dumps({"items": [r["item"] for r in explorer.selected],
 
 
 @pytest.mark.browser
-def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(SETUP), nbformat.v4.new_code_cell(REPORT)]
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    path = tmp_path / "landscape.ipynb"
-    nbformat.write(nb, path)
-    with jupyterlab_page(path, root_dir=tmp_path, browser=lab_browser) as page:
-        assert run_all_cells(page)
-        assert error_outputs(page) == []
+def test_brush_in_jupyterlab_lists_items_from_python(temp_notebook):
+    with temp_notebook("landscape.ipynb", [SETUP, REPORT]) as page:
         view = output_elements(page, ".bk-land")
         view.first.wait_for(state="visible", timeout=60_000)
         assert output_elements(page, ".bk-land .bk-points circle").count() == 150 + 112
@@ -70,20 +58,8 @@ def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
         n_arrows = output_elements(page, ".bk-land .bk-arrows line").count()
 
         # ask the kernel what it computed (run the report cell again)
-        page.evaluate("""() => {
-            const w = window.jupyterapp.shell.currentWidget;
-            w.content.activeCellIndex = 1;
-            return window.jupyterapp.commands.execute('notebook:run-cell');
-        }""")
-        wait_for_idle(page)
-        page.wait_for_function("""() => {
-            const w = window.jupyterapp.shell.currentWidget;
-            const out = w.content.widgets[1].model.outputs.toJSON();
-            return out.some(o => (o.text || '').includes('"arrows": ')
-                                 && !(o.text || '').includes('"arrows": 0}'));
-        }""", timeout=30_000)
-        text = "".join(o.get("text", "") for o in cell_outputs(page, 1))
-        expected = json.loads(re.search(r"EXPECTED (\{.*\})", text).group(1))
+        arrows_in = """text.includes('"arrows": ') && !text.includes('"arrows": 0}')"""
+        expected = rerun_cell(page, 1, until=arrows_in)
         assert expected["n"] > 0
         assert len(expected["brush"]) == 4
         assert ids == expected["items"]
@@ -91,7 +67,6 @@ def test_brush_in_jupyterlab_lists_items_from_python(lab_browser, tmp_path):
         assert n_arrows == expected["arrows"] == 150 + 112
         title = output_elements(page, ".bk-seltitle").first.inner_text()
         assert title.startswith(f"{expected['n']} points")
-        assert [e for e in browser_errors(page) if "pageerror" in e] == []
 
 
 @pytest.mark.browser

@@ -11,18 +11,12 @@ the repository is touched).
 """
 from __future__ import annotations
 
-import nbformat
 import numpy as np
 import pytest
 
 from jupyter_harness import (
-    browser_errors,
-    error_outputs,
-    jupyterlab_page,
-    jupyterlab_server,
     offline_page,
     output_elements,
-    run_all_cells,
     visible_box,
     wait_for_idle,
 )
@@ -72,18 +66,10 @@ def _brush_x(page, loc_prefix, frac0, frac1):
 
 
 @pytest.mark.browser
-def test_explorer_in_jupyterlab_pick_item_and_brush_histogram(lab_browser, tmp_path):
+def test_explorer_in_jupyterlab_pick_item_and_brush_histogram(temp_notebook):
     rs, prof, df = _reference()
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("TrajectoryExplorer browser test (temporary)."),
-                nbformat.v4.new_code_cell(SETUP)]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = tmp_path / "trajectory_explorer.ipynb"
-    nbformat.write(nb, path)
-    with jupyterlab_server(tmp_path) as server, \
-            jupyterlab_page(path, server=server, browser=lab_browser) as page:
-        assert run_all_cells(page)
-        assert error_outputs(page) == []
+    with temp_notebook("trajectory_explorer.ipynb", [SETUP],
+                       title="TrajectoryExplorer browser test (temporary).") as page:
         out = lambda sel: output_elements(page, sel)  # noqa: E731
         out(".bk-traj").first.wait_for(state="visible", timeout=60_000)
         first = int(np.argsort(df["o"].to_numpy(), kind="stable")[0])
@@ -126,7 +112,6 @@ def test_explorer_in_jupyterlab_pick_item_and_brush_histogram(lab_browser, tmp_p
         wait_for_idle(page)
         ids = out(".bk-traj .bk-item").evaluate_all("els => els.map(e => Number(e.dataset.index))")
         assert ids == expected[:200]
-        assert [e for e in browser_errors(page) if "pageerror" in e] == []
 
 
 @pytest.mark.browser

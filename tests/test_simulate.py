@@ -142,6 +142,20 @@ def test_binary_matrix_to_response_set():
     assert list(rs.model_ids) == list(s.truth.models.index)
 
 
+def test_write_long_parquet_repeats_binary_matrix_parameters_and_defaults():
+    # the two public signatures both spell out the 2PL parameters (each shows its defaults); "the
+    # same values give exactly the same responses" needs them to stay equal: every parameter of
+    # binary_matrix except the matrix-only dtype/chunk, same kind and default
+    import inspect
+
+    bm = inspect.signature(sim.binary_matrix).parameters
+    wl = inspect.signature(sim.write_long_parquet).parameters
+    shared = [n for n in bm if n not in ("dtype", "chunk")]
+    assert len(shared) == 9  # n_items, n_models, rng and the six model parameters
+    for name in shared:
+        assert (wl[name].kind, wl[name].default) == (bm[name].kind, bm[name].default), name
+
+
 def test_write_long_parquet_streams_the_binary_matrix(tmp_path):
     path = tmp_path / "long.parquet"
     out = sim.write_long_parquet(path, 300, 20, rng=8, row_group_size=1000)

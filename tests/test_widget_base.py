@@ -191,6 +191,45 @@ console.log(JSON.stringify(out));
     assert out["breaks"] == [1, 5, 100]
 
 
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_redrawer_and_trait_getter_in_node(tmp_path):
+    # a fake model (get/on/off) and guard: three changes in one task give one rebuild on the next
+    # microtask (hand-counted: 1 at start + 1), the root carries the model's revision, every rebuild
+    # ends with guard.apply(), and the clean-up removes exactly the listeners start() added
+    script = asset("_dom.js") + """
+const handlers = {};
+const state = {revision: 7, none: null, zero: 0};
+const model = {get: (k) => state[k], on: (ev, f) => { (handlers[ev] = handlers[ev] || []).push(f); },
+  off: (ev, f) => { handlers[ev] = handlers[ev].filter((g) => g !== f); }};
+const root = {dataset: {}};
+let builds = 0, applied = 0;
+const redraw = redrawer(model, root, {apply: () => { applied++; }}, () => { builds++; });
+const stop = redraw.start(["a", "revision"]);
+const first = {builds, applied, revision: root.dataset.revision};
+state.revision = 8;
+for (const ev of ["change:a", "change:revision", "change:a"]) for (const f of handlers[ev]) f();
+const sync = builds;
+const get = traitGetter(model);
+const got = [get("revision", -1), get("none", -1), get("missing", -1), get("zero", -1)];
+Promise.resolve().then(() => Promise.resolve()).then(() => {
+  stop();
+  const left = Object.values(handlers).reduce((n, fs) => n + fs.length, 0);
+  console.log(JSON.stringify({first, sync, builds, applied, revision: root.dataset.revision, left, got}));
+});
+"""
+    f = tmp_path / "t.js"
+    f.write_text(script)
+    out = json.loads(subprocess.run(["node", str(f)], capture_output=True, text=True, check=True).stdout)
+    assert out["first"] == {"builds": 1, "applied": 1, "revision": "7"}
+    assert out["sync"] == 1  # nothing rebuilt synchronously
+    assert out["builds"] == 2
+    assert out["applied"] == 2
+    assert out["revision"] == "8"
+    assert out["left"] == 0
+    assert out["got"] == [8, -1, -1, 0]  # traitGetter: the fallback only for undefined / null
+
+
 def test_saved_output_shows_the_image_in_nbconvert_html_without_widget_state():
     # what nbviewer does with a saved notebook: nbconvert's HTML exporter drops a widget view whose
     # state was not saved (WidgetsDataTypeFilter) and falls back to the next mimetype, the SVG

@@ -20,7 +20,7 @@ from benchkit.dif.explore import (
 )
 from benchkit.widgets import DIFExplorer
 from benchkit.widgets._base import unpack_arrays
-from jupyter_harness import exported_state
+from jupyter_harness import assert_exported
 
 SMALL = {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
          "alpha_sensitivity": (0.3,), "progress": False}
@@ -126,10 +126,7 @@ def test_forest_rows_come_from_robustness(rs, result):
 
 def test_to_html_embeds_every_threshold_and_the_arrays(result, tmp_path):
     w = DIFExplorer(result, texts={"q3": "</script><b>x</b>"})
-    page = w.to_html(tmp_path / "dif.html")
-    assert (tmp_path / "dif.html").read_text(encoding="utf-8") == page
-    state, esm = exported_state(page)
-    assert state["static_mode"] is True
+    page, state, esm = assert_exported(w, tmp_path / "dif.html")
     assert "export default" in esm
     assert "function unpackArrays" in esm
     assert state["pairs"] == []  # embedded once, as binary columns of the largest threshold

@@ -7,11 +7,6 @@ and :func:`benchkit.quality.subset_metrics`; the export against the live traits.
 """
 from __future__ import annotations
 
-import base64
-import gzip
-import json
-import re
-
 import numpy as np
 import pandas as pd
 import pytest
@@ -20,6 +15,7 @@ from scipy.stats import kendalltau
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
 from benchkit.quality import assess, band, select_items
+from jupyter_harness import assert_exported
 
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
           "gemma-2-27b-it", "gemma-2-9b-it", "gemma-2-2b-it", "phi-2"]
@@ -136,17 +132,9 @@ def test_bad_inputs_are_rejected(result):
         d.benchmark = "Z"
 
 
-def _embedded_state(page: str) -> dict:
-    blob = re.search(r'id="benchkit-state">([^<]+)<', page).group(1)
-    return json.loads(gzip.decompress(base64.b64decode(blob)))
-
-
 def test_export_embeds_every_benchmark_and_grid_subsets(dash, result):
-    page = dash.to_html()
-    assert "https://" not in page
+    page, st, _ = assert_exported(dash)
     assert "http://" not in page.replace("http://www.w3.org", "")
-    st = _embedded_state(page)
-    assert st["static_mode"] is True
     assert set(st["bundle"]) == set(result.table.index)
     for b in result.table.index:
         v = st["bundle"][b]

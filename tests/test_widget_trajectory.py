@@ -18,29 +18,11 @@ from scipy import optimize
 
 from benchkit import ResponseSet
 from benchkit.boundary import profiles
-from benchkit.simulate import load_sample
 from benchkit.widgets import TrajectoryExplorer
 from benchkit.widgets._assets import asset
-from benchkit.widgets._base import BenchkitWidget, explorer_module
-from jupyter_harness import exported_state
-from naive import crossing
-
-
-@pytest.fixture(scope="module")
-def ladder():
-    return load_sample("ladder")  # 300 items x 6 models, T = 10, answer states
-
-
-@pytest.fixture(scope="module")
-def prof(ladder):
-    return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
-
-
-@pytest.fixture(scope="module")
-def frame(prof, ladder):
-    df = prof.to_frame()
-    df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
-    return df
+from benchkit.widgets._base import BenchkitWidget
+from jupyter_harness import assert_exported
+from naive import crossing, trajectory_filter
 
 
 # ------------------------------------------------------------------- selected item
@@ -118,16 +100,7 @@ def test_initial_list_is_sorted_by_o_and_shows_the_first_item(prof, frame):
 
 # ------------------------------------------------------------------- filtering and sorting
 def _pandas_filter(df, brush, flag="all", delta="all"):
-    keep = pd.Series(True, index=df.index)
-    for var, (lo, hi) in brush.items():
-        keep &= df[var].between(lo, hi)
-        if var in ("x", "w"):
-            keep &= ~df["flat"]
-    if flag != "all":
-        keep &= df["flagged"] if flag == "flagged" else ~df["flagged"]
-    if delta != "all":
-        keep &= df["flat"] if delta == "flat" else ~df["flat"]
-    return df[keep]
+    return df[trajectory_filter(df, brush, flag, delta)]
 
 
 @pytest.mark.parametrize(("brush", "flag", "delta", "sort_by", "desc"), [
@@ -329,13 +302,7 @@ def test_to_html_embeds_every_item_as_binary_columns(prof, ladder, tmp_path):
     w = TrajectoryExplorer(prof, responses=ladder)
     w.brush = {"v": [0.2, 1.0]}
     w.selected = 17
-    path = tmp_path / "traj.html"
-    page = w.to_html(path)
-    assert path.read_text(encoding="utf-8") == page
-    state, esm = exported_state(page)
-    assert esm == explorer_module("trajectory.js")
-    assert state["static_mode"] is True
-    assert w.static_mode is False
+    page, state, _ = assert_exported(w, tmp_path / "traj.html", "trajectory.js")
     assert state["selected"] == 17
     assert state["visible"]["idx"].tolist() == w.listed
     assert state["brush"] == {"v": [0.2, 1.0]}
@@ -352,8 +319,6 @@ def test_to_html_embeds_every_item_as_binary_columns(prof, ladder, tmp_path):
         want = [[s["answer"], s["count"], s["correct"]] for s in live["states"]]
         assert [[a, c, k] for a, c, k in cell[:-1]] == want
         assert cell[-1] == live["other"]
-    assert "<script src=" not in page
-    assert "https://" not in page
 
 
 def test_assets_are_plain_esm_without_network_imports():

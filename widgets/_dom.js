@@ -58,6 +58,38 @@ function unpackArrays(value) {
   return out;
 }
 
+// ---------------------------------------------------------------- traits
+// get(name, fallback): the model's trait `name`, or `fallback` when it is undefined or null.
+function traitGetter(model) {
+  return (name, fallback) => model.get(name) ?? fallback;
+}
+
+// ---------------------------------------------------------------- redrawing
+// An explorer's redraw loop: `build()` rebuilds root's children, then root's data-revision is set
+// to the model's `revision` and the busy guard is applied. `schedule()` coalesces any number of
+// calls in one task into one rebuild on the next microtask; `start(names)` schedules it on every
+// `change:<name>`, draws once now and returns the clean-up (what render returns).
+function redrawer(model, root, guard, build) {
+  let pending = false;
+  const draw = () => {
+    pending = false;
+    build();
+    root.dataset.revision = String(model.get("revision") ?? 0);
+    guard.apply();
+  };
+  const schedule = () => {
+    if (pending) return;
+    pending = true;
+    Promise.resolve().then(draw);
+  };
+  const start = (names) => {
+    for (const name of names) model.on(`change:${name}`, schedule);
+    draw();
+    return () => { for (const name of names) model.off(`change:${name}`, schedule); };
+  };
+  return { draw, schedule, start };
+}
+
 // ---------------------------------------------------------------- busy state
 // Marks `root` stale (class bk-stale, data-busy) and disables its controls marked data-queue from
 // the moment the user acts (guard.pending(label)) or Python says it is busy, until the next

@@ -42,13 +42,9 @@ function render({ model, el }) {
     if (Array.isArray(v) || (v && v.BYTES_PER_ELEMENT)) return v;
     return unpackArrays(v).z || [];
   };
-  let pending = false;
   let tableOpen = null; // keep the Table 1 <details> open/closed across redraws
 
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const commit = () => model.save_changes();
 
   // exported page: switch benchmarks from the embedded bundle (no kernel)
@@ -275,25 +271,12 @@ function render({ model, el }) {
     return box;
   }
 
-  function draw() {
-    pending = false;
-    root.replaceChildren(
-      h("div", { class: "bk-top" }, [picker(), metricsLine()]),
-      chart(), controls(), itemsPanel(), table1(),
-    );
-    root.dataset.revision = String(get("revision", 0));
-    guard.apply();
-  }
-  const schedule = () => {
-    if (pending) return;
-    pending = true;
-    Promise.resolve().then(draw);
-  };
-  const names = ["benchmarks", "table", "thresholds", "benchmark", "z", "metrics", "gaps",
-    "gap_items", "selected_gap", "added", "after", "static_mode", "revision"];
-  for (const name of names) model.on(`change:${name}`, schedule);
-  draw();
-  return () => { for (const name of names) model.off(`change:${name}`, schedule); };
+  const redraw = redrawer(model, root, guard, () => root.replaceChildren(
+    h("div", { class: "bk-top" }, [picker(), metricsLine()]),
+    chart(), controls(), itemsPanel(), table1(),
+  ));
+  return redraw.start(["benchmarks", "table", "thresholds", "benchmark", "z", "metrics", "gaps",
+    "gap_items", "selected_gap", "added", "after", "static_mode", "revision"]);
 }
 
 export default { render };

@@ -114,14 +114,10 @@ function render({ model, el }) {
   const root = h("div", { class: "bk-land" });
   el.appendChild(root);
   const guard = busyGuard(model, root);
-  let pending = false;
   let drag = null; // brush being drawn: {x0, y0, x1, y1} in svg units
   let local = null; // exported page: {rows, partner (Map row -> row), order}
 
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const isStatic = () => !!get("static_mode", false);
   const commit = () => model.save_changes();
 
@@ -525,26 +521,14 @@ function render({ model, el }) {
     return box;
   }
 
-  function draw() {
-    pending = false;
-    root.replaceChildren(
-      h("div", { class: "bk-head" }, [h("b", { class: "bk-title" }, get("title", "")), pickers()]),
-      statsLine(), h("div", { class: "bk-chartbox" }, [chart()]), note(), selectedPanel(),
-    );
-    root.dataset.revision = String(get("revision", 0));
-    guard.apply();
-  }
-  const schedule = () => {
-    if (pending) return;
-    pending = true;
-    Promise.resolve().then(draw);
-  };
-  // live: redraw once per published state (revision), plus title/name changes
-  const names = ["revision", "title", "models", "groups", "variants", "static_mode"];
-  for (const name of names) model.on(`change:${name}`, schedule);
+  const redraw = redrawer(model, root, guard, () => root.replaceChildren(
+    h("div", { class: "bk-head" }, [h("b", { class: "bk-title" }, get("title", "")), pickers()]),
+    statsLine(), h("div", { class: "bk-chartbox" }, [chart()]), note(), selectedPanel(),
+  ));
+  const schedule = redraw.schedule;
   if (isStatic()) staticLoad();
-  draw();
-  return () => { for (const name of names) model.off(`change:${name}`, schedule); };
+  // live: redraw once per published state (revision), plus title/name changes
+  return redraw.start(["revision", "title", "models", "groups", "variants", "static_mode"]);
 }
 
 export default { render };

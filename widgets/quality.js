@@ -27,13 +27,9 @@ function render({ model, el }) {
   const root = h("div", { class: "bk-quality" });
   el.appendChild(root);
   const guard = busyGuard(model, root);
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const isStatic = () => !!get("static_mode", false);
   let invPage = 0;
-  let pending = false;
   let dragRatio = null;  // ratio shown while dragging, before it is sent
 
   // ------------------------------------------------------------ exported page: local views
@@ -359,23 +355,11 @@ function render({ model, el }) {
     return box;
   }
 
-  function draw() {
-    pending = false;
-    root.replaceChildren(header(), table1(),
-      h("div", { class: "bk-two" }, [heatmap(), familyBars()]), invertedItems(), selection());
-    root.dataset.revision = String(get("revision", 0));
-    guard.apply();
-  }
-  function schedule() {
-    if (pending) return;
-    pending = true;
-    Promise.resolve().then(draw);
-  }
-  const names = ["table", "benchmarks", "kendall", "benchmark", "families", "inverted", "curve", "mean_curve",
-    "n_items", "has_curve", "ratio", "subset", "static_mode", "revision"];
-  for (const name of names) model.on(`change:${name}`, schedule);
-  draw();
-  return () => { for (const name of names) model.off(`change:${name}`, schedule); };
+  const redraw = redrawer(model, root, guard, () => root.replaceChildren(header(), table1(),
+    h("div", { class: "bk-two" }, [heatmap(), familyBars()]), invertedItems(), selection()));
+  const schedule = redraw.schedule;
+  return redraw.start(["table", "benchmarks", "kendall", "benchmark", "families", "inverted", "curve",
+    "mean_curve", "n_items", "has_curve", "ratio", "subset", "static_mode", "revision"]);
 }
 
 export default { render };

@@ -112,7 +112,6 @@ function render({ model, el }) {
   const root = h("div", { class: "bk-traj" });
   el.appendChild(root);
   const guard = busyGuard(model, root);
-  let pending = false;
   // the item table as row objects, rebuilt only when the binary table changes
   let rowsCache = { key: null, rows: [] };
   const rowsList = () => {
@@ -138,10 +137,7 @@ function render({ model, el }) {
   let limit = PAGE;
   let listScroll = 0;
 
-  const get = (name, fallback) => {
-    const v = model.get(name);
-    return v === undefined || v === null ? fallback : v;
-  };
+  const get = traitGetter(model);
   const isStatic = () => get("static_mode", false);
   const commit = () => model.save_changes();
 
@@ -460,9 +456,7 @@ function render({ model, el }) {
     ]);
   }
 
-  function draw() {
-    pending = false;
-    root.dataset.revision = String(get("revision", 0));
+  const redraw = redrawer(model, root, guard, () => {
     root.replaceChildren(
       summaryLine(),
       h("div", { class: "bk-hists" }, HIST_VARS.map(histogram).filter(Boolean)),
@@ -471,18 +465,11 @@ function render({ model, el }) {
     );
     const sc = root.querySelector(".bk-listscroll");
     if (sc) sc.scrollTop = listScroll;
-    guard.apply();
-  }
-  const schedule = () => {
-    if (pending) return;
-    pending = true;
-    Promise.resolve().then(draw);
-  };
-  const names = ["table", "item_ids", "models", "summary", "histograms", "brush", "flag_filter", "delta_filter",
-    "sort_by", "sort_descending", "visible", "hist_selected", "selected", "trajectory", "static_mode", "revision"];
-  for (const name of names) model.on(`change:${name}`, schedule);
-  draw();
-  return () => { for (const name of names) model.off(`change:${name}`, schedule); };
+  });
+  const schedule = redraw.schedule;
+  return redraw.start(["table", "item_ids", "models", "summary", "histograms", "brush", "flag_filter",
+    "delta_filter", "sort_by", "sort_descending", "visible", "hist_selected", "selected", "trajectory",
+    "static_mode", "revision"]);
 }
 
 export default { render };
