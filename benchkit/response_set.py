@@ -563,9 +563,11 @@ def _start_frame(arg: str, value, required, allowed, *, T, sample_budget, drop_i
 
 
 def _int_column(arg: str, v: pd.Series, where, needs: str, *, whole_float_hint: bool = False):
-    """Column ``v`` of ``arg`` as int64, refusing non-integer dtypes, missing values and values
-    above 2**63 - 1 (``needs`` says what every row needs; ``whole_float_hint`` adds the hint to
-    convert whole-number floats deliberately)."""
+    """Column ``v`` of ``arg`` as int64.
+
+    Refuses non-integer dtypes, missing values and values above 2**63 - 1; ``needs`` says what
+    every row needs, ``whole_float_hint`` adds the hint to convert whole-number floats deliberately.
+    """
     col = v.name
     if not pd.api.types.is_integer_dtype(v.dtype) or v.dtype == bool:
         is_float = pd.api.types.is_float_dtype(v.dtype)
