@@ -537,6 +537,70 @@ def _where_fn(frame: pd.DataFrame):
     return where
 
 
+def _start_frame(arg: str, value, required, allowed, *, T, sample_budget, drop_incomplete,
+                 parse_names, name, meta):
+    """The checks :meth:`ResponseSet.from_long` and :meth:`ResponseSet.from_counts` share.
+
+    Returns ``(frame, where, model_ids, item_ids, T, sample_budget)`` for the frame passed as
+    argument ``arg``.
+    """
+    _check_options(drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
+    value = _as_frame(arg, value)
+    if len(value) == 0:
+        raise BenchkitValueError(f"{arg} is empty: it needs at least one row")
+    check_columns(arg, value.columns, required=required, allowed=allowed)
+    if "option_probs" in value.columns and "option_logprobs" in value.columns:
+        raise BenchkitValueError(
+            f"{arg} has both 'option_probs' and 'option_logprobs'; give one of them"
+        )
+    sample_budget = check_choice("sample_budget", sample_budget, ("common", "per_model"))
+    if T is not None:
+        T = check_int("T", T, min=1)
+    frame = value.reset_index(drop=True)
+    model_ids = _ids(arg, "model", frame["model"])
+    item_ids = _ids(arg, "item", frame["item"])
+    return frame, _where_fn(frame), model_ids, item_ids, T, sample_budget
+
+
+def _int_column(arg: str, v: pd.Series, where, needs: str, *, whole_float_hint: bool = False):
+    """Column ``v`` of ``arg`` as int64.
+
+    Refuses non-integer dtypes, missing values and values above 2**63 - 1; ``needs`` says what
+    every row needs, ``whole_float_hint`` adds the hint to convert whole-number floats deliberately.
+    """
+    col = v.name
+    if not pd.api.types.is_integer_dtype(v.dtype) or v.dtype == bool:
+        is_float = pd.api.types.is_float_dtype(v.dtype)
+        if whole_float_hint and is_float and np.all(np.isfinite(v)) and np.all(v == np.round(v)):
+            raise BenchkitTypeError(
+                f"{arg} column {col!r} must have an integer dtype, got {v.dtype} (whole "
+                f"numbers: convert with .astype(int) deliberately)"
+            )
+        raise BenchkitTypeError(f"{arg} column {col!r} must hold integers, got dtype {v.dtype}")
+    if v.isna().any():
+        row = int(np.nonzero(v.isna().to_numpy())[0][0])
+        raise BenchkitValueError(
+            f"{arg} column {col!r} has a missing value at row {row} ({where(row)}); every "
+            f"row needs {needs}"
+        )
+    if v.max() > np.iinfo(np.int64).max:
+        row = int(np.argmax(v.to_numpy()))
+        raise BenchkitValueError(
+            f"{arg} column {col!r} must be at most 2**63 - 1; row {row} ({where(row)}) has "
+            f"{v.iloc[row]}"
+        )
+    return v.to_numpy(dtype=np.int64)
+
+
+def _roster_codes(model_ids, item_ids, models, items):
+    """Model and item codes in roster order, with the metadata tables and the rosters."""
+    m_codes, m_seen = _factorize(model_ids)
+    i_codes, i_seen = _factorize(item_ids)
+    model_meta, item_meta, m_order, i_order = _rosters(models, items, m_seen, i_seen)
+    return (_recode(m_codes, m_seen, m_order), _recode(i_codes, i_seen, i_order), model_meta,
+            item_meta, m_order, i_order)
+
+
 # --------------------------------------------------------------------------------------------
 # the container
 # --------------------------------------------------------------------------------------------
@@ -624,23 +688,10 @@ class ResponseSet:
         name, meta : optional
             A label and a provenance dict kept with the data.
         """
-        _check_options(drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
-        responses = _as_frame("responses", responses)
-        if len(responses) == 0:
-            raise BenchkitValueError("responses is empty: it needs at least one row")
-        check_columns("responses", responses.columns, required=_LONG_REQUIRED,
-                      allowed=_LONG_REQUIRED + _LONG_OPTIONAL)
-        if "option_probs" in responses.columns and "option_logprobs" in responses.columns:
-            raise BenchkitValueError(
-                "responses has both 'option_probs' and 'option_logprobs'; give one of them"
-            )
-        sample_budget = check_choice("sample_budget", sample_budget, ("common", "per_model"))
-        if T is not None:
-            T = check_int("T", T, min=1)
-        frame = responses.reset_index(drop=True)
-        where = _where_fn(frame)
-        model_ids = _ids("responses", "model", frame["model"])
-        item_ids = _ids("responses", "item", frame["item"])
+        frame, where, model_ids, item_ids, T, sample_budget = _start_frame(
+            "responses", responses, _LONG_REQUIRED, _LONG_REQUIRED + _LONG_OPTIONAL, T=T,
+            sample_budget=sample_budget, drop_incomplete=drop_incomplete, parse_names=parse_names,
+            name=name, meta=meta)
 
         correct = frame["correct"]
         if correct.dtype == bool:
@@ -666,24 +717,8 @@ class ResponseSet:
             )
 
         if "sample" in frame.columns:
-            sample = frame["sample"]
-            if not pd.api.types.is_integer_dtype(sample.dtype) or sample.dtype == bool:
-                raise BenchkitTypeError(
-                    f"responses column 'sample' must hold integers, got dtype {sample.dtype}"
-                )
-            if sample.isna().any():
-                row = int(np.nonzero(sample.isna().to_numpy())[0][0])
-                raise BenchkitValueError(
-                    f"responses column 'sample' has a missing value at row {row} ({where(row)}); "
-                    "every row needs a sample number (an integer >= 0)"
-                )
-            if sample.max() > np.iinfo(np.int64).max:
-                row = int(np.argmax(sample.to_numpy()))
-                raise BenchkitValueError(
-                    f"responses column 'sample' must be at most 2**63 - 1; row {row} ({where(row)}) "
-                    f"has {sample.iloc[row]}"
-                )
-            sample = sample.to_numpy(dtype=np.int64)
+            sample = _int_column("responses", frame["sample"], where,
+                                 "a sample number (an integer >= 0)")
             if (sample < 0).any():
                 row = int(np.nonzero(sample < 0)[0][0])
                 raise BenchkitValueError(
@@ -699,11 +734,8 @@ class ResponseSet:
         else:
             v_codes, v_index = np.zeros(len(frame), dtype=np.int64), pd.Index(["default"])
 
-        m_codes, m_seen = _factorize(model_ids)
-        i_codes, i_seen = _factorize(item_ids)
-        model_meta, item_meta, m_order, i_order = _rosters(models, items, m_seen, i_seen)
-        m_codes = _recode(m_codes, m_seen, m_order)
-        i_codes = _recode(i_codes, i_seen, i_order)
+        m_codes, i_codes, model_meta, item_meta, m_order, i_order = _roster_codes(
+            model_ids, item_ids, models, items)
         n_models, n_items, n_var = len(m_order), len(i_order), len(v_index)
 
         # duplicate (model, item, variant, sample)
@@ -858,39 +890,11 @@ class ResponseSet:
         principal sample) is only available when the budget is 1, and there are no answer
         states. Options are as in :meth:`from_long`.
         """
-        _check_options(drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
-        counts = _as_frame("counts", counts)
-        if len(counts) == 0:
-            raise BenchkitValueError("counts is empty: it needs at least one row")
-        check_columns("counts", counts.columns, required=_COUNT_REQUIRED, allowed=_COUNT_REQUIRED)
-        sample_budget = check_choice("sample_budget", sample_budget, ("common", "per_model"))
-        if T is not None:
-            T = check_int("T", T, min=1)
-        frame = counts.reset_index(drop=True)
-        where = _where_fn(frame)
-        model_ids = _ids("counts", "model", frame["model"])
-        item_ids = _ids("counts", "item", frame["item"])
-        arrs = {}
-        for col in ("n_correct", "n_samples"):
-            v = frame[col]
-            if not pd.api.types.is_integer_dtype(v.dtype) or v.dtype == bool:
-                is_float = pd.api.types.is_float_dtype(v.dtype)
-                if is_float and np.all(np.isfinite(v)) and np.all(v == np.round(v)):
-                    raise BenchkitTypeError(
-                        f"counts column {col!r} must have an integer dtype, got {v.dtype} (whole "
-                        f"numbers: convert with .astype(int) deliberately)"
-                    )
-                raise BenchkitTypeError(f"counts column {col!r} must hold integers, got dtype {v.dtype}")
-            if v.isna().any():
-                row = int(np.nonzero(v.isna().to_numpy())[0][0])
-                raise BenchkitValueError(
-                    f"counts column {col!r} has a missing value at row {row} ({where(row)}); every "
-                    "row needs whole-number counts"
-                )
-            if v.max() > np.iinfo(np.int64).max:
-                raise BenchkitValueError(f"counts column {col!r} must be at most 2**63 - 1; found {v.max()}")
-            arrs[col] = v.to_numpy(dtype=np.int64)
-        k, n = arrs["n_correct"], arrs["n_samples"]
+        frame, where, model_ids, item_ids, T, sample_budget = _start_frame(
+            "counts", counts, _COUNT_REQUIRED, _COUNT_REQUIRED, T=T, sample_budget=sample_budget,
+            drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
+        k, n = (_int_column("counts", frame[col], where, "whole-number counts", whole_float_hint=True)
+                for col in ("n_correct", "n_samples"))
         if (n < 1).any():
             row = int(np.nonzero(n < 1)[0][0])
             raise BenchkitValueError(
@@ -901,11 +905,8 @@ class ResponseSet:
                 f"counts column 'n_correct' must be between 0 and n_samples; row {row} "
                 f"({where(row)}) has n_correct={k[row]}, n_samples={n[row]}"
             )
-        m_codes, m_seen = _factorize(model_ids)
-        i_codes, i_seen = _factorize(item_ids)
-        model_meta, item_meta, m_order, i_order = _rosters(models, items, m_seen, i_seen)
-        m_codes = _recode(m_codes, m_seen, m_order)
-        i_codes = _recode(i_codes, i_seen, i_order)
+        m_codes, i_codes, model_meta, item_meta, m_order, i_order = _roster_codes(
+            model_ids, item_ids, models, items)
         return cls._from_code_counts(m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta,
                                      T, sample_budget, drop_incomplete, parse_names, name_rules,
                                      name, meta)

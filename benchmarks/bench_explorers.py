@@ -255,6 +255,17 @@ def _build_case(name: str, setup, build, *, repeat: int, note: str) -> Case:
                 note=note, kit=lambda: build(__import__("benchkit.widgets", fromlist=["x"])))
 
 
+def _display_and_export(tag: str, kind: str, svg: str, budget_mb: float, *, size: str = "",
+                        export_note: str | None = None) -> list[Case]:
+    """The two output steps every explorer has: display (live view + ``svg``) and to_html export."""
+    return [
+        _ui_case(f"{tag}: display with static SVG", kind, _display(kind, size), size=size, repeat=2,
+                 note=f"live view + {svg}"),
+        _ui_case(f"{tag}: to_html export", kind, _export(kind, size, budget_mb), size=size, repeat=1,
+                 note=export_note or f"budget {budget_mb:g} MB"),
+    ]
+
+
 def cases() -> list[Case]:
     out = []
     for size, budget in (("160k", 15), ("480k", 15), ("800k", 15)):
@@ -278,10 +289,8 @@ def cases() -> list[Case]:
         out += [
             _ui_case(f"{tag}: brush", "landscape", _landscape_brush(size), size=size, repeat=5,
                      note="budget 0.5 s; stratified first page"),
-            _ui_case(f"{tag}: display with static SVG", "landscape", _display("landscape", size),
-                     size=size, repeat=2, note="live view + density SVG of the current view"),
-            _ui_case(f"{tag}: to_html export", "landscape", _export("landscape", size, budget),
-                     size=size, repeat=1, note="budget 10 s and 15 MB (800k)"),
+            *_display_and_export(tag, "landscape", "density SVG of the current view", budget, size=size,
+                                 export_note="budget 10 s and 15 MB (800k)"),
         ]
     out += [
         _build_case("trajectory MMLU-Pro 18x12,002: build explorer", trajectory_input,
@@ -291,28 +300,19 @@ def cases() -> list[Case]:
                  repeat=5, note="budget 0.5 s"),
         _ui_case("trajectory MMLU-Pro: sort the list", "trajectory", _traj_sort(), repeat=5,
                  note="budget 0.5 s"),
-        _ui_case("trajectory MMLU-Pro: display with static SVG", "trajectory", _display("trajectory"),
-                 repeat=2,
-                 note="live view + SVG of the selected item and histograms"),
-        _ui_case("trajectory MMLU-Pro: to_html export", "trajectory", _export("trajectory", "", 10),
-                 repeat=1, note="budget 10 MB"),
+        *_display_and_export("trajectory MMLU-Pro", "trajectory", "SVG of the selected item and histograms",
+                             10),
         _build_case("ECDF MMLU 14,015 items x 10 models: build explorer", ecdf_input,
                     lambda w: w.ECDFGapExplorer(ecdf_input()), repeat=1,
                     note="includes the 1PL fit (measure_benchmarks)"),
         _ui_case("ECDF 14,015 items: what-if add an item", "ecdf", _ecdf_what_if(), repeat=5,
                  note="budget 0.5 s"),
-        _ui_case("ECDF 14,015 items: display with static SVG", "ecdf", _display("ecdf"), repeat=2,
-                 note="live view + ECDF SVG"),
-        _ui_case("ECDF 14,015 items: to_html export", "ecdf", _export("ecdf", "", 5), repeat=1,
-                 note="budget 5 MB"),
+        *_display_and_export("ECDF 14,015 items", "ecdf", "ECDF SVG", 5),
         _build_case("DIF 14,042 items x 5,000 models: build explorer", dif_input,
                     lambda w: w.DIFExplorer(*dif_input()[:1], texts=dif_input()[1]), repeat=2,
                     note="from the AuditResult; setup runs the audit"),
         _ui_case("DIF 14,042 items: pick a threshold (uncached)", "dif", _dif_threshold(), repeat=6,
                  note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
-        _ui_case("DIF 14,042 items: display with static SVG", "dif", _display("dif"), repeat=2,
-                 note="live view + reversal-curve SVG"),
-        _ui_case("DIF 14,042 items: to_html export", "dif", _export("dif", "", 5), repeat=1,
-                 note="budget 5 MB"),
+        *_display_and_export("DIF 14,042 items", "dif", "reversal-curve SVG", 5),
     ]
     return out

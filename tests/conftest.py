@@ -116,3 +116,51 @@ def frame(prof, ladder):
     df = prof.to_frame()
     df.index = pd.Index([str(i) for i in ladder.item_ids], name="item")
     return df
+
+
+# ------------------------------------------------------------------------ the shared DIF audit
+# tests/test_dif_audit.py and tests/test_widget_dif.py audit the same simulated population with
+# the same reduced replicate counts (computed once per session).
+@pytest.fixture(scope="session")
+def dif_small_options():
+    """Reduced replicate counts for a quick :func:`benchkit.dif.audit` (no progress bar)."""
+    return {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
+            "alpha_sensitivity": (0.3,), "progress": False}
+
+
+@pytest.fixture(scope="session")
+def dif_sim_rs():
+    """``(simulation, ResponseSet)``: 400 items x 700 models with family DIF on 6 sources."""
+    from benchkit import ResponseSet
+    from benchkit.dif import simulate_family_dif
+
+    s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
+                            dif_fraction=0.2, rng=21)
+    wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(400)], columns=list(s.model_ids))
+    return s, ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+
+
+@pytest.fixture(scope="session")
+def dif_result(dif_sim_rs, dif_small_options):
+    """``benchkit.dif.audit`` of :func:`dif_sim_rs` (min_family_size=10, K=(4, 4), rng=3)."""
+    from benchkit.dif import audit
+
+    return audit(dif_sim_rs[1], min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
+
+
+@pytest.fixture(scope="session")
+def dif_cross_fit():
+    """``fit(n_sources)``: ``(simulation, population, cross_fit)`` of 600 items x 900 models
+    (120 owners, min_family_size=10, K=(4, 4)), cached per ``n_sources``."""
+    import functools
+
+    from benchkit.dif import build_population, simulate_family_dif
+    from benchkit.dif._crossfit import cross_fit
+
+    @functools.cache
+    def fit(n_sources: int):
+        s = simulate_family_dif(n_items=600, n_models=900, n_owners=120, n_sources=n_sources, rng=8)
+        pop = build_population(s.model_ids, s.Y.mean(0), min_family_size=10)
+        return s, pop, cross_fit(s.Y, pop, s.source, K=(4, 4), rng=0)
+
+    return fit

@@ -540,7 +540,9 @@ def test_counts_with_missing_or_huge_values_are_refused():
         ResponseSet.from_counts(frame)
     frame = pd.DataFrame({"model": ["a"], "item": ["i"], "n_correct": [1],
                           "n_samples": np.array([2**63 + 1], dtype=np.uint64)})
-    with pytest.raises(BenchkitValueError, match=r"'n_samples' must be at most 2\*\*63 - 1"):
+    # the row and its value are named, as for 'sample' (2**63 + 1 = 9223372036854775809)
+    with pytest.raises(BenchkitValueError, match=r"'n_samples' must be at most 2\*\*63 - 1; row 0 "
+                                                 r"\(model 'a', item 'i'\) has 9223372036854775809"):
         ResponseSet.from_counts(frame)
 
 

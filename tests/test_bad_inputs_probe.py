@@ -498,25 +498,18 @@ CASES = [
         (BenchkitTypeError, r"allow_missing must be True or False"),
     ),
     # FINDING: a misspelt option (scorere=...) reached from_long: raw TypeError, after reading every file
-    (
-        "inspect-misspelt-option",
-        lambda t: _read("read_inspect", FIXTURES / "inspect" / "mc.eval", scorere="choice"),
-        (BenchkitTypeError, r"unexpected option\(s\) \['scorere'\] for read_inspect"),
-    ),
-    (
-        "lm-eval-misspelt-option",
-        lambda t: _read("read_lm_eval", FIXTURES / "lm_eval" / "run_a", metrc="acc"),
-        (BenchkitTypeError, r"unexpected option\(s\) \['metrc'\] for read_lm_eval"),
-    ),
-    (
-        "evalscope-misspelt-option",
-        lambda t: _read("read_evalscope", FIXTURES / "evalscope", modle="m"),
-        (BenchkitTypeError, r"unexpected option\(s\) \['modle'\] for read_evalscope"),
-    ),
-    (
-        "every-eval-ever-misspelt-option",
-        lambda t: _read("read_every_eval_ever", FIXTURES / "every_eval_ever", Tee=1),
-        (BenchkitTypeError, r"unexpected option\(s\) \['Tee'\] for read_every_eval_ever"),
+    *(
+        (
+            f"{slug}-misspelt-option",
+            lambda t, reader=reader, path=path, option=option: _read(reader, FIXTURES / path, **option),
+            (BenchkitTypeError, rf"unexpected option\(s\) \[{next(iter(option))!r}\] for {reader}"),
+        )
+        for slug, reader, path, option in [
+            ("inspect", "read_inspect", "inspect/mc.eval", {"scorere": "choice"}),
+            ("lm-eval", "read_lm_eval", "lm_eval/run_a", {"metrc": "acc"}),
+            ("evalscope", "read_evalscope", "evalscope", {"modle": "m"}),
+            ("every-eval-ever", "read_every_eval_ever", "every_eval_ever", {"Tee": 1}),
+        ]
     ),
     # FINDING: items= collided with the reader's own items table (raw TypeError "multiple values")
     (

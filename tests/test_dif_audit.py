@@ -5,30 +5,12 @@ import pytest
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.dif import audit, robustness, robustness_pass, simulate_family_dif
-
-SMALL = {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
-             "alpha_sensitivity": (0.3,), "progress": False}
+from benchkit.dif import audit, robustness, robustness_pass
 
 
-@pytest.fixture(scope="module")
-def sim_rs():
-    s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
-                            dif_fraction=0.2, rng=21)
-    wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(400)], columns=list(s.model_ids))
-    items = pd.DataFrame({"item": wide.index, "source": s.source})
-    return s, ResponseSet.from_wide(wide, items=items)
-
-
-@pytest.fixture(scope="module")
-def result(sim_rs):
-    _s, rs = sim_rs
-    return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
-
-
-def test_audit_tables(sim_rs, result):
-    _s, rs = sim_rs
-    r = result
+def test_audit_tables(dif_sim_rs, dif_result):
+    _s, rs = dif_sim_rs
+    r = dif_result
     row = r.to_frame().iloc[0]
     assert row.K == "4/4"
     j = r.ranking.thresholds.index(0.01)
@@ -55,22 +37,22 @@ def test_audit_tables(sim_rs, result):
     assert set(r.timings) >= {"population", "matched-random controls"}
 
 
-def test_audit_reproducible_and_njobs(sim_rs, result):
-    _s, rs = sim_rs
-    b = audit(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **SMALL)
-    np.testing.assert_array_equal(b.controls.replicates, result.controls.replicates)
-    np.testing.assert_array_equal(b.bootstrap.replicates, result.bootstrap.replicates)
-    np.testing.assert_array_equal(b.owner_shifts.replicates, result.owner_shifts.replicates)
-    np.testing.assert_array_equal(b.replication.null, result.replication.null)
-    np.testing.assert_array_equal(b.anchors[0].weights, result.anchors[0].weights)
+def test_audit_reproducible_and_njobs(dif_sim_rs, dif_result, dif_small_options):
+    _s, rs = dif_sim_rs
+    b = audit(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **dif_small_options)
+    np.testing.assert_array_equal(b.controls.replicates, dif_result.controls.replicates)
+    np.testing.assert_array_equal(b.bootstrap.replicates, dif_result.bootstrap.replicates)
+    np.testing.assert_array_equal(b.owner_shifts.replicates, dif_result.owner_shifts.replicates)
+    np.testing.assert_array_equal(b.replication.null, dif_result.replication.null)
+    np.testing.assert_array_equal(b.anchors[0].weights, dif_result.anchors[0].weights)
 
 
-def test_robustness_rows(sim_rs, result):
-    _s, rs = sim_rs
+def test_robustness_rows(dif_sim_rs, dif_result):
+    _s, rs = dif_sim_rs
     pert = {"owner cap 1": {"owner_cap": 1, "min_family_size": 5},
             "omit qwen": {"omit": ("qwen",), "min_family_size": 10},
             "impossible": {"min_family_size": 10_000}}
-    tab = robustness(rs, result, perturbations=pert, n_controls=20, rng=0, progress=False)
+    tab = robustness(rs, dif_result, perturbations=pert, n_controls=20, rng=0, progress=False)
     assert list(tab.variant) == ["baseline cap 5", "owner cap 1", "omit qwen", "impossible"]
     assert "qwen" not in tab.loc[2, "families"]
     assert "min_family_size" in tab.loc[3, "error"]
@@ -79,8 +61,8 @@ def test_robustness_rows(sim_rs, result):
     assert robustness_pass(ok).G_dir.iloc[0] == (ok.excess_pp > 0).sum()
 
 
-def test_audit_errors(sim_rs):
-    s, rs = sim_rs
+def test_audit_errors(dif_sim_rs):
+    s, rs = dif_sim_rs
     with pytest.raises(BenchkitTypeError, match="ResponseSet"):
         audit(s.Y)
     with pytest.raises(BenchkitValueError, match="leave 0 families"):
@@ -94,10 +76,10 @@ def test_audit_errors(sim_rs):
         audit(ResponseSet.from_wide(wide), progress=False)
 
 
-def test_explore_views(result):
+def test_explore_views(dif_result):
     from benchkit.dif import explore
 
-    r = result
+    r = dif_result
     hm = explore.heatmap_view(r)
     assert np.all(np.diff(hm.D.to_numpy()) <= 0)  # ordered by D_i
     assert hm.anchor.sum() == r.anchors[0].selected[-1].sum()
@@ -117,23 +99,23 @@ def test_explore_views(result):
         explore.signature_view(r, "nope")
 
 
-def test_compare_family_shifts_self_is_zero(result):
+def test_compare_family_shifts_self_is_zero(dif_result):
     from benchkit.dif import compare_family_shifts
 
-    tab = compare_family_shifts(result, result, n_resamples=30, rng=0)
+    tab = compare_family_shifts(dif_result, dif_result, n_resamples=30, rng=0)
     np.testing.assert_allclose(tab.difference_pp, 0, atol=1e-12)
     np.testing.assert_allclose(tab.left_shift_pp, tab.right_shift_pp)
-    sc = result.scores_frame()
+    sc = dif_result.scores_frame()
     assert tab.n_models.sum() == len(sc)
 
 
-def test_audit_content_sample(result):
-    sheet, key = result.content_sample(n_pairs=10, benchmark="sim", rng=0)
-    rep = result.replication
-    pos = {it: k for k, it in enumerate(result.item_ids)}
+def test_audit_content_sample(dif_result):
+    sheet, key = dif_result.content_sample(n_pairs=10, benchmark="sim", rng=0)
+    rep = dif_result.replication
+    pos = {it: k for k, it in enumerate(dif_result.item_ids)}
     hi = key[key.group == "high"].item.map(pos).to_numpy()
     lo = key[key.group == "control"].item.map(pos).to_numpy()
     assert np.all(rep.high_D[hi] & rep.high_V[hi])
     assert not np.any(rep.high_D[lo] | rep.high_V[lo])
     assert set(sheet.blinded_id) == set(key.blinded_id)
-    assert key.advantaged_D.isin(result.families).all()
+    assert key.advantaged_D.isin(dif_result.families).all()

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from benchkit._random import spawn
-from benchkit.dif import build_population, simulate_family_dif
 from benchkit.dif._controls import (
     _cell_k,
     _random_weights,
@@ -16,7 +15,6 @@ from benchkit.dif._controls import (
     matched_random,
     owner_bootstrap,
 )
-from benchkit.dif._crossfit import cross_fit
 from benchkit.dif._ranking import (
     THRESHOLDS,
     FoldTargets,
@@ -27,10 +25,8 @@ from benchkit.dif._ranking import (
 
 
 @pytest.fixture(scope="module")
-def fitted():
-    s = simulate_family_dif(n_items=600, n_models=900, n_owners=120, n_sources=12, rng=8)
-    pop = build_population(s.model_ids, s.Y.mean(0), min_family_size=10)
-    cf = cross_fit(s.Y, pop, s.source, K=(4, 4), rng=0)
+def fitted(dif_cross_fit):
+    s, pop, cf = dif_cross_fit(12)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=0.05) for f in folds]
     obs = observed_ranking(folds, pairs, s.model_ids)

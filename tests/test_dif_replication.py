@@ -7,7 +7,6 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import build_population, simulate_family_dif
 from benchkit.dif._audit_content import (
     BINARY_AXES,
     ORDINAL_AXES,
@@ -15,7 +14,6 @@ from benchkit.dif._audit_content import (
     cohen_kappa,
     content_sample,
 )
-from benchkit.dif._crossfit import cross_fit
 from benchkit.dif._robustness import (
     PERTURBATIONS,
     _spearman_cols,
@@ -29,10 +27,8 @@ from benchkit.dif._robustness import (
 
 
 @pytest.fixture(scope="module")
-def cf():
-    s = simulate_family_dif(n_items=600, n_models=900, n_owners=120, n_sources=4, rng=8)
-    pop = build_population(s.model_ids, s.Y.mean(0), min_family_size=10)
-    return s, pop, cross_fit(s.Y, pop, s.source, K=(4, 4), rng=0)
+def cf(dif_cross_fit):
+    return dif_cross_fit(4)
 
 
 def test_perturbations_are_the_nine():

@@ -112,3 +112,13 @@ def test_repeats_and_unusable_scores(tmp_path):
     msg = r"metric 'score' is 7.0; correct must be a boolean or a number in \[0, 1\]"
     with pytest.raises(BenchkitValueError, match=msg):
         read_evalscope(tmp_path / "b")
+
+
+def test_duplicate_review_names_both_lines(tmp_path):
+    # two reviews of one (model, item, generation): group 0, generation 1 written twice
+    recs = [_review(0, "A", {"acc": 1.0}, group=0, gen=1), _review(1, "A", {"acc": 0.0}, group=0, gen=1)]
+    _write(tmp_path, "m", "arc_easy", recs)
+    msg = (r"duplicate review: model 'm', item 'arc/easy/0', generation 1 appears in "
+           r".*arc_easy\.jsonl:1 and .*arc_easy\.jsonl:2")
+    with pytest.raises(BenchkitValueError, match=msg):
+        read_evalscope(tmp_path)

@@ -181,25 +181,20 @@ def test_mixed_tasks_drop_option_logprobs(tmp_path):
 def test_errors_name_file_and_line(tmp_path):
     lls, gold, conts = _mc_data(1, n=3)
     recs = [_mc_record(i, lls[i], int(gold[i]), conts[i]) for i in range(3)]
+
+    def refused(metric, msg):
+        _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
+        with pytest.raises(BenchkitValueError, match=msg):
+            read_lm_eval(tmp_path / "a", metric=metric)
+
     del recs[1]["doc_id"]
-    _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    msg = r"samples_arc_easy_.*\.jsonl:2: record has no field 'doc_id'"
-    with pytest.raises(BenchkitValueError, match=msg):
-        read_lm_eval(tmp_path / "a", metric="acc")
+    refused("acc", r"samples_arc_easy_.*\.jsonl:2: record has no field 'doc_id'")
     recs[1]["doc_id"] = 0
-    _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    msg = r"duplicate document: model 'gpt2', item 'arc_easy/0' appears at .*:1 and .*:2"
-    with pytest.raises(BenchkitValueError, match=msg):
-        read_lm_eval(tmp_path / "a", metric="acc")
+    refused("acc", r"duplicate document: model 'gpt2', item 'arc_easy/0' appears at .*:1 and .*:2")
     recs[1]["doc_id"] = 1
-    _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    msg = r":1: record has no metric 'f1'; available: \['acc', 'acc_norm'\]"
-    with pytest.raises(BenchkitValueError, match=msg):
-        read_lm_eval(tmp_path / "a", metric="f1")
+    refused("f1", r":1: record has no metric 'f1'; available: \['acc', 'acc_norm'\]")
     recs[2]["acc"] = 3.5
-    _write_run(tmp_path / "a", "gpt2", "arc_easy", recs)
-    with pytest.raises(BenchkitValueError, match=r":3: metric 'acc' is 3.5; correct must be 0/1"):
-        read_lm_eval(tmp_path / "a", metric="acc")
+    refused("acc", r":3: metric 'acc' is 3.5; correct must be 0/1")
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "samples_x.jsonl").write_text("{}\n")
     with pytest.raises(BenchkitValueError, match="not named like an lm-eval samples file"):

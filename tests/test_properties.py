@@ -158,6 +158,20 @@ def test_fuzzed_csv_byte_flips(tmp_path, flips):
     _check_csv(tmp_path, bytes(data))
 
 
+def _damaged(path: Path, clean: bytes, cut: float, flips) -> Path:
+    """Write damaged ``clean`` bytes to ``path`` and return it.
+
+    Cut to a fraction ``cut`` (kept whole from 0.999), then bytes flipped at the fractional
+    positions of ``flips``.
+    """
+    data = bytearray(clean)
+    data = data[: max(1, int(round(cut * len(data))))] if cut < 0.999 else data
+    for where, byte in flips:
+        data[min(len(data) - 1, int(where * len(data)))] = byte
+    path.write_bytes(bytes(data))
+    return path
+
+
 def _clean_parquet(tmp_path) -> bytes:
     rng = np.random.default_rng(7)
     frame = pd.DataFrame({"model": np.repeat(["m1", "m2", "m3"], 20),
@@ -186,12 +200,7 @@ def test_fuzzed_parquet(tmp_path, engine, cut, flips):
     clean = _clean_parquet(tmp_path)
     (tmp_path / "c.parquet").write_bytes(clean)
     clean_cells = _oracle_parquet(tmp_path / "c.parquet")
-    data = bytearray(clean)
-    data = data[: max(1, int(round(cut * len(data))))] if cut < 0.999 else data
-    for where, byte in flips:
-        data[min(len(data) - 1, int(where * len(data)))] = byte
-    path = tmp_path / "fuzz.parquet"
-    path.write_bytes(bytes(data))
+    path = _damaged(tmp_path / "fuzz.parquet", clean, cut, flips)
     try:
         rs = read_parquet(path, engine=engine)
     except BenchkitError:
@@ -226,12 +235,7 @@ def test_fuzzed_inspect_eval_archive(tmp_path, cut, flips):
     from benchkit.io import read_inspect
 
     clean = _eval_cells(read_inspect(_FIX / "inspect" / "mc.eval", scorer="choice"))
-    data = bytearray(_EVAL_CLEAN)
-    data = data[: max(1, int(round(cut * len(data))))] if cut < 0.999 else data
-    for where, byte in flips:
-        data[min(len(data) - 1, int(where * len(data)))] = byte
-    path = tmp_path / "fuzz.eval"
-    path.write_bytes(bytes(data))
+    path = _damaged(tmp_path / "fuzz.eval", _EVAL_CLEAN, cut, flips)
     try:
         rs = read_inspect(path, scorer="choice")
     except BenchkitError:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit.dif import audit, robustness, simulate_family_dif
+from benchkit.dif import robustness
 from benchkit.dif.explore import (
     heatmap_view,
     near_tie_view,
@@ -22,56 +22,38 @@ from benchkit.widgets import DIFExplorer
 from benchkit.widgets._base import unpack_arrays
 from jupyter_harness import assert_exported
 
-SMALL = {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
-         "alpha_sensitivity": (0.3,), "progress": False}
 
-
-@pytest.fixture(scope="module")
-def rs():
-    from benchkit import ResponseSet
-
-    s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
-                            dif_fraction=0.2, rng=21)
-    wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(400)], columns=list(s.model_ids))
-    return ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
-
-
-@pytest.fixture(scope="module")
-def result(rs):
-    return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
-
-
-def test_initial_state_comes_from_the_audit(result):
-    w = DIFExplorer(result)
-    assert w.families == list(result.families)
-    assert w.items == [str(i) for i in result.item_ids]
+def test_initial_state_comes_from_the_audit(dif_result):
+    w = DIFExplorer(dif_result)
+    assert w.families == list(dif_result.families)
+    assert w.items == [str(i) for i in dif_result.item_ids]
     A = unpack_arrays(w.heat)
-    for h, fa in enumerate(result.anchors):
+    for h, fa in enumerate(dif_result.anchors):
         np.testing.assert_array_equal(A[f"delta{h}"], fa.delta.astype(np.float32))
         np.testing.assert_array_equal(A[f"D{h}"], fa.D.astype(np.float32))
         np.testing.assert_array_equal(A[f"anchor{h}"], fa.selected[-1].astype(np.uint8))
-        hv = heatmap_view(result, half=h)  # the view model's D ordering and anchor marks
+        hv = heatmap_view(dif_result, half=h)  # the view model's D ordering and anchor marks
         assert [w.items[i] for i in A[f"order{h}"]] == hv["item"].tolist()
         assert A[f"anchor{h}"][A[f"order{h}"]].astype(bool).tolist() == hv["anchor"].tolist()
     assert pd.DataFrame(w.curve)["low_dif_rate"].tolist() == pytest.approx(
-        reversal_curve_view(result)["low_dif_rate"].tolist(), abs=0)
+        reversal_curve_view(dif_result)["low_dif_rate"].tolist(), abs=0)
     assert w.thresholds == pytest.approx([25e-2, 0.5, 1, 2, 3, 5])
     assert w.epsilon == 1.0
-    assert w.summary["close_n"] == int(result.ranking.eligible[2].sum())
+    assert w.summary["close_n"] == int(dif_result.ranking.eligible[2].sum())
     assert w.forest == []
     assert w.selected == ""
     assert w.selected_signature.empty
 
 
-def test_pair_table_lists_exactly_the_strict_reversals(result):
-    w = DIFExplorer(result)
+def test_pair_table_lists_exactly_the_strict_reversals(dif_result):
+    w = DIFExplorer(dif_result)
     for eps in w.thresholds:
         rev0 = w.revision
         w.epsilon = eps
         t = pd.DataFrame(w.pairs)
         if eps != 1.0:
             assert w.revision == rev0 + 1  # one recomputation published
-        ref = near_tie_view(result, epsilon=eps / 100)
+        ref = near_tie_view(dif_result, epsilon=eps / 100)
         assert t[["model_a", "model_b"]].values.tolist() == ref[["model_a", "model_b"]].values.tolist()
         # Eq. 9 by hand: the anchor order strictly disagrees with the full order; anchor ties excluded
         d = t["anchor_a"] - t["anchor_b"]
@@ -79,20 +61,20 @@ def test_pair_table_lists_exactly_the_strict_reversals(result):
         assert t["reversed"].tolist() == flip.tolist()
         # the ranking's pooled counts (Eq. 40): flips and eligible (non-tied) pairs per threshold
         j = w.thresholds.index(eps)
-        assert int(t["reversed"].sum()) == int(result.ranking.flips[j].sum())
-        assert int((~t["anchor_tie"]).sum()) == int(result.ranking.eligible[j].sum())
+        assert int(t["reversed"].sum()) == int(dif_result.ranking.flips[j].sum())
+        assert int((~t["anchor_tie"]).sum()) == int(dif_result.ranking.eligible[j].sum())
     w.reversals_only = True
     assert w.pair_table["reversed"].all()
-    assert len(w.pair_table) == int(result.ranking.flips[-1].sum())
+    assert len(w.pair_table) == int(dif_result.ranking.flips[-1].sum())
 
 
-def test_selecting_an_item_gives_its_signature(result):
-    w = DIFExplorer(result, texts={"q7": "What is 2 + 2?"})
+def test_selecting_an_item_gives_its_signature(dif_result):
+    w = DIFExplorer(dif_result, texts={"q7": "What is 2 + 2?"})
     w.selected = "q7"
     sig = w.selected_signature
-    pd.testing.assert_frame_equal(sig, signature_view(result, "q7"))
+    pd.testing.assert_frame_equal(sig, signature_view(dif_result, "q7"))
     i = 7
-    assert sig[sig["half"] == 1]["delta"].tolist() == result.anchors[1].delta[i].tolist()
+    assert sig[sig["half"] == 1]["delta"].tolist() == dif_result.anchors[1].delta[i].tolist()
     assert w.texts[i] == "What is 2 + 2?"
     assert w.texts[0] == ""
     with pytest.raises(ValueError, match=r"selected='nope' is not an item of this audit"):
@@ -103,19 +85,20 @@ def test_selecting_an_item_gives_its_signature(result):
         w.epsilon = 0.7
 
 
-def test_errors_name_the_argument(result):
+def test_errors_name_the_argument(dif_result):
     with pytest.raises(TypeError, match=r"audit must be a benchkit.dif.AuditResult.*got DataFrame"):
-        DIFExplorer(result.to_frame())
+        DIFExplorer(dif_result.to_frame())
     with pytest.raises(TypeError, match=r"texts must be a mapping or Series item -> text; got list"):
-        DIFExplorer(result, texts=["a"])
+        DIFExplorer(dif_result, texts=["a"])
     with pytest.raises(TypeError, match=r"robustness must be a DataFrame.*got list"):
-        DIFExplorer(result, robustness={"x": [1]})
+        DIFExplorer(dif_result, robustness={"x": [1]})
 
 
-def test_forest_rows_come_from_robustness(rs, result):
-    table = robustness(rs, result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20,
+def test_forest_rows_come_from_robustness(dif_sim_rs, dif_result):
+    _s, rs = dif_sim_rs
+    table = robustness(rs, dif_result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20,
                        rng=1, progress=False)
-    w = DIFExplorer(result, robustness={"sim": table})
+    w = DIFExplorer(dif_result, robustness={"sim": table})
     ref = robustness_forest_view(table, benchmark="sim")
     f = pd.DataFrame(w.forest)
     assert f["variant"].tolist() == ref["variant"].tolist()
@@ -124,28 +107,28 @@ def test_forest_rows_come_from_robustness(rs, result):
     assert f["filled"].tolist() == (ref["p_value"] <= 0.05).tolist()
 
 
-def test_to_html_embeds_every_threshold_and_the_arrays(result, tmp_path):
-    w = DIFExplorer(result, texts={"q3": "</script><b>x</b>"})
+def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):
+    w = DIFExplorer(dif_result, texts={"q3": "</script><b>x</b>"})
     page, state, esm = assert_exported(w, tmp_path / "dif.html")
     assert "export default" in esm
     assert "function unpackArrays" in esm
     assert state["pairs"] == []  # embedded once, as binary columns of the largest threshold
     B, M = state["pair_bin"], state["pair_models"]
     for eps in w.thresholds:  # the page's filter (gap <= eps) gives near_tie_view(eps)'s rows
-        ref = near_tie_view(result, epsilon=eps / 100)
+        ref = near_tie_view(dif_result, epsilon=eps / 100)
         keep = B["gap_pp"] <= eps * (1 + 1e-9)
         got = list(zip(np.asarray(M)[B["a"][keep]], np.asarray(M)[B["b"][keep]], B["reversed"][keep] == 1))
         assert got == list(zip(ref["model_a"], ref["model_b"], ref["reversed"]))
         np.testing.assert_array_equal(B["anchor_a"][keep], ref["anchor_a"].to_numpy())
-    np.testing.assert_array_equal(state["heat"]["D1"], result.anchors[1].D.astype(np.float32))
+    np.testing.assert_array_equal(state["heat"]["D1"], dif_result.anchors[1].D.astype(np.float32))
     assert state["texts"][3] == "</script><b>x</b>"
     assert "</script><b>" not in page  # the text travels compressed, never as markup
 
 
-def test_static_image_is_the_reversal_curve(result):
+def test_static_image_is_the_reversal_curve(dif_result):
     # the image stored beside the live widget (issue 13 item 1): Figure 1 of this audit
-    data, _ = DIFExplorer(result)._repr_mimebundle_()
+    data, _ = DIFExplorer(dif_result)._repr_mimebundle_()
     svg = data["image/svg+xml"]
     assert svg.lstrip().startswith("<svg")
-    for t in reversal_curve_view(result)["threshold_pp"]:
+    for t in reversal_curve_view(dif_result)["threshold_pp"]:
         assert f">{t:g}</text>" in svg  # every threshold of the curve is an axis label

@@ -36,6 +36,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
+from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int
 from benchkit.datasets._fetch import fetch_file, load_source
 from benchkit.model_names import FAMILY_RULES, parse_model_names
@@ -94,18 +95,13 @@ def _parse(local_path: str) -> pd.DataFrame:
     """The rows of one JSONL file as a DataFrame (columns as in the file, file order)."""
     rows = []
     with open(local_path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BenchkitValueError(f"{local_path}: line {lineno} is not JSON: {exc}") from None
-            for key in ("benchmark_id", "model", "example_id", "pass1"):
-                if key not in rec:
-                    raise BenchkitValueError(f"{local_path}: line {lineno} has no {key!r} field")
-            rows.append((rec["benchmark_id"], rec["model"], rec["example_id"], rec["pass1"],
-                         rec.get("hyperparams")))
+        text = fh.read()
+    for lineno, rec in iter_jsonl(local_path, text):
+        for key in ("benchmark_id", "model", "example_id", "pass1"):
+            if key not in rec:
+                raise BenchkitValueError(f"{local_path}: line {lineno} has no {key!r} field")
+        rows.append((rec["benchmark_id"], rec["model"], rec["example_id"], rec["pass1"],
+                     rec.get("hyperparams")))
     frame = pd.DataFrame(rows, columns=["benchmark_id", "model", "example_id", "pass1", "hyperparams"])
     frame["pass1"] = frame["pass1"].astype(np.float64)
     return frame

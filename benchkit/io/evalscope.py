@@ -23,18 +23,18 @@ list of letters.
 """
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
+from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
-from benchkit.io._items import record_item
+from benchkit.io._items import record_item, record_response
 from benchkit.io.lm_eval import _expand
 from benchkit.io.tabular import _check_options
-from benchkit.response_set import NO_ANSWER, ResponseSet
+from benchkit.response_set import ResponseSet
 
 __all__ = ["read_evalscope"]
 
@@ -102,14 +102,8 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
     for path in files:
         bench, subset = _split_name(path, benchmarks)
         model_id = model or path.parent.name
-        for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if not line.strip():
-                continue
+        for lineno, rec in iter_jsonl(path, path.read_text(encoding="utf-8")):
             where = f"{path}:{lineno}"
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BenchkitValueError(f"{where} is not valid JSON ({exc.msg})") from exc
             ss = rec.get("sample_score") if isinstance(rec, Mapping) else None
             if not isinstance(ss, Mapping) or not isinstance(ss.get("score"), Mapping):
                 raise BenchkitValueError(f"{where}: not an EvalScope review record (no sample_score.score)")
@@ -137,16 +131,9 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
                     f"[0, 1] (available: {sorted(value_map)}; pass metric=...)"
                 )
             used[f"{bench}/{subset}"] = name
-            key = (model_id, item, sample)
-            if key in seen:
-                raise BenchkitValueError(
-                    f"duplicate review: model {model_id!r}, item {item!r}, generation {sample} in "
-                    f"{seen[key]} and {where}"
-                )
-            seen[key] = where
-            answer = score.get("extracted_prediction")
-            rows.append({"model": model_id, "item": item, "sample": sample, "correct": value,
-                         "answer": NO_ANSWER if answer is None or str(answer) == "" else str(answer)})
+            record_response(rows, seen, {"model": model_id, "item": item, "sample": sample, "correct": value,
+                                         "answer": score.get("extracted_prediction")},
+                            where, what="review", label=f"generation {sample}")
             target = rec.get("target")
             if isinstance(target, list):
                 target = " | ".join(map(str, target))

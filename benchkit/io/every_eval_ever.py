@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
 from benchkit.io._items import record_item
 from benchkit.io.lm_eval import _expand
@@ -54,13 +55,8 @@ def _records(path: Path):
         for k, rec in enumerate(data):
             yield f"{path}[{k}]", rec
         return
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            yield f"{path}:{lineno}", json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise BenchkitValueError(f"{path}:{lineno} is not valid JSON ({exc.msg})") from exc
+    for lineno, rec in iter_jsonl(path, text):
+        yield f"{path}:{lineno}", rec
 
 
 def _answer(rec: Mapping) -> str:

@@ -20,10 +20,8 @@ A scenario-state file may also be passed by itself (as the mmlu-redux source shi
 """
 from __future__ import annotations
 
-import glob as _glob
 import json
 import math
-import os
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -31,6 +29,7 @@ import pandas as pd
 
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
 from benchkit.io._items import record_item
+from benchkit.io._paths import expand_paths
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
@@ -41,32 +40,14 @@ _METHODS = ("multiple_choice_joint", "generation")
 
 def _runs(path_or_glob) -> list[Path]:
     """Scenario-state files named by run folders, files, globs or a folder of run folders."""
-    if isinstance(path_or_glob, (list, tuple)):
-        out: list[Path] = []
-        for p in path_or_glob:
-            out.extend(_runs(p))
-        return out
-    if not isinstance(path_or_glob, (str, os.PathLike)):
-        raise BenchkitTypeError(
-            f"run_dir_or_glob must be a path, a glob or a list of them, got {type(path_or_glob).__name__}"
-        )
-    text = str(path_or_glob)
-    if any(ch in text for ch in "*?["):
-        matches = sorted(Path(p) for p in _glob.glob(text, recursive=True))
-        if not matches:
-            raise BenchkitValueError(f"run_dir_or_glob={text!r} matches nothing")
-        return [f for m in matches for f in _runs(m)]
-    p = Path(text)
-    if p.is_file():
-        return [p]
-    if p.is_dir():
-        if (p / "scenario_state.json").is_file():
-            return [p / "scenario_state.json"]
-        found = sorted(p.rglob("scenario_state.json"))
-        if not found:
-            raise BenchkitValueError(f"run_dir_or_glob={text!r} holds no scenario_state.json")
-        return found
-    raise BenchkitValueError(f"run_dir_or_glob={text!r} does not exist")
+    return expand_paths("run_dir_or_glob", path_or_glob, _states_in, "holds no scenario_state.json",
+                        glob_dirs=True)
+
+
+def _states_in(p: Path) -> list[Path]:
+    if (p / "scenario_state.json").is_file():
+        return [p / "scenario_state.json"]
+    return sorted(p.rglob("scenario_state.json"))
 
 
 def _load(path: Path):

@@ -33,10 +33,8 @@ strings) are kept and must lie in [0, 1].
 """
 from __future__ import annotations
 
-import glob as _glob
 import json
 import math
-import os
 import re
 import warnings
 from collections.abc import Mapping
@@ -52,11 +50,12 @@ from benchkit._validation import (
     BenchkitWarning,
     describe,
 )
-from benchkit.io._items import record_item
+from benchkit.io._items import record_item, record_response
+from benchkit.io._paths import expand_paths
 from benchkit.io._zip import ZipMembers
 from benchkit.io._zip import max_member_bytes as _member_cap
 from benchkit.io.tabular import _check_options
-from benchkit.response_set import NO_ANSWER, ResponseSet
+from benchkit.response_set import ResponseSet
 
 __all__ = ["read_inspect", "score_to_float"]
 
@@ -89,32 +88,13 @@ def score_to_float(value: Any) -> float | None:
 
 
 def _files(path_or_glob) -> list[Path]:
-    if isinstance(path_or_glob, (list, tuple)):
-        out: list[Path] = []
-        for p in path_or_glob:
-            out.extend(_files(p))
-        return out
-    if not isinstance(path_or_glob, (str, os.PathLike)):
-        raise BenchkitTypeError(
-            f"path_or_glob must be a path, a glob or a list of them, got {type(path_or_glob).__name__}"
-        )
-    text = str(path_or_glob)
-    if any(ch in text for ch in "*?["):
-        found = sorted(Path(p) for p in _glob.glob(text, recursive=True) if Path(p).is_file())
-        if not found:
-            raise BenchkitValueError(f"path_or_glob={text!r} matches no files")
-        return found
-    p = Path(text)
-    if p.is_dir():
-        found = sorted(q for q in p.rglob("*") if q.suffix in (".eval", ".json") and q.is_file())
-        # a log folder also holds inspect's listing files (logs.json); keep EvalLog JSON only
-        found = [q for q in found if q.suffix == ".eval" or _looks_like_log(q)]
-        if not found:
-            raise BenchkitValueError(f"path_or_glob={text!r} is a directory with no .eval or .json logs")
-        return found
-    if not p.is_file():
-        raise BenchkitValueError(f"path_or_glob={text!r} does not exist")
-    return [p]
+    return expand_paths("path_or_glob", path_or_glob, _logs_in, "is a directory with no .eval or .json logs")
+
+
+def _logs_in(p: Path) -> list[Path]:
+    found = sorted(q for q in p.rglob("*") if q.suffix in (".eval", ".json") and q.is_file())
+    # a log folder also holds inspect's listing files (logs.json); keep EvalLog JSON only
+    return [q for q in found if q.suffix == ".eval" or _looks_like_log(q)]
 
 
 def _looks_like_log(path: Path) -> bool:
@@ -415,16 +395,9 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
                 )
             epoch = int(s["epoch"])
             item = f"{task}/{s['id']}"
-            key = (model_id, item, epoch)
-            if key in seen:
-                raise BenchkitValueError(
-                    f"duplicate sample: model {model_id!r}, item {item!r}, epoch {epoch} appears in "
-                    f"{seen[key]} and {where}"
-                )
-            seen[key] = where
-            answer = score.get("answer")
-            rows.append({"model": model_id, "item": item, "sample": epoch - 1, "correct": value,
-                         "answer": NO_ANSWER if answer is None or str(answer) == "" else str(answer)})
+            record_response(rows, seen, {"model": model_id, "item": item, "sample": epoch - 1,
+                                         "correct": value, "answer": score.get("answer")},
+                            where, what="sample", label=f"epoch {epoch}")
             target = s.get("target")
             choices = s.get("choices")
             target_text = target if isinstance(target, str) else (

@@ -23,10 +23,8 @@ Format read (EleutherAI/lm-evaluation-harness, ``lm_eval/loggers/evaluation_trac
 """
 from __future__ import annotations
 
-import glob as _glob
 import json
 import math
-import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -35,8 +33,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
 from benchkit.io._items import record_item
+from benchkit.io._paths import expand_paths, files_matching
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER, ResponseSet
 
@@ -55,30 +55,8 @@ _NO_ANSWER_TEXT = ("", "[invalid]")  # "[invalid]": the fallback of lm-eval's re
 
 def _expand(name: str, path_or_glob, pattern: str) -> list[Path]:
     """Files named by a path, a directory (searched recursively for ``pattern``) or a glob."""
-    if isinstance(path_or_glob, (list, tuple)):
-        out: list[Path] = []
-        for p in path_or_glob:
-            out.extend(_expand(name, p, pattern))
-        return out
-    if not isinstance(path_or_glob, (str, os.PathLike)):
-        raise BenchkitTypeError(
-            f"{name} must be a path, a glob or a list of them, got {type(path_or_glob).__name__}"
-        )
-    text = str(path_or_glob)
-    if any(ch in text for ch in "*?["):
-        found = sorted(Path(p) for p in _glob.glob(text, recursive=True) if Path(p).is_file())
-        if not found:
-            raise BenchkitValueError(f"{name}={text!r} matches no files")
-        return found
-    p = Path(text)
-    if p.is_dir():
-        found = sorted(q for q in p.rglob(pattern) if q.is_file())
-        if not found:
-            raise BenchkitValueError(f"{name}={text!r} is a directory with no {pattern} files")
-        return found
-    if not p.is_file():
-        raise BenchkitValueError(f"{name}={text!r} does not exist")
-    return [p]
+    return expand_paths(name, path_or_glob, files_matching(pattern),
+                        f"is a directory with no {pattern} files")
 
 
 def _model_from_results(sample_path: Path, date: str) -> str:
@@ -285,17 +263,11 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         model_id = model if model is not None else _model_from_results(path, date)
         records = []
         try:
-            lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 is text
+            text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError as exc:
             raise BenchkitValueError(
                 f"{str(path)!r} is not UTF-8 text (lm-eval writes UTF-8 JSON Lines): {exc}") from exc
-        for lineno, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise BenchkitValueError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from exc
+        for lineno, rec in iter_jsonl(path, text):
             if not isinstance(rec, dict):
                 raise BenchkitValueError(f"{path}:{lineno}: expected a JSON object, got {describe(rec)}")
             for field in ("doc_id", "target", "filtered_resps"):
