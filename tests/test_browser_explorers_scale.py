@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from jupyter_harness import (
@@ -58,29 +59,35 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(temp_notebook):
         wait_for_idle(page)
         big = roots.nth(0)
         assert big.locator(".bk-density rect.bk-bin").count() > 100  # 479,760 points: a density view
-        # a view change: pick one model; the drawn state (data-revision) changes when Python's arrives
+        # view changes: pick three models in turn (each an uncached view); the drawn state
+        # (data-revision) changes when Python's arrives. The budget is judged on the median of the
+        # three, so one scheduling hiccup of a shared machine does not decide it; all are reported.
         picker = big.locator("select.bk-picker[data-name='model']")
-        target = picker.locator("option").nth(3).get_attribute("value")
-        rev0 = int(big.get_attribute("data-revision"))
-        t0 = time.perf_counter()
-        picker.select_option(target)
-        page.wait_for_function(
-            "([el, rev]) => Number(el.dataset.revision) > rev && !el.classList.contains('bk-stale')"
-            " && el.dataset.paintMs !== undefined",
-            arg=[big.element_handle(), rev0], timeout=30_000, polling="raf")
-        elapsed = time.perf_counter() - t0
-        shown = big.locator(".bk-note").inner_text()
-        assert f"Showing {target}" in shown
-        # in-page timings from the user's action (busyGuard): Python's new state in the browser,
-        # the explorer's DOM rebuilt, the next frame painted
-        ms = big.evaluate(
-            "el => ({sync: +el.dataset.syncMs, draw: +el.dataset.drawMs, paint: +el.dataset.paintMs})")
-        print("\n[timing] 480k landscape view change in JupyterLab: state synced from Python "
-              f"{ms['sync']:.0f} ms, DOM drawn {ms['draw']:.0f} ms, painted {ms['paint']:.0f} ms "
-              f"after the pick; Playwright round trip {elapsed * 1e3:.0f} ms")
-        assert 0 < ms["sync"] <= ms["draw"] <= ms["paint"]
-        assert ms["sync"] < 500, f"the new state took {ms['sync']:.0f} ms to reach the browser (budget 500)"
-        assert ms["paint"] - ms["sync"] < 1000, f"drawing took {ms['paint'] - ms['sync']:.0f} ms"
+        timings = []
+        for option in (3, 4, 5):
+            target = picker.locator("option").nth(option).get_attribute("value")
+            rev0 = int(big.get_attribute("data-revision"))
+            t0 = time.perf_counter()
+            picker.select_option(target)
+            page.wait_for_function(
+                "([el, rev]) => Number(el.dataset.revision) > rev && !el.classList.contains('bk-stale')"
+                " && el.dataset.paintMs !== undefined",
+                arg=[big.element_handle(), rev0], timeout=30_000, polling="raf")
+            elapsed = time.perf_counter() - t0
+            assert f"Showing {target}" in big.locator(".bk-note").inner_text()
+            # in-page timings from the user's action (busyGuard): Python's new state in the
+            # browser, the explorer's DOM rebuilt, the next frame painted
+            ms = big.evaluate(
+                "el => ({sync: +el.dataset.syncMs, draw: +el.dataset.drawMs, paint: +el.dataset.paintMs})")
+            print(f"\n[timing] 480k landscape view change to {target} in JupyterLab: state synced from "
+                  f"Python {ms['sync']:.0f} ms, DOM drawn {ms['draw']:.0f} ms, painted {ms['paint']:.0f} ms "
+                  f"after the pick; Playwright round trip {elapsed * 1e3:.0f} ms")
+            assert 0 < ms["sync"] <= ms["draw"] <= ms["paint"]
+            timings.append(ms)
+        sync = float(np.median([ms["sync"] for ms in timings]))
+        assert sync < 500, f"the new state took {sync:.0f} ms (median of 3) to reach the browser (budget 500)"
+        drawing = float(np.median([ms["paint"] - ms["sync"] for ms in timings]))
+        assert drawing < 1000, f"drawing took {drawing:.0f} ms (median of 3)"
 
         # busy state: the exact MPD of the small explorer sleeps 4 s (test hook)
         small = roots.nth(1)
@@ -100,9 +107,9 @@ def test_480k_view_change_and_busy_state_in_jupyterlab(temp_notebook):
 
         expected = rerun_cell(page, 2, until="text.includes('EXPECTED')")
         assert expected["model"] == target
-        print(f"[timing] Python's part of that view change (LandscapeExplorer._load): "
-              f"{expected['py'][-1] * 1e3:.0f} ms")
-        assert expected["py"][-1] < 0.5
+        print(f"[timing] Python's part of those view changes (LandscapeExplorer._load): "
+              f"{', '.join(f'{t * 1e3:.0f}' for t in expected['py'][-3:])} ms")
+        assert float(np.median(expected["py"][-3:])) < 0.5
         assert expected["small"] == "exact"
         assert expected["method"] == "exact"  # one model, one template: 9,995 points <= EXACT_LIMIT
 
