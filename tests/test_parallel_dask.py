@@ -4,9 +4,10 @@ The README's recipe (``Client()``; ``with joblib.parallel_config("dask"): f(...,
 ``LocalCluster`` of two single-threaded worker processes. Three resampling computations, each run
 serially and on the cluster with the same ``rng``: the shared blocked map itself
 (:func:`benchkit._parallel.blocked_map`, whose blocks report the worker process that ran them),
-BSDProbe's split-half reliability bootstrap and permutation test (App. G), and the Monte Carlo
-score test of the empirical-measure detection boundary (paper 002, Theorem 2.3). Dask's task
-stream shows that the work ran on the cluster.
+BSDProbe's split-half reliability bootstrap and permutation test (App. G), the Monte Carlo
+score test of the empirical-measure detection boundary (paper 002, Theorem 2.3), and the family-DIF
+matched-random controls, composition bootstrap and owner bootstrap (paper 001, App. C.6-C.7, D.1).
+Dask's task stream shows that the work ran on the cluster.
 """
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ from joblib import parallel_config  # noqa: E402
 
 from benchkit._parallel import blocked_map  # noqa: E402
 from benchkit.boundary import split_half_reliability  # noqa: E402
+from benchkit.dif._controls import (  # noqa: E402
+    bootstrap_units,
+    composition_bootstrap,
+    matched_random,
+    owner_bootstrap,
+)
+from benchkit.dif._ranking import observed_ranking, pair_set  # noqa: E402
 from benchkit.measure import detection_power  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent
@@ -111,3 +119,28 @@ def test_detection_power_score_test_on_dask_equals_serial(client):
     dask = _on_cluster(client, lambda: detection_power(z, [0.1, 0.3], n_jobs=-1, **kw))
     _assert_identical(dask, serial)
     assert serial.to_frame()["power"].between(0, 1).all()
+
+
+def test_dif_controls_and_bootstraps_on_dask_equal_serial(client, dif_cross_fit):
+    # issue 10: "Controls and bootstraps are reproducible with rng and identical for any n_jobs and
+    # on a local Dask cluster"
+    s, _pop, cf = dif_cross_fit(12)
+    folds = list(cf.folds)
+    pairs = [pair_set(f, max_gap=0.05) for f in folds]
+    obs = observed_ranking(folds, pairs, s.model_ids)
+    units = bootstrap_units(s.source)
+    rng = np.random.default_rng(4)
+    n = 300
+    values, family, owner = rng.normal(size=(n, 2)), rng.choice(list("abc"), n), rng.integers(0, 60, n)
+    runs = {
+        "matched_random": lambda **kw: matched_random(folds, pairs, obs.rate, n_resamples=120, rng=5,
+                                                      **kw),
+        "composition_bootstrap": lambda **kw: composition_bootstrap(folds, pairs, units, obs.rate,
+                                                                    n_resamples=150, rng=1, **kw),
+        "owner_bootstrap": lambda **kw: owner_bootstrap(values, family, owner, names=("x", "y"),
+                                                        n_resamples=3_000, rng=2, **kw),
+    }
+    for name, run in runs.items():
+        serial = run(n_jobs=1)
+        dask = _on_cluster(client, lambda run=run: run(n_jobs=-1))
+        _assert_identical(dask, serial, name)
