@@ -65,9 +65,7 @@ def test_explorer_in_jupyterlab_row_click_and_reversals(open_notebook):
 
 
 @pytest.mark.browser
-def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path):
-    from test_widget_dif import SMALL
-
+def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path, dif_small_options):
     from benchkit import ResponseSet
     from benchkit.dif import audit, simulate_family_dif
     from benchkit.dif.explore import heatmap_view, near_tie_view
@@ -77,7 +75,7 @@ def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path):
                             dif_fraction=0.2, rng=5)
     wide = pd.DataFrame(s.Y, index=[f"i{i}" for i in range(300)], columns=list(s.model_ids))
     rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
-    res = audit(rs, min_family_size=10, K=(3, 3), rng=1, **SMALL)
+    res = audit(rs, min_family_size=10, K=(3, 3), rng=1, **dif_small_options)
     w = DIFExplorer(res, texts={"i1": "<b>bold?</b>"})
     w.selected = "i1"
     path = tmp_path / "dif.html"

@@ -7,18 +7,22 @@ import numpy as np
 import pandas as pd
 import pytest
 from test_dif_replication import BINARY_AXES, _annotations
-from test_widget_dif import SMALL, rs  # noqa: F401  (module-scoped fixture)
 
 from benchkit import charts
-from benchkit.dif import analyze_annotations, audit, content_sample, robustness
+from benchkit.dif import analyze_annotations, content_sample, robustness
 from benchkit.dif.explore import reversal_curve_view, robustness_forest_view
 
 vlc = pytest.importorskip("vl_convert")
 
 
 @pytest.fixture(scope="module")
-def result(rs):  # noqa: F811
-    return audit(rs, min_family_size=10, K=(4, 4), rng=3, **SMALL)
+def rs(dif_sim_rs):
+    return dif_sim_rs[1]
+
+
+@pytest.fixture(scope="module")
+def result(dif_result):
+    return dif_result  # tests/conftest.py: audit(rs, min_family_size=10, K=(4, 4), rng=3, reduced counts)
 
 
 def _data(chart, column: str) -> pd.DataFrame:
@@ -41,7 +45,7 @@ def test_figure1_plots_the_reversal_curve_view(result):
         charts.dif.reversal_curve_chart(result.to_frame())
 
 
-def test_figure2_plots_the_forest_rows(rs, result):  # noqa: F811
+def test_figure2_plots_the_forest_rows(rs, result):
     table = robustness(rs, result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20, rng=1,
                        progress=False)
     ch = charts.dif.robustness_forest_chart({"sim": table, "again": table})  # faceted
