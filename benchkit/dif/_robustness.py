@@ -447,10 +447,19 @@ class FoldSwapCheck:
     """
 
     table: pd.DataFrame
-    n_checked: int
-    n_same: int
-    rate: float
     directions: tuple
+
+    @property
+    def n_checked(self) -> int:
+        return len(self.table)
+
+    @property
+    def n_same(self) -> int:
+        return int(self.table["same_sign"].sum())
+
+    @property
+    def rate(self) -> float:
+        return self.n_same / self.n_checked if self.n_checked else float("nan")
 
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
@@ -522,6 +531,4 @@ def fold_swap_signs(decomposition: pd.DataFrame, *, n_select: int = 2,
                              "same_sign": bool(np.sign(other) == np.sign(c[i]))})
     tab = pd.DataFrame(rows, columns=["family", "source", "selected_as", "contribution_pp",
                                       "swapped_pp", "same_sign"])
-    n, k = len(tab), int(tab["same_sign"].sum()) if len(tab) else 0
-    return FoldSwapCheck(table=tab, n_checked=n, n_same=k, rate=k / n if n else float("nan"),
-                         directions=(forward, swapped))
+    return FoldSwapCheck(table=tab, directions=(forward, swapped))
