@@ -4,9 +4,16 @@ The compute layers (everything but :mod:`benchkit.widgets` and :mod:`benchkit.ch
 nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``benchkit.io``,
 ``benchkit.simulate``, and the method modules.
 """
-from benchkit._validation import BenchkitError, BenchkitTypeError, BenchkitValueError, BenchkitWarning
+from benchkit._validation import BenchkitError
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import BenchkitWarning
 from benchkit._version import __version__
-from benchkit.response_set import NO_ANSWER, AnswerCounts, CountMatrix, DropReport, ResponseSet
+from benchkit.response_set import NO_ANSWER
+from benchkit.response_set import AnswerCounts
+from benchkit.response_set import CountMatrix
+from benchkit.response_set import DropReport
+from benchkit.response_set import ResponseSet
 
 __all__ = [
     "__version__",

@@ -13,13 +13,16 @@ scikit-learn.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from benchkit._random import spawn
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import describe
 
 __all__ = ["check_n_jobs", "parallel_map", "blocked_map", "block_bounds"]
 
@@ -53,7 +56,8 @@ def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = 
                 out.append(fn(*t))
                 bar.update(1)
             return out
-        from joblib import Parallel, delayed
+        from joblib import Parallel
+        from joblib import delayed
 
         gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(fn)(*t) for t in tasks)
         out = []

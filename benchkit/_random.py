@@ -20,7 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import describe
 
 __all__ = ["seed_sequence", "spawn", "generator", "check_rng"]
 

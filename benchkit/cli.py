@@ -20,7 +20,8 @@ import types
 import typing
 from typing import Any
 
-from benchkit._validation import BenchkitError, BenchkitValueError
+from benchkit._validation import BenchkitError
+from benchkit._validation import BenchkitValueError
 
 __all__ = ["main"]
 

@@ -18,21 +18,24 @@ Dense views (each says what it does with missing cells):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Iterable
+from typing import Mapping
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_int,
-    describe,
-)
-from benchkit.model_names import FAMILY_RULES, parse_model_names
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.model_names import FAMILY_RULES
+from benchkit.model_names import parse_model_names
 
 __all__ = [
     "ResponseSet",

@@ -24,7 +24,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from benchkit._validation import BenchkitValueError, check_array, check_probability, describe
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_probability
+from benchkit._validation import describe
 
 __all__ = [
     "kendall_tau_b",

@@ -23,7 +23,8 @@ estimator weights and method details. Kendall's tau-b is :func:`benchkit.stats.k
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -31,14 +32,12 @@ import pandas as pd
 from scipy import special
 
 from benchkit._random import generator
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import describe
 
 __all__ = [
     "Subset",

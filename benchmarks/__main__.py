@@ -11,7 +11,8 @@ import pkgutil
 import sys
 from pathlib import Path
 
-from benchmarks._runner import Case, run
+from benchmarks._runner import Case
+from benchmarks._runner import run
 
 
 def discover(filter: str | None = None, *, directory: Path | None = None,

@@ -29,13 +29,17 @@ import statistics
 import sys
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import Callable, Iterable, TextIO
+from typing import Callable
+from typing import Iterable
+from typing import TextIO
 
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, check_int
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_int
 
 __all__ = ["Case", "CaseResult", "RunResult", "run", "format_seconds", "load_naive"]
 

@@ -87,7 +87,8 @@ _K = [np.random.default_rng(s).binomial(20, np.sort(np.random.default_rng(s + 9)
 
 
 def _kit_profiles():
-    from benchkit.boundary import get_table, profiles
+    from benchkit.boundary import get_table
+    from benchkit.boundary import profiles
     table = get_table(6, 20)
 
     def run():
@@ -112,7 +113,9 @@ def _reliability_paper_scale():
 
 def _budget_one_rep():
     """App. H.1: one repetition (T' = 5, 10, 15 of T = 20) on 14,000 items x 6 models."""
-    from benchkit.boundary import binary_state_counts, budget_sensitivity, state_trajectories
+    from benchkit.boundary import binary_state_counts
+    from benchkit.boundary import budget_sensitivity
+    from benchkit.boundary import state_trajectories
 
     sc, ok = binary_state_counts(_K[0], 20)
     tr = state_trajectories(sc, ok, 20, entropy_source="binary")
@@ -122,7 +125,8 @@ def _budget_one_rep():
 def _exact_n6_T20():
     """Exact calibration at the paper's n = 6, T = 20: 21^6 = 85,766,121 count vectors, the 217
     reference vectors, every breakpoint of the envelope (``exact_table``)."""
-    from benchkit.boundary import exact_table, reference_family
+    from benchkit.boundary import exact_table
+    from benchkit.boundary import reference_family
 
     def run():
         ex = exact_table(6, 20, reference=reference_family(6), flat_levels=0)
@@ -138,7 +142,8 @@ def _exact_vs_mc_n6_T20():
     of its atoms: per-vector exact tails (one enumeration), then the exact distribution of each
     table entry (the max over 217 independent binomial counts)."""
     from benchkit.boundary import get_table
-    from benchkit.boundary._calibration import compare_with_exact, exact_reference_tails
+    from benchkit.boundary._calibration import compare_with_exact
+    from benchkit.boundary._calibration import exact_reference_tails
 
     def run():
         mc = get_table(6, 20)

@@ -33,7 +33,8 @@ import tracemalloc
 import numpy as np
 import pandas as pd
 
-from benchmarks._runner import Case, load_naive
+from benchmarks._runner import Case
+from benchmarks._runner import load_naive
 
 SMALL = os.environ.get("BENCHKIT_BENCH_SMALL", "") not in ("", "0")
 N_ITEMS, N_MODELS, N_OWNERS = (1_404, 800, 110) if SMALL else (14_042, 5_000, 690)
@@ -43,9 +44,13 @@ _state: dict = {}
 def _setup():
     if "sim" in _state:
         return
-    from benchkit.dif import build_population, cross_fit, pair_set, simulate_family_dif
+    from benchkit.dif import build_population
+    from benchkit.dif import cross_fit
+    from benchkit.dif import pair_set
+    from benchkit.dif import simulate_family_dif
     from benchkit.dif._ranking import observed_ranking
-    from benchkit.irt._spectral import fit_spectral, standardize
+    from benchkit.irt._spectral import fit_spectral
+    from benchkit.irt._spectral import standardize
 
     s = simulate_family_dif(n_items=N_ITEMS, n_models=N_MODELS, n_owners=N_OWNERS, dif_source_sd=1.0,
                             dif_fraction=0.2, rng=2026)
@@ -122,7 +127,8 @@ def _loop_replication(disc, val, source, R, seed=0):
     from scipy.stats import spearmanr
 
     from benchkit.dif import easiness_cells
-    from benchkit.dif._robustness import top_fraction_sets, within_cell_center
+    from benchkit.dif._robustness import top_fraction_sets
+    from benchkit.dif._robustness import within_cell_center
 
     cells = easiness_cells((disc.b + val.b) / 2, source)
     dD, dV = within_cell_center(disc.delta, cells), within_cell_center(val.delta, cells)
@@ -151,7 +157,8 @@ def _warm_once(key: str) -> bool:
 
 
 def _full_audit():
-    from benchkit.dif import run_audit, simulate_family_dif
+    from benchkit.dif import run_audit
+    from benchkit.dif import simulate_family_dif
 
     if _warm_once("audit_warm"):
         w = simulate_family_dif(n_items=400, n_models=600, n_owners=90, rng=1)
@@ -196,16 +203,14 @@ def _perturbations():
 
 
 def cases() -> list[Case]:
-    from benchkit.dif import (
-        bootstrap_units,
-        build_population,
-        composition_bootstrap,
-        fit_residual_dif,
-        matched_random,
-        owner_bootstrap,
-        purify,
-        replicate_signatures,
-    )
+    from benchkit.dif import bootstrap_units
+    from benchkit.dif import build_population
+    from benchkit.dif import composition_bootstrap
+    from benchkit.dif import fit_residual_dif
+    from benchkit.dif import matched_random
+    from benchkit.dif import owner_bootstrap
+    from benchkit.dif import purify
+    from benchkit.dif import replicate_signatures
     from benchkit.dif._residual import family_codes
     from benchkit.irt._spectral import select_dimension
 

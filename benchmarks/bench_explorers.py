@@ -48,7 +48,8 @@ def landscape_input(size: str):
     os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
     import pandas as pd
 
-    from benchkit import datasets, landscape
+    from benchkit import datasets
+    from benchkit import landscape
     from benchkit.datasets import llm_uncertainty_bench as lub
 
     raw = datasets.fetch("llm-uncertainty-bench")
@@ -73,7 +74,8 @@ def trajectory_input():
     """``boundary.profile_responses`` of MMLU-Pro (18 models x 12,002 profiled items)."""
     if "traj" not in _data:
         os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
-        from benchkit import boundary, datasets
+        from benchkit import boundary
+        from benchkit import datasets
 
         _data["traj"] = boundary.profile_responses(datasets.fetch("mmlu-pro"))
     return _data["traj"]
@@ -92,7 +94,8 @@ def ecdf_input():
 def dif_input():
     """(AuditResult, texts) of a 14,042 x 5,000 simulated family-DIF audit (cached per process)."""
     if "dif" not in _data:
-        from benchkit.dif import run_audit, simulate_family_dif
+        from benchkit.dif import run_audit
+        from benchkit.dif import simulate_family_dif
 
         s = simulate_family_dif(n_items=14_042, n_models=5_000, n_owners=690, dif_source_sd=1.0, rng=0)
         ids = [f"mmlu-{i:05d}" for i in range(14_042)]
@@ -118,12 +121,10 @@ def _dif_threshold():
 def _explorer(kind: str, size: str = ""):
     key = ("w", kind, size)
     if key not in _data:
-        from benchkit.widgets import (
-            DIFExplorer,
-            ECDFGapExplorer,
-            LandscapeExplorer,
-            TrajectoryExplorer,
-        )
+        from benchkit.widgets import DIFExplorer
+        from benchkit.widgets import ECDFGapExplorer
+        from benchkit.widgets import LandscapeExplorer
+        from benchkit.widgets import TrajectoryExplorer
 
         if kind == "landscape":
             _data[key] = LandscapeExplorer(landscape_input(size))

@@ -35,7 +35,8 @@ def real_data():
     if "real" in _state:
         return _state["real"]
     from benchkit import datasets
-    from benchkit.datasets.eval_arena import MODEL_ALIASES, MODEL_FAMILIES
+    from benchkit.datasets.eval_arena import MODEL_ALIASES
+    from benchkit.datasets.eval_arena import MODEL_FAMILIES
     from benchkit.quality import families_from_models
 
     ea = datasets.fetch("eval-arena")

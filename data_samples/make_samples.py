@@ -20,7 +20,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from benchkit.simulate import SAMPLES, write_sample
+from benchkit.simulate import SAMPLES
+from benchkit.simulate import write_sample
 
 HERE = Path(__file__).resolve().parent
 

@@ -25,15 +25,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 pytest.register_assert_rewrite("jupyter_harness")  # its assert_* helpers report like test asserts
 
-from jupyter_harness import (  # noqa: E402
-    REPO_ROOT,
-    chromium,
-    chromium_missing_reason,
-    jupyterlab_page,
-    jupyterlab_server,
-    notebook_run,
-    write_notebook,
-)
+from jupyter_harness import REPO_ROOT  # noqa: E402
+from jupyter_harness import chromium  # noqa: E402
+from jupyter_harness import chromium_missing_reason  # noqa: E402
+from jupyter_harness import jupyterlab_page  # noqa: E402
+from jupyter_harness import jupyterlab_server  # noqa: E402
+from jupyter_harness import notebook_run  # noqa: E402
+from jupyter_harness import write_notebook  # noqa: E402
 
 
 def pytest_collection_modifyitems(config, items):
@@ -154,7 +152,8 @@ def dif_cross_fit():
     (120 owners, min_family_size=10, K=(4, 4)), cached per ``n_sources``."""
     import functools
 
-    from benchkit.dif import build_population, simulate_family_dif
+    from benchkit.dif import build_population
+    from benchkit.dif import simulate_family_dif
     from benchkit.dif._crossfit import cross_fit
 
     @functools.cache

@@ -497,7 +497,8 @@ def newton_cg_on_gradient(grad, x0, *, scale=None, tol=1e-9, max_iter=10, eps=1e
     unit max norm) and each Newton system solved by conjugate gradients (Jacobi-preconditioned
     by ``scale**2`` when given). Returns (x, max |grad|, iterations).
     """
-    from scipy.sparse.linalg import LinearOperator, cg
+    from scipy.sparse.linalg import LinearOperator
+    from scipy.sparse.linalg import cg
 
     x = np.array(x0, dtype=np.float64)
     g = grad(x)

@@ -8,7 +8,8 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy import optimize, special
+from scipy import optimize
+from scipy import special
 
 from benchkit.irt import fit_1pl
 
@@ -390,7 +391,9 @@ def test_corrupted_cached_calibration_table(tmp_path, monkeypatch, content):
 def test_empty_mirror_names_the_missing_file(tmp_path, monkeypatch):
     # before: "could not download ... Set BENCHKIT_DATA_MIRROR" although it was set
     from benchkit._validation import BenchkitValueError
-    from benchkit.datasets._fetch import Source, SourceFile, fetch_file
+    from benchkit.datasets._fetch import Source
+    from benchkit.datasets._fetch import SourceFile
+    from benchkit.datasets._fetch import fetch_file
 
     mirror = tmp_path / "mirror"
     mirror.mkdir()
@@ -452,7 +455,9 @@ def test_cli_options_are_converted_to_the_loaders_annotated_types(monkeypatch, c
 
 # ------------------------------------------------ the shared validators (rows of docs/bad-inputs.md)
 def test_check_int_rules():
-    from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int
+    from benchkit._validation import BenchkitTypeError
+    from benchkit._validation import BenchkitValueError
+    from benchkit._validation import check_int
 
     assert check_int("T", np.int64(3), min=1) == 3
     with pytest.raises(BenchkitTypeError, match="T must be an integer, got"):
@@ -466,7 +471,10 @@ def test_check_int_rules():
 
 
 def test_check_float_rules():
-    from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_float, check_probability
+    from benchkit._validation import BenchkitTypeError
+    from benchkit._validation import BenchkitValueError
+    from benchkit._validation import check_float
+    from benchkit._validation import check_probability
 
     with pytest.raises(BenchkitTypeError, match="alpha must be a real number"):
         check_float("alpha", "0.05")
@@ -477,14 +485,17 @@ def test_check_float_rules():
 
 
 def test_check_choice_rules():
-    from benchkit._validation import BenchkitValueError, check_choice
+    from benchkit._validation import BenchkitValueError
+    from benchkit._validation import check_choice
 
     with pytest.raises(BenchkitValueError, match="layout='tall' is not allowed"):
         check_choice("layout", "tall", ("long", "wide"))
 
 
 def test_check_array_rules():
-    from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_array
+    from benchkit._validation import BenchkitTypeError
+    from benchkit._validation import BenchkitValueError
+    from benchkit._validation import check_array
 
     with pytest.raises(BenchkitValueError, match="must have at least 1 element"):
         check_array("Y", np.zeros((0, 2)), ndim=2, min_size=1)
@@ -495,7 +506,8 @@ def test_check_array_rules():
 
 
 def test_check_columns_rules():
-    from benchkit._validation import BenchkitValueError, check_columns
+    from benchkit._validation import BenchkitValueError
+    from benchkit._validation import check_columns
 
     with pytest.raises(BenchkitValueError, match="responses has duplicate column"):
         check_columns("responses", ["model", "model", "item"])

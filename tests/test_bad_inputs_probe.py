@@ -19,7 +19,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitError, BenchkitTypeError, BenchkitValueError, ResponseSet
+from benchkit import NO_ANSWER
+from benchkit import BenchkitError
+from benchkit import BenchkitTypeError
+from benchkit import BenchkitValueError
+from benchkit import ResponseSet
 
 FIXTURES = Path(__file__).parent / "tool_fixtures"
 LONG = pd.DataFrame(

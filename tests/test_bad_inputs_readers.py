@@ -17,9 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from benchkit import BenchkitError, BenchkitValueError
+from benchkit import BenchkitError
+from benchkit import BenchkitValueError
 from benchkit._validation import BenchkitWarning
-from benchkit.io import _zip, read_helm, read_inspect, read_lm_eval
+from benchkit.io import _zip
+from benchkit.io import read_helm
+from benchkit.io import read_inspect
+from benchkit.io import read_lm_eval
 from benchkit.io._zip import ZipMembers
 
 FIXTURES = Path(__file__).parent / "tool_fixtures"

@@ -13,7 +13,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root holds `benchmarks/`
 
 from benchmarks import _runner  # noqa: E402
-from benchmarks._runner import Case, format_seconds, run  # noqa: E402
+from benchmarks._runner import Case  # noqa: E402
+from benchmarks._runner import format_seconds  # noqa: E402
+from benchmarks._runner import run  # noqa: E402
 
 
 class FakeClock:

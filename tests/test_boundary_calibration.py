@@ -3,7 +3,11 @@ import numpy as np
 import pytest
 
 from benchkit._kernels import lrt
-from benchkit.boundary import CalibrationTable, build_table, exact_table, get_table, reference_family
+from benchkit.boundary import CalibrationTable
+from benchkit.boundary import build_table
+from benchkit.boundary import exact_table
+from benchkit.boundary import get_table
+from benchkit.boundary import reference_family
 
 
 def test_family_size_matches_paper():
@@ -60,7 +64,10 @@ def test_exact_vs_monte_carlo():
 
 
 def test_all_common_settings_are_shipped():
-    from benchkit.boundary._calibration import _DATA, SHIPPED_N, SHIPPED_T, table_path
+    from benchkit.boundary._calibration import _DATA
+    from benchkit.boundary._calibration import SHIPPED_N
+    from benchkit.boundary._calibration import SHIPPED_T
+    from benchkit.boundary._calibration import table_path
 
     for n in SHIPPED_N:
         for T in SHIPPED_T:
@@ -189,7 +196,8 @@ def math_prod(xs):
 
 
 def _check_agreement(n, T, cross_check=True):
-    from benchkit.boundary._calibration import compare_with_exact, exact_reference_tails
+    from benchkit.boundary._calibration import compare_with_exact
+    from benchkit.boundary._calibration import exact_reference_tails
 
     mc = get_table(n, T)
     P = exact_reference_tails(n, T, mc.atoms)
@@ -230,7 +238,8 @@ def test_shipped_n6_T20_equals_exact_within_4_standard_errors():
 
 
 def test_compare_with_exact_errors():
-    from benchkit.boundary._calibration import compare_with_exact, exact_reference_tails
+    from benchkit.boundary._calibration import compare_with_exact
+    from benchkit.boundary._calibration import exact_reference_tails
 
     ex = exact_table(3, 2, flat_levels=0)
     with pytest.raises(ValueError, match="Monte Carlo CalibrationTable"):

@@ -16,8 +16,11 @@ import pytest
 from scipy import optimize
 
 from benchkit.boundary import profiles
-from benchkit.boundary.explore import HIST_VARS, TrajectoryView, trajectory_view
-from naive import crossing, trajectory_filter
+from benchkit.boundary.explore import HIST_VARS
+from benchkit.boundary.explore import TrajectoryView
+from benchkit.boundary.explore import trajectory_view
+from naive import crossing
+from naive import trajectory_filter
 
 
 def test_module_imports_without_jupyter():

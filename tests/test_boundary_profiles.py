@@ -1,10 +1,13 @@
 """benchkit.boundary.profiles against a straightforward implementation of the paper's equations."""
 import numpy as np
 import pytest
-from scipy import integrate, stats
+from scipy import integrate
+from scipy import stats
 from scipy.optimize import isotonic_regression
 
-from benchkit.boundary import endpoint_gamma, get_table, profiles
+from benchkit.boundary import endpoint_gamma
+from benchkit.boundary import get_table
+from benchkit.boundary import profiles
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import NO_ANSWER, ResponseSet, boundary
+from benchkit import NO_ANSWER
+from benchkit import ResponseSet
+from benchkit import boundary
 
 
 @pytest.mark.parametrize(("text", "want"), [

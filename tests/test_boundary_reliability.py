@@ -125,7 +125,8 @@ def test_reliability_table_holm():
 
 
 def test_cruxeval_codellama_reliability():
-    from benchkit import BenchkitValueError, datasets
+    from benchkit import BenchkitValueError
+    from benchkit import datasets
 
     try:
         rs = datasets.fetch("cruxeval")

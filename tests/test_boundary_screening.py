@@ -18,13 +18,11 @@ from statsmodels.stats.multitest import multipletests
 import naive
 from benchkit._kernels import lrt
 from benchkit._kernels.boundary_threads import limit_threads
-from benchkit.boundary import (
-    exact_table,
-    get_table,
-    min_attainable_o,
-    profiles,
-    reference_family,
-)
+from benchkit.boundary import exact_table
+from benchkit.boundary import get_table
+from benchkit.boundary import min_attainable_o
+from benchkit.boundary import profiles
+from benchkit.boundary import reference_family
 
 
 def _counts(seed, m=400, n=6, T=20):

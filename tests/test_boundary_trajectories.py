@@ -5,7 +5,8 @@ import pytest
 from scipy.stats import entropy as scipy_entropy
 
 import benchkit.boundary as bb
-from benchkit import NO_ANSWER, ResponseSet
+from benchkit import NO_ANSWER
+from benchkit import ResponseSet
 
 
 def _long(rows):
@@ -156,7 +157,8 @@ def test_ladder_profiles_match_array_api_and_find_planted_items():
 
 
 def test_eval_arena_codellama_ladder():
-    from benchkit import BenchkitValueError, datasets
+    from benchkit import BenchkitValueError
+    from benchkit import datasets
 
     try:
         rs = datasets.fetch("eval-arena", benchmark="cruxeval_output")

@@ -10,29 +10,26 @@ from scipy import optimize
 from scipy.cluster.vq import kmeans2
 
 from benchkit.boundary import profiles
-from benchkit.boundary.utility import (
-    _allocate,
-    measurement_utility,
-    ndr,
-    select_bsdprobe,
-    subset_utility,
-    utility_table,
-)
+from benchkit.boundary.utility import _allocate
+from benchkit.boundary.utility import measurement_utility
+from benchkit.boundary.utility import ndr
+from benchkit.boundary.utility import select_bsdprobe
+from benchkit.boundary.utility import subset_utility
+from benchkit.boundary.utility import utility_table
 from benchkit.simulate import repeated_sampling
 from benchkit.stats import kendall_tau_b
-from benchkit.subsets import (
-    _CorrelationDistance,
-    _EuclideanDistance,
-    _lloyd,
-    estimate_accuracy,
-    irt_abilities,
-    kmeans,
-    kmedoids,
-    select_anchor_points,
-    select_random,
-    select_tinybenchmarks,
-)
-from naive import correlation_distance, kmedoids_dense
+from benchkit.subsets import _CorrelationDistance
+from benchkit.subsets import _EuclideanDistance
+from benchkit.subsets import _lloyd
+from benchkit.subsets import estimate_accuracy
+from benchkit.subsets import irt_abilities
+from benchkit.subsets import kmeans
+from benchkit.subsets import kmedoids
+from benchkit.subsets import select_anchor_points
+from benchkit.subsets import select_random
+from benchkit.subsets import select_tinybenchmarks
+from naive import correlation_distance
+from naive import kmedoids_dense
 
 
 # ------------------------------------------------------------------------------------------------

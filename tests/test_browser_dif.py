@@ -12,15 +12,13 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from jupyter_harness import (
-    REPO_ROOT,
-    notebook_run,
-    offline_page,
-    output_elements,
-    printed_json,
-    rerun_cell,
-    wait_for_idle,
-)
+from jupyter_harness import REPO_ROOT
+from jupyter_harness import notebook_run
+from jupyter_harness import offline_page
+from jupyter_harness import output_elements
+from jupyter_harness import printed_json
+from jupyter_harness import rerun_cell
+from jupyter_harness import wait_for_idle
 
 NOTEBOOK = REPO_ROOT / "tests" / "notebooks" / "dif_explorer.ipynb"
 
@@ -67,8 +65,10 @@ def test_explorer_in_jupyterlab_row_click_and_reversals(open_notebook):
 @pytest.mark.browser
 def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path, dif_small_options):
     from benchkit import ResponseSet
-    from benchkit.dif import audit, simulate_family_dif
-    from benchkit.dif.explore import heatmap_view, near_tie_view
+    from benchkit.dif import audit
+    from benchkit.dif import simulate_family_dif
+    from benchkit.dif.explore import heatmap_view
+    from benchkit.dif.explore import near_tie_view
     from benchkit.widgets import DIFExplorer
 
     s = simulate_family_dif(n_items=300, n_models=600, n_owners=100, n_sources=5, dif_source_sd=1.0,

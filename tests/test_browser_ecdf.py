@@ -12,16 +12,14 @@ import pandas as pd
 import pytest
 from scipy import special
 
-from jupyter_harness import (
-    REPO_ROOT,
-    cell_outputs,
-    click_at,
-    notebook_run,
-    offline_page,
-    output_elements,
-    printed_json,
-    wait_for_idle,
-)
+from jupyter_harness import REPO_ROOT
+from jupyter_harness import cell_outputs
+from jupyter_harness import click_at
+from jupyter_harness import notebook_run
+from jupyter_harness import offline_page
+from jupyter_harness import output_elements
+from jupyter_harness import printed_json
+from jupyter_harness import wait_for_idle
 
 NOTEBOOK = REPO_ROOT / "tests" / "notebooks" / "ecdf_explorer.ipynb"
 

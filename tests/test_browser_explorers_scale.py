@@ -19,14 +19,12 @@ import time
 import numpy as np
 import pytest
 
-from jupyter_harness import (
-    REPO_ROOT,
-    drag,
-    offline_page,
-    output_elements,
-    rerun_cell,
-    wait_for_idle,
-)
+from jupyter_harness import REPO_ROOT
+from jupyter_harness import drag
+from jupyter_harness import offline_page
+from jupyter_harness import output_elements
+from jupyter_harness import rerun_cell
+from jupyter_harness import wait_for_idle
 
 SETUP = f"""\
 import sys, time, json

@@ -14,12 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from jupyter_harness import (
-    REPO_ROOT,
-    offline_page,
-    output_elements,
-    wait_for_idle,
-)
+from jupyter_harness import REPO_ROOT
+from jupyter_harness import offline_page
+from jupyter_harness import output_elements
+from jupyter_harness import wait_for_idle
 
 SETUP = '''\
 import numpy as np, pandas as pd

@@ -6,15 +6,13 @@ import hashlib
 import nbformat
 import pytest
 
-from jupyter_harness import (
-    REPO_ROOT,
-    browser_errors,
-    chart_views,
-    error_outputs,
-    output_elements,
-    run_all_cells,
-    widget_views,
-)
+from jupyter_harness import REPO_ROOT
+from jupyter_harness import browser_errors
+from jupyter_harness import chart_views
+from jupyter_harness import error_outputs
+from jupyter_harness import output_elements
+from jupyter_harness import run_all_cells
+from jupyter_harness import widget_views
 
 NOTEBOOK = REPO_ROOT / "notebooks" / "00_quickstart.ipynb"
 CHECKPOINTS = NOTEBOOK.parent / ".ipynb_checkpoints"
@@ -63,7 +61,8 @@ def test_quickstart_runs_and_renders_charts(open_notebook):
 
 def test_server_and_kernels_are_stopped_even_on_failure(tmp_path):
     # The harness must not leave JupyterLab or its kernels running when the test body raises.
-    from jupyter_harness import _processes_mentioning, jupyterlab_server
+    from jupyter_harness import _processes_mentioning
+    from jupyter_harness import jupyterlab_server
 
     class Boom(Exception):
         pass

@@ -14,12 +14,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from jupyter_harness import (
-    offline_page,
-    output_elements,
-    visible_box,
-    wait_for_idle,
-)
+from jupyter_harness import offline_page
+from jupyter_harness import output_elements
+from jupyter_harness import visible_box
+from jupyter_harness import wait_for_idle
 
 SETUP = """\
 from benchkit.simulate import load_sample

@@ -12,7 +12,8 @@ import pytest
 
 alt = pytest.importorskip("altair")
 
-from benchkit import ResponseSet, charts  # noqa: E402 (after the importorskip)
+from benchkit import ResponseSet  # noqa: E402 (after the importorskip)
+from benchkit import charts  # noqa: E402 (after the importorskip)
 
 
 def _dataset(spec: dict) -> list[dict]:

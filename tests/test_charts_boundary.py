@@ -5,7 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit.boundary import exact_table, get_table, profiles
+from benchkit.boundary import exact_table
+from benchkit.boundary import get_table
+from benchkit.boundary import profiles
 from benchkit.charts import boundary as cb
 
 pytest.importorskip("altair")

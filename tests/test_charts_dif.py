@@ -6,11 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from test_dif_replication import BINARY_AXES, _annotations
+from test_dif_replication import BINARY_AXES
+from test_dif_replication import _annotations
 
 from benchkit import charts
-from benchkit.dif import analyze_annotations, content_sample, robustness
-from benchkit.dif.explore import reversal_curve_view, robustness_forest_view
+from benchkit.dif import analyze_annotations
+from benchkit.dif import content_sample
+from benchkit.dif import robustness
+from benchkit.dif.explore import reversal_curve_view
+from benchkit.dif.explore import robustness_forest_view
 
 vlc = pytest.importorskip("vl_convert")
 

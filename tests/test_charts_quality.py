@@ -8,13 +8,14 @@ import pytest
 from scipy.stats import kendalltau
 
 from benchkit import ResponseSet
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.charts.quality import (  # Altair is imported inside each chart function
-    family_cad_chart,
-    kendall_heatmap_chart,
-    selection_curve_chart,
-)
-from benchkit.quality import assess, band, selection_sweep
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.charts.quality import family_cad_chart  # Altair is imported inside each chart function
+from benchkit.charts.quality import kendall_heatmap_chart  # Altair is imported inside each chart function
+from benchkit.charts.quality import selection_curve_chart  # Altair is imported inside each chart function
+from benchkit.quality import assess
+from benchkit.quality import band
+from benchkit.quality import selection_sweep
 
 alt = pytest.importorskip("altair")
 vlc = pytest.importorskip("vl_convert")

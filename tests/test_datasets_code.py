@@ -17,10 +17,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import NO_ANSWER, ResponseSet
+from benchkit import NO_ANSWER
+from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
-from benchkit.datasets import cruxeval, eval_arena, fetch, source, zeroeval
-from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
+from benchkit.datasets import cruxeval
+from benchkit.datasets import eval_arena
+from benchkit.datasets import fetch
+from benchkit.datasets import source
+from benchkit.datasets import zeroeval
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import mirror_root
 
 ROOT = mirror_root()
 pytestmark = pytest.mark.skipif(

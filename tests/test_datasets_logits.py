@@ -19,10 +19,14 @@ import pyarrow.parquet as pq
 import pytest
 from scipy.special import softmax
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.datasets import conformal_llm, fetch, source
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.datasets import conformal_llm
+from benchkit.datasets import fetch
 from benchkit.datasets import llm_uncertainty_bench as lub
-from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
+from benchkit.datasets import source
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import mirror_root
 
 ROOT = mirror_root()
 pytestmark = pytest.mark.skipif(

@@ -15,8 +15,11 @@ import pytest
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
-from benchkit.datasets import fetch, mmlu, source
-from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
+from benchkit.datasets import fetch
+from benchkit.datasets import mmlu
+from benchkit.datasets import source
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import mirror_root
 
 ROOT = mirror_root()
 FOLDER = None if ROOT is None else ROOT / "mmlu"

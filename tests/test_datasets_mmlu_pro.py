@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from benchkit import NO_ANSWER
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
 from benchkit.datasets import mmlu_pro
-from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import mirror_root
 
 ROOT = mirror_root()
 FOLDER = None if ROOT is None else ROOT / "mmlu-pro"

@@ -16,10 +16,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import NO_ANSWER, ResponseSet
+from benchkit import NO_ANSWER
+from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
-from benchkit.datasets import mmlu, mmlu_redux
-from benchkit.datasets._fetch import DatasetIntegrityError, mirror_root
+from benchkit.datasets import mmlu
+from benchkit.datasets import mmlu_redux
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import mirror_root
 
 ROOT = mirror_root()
 FOLDER = None if ROOT is None else ROOT / "mmlu-redux"

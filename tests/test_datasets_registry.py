@@ -12,9 +12,14 @@ import pandas as pd
 import pytest
 
 import benchkit
-from benchkit import BenchkitValueError, ResponseSet
+from benchkit import BenchkitValueError
+from benchkit import ResponseSet
 from benchkit.cli import main
-from benchkit.datasets import fetch, mirror_root, names, source, sources
+from benchkit.datasets import fetch
+from benchkit.datasets import mirror_root
+from benchkit.datasets import names
+from benchkit.datasets import source
+from benchkit.datasets import sources
 
 needs_mirror = pytest.mark.skipif(mirror_root() is None, reason="no local data mirror (../shared/data)")
 

@@ -4,13 +4,11 @@ import pytest
 
 from benchkit._validation import BenchkitValueError
 from benchkit.dif import simulate_family_dif
-from benchkit.dif._anchors import (
-    anchor_weights,
-    easiness_cells,
-    jaccard,
-    purify,
-    select_anchors,
-)
+from benchkit.dif._anchors import anchor_weights
+from benchkit.dif._anchors import easiness_cells
+from benchkit.dif._anchors import jaccard
+from benchkit.dif._anchors import purify
+from benchkit.dif._anchors import select_anchors
 
 
 def test_cells_hand_case():

@@ -4,8 +4,11 @@ import pandas as pd
 import pytest
 
 from benchkit import ResponseSet
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.dif import audit, robustness, robustness_pass
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.dif import audit
+from benchkit.dif import robustness
+from benchkit.dif import robustness_pass
 
 
 def test_audit_tables(dif_sim_rs, dif_result):

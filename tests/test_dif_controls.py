@@ -7,21 +7,17 @@ import numpy as np
 import pytest
 
 from benchkit._random import spawn
-from benchkit.dif._controls import (
-    _cell_k,
-    _random_weights,
-    bootstrap_units,
-    composition_bootstrap,
-    matched_random,
-    owner_bootstrap,
-)
-from benchkit.dif._ranking import (
-    THRESHOLDS,
-    FoldTargets,
-    observed_ranking,
-    pair_set,
-    reversal_counts,
-)
+from benchkit.dif._controls import _cell_k
+from benchkit.dif._controls import _random_weights
+from benchkit.dif._controls import bootstrap_units
+from benchkit.dif._controls import composition_bootstrap
+from benchkit.dif._controls import matched_random
+from benchkit.dif._controls import owner_bootstrap
+from benchkit.dif._ranking import THRESHOLDS
+from benchkit.dif._ranking import FoldTargets
+from benchkit.dif._ranking import observed_ranking
+from benchkit.dif._ranking import pair_set
+from benchkit.dif._ranking import reversal_counts
 
 
 @pytest.fixture(scope="module")

@@ -3,12 +3,10 @@ import numpy as np
 import pytest
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import (
-    assign_families,
-    build_population,
-    model_owners,
-    simulate_family_dif,
-)
+from benchkit.dif import assign_families
+from benchkit.dif import build_population
+from benchkit.dif import model_owners
+from benchkit.dif import simulate_family_dif
 
 
 def test_family_patterns_hand_cases():

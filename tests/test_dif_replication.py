@@ -7,23 +7,19 @@ from statsmodels.stats.contingency_tables import mcnemar
 from statsmodels.stats.inter_rater import cohens_kappa
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif._audit_content import (
-    BINARY_AXES,
-    ORDINAL_AXES,
-    analyze_annotations,
-    cohen_kappa,
-    content_sample,
-)
-from benchkit.dif._robustness import (
-    PERTURBATIONS,
-    _spearman_cols,
-    replicate_signatures,
-    robustness_pass,
-    source_decomposition,
-    source_effects,
-    top_fraction_sets,
-    within_cell_center,
-)
+from benchkit.dif._audit_content import BINARY_AXES
+from benchkit.dif._audit_content import ORDINAL_AXES
+from benchkit.dif._audit_content import analyze_annotations
+from benchkit.dif._audit_content import cohen_kappa
+from benchkit.dif._audit_content import content_sample
+from benchkit.dif._robustness import PERTURBATIONS
+from benchkit.dif._robustness import _spearman_cols
+from benchkit.dif._robustness import replicate_signatures
+from benchkit.dif._robustness import robustness_pass
+from benchkit.dif._robustness import source_decomposition
+from benchkit.dif._robustness import source_effects
+from benchkit.dif._robustness import top_fraction_sets
+from benchkit.dif._robustness import within_cell_center
 
 
 @pytest.fixture(scope="module")

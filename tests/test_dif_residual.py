@@ -4,8 +4,11 @@ import pytest
 from scipy.optimize import minimize
 
 import naive
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.dif import family_codes, fit_residual_dif, simulate_family_dif
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.dif import family_codes
+from benchkit.dif import fit_residual_dif
+from benchkit.dif import simulate_family_dif
 from benchkit.irt._spectral import fit_spectral
 
 

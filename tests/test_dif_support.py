@@ -3,24 +3,29 @@ robustness entry point and the results-preserving speed-ups of the paper-scale p
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import binomtest, rankdata, spearmanr
+from scipy.stats import binomtest
+from scipy.stats import rankdata
+from scipy.stats import spearmanr
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.dif import (
-    FoldSwapCheck,
-    SourceSupport,
-    build_population,
-    fold_swap_signs,
-    purify,
-    robustness_table,
-    run_variant,
-    simulate_family_dif,
-    source_decomposition,
-    source_support,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.dif import FoldSwapCheck
+from benchkit.dif import SourceSupport
+from benchkit.dif import build_population
+from benchkit.dif import fold_swap_signs
+from benchkit.dif import purify
+from benchkit.dif import robustness_table
+from benchkit.dif import run_variant
+from benchkit.dif import simulate_family_dif
+from benchkit.dif import source_decomposition
+from benchkit.dif import source_support
 from benchkit.dif._crossfit import cross_fit
-from benchkit.dif._robustness import _centered_ranks, _perm_block, _spearman_cols, source_effects
-from benchkit.irt._spectral import fit_spectral, standardize
+from benchkit.dif._robustness import _centered_ranks
+from benchkit.dif._robustness import _perm_block
+from benchkit.dif._robustness import _spearman_cols
+from benchkit.dif._robustness import source_effects
+from benchkit.irt._spectral import fit_spectral
+from benchkit.irt._spectral import standardize
 
 
 # ------------------------------------------------------------------ source_support

@@ -14,7 +14,10 @@ import pytest
 
 from benchkit import BenchkitValueError
 from benchkit.datasets import _fetch
-from benchkit.datasets._fetch import DatasetIntegrityError, Source, SourceFile, fetch_file
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import Source
+from benchkit.datasets._fetch import SourceFile
+from benchkit.datasets._fetch import fetch_file
 
 PAYLOAD = b"model,item,correct\na,q,1\n"
 SHA = hashlib.sha256(PAYLOAD).hexdigest()

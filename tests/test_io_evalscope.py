@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitValueError
+from benchkit import NO_ANSWER
+from benchkit import BenchkitValueError
 from benchkit.io.evalscope import read_evalscope
 
 

@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from benchkit import BenchkitValueError
-from benchkit.io.every_eval_ever import read_every_eval_ever, write_every_eval_ever
+from benchkit.io.every_eval_ever import read_every_eval_ever
+from benchkit.io.every_eval_ever import write_every_eval_ever
 from benchkit.io.inspect_logs import read_inspect
 from benchkit.io.lm_eval import read_lm_eval
 

@@ -14,8 +14,10 @@ import re
 import numpy as np
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitValueError
-from benchkit.datasets import fetch, fetch_file
+from benchkit import NO_ANSWER
+from benchkit import BenchkitValueError
+from benchkit.datasets import fetch
+from benchkit.datasets import fetch_file
 from benchkit.datasets.mmlu_redux import SOURCE
 from benchkit.io.helm import read_helm
 

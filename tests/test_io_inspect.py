@@ -14,8 +14,11 @@ import zipfile
 import numpy as np
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitValueError, BenchkitWarning
-from benchkit.io.inspect_logs import read_inspect, score_to_float
+from benchkit import NO_ANSWER
+from benchkit import BenchkitValueError
+from benchkit import BenchkitWarning
+from benchkit.io.inspect_logs import read_inspect
+from benchkit.io.inspect_logs import score_to_float
 
 
 def _spec(task, model):

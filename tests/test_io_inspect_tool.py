@@ -25,7 +25,8 @@ from pathlib import Path
 
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitValueError
+from benchkit import NO_ANSWER
+from benchkit import BenchkitValueError
 from benchkit.io._zip import ZipMembers
 from benchkit.io.inspect_logs import read_inspect
 

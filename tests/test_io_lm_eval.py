@@ -15,7 +15,8 @@ import json
 import numpy as np
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitValueError
+from benchkit import NO_ANSWER
+from benchkit import BenchkitValueError
 from benchkit.io.lm_eval import read_lm_eval
 
 DATE = "2024-06-01T10-20-30.123456"

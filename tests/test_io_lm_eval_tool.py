@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitValueError
+from benchkit import NO_ANSWER
+from benchkit import BenchkitValueError
 from benchkit.io.lm_eval import read_lm_eval
 
 HERE = Path(__file__).parent / "tool_fixtures"

@@ -10,8 +10,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import BenchkitTypeError, BenchkitValueError, ResponseSet
-from benchkit.io import read_csv, read_duckdb, read_parquet
+from benchkit import BenchkitTypeError
+from benchkit import BenchkitValueError
+from benchkit import ResponseSet
+from benchkit.io import read_csv
+from benchkit.io import read_duckdb
+from benchkit.io import read_parquet
 
 
 @pytest.fixture

@@ -9,9 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 from joblib import parallel_config
-from scipy import optimize, special
+from scipy import optimize
+from scipy import special
 
-from benchkit import irt, measure
+from benchkit import irt
+from benchkit import measure
 from benchkit._validation import BenchkitValueError
 
 
@@ -339,7 +341,8 @@ def _quad_marginal_loglik(Y, b, sigma, a=1.0, half_width=1.5):
     """Independent oracle: sum_j log int prod_i P^y (1-P)^(1-y) N(theta; 0, sigma^2) dtheta with
     P = expit(a_i (theta - b_i)), by scipy.integrate.quad (adaptive Gauss-Kronrod) on
     mode +- half_width around each model's own mode (scipy optimizer)."""
-    from scipy import integrate, stats
+    from scipy import integrate
+    from scipy import stats
 
     total = 0.0
     for y in Y.T:

@@ -6,8 +6,10 @@ import pandas as pd
 import pytest
 from scipy import special
 
-from benchkit import ResponseSet, measure
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit import ResponseSet
+from benchkit import measure
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
 
 # Items x models, symmetric under (item i -> 4 - i, model j -> 3 - j, 0 <-> 1): A all-correct,
 # E easy, M middle, H hard, W all-wrong. The penalized JML objective is strictly concave with

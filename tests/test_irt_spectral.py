@@ -4,12 +4,10 @@ import pytest
 
 from benchkit._validation import BenchkitValueError
 from benchkit.dif import simulate_family_dif
-from benchkit.irt._spectral import (
-    fit_spectral,
-    randomized_svd,
-    select_dimension,
-    standardize,
-)
+from benchkit.irt._spectral import fit_spectral
+from benchkit.irt._spectral import randomized_svd
+from benchkit.irt._spectral import select_dimension
+from benchkit.irt._spectral import standardize
 
 
 def test_standardize_hand_case():

@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from scipy import optimize, special
+from scipy import optimize
+from scipy import special
 
 import naive
 from benchkit import irt
 from benchkit._kernels import irt_em as K
 from benchkit._validation import BenchkitValueError
 from benchkit.irt._common import _matrix_stats
-from benchkit.irt._marginal import _Marginal, _post_moments
+from benchkit.irt._marginal import _Marginal
+from benchkit.irt._marginal import _post_moments
 from benchkit.simulate import binary_matrix
 
 _GRID = np.linspace(-8.0, 8.0, 2001)

@@ -6,8 +6,10 @@ import numpy as np
 import pytest
 from scipy.optimize import isotonic_regression
 
-from benchkit._kernels import boundary_codegen, lrt
-from benchkit._kernels.pava import pava_batch, pava_counts_batch
+from benchkit._kernels import boundary_codegen
+from benchkit._kernels import lrt
+from benchkit._kernels.pava import pava_batch
+from benchkit._kernels.pava import pava_counts_batch
 from naive import lr_statistic as twin_D  # slow twins: tests/naive.py
 from naive import pava_exact as twin_pava_exact
 
@@ -132,7 +134,8 @@ def test_alias_binomial_draws_have_binomial_law():
     # recover the counts by simulating a 2-model flat vector whose D key identifies nothing, so
     # instead draw with the kernel's own generator through a 1-block simulation of n = 2 and
     # compare the distribution of D with the exact distribution from enumeration.
-    from scipy.stats import binom, chisquare
+    from scipy.stats import binom
+    from scipy.stats import chisquare
 
     T, p, B = 6, 0.3, 30_000
     seeds = lrt.block_seeds(np.random.SeedSequence(3), 1, 1)
@@ -165,7 +168,8 @@ def test_pava_out_must_match_shape_and_layout():
 def test_rebuilt_calibration_table_equals_shipped():
     # the shipped tables are frozen: a kernel change (e.g. the min-max fit recursion) must
     # reproduce them bit for bit
-    from benchkit.boundary import build_table, get_table
+    from benchkit.boundary import build_table
+    from benchkit.boundary import get_table
 
     a, b = build_table(3, 5), get_table(3, 5)
     assert np.array_equal(a.atoms, b.atoms)

@@ -17,8 +17,9 @@ import pytest
 import benchkit._kernels
 import naive
 from benchkit._kernels import irt as kirt
-from benchkit._kernels import lrt, pava
+from benchkit._kernels import lrt
 from benchkit._kernels import mpd as kmpd
+from benchkit._kernels import pava
 from benchkit._kernels.boundary_codegen import NMAX
 
 

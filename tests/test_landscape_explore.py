@@ -14,8 +14,10 @@ from scipy.spatial.distance import pdist
 from scipy.stats import entropy
 
 from benchkit import ResponseSet
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.datasets import conformal_llm, fetch
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.datasets import conformal_llm
+from benchkit.datasets import fetch
 from benchkit.landscape import points
 from benchkit.landscape.explore import landscape_data
 

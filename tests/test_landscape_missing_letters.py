@@ -15,7 +15,10 @@ import pytest
 from scipy.special import softmax
 
 import benchkit.landscape as land
-from benchkit.landscape import CallableBackend, points_from_records, read_results, run_prompts
+from benchkit.landscape import CallableBackend
+from benchkit.landscape import points_from_records
+from benchkit.landscape import read_results
+from benchkit.landscape import run_prompts
 
 
 def _prompts(n=4):

@@ -8,21 +8,20 @@ import numba
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.spatial.distance import pdist, squareform
+from scipy.spatial.distance import pdist
+from scipy.spatial.distance import squareform
 
 import naive
 from benchkit._kernels import mpd as K
-from benchkit.landscape import (
-    benchmark_table,
-    model_table,
-    mpd,
-    pairwise_distance_sum,
-    points,
-    rank_table,
-    score_spread_table,
-    summary_table,
-    variant_table,
-)
+from benchkit.landscape import benchmark_table
+from benchkit.landscape import model_table
+from benchkit.landscape import mpd
+from benchkit.landscape import pairwise_distance_sum
+from benchkit.landscape import points
+from benchkit.landscape import rank_table
+from benchkit.landscape import score_spread_table
+from benchkit.landscape import summary_table
+from benchkit.landscape import variant_table
 
 
 @pytest.mark.parametrize("n", [2, 3, 7, 64, 513, 1100, 2500])

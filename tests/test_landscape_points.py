@@ -7,7 +7,8 @@ import pytest
 from scipy.special import softmax
 from scipy.stats import entropy
 
-from benchkit.landscape import LandscapePoints, points
+from benchkit.landscape import LandscapePoints
+from benchkit.landscape import points
 
 
 def _oracle(p):

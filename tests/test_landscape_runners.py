@@ -11,25 +11,25 @@ import json
 import math
 import socket
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from http.server import ThreadingHTTPServer
 
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.special import logsumexp, softmax
+from scipy.special import logsumexp
+from scipy.special import softmax
 
 import benchkit.landscape as perturb
-from benchkit.landscape import (
-    CallableBackend,
-    OpenAIBackend,
-    Prompt,
-    RunnerError,
-    TransientError,
-    letter_logprobs,
-    read_results,
-    run_prompts,
-    to_long,
-)
+from benchkit.landscape import CallableBackend
+from benchkit.landscape import OpenAIBackend
+from benchkit.landscape import Prompt
+from benchkit.landscape import RunnerError
+from benchkit.landscape import TransientError
+from benchkit.landscape import letter_logprobs
+from benchkit.landscape import read_results
+from benchkit.landscape import run_prompts
+from benchkit.landscape import to_long
 
 
 # ----------------------------------------------------------------------------- fixtures

@@ -10,14 +10,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from benchkit.landscape import (
-    STRUCTURAL_LABELS,
-    classify_structure,
-    parse_structural_label,
-    response_validity,
-    structural_prompt,
-    structural_rules,
-)
+from benchkit.landscape import STRUCTURAL_LABELS
+from benchkit.landscape import classify_structure
+from benchkit.landscape import parse_structural_label
+from benchkit.landscape import response_validity
+from benchkit.landscape import structural_prompt
+from benchkit.landscape import structural_rules
 
 
 def test_response_validity_table14():

@@ -4,7 +4,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.stats import hypergeom, spearmanr
+from scipy.stats import hypergeom
+from scipy.stats import spearmanr
 from statsmodels.stats.inter_rater import cohens_kappa
 
 import benchkit.landscape as V

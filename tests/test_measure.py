@@ -7,10 +7,13 @@ import numpy as np
 import pandas as pd
 import pytest
 from joblib import parallel_config
-from scipy import integrate, special, stats
+from scipy import integrate
+from scipy import special
+from scipy import stats
 
 from benchkit import measure
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
 
 RNG = np.random.default_rng(20260)
 

@@ -7,11 +7,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import optimize, special
+from scipy import optimize
+from scipy import special
 
-from benchkit import ResponseSet, measure
-from benchkit.irt import fit_1pl, fit_1pl_counts
-from benchkit.measure import BenchmarkMeasures, combine, fit_difficulties, measure_benchmarks
+from benchkit import ResponseSet
+from benchkit import measure
+from benchkit.irt import fit_1pl
+from benchkit.irt import fit_1pl_counts
+from benchkit.measure import BenchmarkMeasures
+from benchkit.measure import combine
+from benchkit.measure import fit_difficulties
+from benchkit.measure import measure_benchmarks
 
 
 # ------------------------------------------------------------------------------------ data

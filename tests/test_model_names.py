@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from benchkit import BenchkitValueError
-from benchkit.model_names import parse_model_name, parse_model_names
+from benchkit.model_names import parse_model_name
+from benchkit.model_names import parse_model_names
 
 
 def _cases():

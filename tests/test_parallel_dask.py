@@ -24,13 +24,12 @@ from joblib import parallel_config  # noqa: E402
 
 from benchkit._parallel import blocked_map  # noqa: E402
 from benchkit.boundary import split_half_reliability  # noqa: E402
-from benchkit.dif._controls import (  # noqa: E402
-    bootstrap_units,
-    composition_bootstrap,
-    matched_random,
-    owner_bootstrap,
-)
-from benchkit.dif._ranking import observed_ranking, pair_set  # noqa: E402
+from benchkit.dif._controls import bootstrap_units  # noqa: E402
+from benchkit.dif._controls import composition_bootstrap  # noqa: E402
+from benchkit.dif._controls import matched_random  # noqa: E402
+from benchkit.dif._controls import owner_bootstrap  # noqa: E402
+from benchkit.dif._ranking import observed_ranking  # noqa: E402
+from benchkit.dif._ranking import pair_set  # noqa: E402
 from benchkit.measure import detection_power  # noqa: E402
 
 TESTS = Path(__file__).resolve().parent

@@ -17,12 +17,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitError
-from benchkit.io import read_csv, read_parquet
+from benchkit.io import read_csv
+from benchkit.io import read_parquet
 
 _IDS = st.text(alphabet="ab01_-", min_size=1, max_size=4)
 

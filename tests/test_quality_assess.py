@@ -13,8 +13,13 @@ from scipy.stats import kendalltau
 
 from benchkit import ResponseSet
 from benchkit._random import spawn
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.quality import Families, assess, bqs, cad, ds
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.quality import Families
+from benchkit.quality import assess
+from benchkit.quality import bqs
+from benchkit.quality import cad
+from benchkit.quality import ds
 from benchkit.quality._bootstrap import BLOCK
 
 TOL = 1e-12

@@ -17,7 +17,8 @@ from scipy.stats import kendalltau
 
 from benchkit import quality
 from benchkit._random import generator
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
 
 TOL = 1e-12
 

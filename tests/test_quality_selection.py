@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from scipy.stats import kendalltau
 
-from benchkit import ResponseSet, quality
+from benchkit import ResponseSet
+from benchkit import quality
 from benchkit._validation import BenchkitValueError
 
 TOL = 1e-12
@@ -173,7 +174,11 @@ def test_lambda_analysis_criteria_hand_case():
 # ------------------------------------------------------------------------------ view models
 
 def test_explore_views(result):
-    from benchkit.quality import family_view, kendall_view, metrics_view, selection_view, subset_at
+    from benchkit.quality import family_view
+    from benchkit.quality import kendall_view
+    from benchkit.quality import metrics_view
+    from benchkit.quality import selection_view
+    from benchkit.quality import subset_at
 
     mv = metrics_view(result)
     assert len(mv) == 4 * 5

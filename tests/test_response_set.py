@@ -9,7 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit import NO_ANSWER, BenchkitTypeError, BenchkitValueError, ResponseSet
+from benchkit import NO_ANSWER
+from benchkit import BenchkitTypeError
+from benchkit import BenchkitValueError
+from benchkit import ResponseSet
 
 
 def toy_long(T=3, models=("m-a", "m-b"), items=("q1", "q2", "q3"), seed=0):

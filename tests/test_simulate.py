@@ -21,8 +21,10 @@ import scipy.stats
 import statsmodels.formula.api as smf
 
 from benchkit import simulate as sim
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.response_set import NO_ANSWER, ResponseSet
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.response_set import NO_ANSWER
+from benchkit.response_set import ResponseSet
 from benchkit.stats import normalized_entropy
 from naive import lr_statistic_float  # the slow twin of D (Eq. 7) for real-valued counts
 

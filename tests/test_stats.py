@@ -14,7 +14,9 @@ from scipy import stats as sps
 from scipy.spatial.distance import jensenshannon
 from statsmodels.stats.multitest import multipletests
 
-from benchkit import _parallel, _random, stats
+from benchkit import _parallel
+from benchkit import _random
+from benchkit import stats
 
 
 def _rankings(rng, n_sets=40):

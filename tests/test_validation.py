@@ -1,7 +1,8 @@
 """benchkit._validation helpers not covered by the per-function bad-input tests."""
 import pytest
 
-from benchkit._validation import BenchkitValueError, check_choices
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choices
 
 ALLOWED = ("a", "b", "c")
 

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from benchkit.widgets._assets import asset, asset_dirs, asset_path
+from benchkit.widgets._assets import asset
+from benchkit.widgets._assets import asset_dirs
+from benchkit.widgets._assets import asset_path
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,7 +16,10 @@ import traitlets
 
 from benchkit._validation import BenchkitTypeError
 from benchkit.widgets._assets import asset
-from benchkit.widgets._base import BenchkitWidget, ViewCache, pack_arrays, unpack_arrays
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import ViewCache
+from benchkit.widgets._base import pack_arrays
+from benchkit.widgets._base import unpack_arrays
 
 
 def test_pack_arrays_round_trip_every_dtype():

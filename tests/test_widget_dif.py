@@ -11,13 +11,11 @@ import pandas as pd
 import pytest
 
 from benchkit.dif import robustness
-from benchkit.dif.explore import (
-    heatmap_view,
-    near_tie_view,
-    reversal_curve_view,
-    robustness_forest_view,
-    signature_view,
-)
+from benchkit.dif.explore import heatmap_view
+from benchkit.dif.explore import near_tie_view
+from benchkit.dif.explore import reversal_curve_view
+from benchkit.dif.explore import robustness_forest_view
+from benchkit.dif.explore import signature_view
 from benchkit.widgets import DIFExplorer
 from benchkit.widgets._base import unpack_arrays
 from jupyter_harness import assert_exported

@@ -8,14 +8,19 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from test_measure_responses import _simulate, _wide, two_benchmarks  # the compute tests' data
+from test_measure_responses import _simulate  # the compute tests' data
+from test_measure_responses import _wide  # the compute tests' data
+from test_measure_responses import two_benchmarks  # the compute tests' data
 
 from benchkit import measure
 from benchkit.measure import measure_benchmarks
 from benchkit.widgets import ECDFGapExplorer
 from benchkit.widgets._assets import asset
-from benchkit.widgets._base import BenchkitWidget, static_html, to_jsonable
-from jupyter_harness import assert_exported, exported_state
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import static_html
+from benchkit.widgets._base import to_jsonable
+from jupyter_harness import assert_exported
+from jupyter_harness import exported_state
 
 # ------------------------------------------------------------------------------------ data
 result = pytest.fixture(two_benchmarks, scope="module", name="result")
@@ -177,7 +182,9 @@ def test_ecdf_frames_area_integrates_to_ddm_and_steps_are_the_ecdfs():
 
 
 def test_charts_build_valid_specs(result):
-    from benchkit.charts.measure import detection_power_chart, ecdf_chart, measure_table_chart
+    from benchkit.charts.measure import detection_power_chart
+    from benchkit.charts.measure import ecdf_chart
+    from benchkit.charts.measure import measure_table_chart
 
     spec = ecdf_chart(result["alpha"]).to_dict()
     assert spec["title"]["text"].startswith("alpha: DDM ")

@@ -14,18 +14,18 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist
-from test_landscape_explore import (  # the compute tests' data
-    SUBJECTS,
-    _oracle,
-    conformal_arrays,
-    conformal_rs,
-)
+from test_landscape_explore import SUBJECTS  # the compute tests' data
+from test_landscape_explore import _oracle  # the compute tests' data
+from test_landscape_explore import conformal_arrays  # the compute tests' data
+from test_landscape_explore import conformal_rs  # the compute tests' data
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
 from benchkit.datasets import fetch
-from benchkit.landscape import mpd, points
-from benchkit.landscape.explore import ALL, landscape_data
+from benchkit.landscape import mpd
+from benchkit.landscape import points
+from benchkit.landscape.explore import ALL
+from benchkit.landscape.explore import landscape_data
 from benchkit.widgets import LandscapeExplorer
 from jupyter_harness import assert_exported
 

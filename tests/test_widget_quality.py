@@ -14,7 +14,9 @@ from scipy.stats import kendalltau
 
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
-from benchkit.quality import assess, band, select_items
+from benchkit.quality import assess
+from benchkit.quality import band
+from benchkit.quality import select_items
 from jupyter_harness import assert_exported
 
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",

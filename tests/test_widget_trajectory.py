@@ -22,7 +22,8 @@ from benchkit.widgets import TrajectoryExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget
 from jupyter_harness import assert_exported
-from naive import crossing, trajectory_filter
+from naive import crossing
+from naive import trajectory_filter
 
 
 # ------------------------------------------------------------------- selected item

@@ -30,8 +30,11 @@ import math
 import numpy as np
 from numba import njit
 
-from benchkit._kernels.boundary_unrolled import _draw, _state
-from benchkit._kernels.pava import _pava_counts_row, lcm_upto, minmax_counts_lcm
+from benchkit._kernels.boundary_unrolled import _draw
+from benchkit._kernels.boundary_unrolled import _state
+from benchkit._kernels.pava import _pava_counts_row
+from benchkit._kernels.pava import lcm_upto
+from benchkit._kernels.pava import minmax_counts_lcm
 
 __all__ = [
     "KEY_SCALE",

@@ -40,7 +40,8 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, prange
+from numba import njit
+from numba import prange
 from numba.core import types
 from numba.core.extending import intrinsic
 

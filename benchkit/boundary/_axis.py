@@ -7,19 +7,19 @@ or by parameter count within a family) and endpoint-preserving sub-axes are also
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from itertools import combinations
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_int,
-    check_response_set,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit._validation import check_response_set
+from benchkit._validation import describe
 
 __all__ = ["ModelAxis", "empirical_axis", "size_axis", "explicit_axis", "model_axis", "subaxes"]
 

@@ -38,7 +38,10 @@ from typing import Any
 import numpy as np
 
 from benchkit._random import generator
-from benchkit._validation import BenchkitValueError, check_array, check_float, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 from benchkit.subsets import Subset
 
 __all__ = ["bayesian_item_weights", "psn_irt_item_information", "select_bayesian",

@@ -9,22 +9,23 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import check_n_jobs, parallel_map
-from benchkit._random import check_rng, seed_sequence
-from benchkit._validation import (
-    BenchkitError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_int,
-    describe,
-)
+from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
+from benchkit._random import check_rng
+from benchkit._random import seed_sequence
+from benchkit._validation import BenchkitError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import describe
 
 __all__ = [
     "TABLE_VERSION",
@@ -552,7 +553,8 @@ def compare_with_exact(table: CalibrationTable, *, exact_tails=None, min_count: 
     two-sided tail probability of the observed entry under the exact null of the table, mapped
     to the normal scale.
     """
-    from scipy.stats import binom, norm
+    from scipy.stats import binom
+    from scipy.stats import norm
 
     if not isinstance(table, CalibrationTable) or table.method != "monte-carlo":
         raise BenchkitValueError("table must be a Monte Carlo CalibrationTable")

@@ -1,22 +1,23 @@
 """Item-level BSDProbe profiles from correct-response counts (Sec. 3.2, App. A-D)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_int,
-    check_probability,
-    describe,
-)
-from benchkit.boundary._calibration import CalibrationTable, get_table
-from benchkit.boundary._trajectories import answer_entropy, binary_state_counts
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_int
+from benchkit._validation import check_probability
+from benchkit._validation import describe
+from benchkit.boundary._calibration import CalibrationTable
+from benchkit.boundary._calibration import get_table
+from benchkit.boundary._trajectories import answer_entropy
+from benchkit.boundary._trajectories import binary_state_counts
 
 __all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_table"]
 

@@ -26,7 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import describe
 from benchkit.response_set import NO_ANSWER
 
 __all__ = [
@@ -321,12 +324,10 @@ def _to_sympy(s: str):
     t = re.sub(r"\\sqrt(\d)", r"sqrt(\1)", t)
     for a, b in _LATEX_SYMPY:
         t = t.replace(a, b)
-    from sympy.parsing.sympy_parser import (
-        convert_xor,
-        implicit_multiplication_application,
-        parse_expr,
-        standard_transformations,
-    )
+    from sympy.parsing.sympy_parser import convert_xor
+    from sympy.parsing.sympy_parser import implicit_multiplication_application
+    from sympy.parsing.sympy_parser import parse_expr
+    from sympy.parsing.sympy_parser import standard_transformations
 
     tr = standard_transformations + (implicit_multiplication_application, convert_xor)
     return parse_expr(t, transformations=tr, evaluate=True, local_dict={"pi": sympy.pi, "E": sympy.E})

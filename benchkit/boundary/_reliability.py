@@ -15,22 +15,24 @@ All randomness flows from one ``rng`` (:mod:`benchkit._random`) in fixed-size bl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map, check_n_jobs
+from benchkit._parallel import blocked_map
+from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_int,
-    check_probability,
-    describe,
-)
-from benchkit.stats import holm, jsd, percentile_interval
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_int
+from benchkit._validation import check_probability
+from benchkit._validation import describe
+from benchkit.stats import holm
+from benchkit.stats import jsd
+from benchkit.stats import percentile_interval
 
 __all__ = [
     "ReliabilityResult", "split_half_reliability", "reliability_table",
@@ -506,7 +508,9 @@ def subaxis_sensitivity(result, *, sizes=(3, 4, 5), alpha_o: float | None = None
     (i-1)/(n-1); x error uses the mapped Q_0.5 and w error the difference of the mapped Q_0.75
     and Q_0.25. Entropies are recomputed with M_q over the retained models.
     """
-    from benchkit.boundary._axis import ModelAxis, explicit_axis, subaxes
+    from benchkit.boundary._axis import ModelAxis
+    from benchkit.boundary._axis import explicit_axis
+    from benchkit.boundary._axis import subaxes
     from benchkit.boundary._profiles import profiles
 
     traj, ref, ax = _trajectories_of(result)

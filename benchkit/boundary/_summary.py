@@ -7,12 +7,16 @@ all items with o <= alpha_o).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit._validation import describe
 from benchkit.boundary._profiles import ProfileResult
 
 __all__ = ["BenchmarkSummary", "summarize", "Diagnosis", "diagnosis_table"]

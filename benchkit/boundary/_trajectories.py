@@ -6,17 +6,17 @@ across all probe models of the axis for item q) and Eq. 3 the correctness mass c
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitValueError,
-    check_array,
-    check_int,
-)
-from benchkit.stats import normalized_entropy, xlogx
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_int
+from benchkit.stats import normalized_entropy
+from benchkit.stats import xlogx
 
 __all__ = ["Trajectories", "state_trajectories", "binary_state_counts", "answer_entropy"]
 

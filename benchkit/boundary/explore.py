@@ -10,21 +10,21 @@ imports nothing from Jupyter.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit import boundary
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import describe
 
 __all__ = ["DELTA_FILTERS", "FLAG_FILTERS", "HIST_VARS", "SORT_KEYS", "TrajectoryView", "trajectory_view"]
 

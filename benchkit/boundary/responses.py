@@ -7,33 +7,32 @@ call, Sec. 3-3.2, App. F), :func:`diagnose` (benchmark x axis summaries, Sec. 3.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    BenchkitWarning,
-    check_choice,
-    check_response_set,
-    describe,
-)
-from benchkit.boundary._axis import ModelAxis, model_axis
-from benchkit.boundary._profiles import ProfileResult, profiles
-from benchkit.boundary._reliability import (
-    PAPER_BLOCK_SIZES,
-    ReliabilityResult,
-    split_half_reliability,
-)
-from benchkit.boundary._summary import Diagnosis, diagnosis_table, summarize
-from benchkit.boundary._trajectories import (
-    Trajectories,
-    binary_state_counts,
-    state_trajectories,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import BenchkitWarning
+from benchkit._validation import check_choice
+from benchkit._validation import check_response_set
+from benchkit._validation import describe
+from benchkit.boundary._axis import ModelAxis
+from benchkit.boundary._axis import model_axis
+from benchkit.boundary._profiles import ProfileResult
+from benchkit.boundary._profiles import profiles
+from benchkit.boundary._reliability import PAPER_BLOCK_SIZES
+from benchkit.boundary._reliability import ReliabilityResult
+from benchkit.boundary._reliability import split_half_reliability
+from benchkit.boundary._summary import Diagnosis
+from benchkit.boundary._summary import diagnosis_table
+from benchkit.boundary._summary import summarize
+from benchkit.boundary._trajectories import Trajectories
+from benchkit.boundary._trajectories import binary_state_counts
+from benchkit.boundary._trajectories import state_trajectories
 
 __all__ = [
     "ResponseProfiles",

@@ -38,37 +38,39 @@ Readings of the paper (also in the docstrings):
 from __future__ import annotations
 
 import zlib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import block_bounds, check_n_jobs, parallel_map
-from benchkit._random import generator, seed_sequence
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_int,
-    check_response_set,
-    describe,
-)
-from benchkit.boundary._baselines import select_bayesian, select_psn_irt
+from benchkit._parallel import block_bounds
+from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
+from benchkit._random import generator
+from benchkit._random import seed_sequence
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import check_response_set
+from benchkit._validation import describe
+from benchkit.boundary._baselines import select_bayesian
+from benchkit.boundary._baselines import select_psn_irt
 from benchkit.boundary._profiles import ProfileResult
 from benchkit.boundary._profiles import profiles as _profiles
 from benchkit.boundary._trajectories import answer_entropy
 from benchkit.stats import kendall_tau_b
-from benchkit.subsets import (
-    Subset,
-    estimate_accuracy,
-    fit_item_parameters,
-    select_anchor_points,
-    select_random,
-    select_tinybenchmarks,
-)
+from benchkit.subsets import Subset
+from benchkit.subsets import estimate_accuracy
+from benchkit.subsets import fit_item_parameters
+from benchkit.subsets import select_anchor_points
+from benchkit.subsets import select_random
+from benchkit.subsets import select_tinybenchmarks
 
 __all__ = [
     "select_bsdprobe",

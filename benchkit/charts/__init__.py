@@ -24,12 +24,14 @@ notebooks shared as reports (a standalone page: ``chart.save(..., inline=True)``
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, check_int
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_int
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -143,7 +145,8 @@ def show(chart: Any) -> None:
     chart : altair.Chart
     """
     alt = _altair()
-    from IPython.display import SVG, display
+    from IPython.display import SVG
+    from IPython.display import display
 
     display(chart)
     if alt.renderers.active != "svg":

@@ -22,13 +22,18 @@ All numbers plotted come from :mod:`benchkit.boundary` results; the charts only 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit._validation import describe
 from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -17,7 +17,8 @@ All numbers plotted come from :mod:`benchkit.dif` results through the view model
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 import pandas as pd
 

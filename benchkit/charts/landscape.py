@@ -14,19 +14,19 @@ All numbers plotted come from :mod:`benchkit.landscape` results; the charts only
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING
+from typing import Any
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_int,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_int
 from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -14,12 +14,14 @@ All numbers plotted come from :mod:`benchkit.measure` results; the charts only l
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, check_int
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_int
 from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -16,12 +16,15 @@ All numbers plotted come from :mod:`benchkit.quality` results; the charts only l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair

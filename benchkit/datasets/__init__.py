@@ -17,7 +17,10 @@ from typing import Any
 import pandas as pd
 
 from benchkit._validation import check_choice
-from benchkit.datasets._fetch import Source, cache_root, fetch_file, mirror_root
+from benchkit.datasets._fetch import Source
+from benchkit.datasets._fetch import cache_root
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import mirror_root
 
 __all__ = ["fetch", "names", "sources", "source", "fetch_file", "mirror_root", "cache_root"]
 

@@ -27,7 +27,8 @@ import os
 import shutil
 import tempfile
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from importlib import resources
 from pathlib import Path
 

@@ -19,8 +19,10 @@ import zipfile
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choices
-from benchkit.datasets._fetch import fetch_file, load_source
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choices
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "SUBJECTS", "load", "read_arrays"]

@@ -23,8 +23,10 @@ import json
 
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import fetch_file, load_source
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "TASKS", "NORMALIZATIONS", "load", "load_problems", "normalize_answer"]

@@ -37,9 +37,14 @@ import numpy as np
 import pandas as pd
 
 from benchkit._jsonl import iter_jsonl
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice, check_int
-from benchkit.datasets._fetch import fetch_file, load_source
-from benchkit.model_names import FAMILY_RULES, parse_model_names
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
+from benchkit.model_names import FAMILY_RULES
+from benchkit.model_names import parse_model_names
 from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "BENCHMARKS", "NAME_RULES", "MODEL_ALIASES", "MODEL_FAMILIES", "load", "derive_budgets",

@@ -31,15 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_choices,
-    check_columns,
-    describe,
-)
-from benchkit.datasets._fetch import DatasetIntegrityError, fetch_file, load_source
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_choices
+from benchkit._validation import check_columns
+from benchkit._validation import describe
+from benchkit.datasets._fetch import DatasetIntegrityError
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
 
 __all__ = ["SOURCE", "MODELS", "DATASETS", "PROMPT_TEMPLATES", "DEMONSTRATION_IDS", "OPTION_SETS",
            "OptionProbs", "load", "option_probs"]

@@ -18,8 +18,11 @@ import io
 
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice, check_choices
-from benchkit.datasets._fetch import fetch_file, load_source
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_choices
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
 
 __all__ = ["SOURCE", "SUBJECTS", "PARTS", "SPLITS", "load", "item_id"]
 

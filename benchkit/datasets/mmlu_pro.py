@@ -21,8 +21,12 @@ import zipfile
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice, check_choices, check_int
-from benchkit.datasets._fetch import fetch_file, load_source
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_choices
+from benchkit._validation import check_int
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
 
 __all__ = ["SOURCE", "MODELS", "SCORINGS", "load"]
 
@@ -182,8 +186,10 @@ def load(*, scoring: str = "strict", rng: int = 12345, models=None):
     guess re-seeds before every call, so it is the same option for every item with the same
     number of options). ``scoring="upstream"`` reproduces the published accuracies.
     """
-    from benchkit import NO_ANSWER, ResponseSet
-    from benchkit.response_set import DropEntry, DropReport
+    from benchkit import NO_ANSWER
+    from benchkit import ResponseSet
+    from benchkit.response_set import DropEntry
+    from benchkit.response_set import DropReport
 
     check_choice("scoring", scoring, SCORINGS)
     rng = check_int("rng", rng, min=0)

@@ -30,9 +30,11 @@ import re
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
 from benchkit.datasets import mmlu as _mmlu
-from benchkit.datasets._fetch import fetch_file, load_source
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
 
 __all__ = ["SOURCE", "ERROR_TYPES", "PARTS", "HELM_LABELLED_MODELS", "HELM_FULL_MODELS",
            "CORRUPTIONS", "normalize_error_type", "load"]
@@ -425,7 +427,8 @@ def _helm_labelled():
 
 def _helm_full():
     from benchkit import ResponseSet
-    from benchkit.response_set import DropEntry, DropReport
+    from benchkit.response_set import DropEntry
+    from benchkit.response_set import DropReport
 
     matcher = _MmluMatcher()
     items = matcher.items

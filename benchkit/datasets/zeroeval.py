@@ -26,9 +26,12 @@ import re
 
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.datasets._fetch import fetch_file, load_source
-from benchkit.response_set import NO_ANSWER, ResponseSet
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit.datasets._fetch import fetch_file
+from benchkit.datasets._fetch import load_source
+from benchkit.response_set import NO_ANSWER
+from benchkit.response_set import ResponseSet
 
 __all__ = ["SOURCE", "BENCHMARKS", "MODELS", "CRUX_RULES", "load", "extract_answer", "crux_correct",
            "crux_answer", "math_correct", "math_answer", "sanitize_math_answer"]

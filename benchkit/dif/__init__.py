@@ -9,70 +9,61 @@ with the App. D.3 support rules :func:`source_support` and :func:`fold_swap_sign
 MIRT working model is :mod:`benchkit.irt` (spectral working model); :func:`simulate_family_dif`
 draws leaderboard-scale test data.
 """
-from benchkit.dif._anchors import (
-    FoldAnchors,
-    anchor_weights,
-    easiness_cells,
-    jaccard,
-    purify,
-    select_anchors,
-)
-from benchkit.dif._audit_content import (
-    BINARY_AXES,
-    ORDINAL_AXES,
-    ContentAudit,
-    analyze_annotations,
-    cohen_kappa,
-    content_sample,
-    family_direction_tests,
-)
-from benchkit.dif._controls import (
-    BootstrapResult,
-    MatchedRandomResult,
-    OwnerBootstrapResult,
-    bootstrap_units,
-    composition_bootstrap,
-    matched_random,
-    owner_bootstrap,
-)
-from benchkit.dif._crossfit import CrossFit, cross_fit
-from benchkit.dif._pipeline import (
-    AuditResult,
-    compare_family_shifts,
-    robustness_table,
-    run_audit,
-    run_variant,
-)
-from benchkit.dif._population import (
-    LINEAGE_TERMS,
-    PAPER_FAMILIES,
-    Population,
-    assign_families,
-    build_population,
-    model_owners,
-)
-from benchkit.dif._ranking import (
-    THRESHOLDS,
-    FoldTargets,
-    PairSet,
-    RankingResult,
-    pair_set,
-)
-from benchkit.dif._residual import ResidualDIF, family_codes, fit_residual_dif
-from benchkit.dif._robustness import (
-    PERTURBATIONS,
-    FoldSwapCheck,
-    Replication,
-    SourceSupport,
-    fold_swap_signs,
-    replicate_signatures,
-    robustness_pass,
-    source_decomposition,
-    source_effects,
-    source_support,
-)
-from benchkit.dif._simulate import FamilyDIFSimulation, simulate_family_dif
-from benchkit.dif.responses import audit, robustness
+from benchkit.dif._anchors import FoldAnchors
+from benchkit.dif._anchors import anchor_weights
+from benchkit.dif._anchors import easiness_cells
+from benchkit.dif._anchors import jaccard
+from benchkit.dif._anchors import purify
+from benchkit.dif._anchors import select_anchors
+from benchkit.dif._audit_content import BINARY_AXES
+from benchkit.dif._audit_content import ORDINAL_AXES
+from benchkit.dif._audit_content import ContentAudit
+from benchkit.dif._audit_content import analyze_annotations
+from benchkit.dif._audit_content import cohen_kappa
+from benchkit.dif._audit_content import content_sample
+from benchkit.dif._audit_content import family_direction_tests
+from benchkit.dif._controls import BootstrapResult
+from benchkit.dif._controls import MatchedRandomResult
+from benchkit.dif._controls import OwnerBootstrapResult
+from benchkit.dif._controls import bootstrap_units
+from benchkit.dif._controls import composition_bootstrap
+from benchkit.dif._controls import matched_random
+from benchkit.dif._controls import owner_bootstrap
+from benchkit.dif._crossfit import CrossFit
+from benchkit.dif._crossfit import cross_fit
+from benchkit.dif._pipeline import AuditResult
+from benchkit.dif._pipeline import compare_family_shifts
+from benchkit.dif._pipeline import robustness_table
+from benchkit.dif._pipeline import run_audit
+from benchkit.dif._pipeline import run_variant
+from benchkit.dif._population import LINEAGE_TERMS
+from benchkit.dif._population import PAPER_FAMILIES
+from benchkit.dif._population import Population
+from benchkit.dif._population import assign_families
+from benchkit.dif._population import build_population
+from benchkit.dif._population import model_owners
+from benchkit.dif._ranking import THRESHOLDS
+from benchkit.dif._ranking import FoldTargets
+from benchkit.dif._ranking import PairSet
+from benchkit.dif._ranking import RankingResult
+from benchkit.dif._ranking import pair_set
+from benchkit.dif._residual import ResidualDIF
+from benchkit.dif._residual import family_codes
+from benchkit.dif._residual import fit_residual_dif
+from benchkit.dif._robustness import PERTURBATIONS
+from benchkit.dif._robustness import FoldSwapCheck
+from benchkit.dif._robustness import Replication
+from benchkit.dif._robustness import SourceSupport
+from benchkit.dif._robustness import fold_swap_signs
+from benchkit.dif._robustness import replicate_signatures
+from benchkit.dif._robustness import robustness_pass
+from benchkit.dif._robustness import source_decomposition
+from benchkit.dif._robustness import source_effects
+from benchkit.dif._robustness import source_support
+from benchkit.dif._simulate import FamilyDIFSimulation
+from benchkit.dif._simulate import simulate_family_dif
+from benchkit.dif.responses import audit
+from benchkit.dif.responses import robustness
 
 __all__ = [
     "BINARY_AXES",

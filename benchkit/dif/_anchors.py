@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
-from benchkit._validation import BenchkitValueError, check_float, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 
 __all__ = [
     "FoldAnchors",
@@ -155,7 +157,8 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     smallest-D fraction of every cell. Always three rounds; Jaccard overlaps are recorded only.
     """
     from benchkit.dif._residual import fit_residual_dif
-    from benchkit.irt._spectral import fit_spectral, standardize
+    from benchkit.irt._spectral import fit_spectral
+    from benchkit.irt._spectral import standardize
 
     rounds = check_int("rounds", rounds, min=1)
     n_items = Y.shape[0]

@@ -16,7 +16,9 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import generator
-from benchkit._validation import BenchkitValueError, check_columns, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_columns
+from benchkit._validation import check_int
 from benchkit.stats import benjamini_hochberg
 
 __all__ = [
@@ -188,7 +190,8 @@ def analyze_annotations(key: pd.DataFrame, annotator_a: pd.DataFrame, annotator_
     signed-rank tests (``scipy.stats.wilcoxon``, zero differences dropped; p = 1 when all are
     zero), BH-corrected separately and not part of the criteria.
     """
-    from scipy.stats import spearmanr, wilcoxon
+    from scipy.stats import spearmanr
+    from scipy.stats import wilcoxon
 
     check_columns("key", key.columns, required=("blinded_id", "group", "pair", "benchmark"))
     for nm, ann in (("annotator_a", annotator_a), ("annotator_b", annotator_b)):

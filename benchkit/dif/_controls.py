@@ -13,15 +13,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map, check_n_jobs
-from benchkit._validation import BenchkitValueError, check_int
-from benchkit.dif._ranking import (
-    THRESHOLDS,
-    FoldTargets,
-    PairSet,
-    pooled_rates,
-    reversal_counts,
-)
+from benchkit._parallel import blocked_map
+from benchkit._parallel import check_n_jobs
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit.dif._ranking import THRESHOLDS
+from benchkit.dif._ranking import FoldTargets
+from benchkit.dif._ranking import PairSet
+from benchkit.dif._ranking import pooled_rates
+from benchkit.dif._ranking import reversal_counts
 from benchkit.stats import percentile_interval
 
 __all__ = [

@@ -14,10 +14,13 @@ import pandas as pd
 
 from benchkit._random import spawn
 from benchkit._validation import BenchkitValueError
-from benchkit.dif._anchors import FoldAnchors, purify
+from benchkit.dif._anchors import FoldAnchors
+from benchkit.dif._anchors import purify
 from benchkit.dif._population import Population
 from benchkit.dif._ranking import FoldTargets
-from benchkit.irt._spectral import K_GRID, DimensionSelection, select_dimension
+from benchkit.irt._spectral import K_GRID
+from benchkit.irt._spectral import DimensionSelection
+from benchkit.irt._spectral import select_dimension
 
 __all__ = ["CrossFit", "cross_fit"]
 

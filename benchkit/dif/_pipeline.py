@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -11,34 +13,32 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
-from benchkit._validation import BenchkitValueError, check_float
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_float
 from benchkit.dif._anchors import purify
-from benchkit.dif._controls import (
-    BootstrapResult,
-    MatchedRandomResult,
-    OwnerBootstrapResult,
-    bootstrap_units,
-    composition_bootstrap,
-    matched_random,
-    owner_bootstrap,
-)
+from benchkit.dif._controls import BootstrapResult
+from benchkit.dif._controls import MatchedRandomResult
+from benchkit.dif._controls import OwnerBootstrapResult
+from benchkit.dif._controls import bootstrap_units
+from benchkit.dif._controls import composition_bootstrap
+from benchkit.dif._controls import matched_random
+from benchkit.dif._controls import owner_bootstrap
 from benchkit.dif._crossfit import cross_fit
-from benchkit.dif._population import PAPER_FAMILIES, Population, build_population
-from benchkit.dif._ranking import (
-    THRESHOLDS,
-    FoldTargets,
-    RankingResult,
-    observed_ranking,
-    pair_set,
-)
-from benchkit.dif._robustness import (
-    PERTURBATIONS,
-    Replication,
-    replicate_signatures,
-    source_decomposition,
-    source_effects,
-)
-from benchkit.irt._spectral import K_GRID, _binary
+from benchkit.dif._population import PAPER_FAMILIES
+from benchkit.dif._population import Population
+from benchkit.dif._population import build_population
+from benchkit.dif._ranking import THRESHOLDS
+from benchkit.dif._ranking import FoldTargets
+from benchkit.dif._ranking import RankingResult
+from benchkit.dif._ranking import observed_ranking
+from benchkit.dif._ranking import pair_set
+from benchkit.dif._robustness import PERTURBATIONS
+from benchkit.dif._robustness import Replication
+from benchkit.dif._robustness import replicate_signatures
+from benchkit.dif._robustness import source_decomposition
+from benchkit.dif._robustness import source_effects
+from benchkit.irt._spectral import K_GRID
+from benchkit.irt._spectral import _binary
 
 __all__ = ["AuditResult", "robustness_table", "run_audit", "run_variant"]
 

@@ -7,15 +7,19 @@ one ranking representative per owner-family pair.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
-from benchkit._validation import BenchkitValueError, check_choice, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
 from benchkit.model_names import parse_model_name
 
 __all__ = [

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_array, check_float, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 
 __all__ = ["ResidualDIF", "family_codes", "fit_residual_dif"]
 

@@ -12,9 +12,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map, check_n_jobs
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int, describe
-from benchkit.dif._anchors import FoldAnchors, easiness_cells
+from benchkit._parallel import blocked_map
+from benchkit._parallel import check_n_jobs
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.dif._anchors import FoldAnchors
+from benchkit.dif._anchors import easiness_cells
 
 __all__ = [
     "PERTURBATIONS",

@@ -14,7 +14,8 @@ from typing import Any
 import numpy as np
 
 from benchkit._random import generator
-from benchkit._validation import check_float, check_int
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 
 __all__ = ["FamilyDIFSimulation", "simulate_family_dif"]
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
 
 __all__ = [
     "heatmap_view",

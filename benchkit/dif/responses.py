@@ -1,15 +1,21 @@
 """ResponseSet entry points of the family-DIF audit (paper 001)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice
-from benchkit.dif._pipeline import PRIMARY, AuditResult, robustness_table, run_audit
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit.dif._pipeline import PRIMARY
+from benchkit.dif._pipeline import AuditResult
+from benchkit.dif._pipeline import robustness_table
+from benchkit.dif._pipeline import run_audit
 from benchkit.dif._population import PAPER_FAMILIES
 from benchkit.dif._ranking import THRESHOLDS
 from benchkit.dif._robustness import PERTURBATIONS

@@ -9,11 +9,14 @@
 * :func:`benchkit.datasets.fetch` -- the public sources, by name.
 """
 from benchkit.io.evalscope import read_evalscope
-from benchkit.io.every_eval_ever import read_every_eval_ever, write_every_eval_ever
+from benchkit.io.every_eval_ever import read_every_eval_ever
+from benchkit.io.every_eval_ever import write_every_eval_ever
 from benchkit.io.helm import read_helm
 from benchkit.io.inspect_logs import read_inspect
 from benchkit.io.lm_eval import read_lm_eval
-from benchkit.io.tabular import read_csv, read_duckdb, read_parquet
+from benchkit.io.tabular import read_csv
+from benchkit.io.tabular import read_duckdb
+from benchkit.io.tabular import read_parquet
 
 __all__ = [
     "read_csv",

@@ -7,7 +7,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
 
 
 def expand_paths(name: str, path_or_glob, in_dir: Callable[[Path], list[Path]], empty_dir: str, *,

@@ -17,7 +17,8 @@ import zlib
 from pathlib import Path
 from typing import Self
 
-from benchkit._validation import BenchkitValueError, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
 
 __all__ = ["DEFAULT_MAX_MEMBER_BYTES", "METHOD_NAMES", "ZipMembers", "max_member_bytes"]
 

@@ -30,8 +30,11 @@ from pathlib import Path
 import pandas as pd
 
 from benchkit._jsonl import iter_jsonl
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
-from benchkit.io._items import record_item, record_response
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import describe
+from benchkit.io._items import record_item
+from benchkit.io._items import record_response
 from benchkit.io.lm_eval import _expand
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import ResponseSet

@@ -27,11 +27,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import describe
 from benchkit.io._items import record_item
 from benchkit.io._paths import expand_paths
 from benchkit.io.tabular import _check_options
-from benchkit.response_set import NO_ANSWER, ResponseSet
+from benchkit.response_set import NO_ANSWER
+from benchkit.response_set import ResponseSet
 
 __all__ = ["read_helm"]
 

@@ -44,13 +44,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    BenchkitWarning,
-    describe,
-)
-from benchkit.io._items import record_item, record_response
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import BenchkitWarning
+from benchkit._validation import describe
+from benchkit.io._items import record_item
+from benchkit.io._items import record_response
 from benchkit.io._paths import expand_paths
 from benchkit.io._zip import ZipMembers
 from benchkit.io._zip import max_member_bytes as _member_cap

@@ -26,7 +26,8 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -34,11 +35,15 @@ import numpy as np
 import pandas as pd
 
 from benchkit._jsonl import iter_jsonl
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import describe
 from benchkit.io._items import record_item
-from benchkit.io._paths import expand_paths, files_matching
+from benchkit.io._paths import expand_paths
+from benchkit.io._paths import files_matching
 from benchkit.io.tabular import _check_options
-from benchkit.response_set import NO_ANSWER, ResponseSet
+from benchkit.response_set import NO_ANSWER
+from benchkit.response_set import ResponseSet
 
 __all__ = ["read_lm_eval"]
 

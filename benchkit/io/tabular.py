@@ -23,17 +23,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitError,
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitError
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_int
+from benchkit._validation import describe
 from benchkit.model_names import FAMILY_RULES
-from benchkit.response_set import ResponseSet, _rosters
+from benchkit.response_set import ResponseSet
+from benchkit.response_set import _rosters
 
 __all__ = ["read_csv", "read_parquet", "read_duckdb"]
 

@@ -36,26 +36,25 @@ MIRT approximation) and ``_common`` (input scanning, priors, :class:`IRTFit`). T
 IRT layer: it imports no method package (leave-one-model-out stability of the measure metrics is
 :func:`benchkit.measure.leave_one_model_out`).
 """
-from benchkit.irt._bayes import BayesFit, fit_1pl_bayes
+from benchkit.irt._bayes import BayesFit
+from benchkit.irt._bayes import fit_1pl_bayes
 from benchkit.irt._binomial import fit_1pl_counts
 from benchkit.irt._common import IRTFit
-from benchkit.irt._diagnostics import (
-    FitStatistics,
-    ResponseDiagnostics,
-    fit_statistics,
-    response_diagnostics,
-)
-from benchkit.irt._marginal import fit_1pl, fit_2pl
-from benchkit.irt._online import Calibration, calibrate_items
-from benchkit.irt._spectral import (
-    K_GRID,
-    DimensionSelection,
-    SpectralFit,
-    fit_spectral,
-    randomized_svd,
-    select_dimension,
-    standardize,
-)
+from benchkit.irt._diagnostics import FitStatistics
+from benchkit.irt._diagnostics import ResponseDiagnostics
+from benchkit.irt._diagnostics import fit_statistics
+from benchkit.irt._diagnostics import response_diagnostics
+from benchkit.irt._marginal import fit_1pl
+from benchkit.irt._marginal import fit_2pl
+from benchkit.irt._online import Calibration
+from benchkit.irt._online import calibrate_items
+from benchkit.irt._spectral import K_GRID
+from benchkit.irt._spectral import DimensionSelection
+from benchkit.irt._spectral import SpectralFit
+from benchkit.irt._spectral import fit_spectral
+from benchkit.irt._spectral import randomized_svd
+from benchkit.irt._spectral import select_dimension
+from benchkit.irt._spectral import standardize
 
 __all__ = [
     "BayesFit",

@@ -3,15 +3,20 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import seed_sequence
-from benchkit._validation import BenchkitValueError, check_float, check_int
-from benchkit.irt._common import IRTFit, _labels, _matrix_stats
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit.irt._common import IRTFit
+from benchkit.irt._common import _labels
+from benchkit.irt._common import _matrix_stats
 
 _EXTRA_HINT = (
     "the Bayesian 1PL needs the optional extra 'bayes' (PyMC, nutpie and ArviZ): "

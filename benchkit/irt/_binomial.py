@@ -8,8 +8,14 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
-from benchkit._validation import BenchkitValueError, check_array, check_float, check_int, describe
-from benchkit.irt._common import IRTFit, _prior, _softplus
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.irt._common import IRTFit
+from benchkit.irt._common import _prior
+from benchkit.irt._common import _softplus
 
 
 # ----------------------------------------------------------------------------------------------

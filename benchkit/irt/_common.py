@@ -1,14 +1,18 @@
 """Shared helpers of the IRT fits: input scanning, labels, priors, the result type, CG."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import special
 
-from benchkit._validation import BenchkitValueError, check_array, check_float, describe
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
+from benchkit._validation import describe
 
 
 # ----------------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitValueError
-from benchkit.irt._common import IRTFit, _labels, _matrix
+from benchkit.irt._common import IRTFit
+from benchkit.irt._common import _labels
+from benchkit.irt._common import _matrix
 
 
 # ----------------------------------------------------------------------------------------------

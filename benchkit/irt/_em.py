@@ -26,7 +26,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from benchkit.irt._marginal import _PAD, _grid, _log_prior
+from benchkit.irt._marginal import _PAD
+from benchkit.irt._marginal import _grid
+from benchkit.irt._marginal import _log_prior
 
 _EDGE = 1e-12
 _TRACE = False
@@ -124,7 +126,8 @@ class _EM1PL:
         self.density = density
 
     def estep(self, b, ls, mu, sd, pad):
-        from benchkit._kernels.irt_em import colsum_softplus, missing_softplus_nodes
+        from benchkit._kernels.irt_em import colsum_softplus
+        from benchkit._kernels.irt_em import missing_softplus_nodes
 
         th = _grid(mu, sd, self.density, pad)
         k0, k1 = _windows(th, mu, sd, pad)
@@ -177,7 +180,8 @@ class _EM1PL:
         of the real axis), evaluated at Chebyshev nodes in b and interpolated at every b_i; minus, for
         each item, its missing models' posteriors as Q-node quadrature rules.
         """
-        from benchkit._kernels.irt_em import bary_eval2, missing_moments_nodes
+        from benchkit._kernels.irt_em import bary_eval2
+        from benchkit._kernels.irt_em import missing_moments_nodes
 
         th, lo, hi = e["th"], e["lo"], e["hi"]
         N = e["W"].sum(0)[lo:hi]
@@ -278,7 +282,8 @@ class _EM1PL:
         thousands of items and its relative error is O(Var_j(theta)); measured against the exact sums:
         1.7e-8 relative at 14,000 x 600.
         """
-        from benchkit._kernels.irt_em import se_moments, var_p_observed
+        from benchkit._kernels.irt_em import se_moments
+        from benchkit._kernels.irt_em import var_p_observed
 
         k0, k1 = e["k0"], e["k1"]
         if self.n * float(np.sum(k1 - k0)) <= _EXACT_SE_WORK:

@@ -5,7 +5,12 @@ import numpy as np
 from scipy import special
 from threadpoolctl import threadpool_limits
 
-from benchkit.irt._common import IRTFit, _group, _pcg, _scan, _softplus, _sp_p
+from benchkit.irt._common import IRTFit
+from benchkit.irt._common import _group
+from benchkit.irt._common import _pcg
+from benchkit.irt._common import _scan
+from benchkit.irt._common import _softplus
+from benchkit.irt._common import _sp_p
 
 
 # ----------------------------------------------------------------------------------------------

@@ -5,23 +5,28 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from scipy import linalg, optimize, special
+from scipy import linalg
+from scipy import optimize
+from scipy import special
 from threadpoolctl import threadpool_limits
 
-from benchkit._validation import BenchkitValueError, check_choice, check_float, check_int
-from benchkit.irt._common import (
-    IRTFit,
-    _extremes,
-    _group,
-    _item_estimates,
-    _kept_rows,
-    _labels,
-    _matrix_stats,
-    _pcg,
-    _prior,
-    _sp_p,
-)
-from benchkit.irt._joint import _fit_jml, _jml_collapsed, _jml_general
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit.irt._common import IRTFit
+from benchkit.irt._common import _extremes
+from benchkit.irt._common import _group
+from benchkit.irt._common import _item_estimates
+from benchkit.irt._common import _kept_rows
+from benchkit.irt._common import _labels
+from benchkit.irt._common import _matrix_stats
+from benchkit.irt._common import _pcg
+from benchkit.irt._common import _prior
+from benchkit.irt._common import _sp_p
+from benchkit.irt._joint import _fit_jml
+from benchkit.irt._joint import _jml_collapsed
+from benchkit.irt._joint import _jml_general
 
 # ----------------------------------------------------------------------------------------------
 # adaptive quadrature grid

@@ -25,7 +25,10 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
-from benchkit._validation import BenchkitValueError, check_array, check_float, check_int
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 
 __all__ = [
     "K_GRID",

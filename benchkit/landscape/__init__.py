@@ -23,91 +23,75 @@
 Layout: private implementation modules ``_points``, ``_mpd``, ``_perturb``, ``_validate``,
 ``_structure``, ``_runners``; ``responses`` (ResponseSet entry points); ``explore`` (view models).
 """
-from benchkit.landscape._mpd import (
-    GroupedMPDResult,
-    MPDReadings,
-    MPDResult,
-    average_over_models,
-    benchmark_table,
-    model_table,
-    mpd,
-    mpd_readings,
-    pairwise_distance_sum,
-    rank_table,
-    score_spread_table,
-    summary_table,
-    variant_table,
-)
-from benchkit.landscape._perturb import (
-    PROMPT_TEMPLATE,
-    SYSTEM_PROMPT,
-    VARIANTS,
-    PerturbationSet,
-    baseline,
-    cities,
-    mask,
-    negation_terms,
-    no_answer,
-    noise_injection,
-    normalize_items,
-    perturb,
-    positional_bias,
-    render,
-    render_prompt,
-    score_bias,
-    standardize_choices,
-)
-from benchkit.landscape._points import (
-    LETTERS,
-    LandscapePoints,
-    points,
-)
-from benchkit.landscape._runners import (
-    Backend,
-    CallableBackend,
-    OpenAIBackend,
-    Prompt,
-    RunnerError,
-    RunResult,
-    TransientError,
-    letter_logprobs,
-    points_from_records,
-    read_results,
-    run_prompts,
-    to_long,
-)
-from benchkit.landscape._structure import (
-    STRUCTURAL_LABELS,
-    StructuralResult,
-    ValidityResult,
-    classify_structure,
-    parse_structural_label,
-    response_validity,
-    structural_prompt,
-    structural_rules,
-)
-from benchkit.landscape._validate import (
-    TAXONOMY,
-    Agreement,
-    ConsistencyResult,
-    FlagValidation,
-    NoiseFailures,
-    annotation_agreement,
-    hnorm_consistency,
-    labelling_table,
-    noise_failures,
-    taxonomy,
-    taxonomy_counts,
-    validate_flags,
-    validation_table,
-)
-from benchkit.landscape.explore import (
-    LandscapeData,
-    landscape_data,
-)
-from benchkit.landscape.responses import (
-    points_from_responses,
-)
+from benchkit.landscape._mpd import GroupedMPDResult
+from benchkit.landscape._mpd import MPDReadings
+from benchkit.landscape._mpd import MPDResult
+from benchkit.landscape._mpd import average_over_models
+from benchkit.landscape._mpd import benchmark_table
+from benchkit.landscape._mpd import model_table
+from benchkit.landscape._mpd import mpd
+from benchkit.landscape._mpd import mpd_readings
+from benchkit.landscape._mpd import pairwise_distance_sum
+from benchkit.landscape._mpd import rank_table
+from benchkit.landscape._mpd import score_spread_table
+from benchkit.landscape._mpd import summary_table
+from benchkit.landscape._mpd import variant_table
+from benchkit.landscape._perturb import PROMPT_TEMPLATE
+from benchkit.landscape._perturb import SYSTEM_PROMPT
+from benchkit.landscape._perturb import VARIANTS
+from benchkit.landscape._perturb import PerturbationSet
+from benchkit.landscape._perturb import baseline
+from benchkit.landscape._perturb import cities
+from benchkit.landscape._perturb import mask
+from benchkit.landscape._perturb import negation_terms
+from benchkit.landscape._perturb import no_answer
+from benchkit.landscape._perturb import noise_injection
+from benchkit.landscape._perturb import normalize_items
+from benchkit.landscape._perturb import perturb
+from benchkit.landscape._perturb import positional_bias
+from benchkit.landscape._perturb import render
+from benchkit.landscape._perturb import render_prompt
+from benchkit.landscape._perturb import score_bias
+from benchkit.landscape._perturb import standardize_choices
+from benchkit.landscape._points import LETTERS
+from benchkit.landscape._points import LandscapePoints
+from benchkit.landscape._points import points
+from benchkit.landscape._runners import Backend
+from benchkit.landscape._runners import CallableBackend
+from benchkit.landscape._runners import OpenAIBackend
+from benchkit.landscape._runners import Prompt
+from benchkit.landscape._runners import RunnerError
+from benchkit.landscape._runners import RunResult
+from benchkit.landscape._runners import TransientError
+from benchkit.landscape._runners import letter_logprobs
+from benchkit.landscape._runners import points_from_records
+from benchkit.landscape._runners import read_results
+from benchkit.landscape._runners import run_prompts
+from benchkit.landscape._runners import to_long
+from benchkit.landscape._structure import STRUCTURAL_LABELS
+from benchkit.landscape._structure import StructuralResult
+from benchkit.landscape._structure import ValidityResult
+from benchkit.landscape._structure import classify_structure
+from benchkit.landscape._structure import parse_structural_label
+from benchkit.landscape._structure import response_validity
+from benchkit.landscape._structure import structural_prompt
+from benchkit.landscape._structure import structural_rules
+from benchkit.landscape._validate import TAXONOMY
+from benchkit.landscape._validate import Agreement
+from benchkit.landscape._validate import ConsistencyResult
+from benchkit.landscape._validate import FlagValidation
+from benchkit.landscape._validate import NoiseFailures
+from benchkit.landscape._validate import annotation_agreement
+from benchkit.landscape._validate import hnorm_consistency
+from benchkit.landscape._validate import labelling_table
+from benchkit.landscape._validate import noise_failures
+from benchkit.landscape._validate import taxonomy
+from benchkit.landscape._validate import taxonomy_counts
+from benchkit.landscape._validate import validate_flags
+from benchkit.landscape._validate import validation_table
+from benchkit.landscape.explore import LandscapeData
+from benchkit.landscape.explore import landscape_data
+from benchkit.landscape.responses import points_from_responses
 
 __all__ = [
     "Agreement",

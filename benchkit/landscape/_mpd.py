@@ -6,23 +6,25 @@ App. E (Table 13), App. G (Table 15).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
-from typing import Any, Hashable, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Hashable
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from benchkit._kernels import mpd as _k
-from benchkit._parallel import blocked_map, check_n_jobs
+from benchkit._parallel import blocked_map
+from benchkit._parallel import check_n_jobs
 from benchkit._random import seed_sequence
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_float,
-    check_int,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 from benchkit.landscape._points import LandscapePoints
 from benchkit.stats import percentile_interval
 

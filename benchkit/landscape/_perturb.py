@@ -19,20 +19,19 @@ import zlib
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import seed_sequence
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_float,
-    check_int,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_float
+from benchkit._validation import check_int
 from benchkit.landscape._points import LETTERS
 
 __all__ = [

@@ -4,19 +4,19 @@ Paper 003 ("Auditing MCQA Benchmarks through Probability Landscapes"), Sec. 3.1-
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_float,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
 from benchkit.stats import normalized_entropy
 
 __all__ = ["LandscapePoints", "points", "LETTERS"]

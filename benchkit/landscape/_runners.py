@@ -33,22 +33,24 @@ import os
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
+from typing import Callable
+from typing import Mapping
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_float,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
 from benchkit.landscape._points import LETTERS
 
 __all__ = [
@@ -531,7 +533,8 @@ def points_from_records(records: pd.DataFrame, *, missing_letters: str = "raise"
         Softmax over each record's letters (``kind="logprobs"``); ``answer`` from
         ``answer_index`` when every record has it.
     """
-    from benchkit.landscape._points import LandscapePoints, points
+    from benchkit.landscape._points import LandscapePoints
+    from benchkit.landscape._points import points
 
     if not isinstance(records, pd.DataFrame):
         raise BenchkitTypeError(f"records must be a DataFrame; got {type(records).__name__}")
@@ -680,7 +683,8 @@ def read_results(path: str | os.PathLike) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------------- driver
 def _prompts_from(frame: Any, model: str, system: str | None) -> tuple[list[Prompt], pd.DataFrame]:
-    from benchkit.landscape._perturb import PerturbationSet, render
+    from benchkit.landscape._perturb import PerturbationSet
+    from benchkit.landscape._perturb import render
 
     if isinstance(frame, PerturbationSet):
         frame = frame.frame

@@ -10,17 +10,18 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
+from typing import Iterable
+from typing import Mapping
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_columns,
-    check_int,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_columns
+from benchkit._validation import check_int
 from benchkit.stats import hypergeom_sf
 
 __all__ = [

@@ -12,22 +12,22 @@ available, and testable, without Jupyter.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import cached_property
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_columns,
-    check_float,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_columns
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
 from benchkit.landscape._mpd import mpd
 from benchkit.landscape._points import LandscapePoints
 

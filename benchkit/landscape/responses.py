@@ -5,13 +5,17 @@ one point ``(P_top1, H_norm)`` (:func:`benchkit.landscape.points`).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_choice
-from benchkit.landscape._points import LandscapePoints, points
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit.landscape._points import LandscapePoints
+from benchkit.landscape._points import points
 
 __all__ = ["points_from_responses"]
 

@@ -28,47 +28,35 @@ Layout: ``_metrics`` (normalization, DDM, gaps, Table 1), ``_stability`` (Theore
 (Theorem 2.3), ``_filling`` (gap targets, what-ifs), ``_sensitivity`` (analysis choices),
 ``responses`` (ResponseSet-level entry points).
 """
-from benchkit.measure._filling import (
-    GapTargets,
-    WhatIf,
-    gap_targets,
-    what_if,
-)
-from benchkit.measure._metrics import (
-    TABLE1_THRESHOLDS,
-    Gap,
-    MeasureSummary,
-    MeasureTable,
-    TopGaps,
-    ddm,
-    max_gap,
-    measure_table,
-    normalize_difficulty,
-    summarize,
-    top_gaps,
-)
-from benchkit.measure._power import (
-    DetectionPower,
-    covered_items_worst_case,
-    detection_power,
-)
-from benchkit.measure._sensitivity import (
-    Sensitivity,
-    sensitivity,
-)
-from benchkit.measure._stability import (
-    RankStability,
-    rank_stability,
-)
-from benchkit.measure.responses import (
-    BenchmarkMeasure,
-    BenchmarkMeasures,
-    LOOStability,
-    combine,
-    fit_difficulties,
-    leave_one_model_out,
-    measure_benchmarks,
-)
+from benchkit.measure._filling import GapTargets
+from benchkit.measure._filling import WhatIf
+from benchkit.measure._filling import gap_targets
+from benchkit.measure._filling import what_if
+from benchkit.measure._metrics import TABLE1_THRESHOLDS
+from benchkit.measure._metrics import Gap
+from benchkit.measure._metrics import MeasureSummary
+from benchkit.measure._metrics import MeasureTable
+from benchkit.measure._metrics import TopGaps
+from benchkit.measure._metrics import ddm
+from benchkit.measure._metrics import max_gap
+from benchkit.measure._metrics import measure_table
+from benchkit.measure._metrics import normalize_difficulty
+from benchkit.measure._metrics import summarize
+from benchkit.measure._metrics import top_gaps
+from benchkit.measure._power import DetectionPower
+from benchkit.measure._power import covered_items_worst_case
+from benchkit.measure._power import detection_power
+from benchkit.measure._sensitivity import Sensitivity
+from benchkit.measure._sensitivity import sensitivity
+from benchkit.measure._stability import RankStability
+from benchkit.measure._stability import rank_stability
+from benchkit.measure.responses import BenchmarkMeasure
+from benchkit.measure.responses import BenchmarkMeasures
+from benchkit.measure.responses import LOOStability
+from benchkit.measure.responses import combine
+from benchkit.measure.responses import fit_difficulties
+from benchkit.measure.responses import leave_one_model_out
+from benchkit.measure.responses import measure_benchmarks
 
 __all__ = [
     "BenchmarkMeasure",

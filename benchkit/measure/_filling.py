@@ -2,14 +2,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_array, check_int
-from benchkit.measure._metrics import MeasureSummary, TopGaps, _unit, summarize, top_gaps
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_int
+from benchkit.measure._metrics import MeasureSummary
+from benchkit.measure._metrics import TopGaps
+from benchkit.measure._metrics import _unit
+from benchkit.measure._metrics import summarize
+from benchkit.measure._metrics import top_gaps
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,23 +1,24 @@
 """Normalized difficulties, DDM, gaps and Table 1 of the empirical measure (paper 002, Sec. 2)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import integrate, special
+from scipy import integrate
+from scipy import special
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_float,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
 
 #: Highlight thresholds of the paper's Table 1: DDM >= 0.10, Max Gap >= 0.10, Top-5 Sum >= 0.30.
 TABLE1_THRESHOLDS = (0.10, 0.10, 0.30)

@@ -1,23 +1,25 @@
 """Theorem 2.3: detection power of a localized improvement against the interval width."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import blocked_map, check_n_jobs
-from benchkit._random import check_rng, spawn
-from benchkit._validation import (
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_float,
-    check_int,
-    check_probability,
-)
-from benchkit.measure._metrics import _unit, max_gap
+from benchkit._parallel import blocked_map
+from benchkit._parallel import check_n_jobs
+from benchkit._random import check_rng
+from benchkit._random import spawn
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import check_probability
+from benchkit.measure._metrics import _unit
+from benchkit.measure._metrics import max_gap
 
 
 # ----------------------------------------------------------------------------------------------

@@ -1,21 +1,22 @@
 """How much DDM / Max Gap / top-k gap sum move with the analysis choices the paper leaves open."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_float,
-    describe,
-)
-from benchkit.measure._metrics import normalize_difficulty, summarize
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import describe
+from benchkit.measure._metrics import normalize_difficulty
+from benchkit.measure._metrics import summarize
 
 _EXTREME = ("keep", "drop", "drop_correct", "drop_wrong")
 _NORMALIZE = ("minmax", "logistic")
@@ -168,7 +169,8 @@ def sensitivity(
     >>> s = measure.sensitivity(mmlu, item_prior_sd=3.0)         # doctest: +SKIP
     >>> s.by_choice("extreme")                                   # doctest: +SKIP
     """
-    from benchkit.measure.responses import _is_response_set, measure_benchmarks
+    from benchkit.measure.responses import _is_response_set
+    from benchkit.measure.responses import measure_benchmarks
 
     extremes = _as_tuple("extreme", extreme, _EXTREME)
     priors = _as_tuple("item_prior_sd", item_prior_sd, number=True)

@@ -1,14 +1,18 @@
 """Theorem 2.1: which score differences are rank-stable under the DDM bound."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_array, check_float
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
 
 
 # ----------------------------------------------------------------------------------------------

@@ -25,37 +25,44 @@ Example
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from benchkit._parallel import check_n_jobs, parallel_map
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_int,
-    describe,
-)
-from benchkit.irt import IRTFit, fit_1pl, fit_1pl_counts
-from benchkit.irt._common import _labels, _matrix
-from benchkit.measure._filling import GapTargets, WhatIf, gap_targets, what_if
-from benchkit.measure._metrics import (
-    TABLE1_THRESHOLDS,
-    MeasureSummary,
-    MeasureTable,
-    ddm,
-    measure_table,
-    normalize_difficulty,
-    summarize,
-    top_gaps,
-)
-from benchkit.measure._power import DetectionPower, detection_power
+from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.irt import IRTFit
+from benchkit.irt import fit_1pl
+from benchkit.irt import fit_1pl_counts
+from benchkit.irt._common import _labels
+from benchkit.irt._common import _matrix
+from benchkit.measure._filling import GapTargets
+from benchkit.measure._filling import WhatIf
+from benchkit.measure._filling import gap_targets
+from benchkit.measure._filling import what_if
+from benchkit.measure._metrics import TABLE1_THRESHOLDS
+from benchkit.measure._metrics import MeasureSummary
+from benchkit.measure._metrics import MeasureTable
+from benchkit.measure._metrics import ddm
+from benchkit.measure._metrics import measure_table
+from benchkit.measure._metrics import normalize_difficulty
+from benchkit.measure._metrics import summarize
+from benchkit.measure._metrics import top_gaps
+from benchkit.measure._power import DetectionPower
+from benchkit.measure._power import detection_power
 
 __all__ = [
     "BenchmarkMeasure",

@@ -14,46 +14,42 @@
 * :mod:`benchkit.quality.explore` -- view models for a dashboard (metrics with bands, Kendall
   heatmaps, per-family CAD with inverted items, selection-ratio curve and the subset at a ratio).
 """
-from benchkit.quality._families import Families, families_from_models
-from benchkit.quality._metrics import (
-    BANDS,
-    RAW_CAD_LEVELS,
-    CADResult,
-    band,
-    bqs,
-    cad,
-    cad_score,
-    cbrc,
-    cbrc_all,
-    ds,
-    ds_contributions,
-    kendall_matrix,
-    stability,
-)
-from benchkit.quality._selection import (
-    METHODS,
-    SelectiveResult,
-    ablation,
-    baselines,
-    cad_mapping,
-    held_out,
-    item_criteria,
-    lambda_analysis,
-    select_items,
-    selection_sweep,
-    selective_scores,
-    subset_metrics,
-    threshold_sensitivity,
-)
-from benchkit.quality.explore import (
-    SelectionView,
-    family_view,
-    kendall_view,
-    metrics_view,
-    selection_view,
-    subset_at,
-)
-from benchkit.quality.responses import QualityResult, assess
+from benchkit.quality._families import Families
+from benchkit.quality._families import families_from_models
+from benchkit.quality._metrics import BANDS
+from benchkit.quality._metrics import RAW_CAD_LEVELS
+from benchkit.quality._metrics import CADResult
+from benchkit.quality._metrics import band
+from benchkit.quality._metrics import bqs
+from benchkit.quality._metrics import cad
+from benchkit.quality._metrics import cad_score
+from benchkit.quality._metrics import cbrc
+from benchkit.quality._metrics import cbrc_all
+from benchkit.quality._metrics import ds
+from benchkit.quality._metrics import ds_contributions
+from benchkit.quality._metrics import kendall_matrix
+from benchkit.quality._metrics import stability
+from benchkit.quality._selection import METHODS
+from benchkit.quality._selection import SelectiveResult
+from benchkit.quality._selection import ablation
+from benchkit.quality._selection import baselines
+from benchkit.quality._selection import cad_mapping
+from benchkit.quality._selection import held_out
+from benchkit.quality._selection import item_criteria
+from benchkit.quality._selection import lambda_analysis
+from benchkit.quality._selection import select_items
+from benchkit.quality._selection import selection_sweep
+from benchkit.quality._selection import selective_scores
+from benchkit.quality._selection import subset_metrics
+from benchkit.quality._selection import threshold_sensitivity
+from benchkit.quality.explore import SelectionView
+from benchkit.quality.explore import family_view
+from benchkit.quality.explore import kendall_view
+from benchkit.quality.explore import metrics_view
+from benchkit.quality.explore import selection_view
+from benchkit.quality.explore import subset_at
+from benchkit.quality.responses import QualityResult
+from benchkit.quality.responses import assess
 
 __all__ = [
     "BANDS",

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from benchkit._parallel import blocked_map
-from benchkit.quality._metrics import _cbrc_from_tau, _ds_rows
+from benchkit.quality._metrics import _cbrc_from_tau
+from benchkit.quality._metrics import _ds_rows
 from benchkit.stats import kendall_tau_b
 
 __all__ = ["BLOCK", "BootstrapInput", "bootstrap_replicates"]

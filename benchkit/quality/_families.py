@@ -8,12 +8,17 @@ families (the paper's families are "Qwen2.5-Instruct", "Llama-3.1-Instruct", ...
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
+from typing import Mapping
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_columns, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_columns
+from benchkit._validation import describe
 from benchkit.model_names import parse_model_names
 
 __all__ = ["Families", "families_from_models"]

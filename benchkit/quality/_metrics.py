@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_float,
-    check_int,
-    describe,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
 from benchkit.stats import kendall_tau_b
 
 __all__ = [

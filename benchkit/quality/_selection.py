@@ -19,24 +19,23 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from benchkit._parallel import check_n_jobs, parallel_map
-from benchkit._random import check_rng, generator, spawn
-from benchkit._validation import (
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_float,
-    check_int,
-)
-from benchkit.quality._metrics import (
-    RAW_CAD_LEVELS,
-    _check_Y,
-    band,
-    cad,
-    ds,
-    ds_contributions,
-    stability,
-)
+from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
+from benchkit._random import check_rng
+from benchkit._random import generator
+from benchkit._random import spawn
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit.quality._metrics import RAW_CAD_LEVELS
+from benchkit.quality._metrics import _check_Y
+from benchkit.quality._metrics import band
+from benchkit.quality._metrics import cad
+from benchkit.quality._metrics import ds
+from benchkit.quality._metrics import ds_contributions
+from benchkit.quality._metrics import stability
 from benchkit.stats import kendall_tau_b
 
 __all__ = [

@@ -20,17 +20,16 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
-from benchkit._validation import check_choice, check_float
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
 from benchkit.quality._metrics import band
-from benchkit.quality._selection import (
-    METHODS,
-    _benchmark_inputs,
-    _complete,
-    _lengths,
-    select_items,
-    selection_sweep,
-    subset_metrics,
-)
+from benchkit.quality._selection import METHODS
+from benchkit.quality._selection import _benchmark_inputs
+from benchkit.quality._selection import _complete
+from benchkit.quality._selection import _lengths
+from benchkit.quality._selection import select_items
+from benchkit.quality._selection import selection_sweep
+from benchkit.quality._selection import subset_metrics
 
 __all__ = ["metrics_view", "kendall_view", "family_view", "SelectionView", "selection_view",
            "subset_at"]

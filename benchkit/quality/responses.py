@@ -1,8 +1,10 @@
 """ResponseSet-level entry point: :func:`assess` several benchmarks into Table 1's layout."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -10,26 +12,24 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import check_rng
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_float,
-    check_int,
-    check_probability,
-    describe,
-)
-from benchkit.quality._bootstrap import BootstrapInput, bootstrap_replicates
-from benchkit.quality._families import Families, families_from_models
-from benchkit.quality._metrics import (
-    CADResult,
-    _cbrc_from_tau,
-    band,
-    bqs,
-    cad,
-    ds,
-    kendall_matrix,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import check_probability
+from benchkit._validation import describe
+from benchkit.quality._bootstrap import BootstrapInput
+from benchkit.quality._bootstrap import bootstrap_replicates
+from benchkit.quality._families import Families
+from benchkit.quality._families import families_from_models
+from benchkit.quality._metrics import CADResult
+from benchkit.quality._metrics import _cbrc_from_tau
+from benchkit.quality._metrics import band
+from benchkit.quality._metrics import bqs
+from benchkit.quality._metrics import cad
+from benchkit.quality._metrics import ds
+from benchkit.quality._metrics import kendall_matrix
 from benchkit.response_set import ResponseSet
 from benchkit.stats import percentile_interval
 

@@ -38,20 +38,22 @@ Layout: ``_mirt`` (:func:`mirt_2pl`), ``_ladder`` (:func:`repeated_sampling`), `
 bookkeeping, seeded per-model binary draws). Normalized entropy is
 :func:`benchkit.stats.normalized_entropy`.
 """
-from benchkit.simulate._binary import binary_matrix, write_long_parquet
-from benchkit.simulate._common import FLAW_KINDS, ParquetWriteResult, Simulation, SimulationTruth
+from benchkit.simulate._binary import binary_matrix
+from benchkit.simulate._binary import write_long_parquet
+from benchkit.simulate._common import FLAW_KINDS
+from benchkit.simulate._common import ParquetWriteResult
+from benchkit.simulate._common import Simulation
+from benchkit.simulate._common import SimulationTruth
 from benchkit.simulate._ladder import repeated_sampling
 from benchkit.simulate._mcq import mcq_probabilities
 from benchkit.simulate._mirt import mirt_2pl
-from benchkit.simulate._samples import (
-    SAMPLES,
-    SampleSpec,
-    load_sample,
-    sample_names,
-    sample_tables,
-    samples_dir,
-    write_sample,
-)
+from benchkit.simulate._samples import SAMPLES
+from benchkit.simulate._samples import SampleSpec
+from benchkit.simulate._samples import load_sample
+from benchkit.simulate._samples import sample_names
+from benchkit.simulate._samples import sample_tables
+from benchkit.simulate._samples import samples_dir
+from benchkit.simulate._samples import write_sample
 
 __all__ = [
     "FLAW_KINDS",

@@ -9,26 +9,22 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_choice,
-    check_float,
-    check_int,
-    describe,
-)
-from benchkit.simulate._common import (
-    NO_FLAW,
-    ParquetWriteResult,
-    Simulation,
-    SimulationTruth,
-    _binary_matrix_from,
-    _draw_binary_block,
-    _flaw_table,
-    _freeze,
-    _item_ids,
-    _model_generators,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.simulate._common import NO_FLAW
+from benchkit.simulate._common import ParquetWriteResult
+from benchkit.simulate._common import Simulation
+from benchkit.simulate._common import SimulationTruth
+from benchkit.simulate._common import _binary_matrix_from
+from benchkit.simulate._common import _draw_binary_block
+from benchkit.simulate._common import _flaw_table
+from benchkit.simulate._common import _freeze
+from benchkit.simulate._common import _item_ids
+from benchkit.simulate._common import _model_generators
 
 # --------------------------------------------------------------------------------------------------
 # 4. binary matrix at scale, and a streaming long Parquet writer

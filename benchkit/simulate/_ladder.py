@@ -1,7 +1,8 @@
 """Repeated sampling with answer states along an ordered size ladder (BSDProbe)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -9,33 +10,29 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_choice,
-    check_float,
-    check_int,
-    describe,
-)
-from benchkit.simulate._common import (
-    _LN3,
-    FLAW_KINDS,
-    Simulation,
-    SimulationTruth,
-    _assign_flaws,
-    _check_flawed,
-    _check_sizes,
-    _expit,
-    _finish,
-    _flaw_table,
-    _fmt_size,
-    _freeze,
-    _item_ids,
-    _model_generators,
-    _state_labels,
-    _with_means,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.simulate._common import _LN3
+from benchkit.simulate._common import FLAW_KINDS
+from benchkit.simulate._common import Simulation
+from benchkit.simulate._common import SimulationTruth
+from benchkit.simulate._common import _assign_flaws
+from benchkit.simulate._common import _check_flawed
+from benchkit.simulate._common import _check_sizes
+from benchkit.simulate._common import _expit
+from benchkit.simulate._common import _finish
+from benchkit.simulate._common import _flaw_table
+from benchkit.simulate._common import _fmt_size
+from benchkit.simulate._common import _freeze
+from benchkit.simulate._common import _item_ids
+from benchkit.simulate._common import _model_generators
+from benchkit.simulate._common import _state_labels
+from benchkit.simulate._common import _with_means
 
 # --------------------------------------------------------------------------------------------------
 # 2. repeated sampling along an ordered size ladder (BSDProbe)

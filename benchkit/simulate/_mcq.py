@@ -9,26 +9,22 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
-from benchkit._validation import (
-    BenchkitTypeError,
-    check_float,
-    check_int,
-    describe,
-)
-from benchkit.simulate._common import (
-    FLAW_KINDS,
-    Simulation,
-    SimulationTruth,
-    _assign_flaws,
-    _check_flawed,
-    _finish,
-    _flaw_table,
-    _freeze,
-    _item_ids,
-    _model_generators,
-    _state_labels,
-    _with_means,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.simulate._common import FLAW_KINDS
+from benchkit.simulate._common import Simulation
+from benchkit.simulate._common import SimulationTruth
+from benchkit.simulate._common import _assign_flaws
+from benchkit.simulate._common import _check_flawed
+from benchkit.simulate._common import _finish
+from benchkit.simulate._common import _flaw_table
+from benchkit.simulate._common import _freeze
+from benchkit.simulate._common import _item_ids
+from benchkit.simulate._common import _model_generators
+from benchkit.simulate._common import _state_labels
+from benchkit.simulate._common import _with_means
 
 # --------------------------------------------------------------------------------------------------
 # 3. option probabilities of multiple-choice items (probability landscapes)

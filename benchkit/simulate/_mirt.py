@@ -1,7 +1,8 @@
 """Multidimensional 2PL responses of model families, owners and sizes (family-DIF, measure, Benchmark²)."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from collections.abc import Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -9,32 +10,28 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
-from benchkit._validation import (
-    BenchkitTypeError,
-    BenchkitValueError,
-    check_array,
-    check_float,
-    check_int,
-    check_probability,
-    describe,
-)
-from benchkit.simulate._common import (
-    FLAW_KINDS,
-    Simulation,
-    SimulationTruth,
-    _assign_flaws,
-    _binary_matrix_from,
-    _check_flawed,
-    _check_names,
-    _check_sizes,
-    _expit,
-    _finish,
-    _flaw_table,
-    _fmt_size,
-    _freeze,
-    _item_ids,
-    _with_means,
-)
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_array
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import check_probability
+from benchkit._validation import describe
+from benchkit.simulate._common import FLAW_KINDS
+from benchkit.simulate._common import Simulation
+from benchkit.simulate._common import SimulationTruth
+from benchkit.simulate._common import _assign_flaws
+from benchkit.simulate._common import _binary_matrix_from
+from benchkit.simulate._common import _check_flawed
+from benchkit.simulate._common import _check_names
+from benchkit.simulate._common import _check_sizes
+from benchkit.simulate._common import _expit
+from benchkit.simulate._common import _finish
+from benchkit.simulate._common import _flaw_table
+from benchkit.simulate._common import _fmt_size
+from benchkit.simulate._common import _freeze
+from benchkit.simulate._common import _item_ids
+from benchkit.simulate._common import _with_means
 
 # --------------------------------------------------------------------------------------------------
 # 1. multidimensional 2PL with families, owners, sizes

@@ -9,8 +9,11 @@ from typing import Any
 
 import pandas as pd
 
-from benchkit._validation import BenchkitValueError, check_choice
-from benchkit.simulate._common import Simulation, SimulationTruth, _freeze
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit.simulate._common import Simulation
+from benchkit.simulate._common import SimulationTruth
+from benchkit.simulate._common import _freeze
 from benchkit.simulate._ladder import repeated_sampling
 from benchkit.simulate._mcq import mcq_probabilities
 from benchkit.simulate._mirt import mirt_2pl

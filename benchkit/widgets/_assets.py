@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, describe
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import describe
 
 __all__ = ["asset", "asset_path", "asset_dirs"]
 

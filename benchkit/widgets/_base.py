@@ -111,17 +111,23 @@ import math
 import struct
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable
+from collections.abc import Hashable
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
+from typing import ClassVar
 
 import anywidget
 import numpy as np
 import pandas as pd
 import traitlets
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError, check_int
-from benchkit.widgets._assets import asset, asset_path
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit.widgets._assets import asset
+from benchkit.widgets._assets import asset_path
 
 __all__ = [
     "BenchkitWidget",

@@ -13,14 +13,15 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from benchkit._validation import BenchkitTypeError, BenchkitValueError
-from benchkit.dif.explore import (
-    near_tie_view,
-    reversal_curve_view,
-    robustness_forest_view,
-    signature_view,
-)
-from benchkit.widgets._base import BenchkitWidget, pack_arrays, to_jsonable
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import BenchkitValueError
+from benchkit.dif.explore import near_tie_view
+from benchkit.dif.explore import reversal_curve_view
+from benchkit.dif.explore import robustness_forest_view
+from benchkit.dif.explore import signature_view
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import pack_arrays
+from benchkit.widgets._base import to_jsonable
 
 __all__ = ["DIFExplorer"]
 

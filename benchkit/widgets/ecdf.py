@@ -24,8 +24,13 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from benchkit._validation import BenchkitValueError, check_int, describe
-from benchkit.widgets._base import BenchkitWidget, pack_arrays, to_jsonable, unpack_arrays
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import pack_arrays
+from benchkit.widgets._base import to_jsonable
+from benchkit.widgets._base import unpack_arrays
 
 __all__ = ["ECDFGapExplorer"]
 
@@ -90,7 +95,8 @@ class ECDFGapExplorer(BenchkitWidget):
 
     def __init__(self, result: Any, *, benchmark: str | None = None, n_neighbors: int = 5,
                  text_chars: int = 300, **kwargs: Any) -> None:
-        from benchkit.measure import BenchmarkMeasures, measure_benchmarks
+        from benchkit.measure import BenchmarkMeasures
+        from benchkit.measure import measure_benchmarks
 
         if not isinstance(result, BenchmarkMeasures):
             result = measure_benchmarks(result)

@@ -40,14 +40,18 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from benchkit._validation import BenchkitValueError, check_choice, check_int, describe
-from benchkit.landscape.explore import ALL, EXACT_LIMIT, LandscapeData, landscape_data
-from benchkit.widgets._base import (
-    BenchkitWidget,
-    pack_arrays,
-    to_jsonable,
-    unpack_arrays,
-)
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.landscape.explore import ALL
+from benchkit.landscape.explore import EXACT_LIMIT
+from benchkit.landscape.explore import LandscapeData
+from benchkit.landscape.explore import landscape_data
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import pack_arrays
+from benchkit.widgets._base import to_jsonable
+from benchkit.widgets._base import unpack_arrays
 
 __all__ = ["LIST_COLUMNS", "LandscapeExplorer"]
 

@@ -26,15 +26,15 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from benchkit._random import check_rng, seed_sequence
-from benchkit._validation import (
-    BenchkitValueError,
-    check_choice,
-    check_float,
-    check_int,
-    describe,
-)
-from benchkit.widgets._base import BenchkitWidget, to_jsonable
+from benchkit._random import check_rng
+from benchkit._random import seed_sequence
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_float
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import to_jsonable
 
 __all__ = ["QualityDashboard"]
 
@@ -119,8 +119,10 @@ class QualityDashboard(BenchkitWidget):
                  ratios=_GRID, K: int = 100,
                  rng=0, text_chars: int = 240, selection=None, progress: bool = False,
                  **kwargs: Any) -> None:
-        from benchkit.quality import METHODS, QualityResult
-        from benchkit.quality.explore import metrics_view, selection_view
+        from benchkit.quality import METHODS
+        from benchkit.quality import QualityResult
+        from benchkit.quality.explore import metrics_view
+        from benchkit.quality.explore import selection_view
 
         if not isinstance(result, QualityResult):
             raise BenchkitValueError(
@@ -345,7 +347,8 @@ class QualityDashboard(BenchkitWidget):
         """
         import altair as alt
 
-        from benchkit.charts.quality import kendall_heatmap_chart, selection_curve_chart
+        from benchkit.charts.quality import kendall_heatmap_chart
+        from benchkit.charts.quality import selection_curve_chart
 
         parts = []
         curve = self._selection.curve

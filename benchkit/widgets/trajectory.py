@@ -32,16 +32,19 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from benchkit._validation import BenchkitValueError, check_choice, check_int, describe
-from benchkit.boundary.explore import (
-    DELTA_FILTERS,
-    FLAG_FILTERS,
-    HIST_VARS,
-    SORT_KEYS,
-    TrajectoryView,
-    trajectory_view,
-)
-from benchkit.widgets._base import BenchkitWidget, pack_arrays, unpack_arrays
+from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
+from benchkit._validation import describe
+from benchkit.boundary.explore import DELTA_FILTERS
+from benchkit.boundary.explore import FLAG_FILTERS
+from benchkit.boundary.explore import HIST_VARS
+from benchkit.boundary.explore import SORT_KEYS
+from benchkit.boundary.explore import TrajectoryView
+from benchkit.boundary.explore import trajectory_view
+from benchkit.widgets._base import BenchkitWidget
+from benchkit.widgets._base import pack_arrays
+from benchkit.widgets._base import unpack_arrays
 
 __all__ = ["HIST_VARS", "SORT_KEYS", "TrajectoryExplorer"]
 
@@ -306,7 +309,8 @@ class TrajectoryExplorer(BenchkitWidget):
         """
         import altair as alt
 
-        from benchkit.charts.boundary import distribution_chart, trajectory_chart
+        from benchkit.charts.boundary import distribution_chart
+        from benchkit.charts.boundary import trajectory_chart
 
         prof = self._view.profile
         dist = distribution_chart(prof, bins=len(self._edges) - 1, width=120, height=90)

@@ -20,7 +20,8 @@ from pathlib import Path
 os.environ.update(HF_HUB_OFFLINE="1", HF_DATASETS_OFFLINE="1", MODELSCOPE_OFFLINE="1")
 
 import evalscope
-from evalscope import TaskConfig, run_task
+from evalscope import TaskConfig
+from evalscope import run_task
 from evalscope.api.model import ModelOutput
 
 _KEYS = "ABCDAB"

@@ -34,21 +34,25 @@ import inspect_ai
 from inspect_ai import Task
 from inspect_ai import eval as inspect_eval
 from inspect_ai.dataset import Sample
-from inspect_ai.model import ModelAPI, ModelOutput, get_model
-from inspect_ai.scorer import (
-    CORRECT,
-    INCORRECT,
-    NOANSWER,
-    PARTIAL,
-    Score,
-    Target,
-    accuracy,
-    choice,
-    match,
-    scorer,
-    stderr,
-)
-from inspect_ai.solver import Generate, TaskState, generate, multiple_choice, solver
+from inspect_ai.model import ModelAPI
+from inspect_ai.model import ModelOutput
+from inspect_ai.model import get_model
+from inspect_ai.scorer import CORRECT
+from inspect_ai.scorer import INCORRECT
+from inspect_ai.scorer import NOANSWER
+from inspect_ai.scorer import PARTIAL
+from inspect_ai.scorer import Score
+from inspect_ai.scorer import Target
+from inspect_ai.scorer import accuracy
+from inspect_ai.scorer import choice
+from inspect_ai.scorer import match
+from inspect_ai.scorer import scorer
+from inspect_ai.scorer import stderr
+from inspect_ai.solver import Generate
+from inspect_ai.solver import TaskState
+from inspect_ai.solver import generate
+from inspect_ai.solver import multiple_choice
+from inspect_ai.solver import solver
 
 
 async def _local_token_count(self, text: str) -> int:  # replaces the tiktoken download
