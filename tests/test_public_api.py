@@ -17,12 +17,14 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import re
 from pathlib import Path
 
 import pytest
 
 import benchkit
 
+REPO = Path(__file__).resolve().parents[1]
 FORBIDDEN = {"seed", "n_boot", "n_perm", "n_sim", "B", "level", "ci"}
 
 
@@ -196,3 +198,48 @@ def test_no_public_name_shadows_a_module(package):
     mod = importlib.import_module(package)
     subs = {m.name for m in pkgutil.iter_modules(mod.__path__)}
     assert subs & set(mod.__all__) == set()
+
+
+# ---- names the docs promise ---------------------------------------------------------------------
+DOC_FILES = sorted(
+    [p for p in (REPO / "benchkit").rglob("*.py") if "_kernels" not in p.parts]
+    + [REPO / "README.md", REPO / "CONTRIBUTING.md", *(REPO / "docs").glob("*.md"),
+       *(REPO / "notebooks").glob("*.ipynb"), *(REPO / "benchkit" / "widgets").glob("*.js")]
+)
+DOTTED = re.compile(r"\bbenchkit(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+
+
+def _resolve(dotted: str):
+    """Import the longest module prefix of ``dotted`` and get the rest as attributes."""
+    parts = dotted.split(".")
+    for k in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:k]))
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").startswith("benchkit"):  # a dependency is missing, not the name
+                raise
+            continue
+        for p in parts[k:]:
+            obj = getattr(obj, p)
+        return obj
+    raise AttributeError(dotted)
+
+
+def test_every_benchkit_name_in_docs_and_docstrings_exists():
+    # The CHANGELOG is left out on purpose: it names the old paths of renamed objects.
+    stale = []
+    for path in DOC_FILES:
+        for dotted in sorted(set(DOTTED.findall(path.read_text(encoding="utf-8")))):
+            try:
+                _resolve(dotted)
+            except (AttributeError, ModuleNotFoundError):
+                stale.append(f"{path.relative_to(REPO)}: {dotted}")
+    assert stale == []
+
+
+def test_the_name_check_catches_a_stale_name():
+    assert _resolve("benchkit.stats.holm") is benchkit.stats.holm
+    with pytest.raises(AttributeError):
+        _resolve("benchkit.measure.measure_pipeline")
+    with pytest.raises(AttributeError):
+        _resolve("benchkit.measure_pipeline.measure_benchmarks")

@@ -3,7 +3,7 @@ r"""Spectral MIRT working model (paper 001, App. C.2-C.3).
 A family-blind, response-derived low-rank approximation of the compensatory MIRT term
 :math:`a_i^\top\theta_m`.
 
-Self-contained (imports nothing from :mod:`benchkit.irt`); it becomes ``benchkit.irt.spectral``.
+Self-contained: it imports nothing from the rest of :mod:`benchkit.irt`.
 
 =====================================  ===========================================================
 :func:`standardize`                    smoothed marginals and standardized working responses

@@ -493,7 +493,7 @@ class RunResult:
                     if col in pf.columns:
                         per = pf.drop_duplicates("item").set_index("item")[col]
                         items[col] = per.reindex(ids).to_numpy()
-        m = {"source": "benchkit.landscape.runners", "path": str(self.path) if self.path else None}
+        m = {"source": "benchkit.landscape.run_prompts", "path": str(self.path) if self.path else None}
         m.update(meta or {})
         return ResponseSet.from_long(long, items=items, T=1, name=name, meta=m, **kwargs)
 

@@ -11,8 +11,8 @@ r"""ECDF gap explorer: a benchmark's normalized difficulties against the uniform
   difficulty; Python recomputes the metrics with :func:`benchkit.measure.what_if` and syncs them
   back (the "after" ECDF is drawn dashed, the metrics show before -> after).
 
-Input is a :class:`benchkit.measure_pipeline.BenchmarkMeasures` (from
-:func:`benchkit.measure_pipeline.measure_benchmarks`), or anything that function accepts.
+Input is a :class:`benchkit.measure.BenchmarkMeasures` (from
+:func:`benchkit.measure.measure_benchmarks`), or anything that function accepts.
 ``to_html()`` writes a static page with every benchmark embedded (picker, gap bands and
 neighbour lists work there; adding items needs the kernel and is disabled).
 """
@@ -52,7 +52,7 @@ class ECDFGapExplorer(BenchkitWidget):
     Parameters
     ----------
     result : BenchmarkMeasures, ResponseSet or mapping
-        A :func:`benchkit.measure_pipeline.measure_benchmarks` result; anything else is passed to
+        A :func:`benchkit.measure.measure_benchmarks` result; anything else is passed to
         that function first (with default options).
     benchmark : str, optional
         The benchmark shown first (default the first).
@@ -122,12 +122,12 @@ class ECDFGapExplorer(BenchkitWidget):
     # ----------------------------------------------------------------- helpers
     @property
     def result(self):
-        """The :class:`~benchkit.measure_pipeline.BenchmarkMeasures` shown."""
+        """The :class:`~benchkit.measure.BenchmarkMeasures` shown."""
         return self._result
 
     @property
     def measure(self):
-        """The selected benchmark's :class:`~benchkit.measure_pipeline.BenchmarkMeasure`."""
+        """The selected benchmark's :class:`~benchkit.measure.BenchmarkMeasure`."""
         return self._result[self.benchmark]
 
     def _check_name(self, name: str) -> None:
