@@ -28,6 +28,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -61,7 +62,7 @@ _PROB_TOL = 1e-6
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@result
 class DropEntry:
     """One reason rows were dropped: how many rows and cells, and a few examples."""
 
@@ -71,7 +72,7 @@ class DropEntry:
     examples: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
+@result
 class DropReport:
     """Everything construction dropped on request (``drop_incomplete=True`` and the like)."""
 
@@ -107,7 +108,7 @@ class DropReport:
         )
 
 
-@dataclass(frozen=True)
+@result
 class CountMatrix:
     """Correct counts ``K`` and observed sample counts ``N``, items x models (int64).
 
@@ -145,7 +146,7 @@ class CountMatrix:
         )
 
 
-@dataclass(frozen=True)
+@result
 class AnswerCounts:
     """Answer-state counts: ``counts[i, j, s]`` samples of model j on item i in state s.
 
@@ -632,12 +633,12 @@ class ResponseSet:
 
     models: pd.DataFrame
     items: pd.DataFrame
-    _K: np.ndarray = field(repr=False)
-    _S: np.ndarray | None = field(repr=False)  # sum of fractional scores; None when K holds them
-    _N: np.ndarray = field(repr=False)
-    _T: int | np.ndarray = field(repr=False)
-    _long: pd.DataFrame | None = field(repr=False)
-    _P: np.ndarray | None = field(repr=False)
+    _K: np.ndarray
+    _S: np.ndarray | None  # sum of fractional scores; None when K holds them
+    _N: np.ndarray
+    _T: int | np.ndarray
+    _long: pd.DataFrame | None
+    _P: np.ndarray | None
     name: str | None = None
     meta: Mapping[str, Any] = field(default_factory=dict)
     report: DropReport = field(default_factory=DropReport)

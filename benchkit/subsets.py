@@ -23,7 +23,6 @@ estimator weights and method details. Kendall's tau-b is :func:`benchkit.stats.k
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
@@ -32,6 +31,7 @@ import pandas as pd
 from scipy import special
 
 from benchkit._random import generator
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -57,7 +57,7 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------
 # results
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class Subset:
     """A selected item subset.
 
@@ -81,8 +81,8 @@ class Subset:
     weights: np.ndarray
     method: str
     n_pool: int
-    groups: np.ndarray = field(repr=False)
-    info: dict = field(default_factory=dict, repr=False)
+    groups: np.ndarray
+    info: dict = field(default_factory=dict)
 
     @property
     def size(self) -> int:
@@ -95,7 +95,7 @@ class Subset:
                              "group": self.groups})
 
 
-@dataclass(frozen=True)
+@result
 class KMeansResult:
     """Lloyd's k-means: ``centers`` (k, d), ``labels`` (n,), ``inertia``, ``n_iter``, ``converged``."""
 
@@ -112,7 +112,7 @@ class KMeansResult:
         return df
 
 
-@dataclass(frozen=True)
+@result
 class KMedoidsResult:
     """Alternating k-medoids: ``medoids`` (k,) row indices, ``labels`` (n,), total ``cost``."""
 

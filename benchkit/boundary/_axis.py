@@ -7,7 +7,6 @@ or by parameter count within a family) and endpoint-preserving sub-axes are also
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from itertools import combinations
@@ -15,6 +14,7 @@ from itertools import combinations
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
@@ -24,7 +24,7 @@ from benchkit._validation import describe
 __all__ = ["ModelAxis", "empirical_axis", "size_axis", "explicit_axis", "model_axis", "subaxes"]
 
 
-@dataclass(frozen=True)
+@result
 class ModelAxis:
     """An ordered model axis (weakest first).
 

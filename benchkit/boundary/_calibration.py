@@ -9,8 +9,6 @@ from __future__ import annotations
 import json
 import math
 import os
-from dataclasses import dataclass
-from dataclasses import field
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +18,7 @@ from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
 from benchkit._random import check_rng
 from benchkit._random import seed_sequence
+from benchkit._results import result
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -81,7 +80,7 @@ def reference_family(n: int) -> np.ndarray:
     return np.array(rows, dtype=np.float64)
 
 
-@dataclass(frozen=True)
+@result
 class CalibrationTable:
     """Calibration of the order-consistency score for one (n, T).
 
@@ -118,10 +117,10 @@ class CalibrationTable:
     n_resamples: int
     rng: int | None
     block_size: int
-    reference: np.ndarray = field(repr=False)
-    atoms: np.ndarray = field(repr=False)
-    tail: np.ndarray = field(repr=False)
-    argmax: np.ndarray = field(repr=False)
+    reference: np.ndarray
+    atoms: np.ndarray
+    tail: np.ndarray
+    argmax: np.ndarray
     version: int = TABLE_VERSION
 
     # -- lookup -----------------------------------------------------------------------------

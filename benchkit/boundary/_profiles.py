@@ -1,13 +1,12 @@
 """Item-level BSDProbe profiles from correct-response counts (Sec. 3.2, App. A-D)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
 from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -56,7 +55,7 @@ def endpoint_gamma(k1, kn, T: int) -> np.ndarray:
     return gamma_table(T)[k1, kn]
 
 
-@dataclass(frozen=True)
+@result
 class ProfileResult:
     """BSDProbe profiles phi(q) = (x, w, v, o) with everything they are built from.
 
@@ -64,33 +63,33 @@ class ProfileResult:
     are (items, n). ``flat`` marks Delta = 0 items, whose ``x`` is the App. B position and ``w`` = 1.
     """
 
-    counts: np.ndarray = field(repr=False)
+    counts: np.ndarray
     T: int
-    c: np.ndarray = field(repr=False)
-    entropy: np.ndarray = field(repr=False)
+    c: np.ndarray
+    entropy: np.ndarray
     entropy_source: str
-    fit: np.ndarray = field(repr=False)
-    blocks: np.ndarray = field(repr=False)
-    delta: np.ndarray = field(repr=False)
-    flat: np.ndarray = field(repr=False)
-    q25: np.ndarray = field(repr=False)
-    q50: np.ndarray = field(repr=False)
-    q75: np.ndarray = field(repr=False)
-    x: np.ndarray = field(repr=False)
-    w: np.ndarray = field(repr=False)
-    a: np.ndarray = field(repr=False)
-    gamma: np.ndarray = field(repr=False)
-    high_start: np.ndarray = field(repr=False)
-    e_hi: np.ndarray = field(repr=False)
-    v: np.ndarray = field(repr=False)
-    D: np.ndarray = field(repr=False)
-    o: np.ndarray = field(repr=False)
-    flagged: np.ndarray = field(repr=False)
+    fit: np.ndarray
+    blocks: np.ndarray
+    delta: np.ndarray
+    flat: np.ndarray
+    q25: np.ndarray
+    q50: np.ndarray
+    q75: np.ndarray
+    x: np.ndarray
+    w: np.ndarray
+    a: np.ndarray
+    gamma: np.ndarray
+    high_start: np.ndarray
+    e_hi: np.ndarray
+    v: np.ndarray
+    D: np.ndarray
+    o: np.ndarray
+    flagged: np.ndarray
     alpha_o: float
-    calibration: CalibrationTable = field(repr=False)
-    positioning: dict = field(repr=False)
-    items: np.ndarray | None = field(default=None, repr=False)
-    groups: np.ndarray | None = field(default=None, repr=False)
+    calibration: CalibrationTable
+    positioning: dict
+    items: np.ndarray | None = None
+    groups: np.ndarray | None = None
     models: tuple | None = None
 
     @property

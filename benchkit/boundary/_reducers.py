@@ -21,11 +21,11 @@ import math
 import re
 import string
 import unicodedata
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -495,7 +495,7 @@ def score_state(state, reference, *, task: str, match: str = "substring", **kwar
     return qa_match(state, reference, match=match)
 
 
-@dataclass(frozen=True)
+@result
 class ReducedGenerations:
     """Answer states (and correctness when references were given) of a column of generations."""
 

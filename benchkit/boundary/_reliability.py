@@ -15,15 +15,13 @@ All randomness flows from one ``rng`` (:mod:`benchkit._random`) in fixed-size bl
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
-
 import numpy as np
 import pandas as pd
 
 from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -47,7 +45,7 @@ _BLOCK = 500  # bootstrap / permutation replicates per independently seeded bloc
 # ------------------------------------------------------------------------------------------
 # App. G: repeated-response reliability
 # ------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class ReliabilityResult:
     """Split-half reliability of one model's repeated responses on one benchmark (App. G).
 
@@ -76,14 +74,14 @@ class ReliabilityResult:
     """
 
     name: str | None
-    items: pd.Index = field(repr=False)
+    items: pd.Index
     block_sizes: tuple
-    native_jsd: np.ndarray = field(repr=False)
-    spearman_c: np.ndarray = field(repr=False)
-    contrast: np.ndarray = field(repr=False)
+    native_jsd: np.ndarray
+    spearman_c: np.ndarray
+    contrast: np.ndarray
     t: int
-    self_jsd: np.ndarray = field(repr=False)
-    cross_jsd: np.ndarray = field(repr=False)
+    self_jsd: np.ndarray
+    cross_jsd: np.ndarray
     G: float
     ci: tuple
     p_perm: float
@@ -343,14 +341,14 @@ def _calibration_for(calibration, n, T):
     )
 
 
-@dataclass(frozen=True)
+@result
 class BudgetSensitivityResult:
     """Response-budget sensitivity (App. H.1): one row per (budget, repetition) in ``runs``."""
 
     T: int
     budgets: tuple
     n_rep: int
-    runs: pd.DataFrame = field(repr=False)
+    runs: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
         """Table 9 layout: per budget, mean agreement (%) and x / w MAE over repetitions."""
@@ -460,14 +458,14 @@ def budget_sensitivity(result, *, budgets=(5, 10, 15), n_rep: int = 100, rng=42,
     return BudgetSensitivityResult(T=T, budgets=bs, n_rep=n_rep, runs=runs)
 
 
-@dataclass(frozen=True)
+@result
 class SubaxisSensitivityResult:
     """Endpoint-preserving model reduction (App. H.2): one row per sub-axis in ``runs``."""
 
     n: int
     T: int
-    runs: pd.DataFrame = field(repr=False)
-    mapped: dict = field(repr=False)
+    runs: pd.DataFrame
+    mapped: dict
 
     def to_frame(self) -> pd.DataFrame:
         """Table 10 layout: per sub-axis size, agreement range (%) and mean x / w MAE."""

@@ -7,12 +7,10 @@ all items with o <= alpha_o).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
-
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
@@ -22,7 +20,7 @@ from benchkit.boundary._profiles import ProfileResult
 __all__ = ["BenchmarkSummary", "summarize", "Diagnosis", "diagnosis_table"]
 
 
-@dataclass(frozen=True)
+@result
 class BenchmarkSummary:
     """Benchmark-level summary of one (benchmark, axis) condition (Sec. 3.3).
 
@@ -47,8 +45,8 @@ class BenchmarkSummary:
     v_mean: float
     v_median: float
     v_mean_positive: float
-    bins: np.ndarray = field(repr=False)
-    hist: dict = field(repr=False)
+    bins: np.ndarray
+    hist: dict
 
     @property
     def flat_share(self) -> float:
@@ -152,12 +150,12 @@ def summarize(result, *, bins: int = 10, benchmark: str | None = None,
     )
 
 
-@dataclass(frozen=True)
+@result
 class Diagnosis:
     """Profiles and summaries for several (benchmark, axis) conditions (Sec. 4.2)."""
 
-    results: dict = field(repr=False)
-    summaries: tuple = field(repr=False)
+    results: dict
+    summaries: tuple
 
     def to_frame(self) -> pd.DataFrame:
         """One row per (benchmark, axis) with every summary column."""

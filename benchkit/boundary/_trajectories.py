@@ -6,12 +6,10 @@ across all probe models of the axis for item q) and Eq. 3 the correctness mass c
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
-
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_int
@@ -21,7 +19,7 @@ from benchkit.stats import xlogx
 __all__ = ["Trajectories", "state_trajectories", "binary_state_counts", "answer_entropy"]
 
 
-@dataclass(frozen=True)
+@result
 class Trajectories:
     """Trajectories C_q and E_q of items along an ordered model axis (Sec. 3.1).
 
@@ -51,17 +49,17 @@ class Trajectories:
         Label of each state per item (e.g. the answer string), when known.
     """
 
-    state_counts: np.ndarray = field(repr=False)
-    state_correct: np.ndarray = field(repr=False)
+    state_counts: np.ndarray
+    state_correct: np.ndarray
     T: int
-    counts: np.ndarray = field(repr=False)
-    c: np.ndarray = field(repr=False)
-    entropy: np.ndarray = field(repr=False)
-    n_states: np.ndarray = field(repr=False)
+    counts: np.ndarray
+    c: np.ndarray
+    entropy: np.ndarray
+    n_states: np.ndarray
     entropy_source: str
-    items: pd.Index = field(repr=False)
-    models: pd.Index = field(repr=False)
-    state_labels: tuple | None = field(default=None, repr=False)
+    items: pd.Index
+    models: pd.Index
+    state_labels: tuple | None = None
 
     @property
     def n(self) -> int:

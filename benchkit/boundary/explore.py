@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit import boundary
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -229,7 +228,7 @@ def _group_answers(answers, item_ids, model_names, k) -> dict | None:
     return out
 
 
-@dataclass(frozen=True)
+@result
 class TrajectoryView:
     """A profile result with the names, text and answers the trajectory explorer shows.
 
@@ -257,7 +256,7 @@ class TrajectoryView:
     entropy_source: str
     text: list[str | None] | None
     answers: Any
-    frame: pd.DataFrame = field(repr=False)
+    frame: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
         """A copy of :attr:`frame` (``profile.to_frame()`` indexed by the item ids)."""

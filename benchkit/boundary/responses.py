@@ -7,13 +7,12 @@ call, Sec. 3-3.2, App. F), :func:`diagnose` (benchmark x axis summaries, Sec. 3.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass
-from dataclasses import field
 
 import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
@@ -44,7 +43,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@result
 class ResponseProfiles:
     """Profiles of a ResponseSet's items along one model axis, with the data behind them.
 
@@ -63,10 +62,10 @@ class ResponseProfiles:
         Name of the ResponseSet (e.g. the benchmark).
     """
 
-    profile: ProfileResult = field(repr=False)
-    trajectories: Trajectories = field(repr=False)
+    profile: ProfileResult
+    trajectories: Trajectories
     axis: ModelAxis
-    items: pd.DataFrame = field(repr=False)
+    items: pd.DataFrame
     n_dropped: int = 0
     name: str | None = None
 

@@ -40,8 +40,6 @@ from __future__ import annotations
 import zlib
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -52,6 +50,7 @@ from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
 from benchkit._random import generator
 from benchkit._random import seed_sequence
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -269,7 +268,7 @@ def _pool_mask(pool, m: int) -> np.ndarray:
 # ----------------------------------------------------------------------------------------------
 # the experiment
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class SubsetUtilityResult:
     """Repeated subset sampling scored on a reference axis (Tables 2/3, 11-14 for one benchmark).
 
@@ -298,17 +297,17 @@ class SubsetUtilityResult:
 
     methods: tuple
     sizes: tuple
-    ndr: np.ndarray = field(repr=False)
-    tau_b: np.ndarray = field(repr=False)
-    scores: np.ndarray = field(repr=False)
-    full_scores: np.ndarray = field(repr=False)
-    selections: tuple = field(repr=False)
-    reference_models: pd.Index = field(repr=False)
-    pool: np.ndarray = field(repr=False)
-    items: pd.Index | None = field(repr=False)
+    ndr: np.ndarray
+    tau_b: np.ndarray
+    scores: np.ndarray
+    full_scores: np.ndarray
+    selections: tuple
+    reference_models: pd.Index
+    pool: np.ndarray
+    items: pd.Index | None
     estimator: str
     n_repeats: int
-    rng_entropy: Any = field(repr=False)
+    rng_entropy: Any
     name: str | None = None
 
     def to_frame(self) -> pd.DataFrame:

@@ -26,11 +26,11 @@ the in-context demonstrations (item ids 1, 3, 5, 7, 9) are dropped by default: 4
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -65,7 +65,7 @@ _LOGITS = tuple(f"logit_{c}" for c in "ABCDEF")
 _COLUMNS = ("source_file", "model", "dataset", "prompt_template", "item_id") + _LOGITS
 
 
-@dataclass(frozen=True)
+@result
 class OptionProbs:
     """Option probabilities of one (dataset, prompt template) slice.
 

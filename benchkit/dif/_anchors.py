@@ -1,13 +1,13 @@
 """Cross-fitted residual low-DIF anchors (paper 001, Sec. 3.3, App. C.5)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
 from benchkit._validation import check_int
@@ -87,7 +87,7 @@ def jaccard(a, b) -> float:
     return float(np.sum(a & b) / u) if u else 1.0
 
 
-@dataclass(frozen=True)
+@result
 class FoldAnchors:
     r"""Anchors learnt in one owner half (App. C.5).
 

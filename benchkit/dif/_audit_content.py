@@ -8,7 +8,6 @@ tables: Cohen's kappa, Spearman, exact McNemar, BH, Wilcoxon and the four confir
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -16,6 +15,7 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import generator
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
 from benchkit._validation import check_int
@@ -124,7 +124,7 @@ def _mcnemar_exact(x_high: np.ndarray, x_ctrl: np.ndarray) -> float:
     return 1.0 if b + c == 0 else float(binomtest(b, b + c, 0.5).pvalue)
 
 
-@dataclass(frozen=True)
+@result
 class ContentAudit:
     """Analysis of two annotators' labels (App. D.4, Eq. 58-60; Figure 3).
 

@@ -7,7 +7,6 @@ per block, results in block order, hence identical for any ``n_jobs`` and backen
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -15,6 +14,7 @@ import pandas as pd
 
 from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
 from benchkit.dif._ranking import THRESHOLDS
@@ -81,7 +81,7 @@ def _controls_block(seed, start, stop, folds, pairs, thresholds):
     return F, E
 
 
-@dataclass(frozen=True)
+@result
 class MatchedRandomResult:
     r"""R blueprint-matched random subtests (App. C.6, Eq. 10-11).
 
@@ -181,7 +181,7 @@ def _boot_block(seed, start, stop, unit_stats, pairs, thresholds, B):
     return F, E
 
 
-@dataclass(frozen=True)
+@result
 class BootstrapResult:
     """Composition bootstrap of the pooled reversal rate (App. C.7).
 
@@ -254,7 +254,7 @@ def _owner_block(seed, start, stop, owner_codes, fam_codes, values, n_fam):
     return out
 
 
-@dataclass(frozen=True)
+@result
 class OwnerBootstrapResult:
     """Owner bootstrap of family mean shifts (App. D.1, Eq. 42-43; Table 7).
 

@@ -6,13 +6,13 @@ the opposite half's representatives.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit.dif._anchors import FoldAnchors
 from benchkit.dif._anchors import purify
@@ -25,7 +25,7 @@ from benchkit.irt._spectral import select_dimension
 __all__ = ["CrossFit", "cross_fit"]
 
 
-@dataclass(frozen=True)
+@result
 class CrossFit:
     """Both directions of the cross-fit.
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
@@ -13,6 +12,7 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
 from benchkit.dif._anchors import purify
@@ -45,7 +45,7 @@ __all__ = ["AuditResult", "robustness_table", "run_audit", "run_variant"]
 PRIMARY = 0.01
 
 
-@dataclass(frozen=True)
+@result
 class AuditResult:
     """Everything the primary family-DIF audit computes (paper 001, Tables 1-2, 4-7 inputs).
 

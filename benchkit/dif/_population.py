@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
@@ -17,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
@@ -89,7 +89,7 @@ def model_owners(model_ids: Sequence[str]) -> np.ndarray:
     return out
 
 
-@dataclass(frozen=True)
+@result
 class Population:
     """An audit population (App. C.1) with its report.
 

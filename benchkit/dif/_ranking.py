@@ -6,11 +6,10 @@ tau_b and the all-pair reversal rate.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit.stats import kendall_tau_b
 
 __all__ = [
@@ -30,7 +29,7 @@ THRESHOLDS: tuple[float, ...] = (0.0025, 0.005, 0.01, 0.02, 0.03, 0.05)
 TIE_TOL = 1e-12
 
 
-@dataclass(frozen=True)
+@result
 class FoldTargets:
     """The held-out representatives of one fold and the frozen weights from the other half.
 
@@ -57,7 +56,7 @@ class FoldTargets:
         return (w @ self.Y) / w.sum()
 
 
-@dataclass(frozen=True)
+@result
 class PairSet:
     """Different-owner, different-family pairs with ``0 < |A_m - A_n| <= max threshold``.
 
@@ -122,7 +121,7 @@ def pooled_rates(flips: np.ndarray, eligible: np.ndarray) -> np.ndarray:
         return np.where(e > 0, f / np.maximum(e, 1), np.nan)
 
 
-@dataclass(frozen=True)
+@result
 class RankingResult:
     r"""Observed ranking statistics of the low-DIF anchor scoring (Table 1, Table 4's first number).
 

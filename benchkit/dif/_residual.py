@@ -1,11 +1,10 @@
 """Residual item x family DIF fit (paper 001, Eq. 3-5, App. C.4)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_float
@@ -14,7 +13,7 @@ from benchkit._validation import check_int
 __all__ = ["ResidualDIF", "family_codes", "fit_residual_dif"]
 
 
-@dataclass(frozen=True)
+@result
 class ResidualDIF:
     r"""Item easiness and residual family effects (Eq. 3-5).
 

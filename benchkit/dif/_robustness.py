@@ -6,7 +6,6 @@ decomposition of family score shifts (Eq. 56-57).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -14,6 +13,7 @@ import pandas as pd
 
 from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
@@ -148,7 +148,7 @@ def _perm_block(seed, start, stop, rD, rV, HD, HV, amD, amV, cells):
     return out
 
 
-@dataclass(frozen=True)
+@result
 class Replication:
     """Owner-disjoint replication of residual item-family signatures (Table 2, App. D.3).
 
@@ -314,7 +314,7 @@ def _selected_frame(effects, name: str) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-@dataclass(frozen=True)
+@result
 class SourceSupport:
     """Pooled support of source-level family effects (App. D.3, after Eq. 55).
 
@@ -434,7 +434,7 @@ def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
                                    "min_benchmarks": min_benchmarks})
 
 
-@dataclass(frozen=True)
+@result
 class FoldSwapCheck:
     """Sign stability of the largest exact source contributions across folds (App. D.3, Eq. 56-57).
 

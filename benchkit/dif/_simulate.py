@@ -8,12 +8,12 @@ lineage term (so every exclusion path of the population rules is exercised).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from benchkit._random import generator
+from benchkit._results import result
 from benchkit._validation import check_float
 from benchkit._validation import check_int
 
@@ -26,7 +26,7 @@ _OTHER = ("Yi-1.5", "falcon", "olmo", "internlm2")
 _LINEAGE = ("dpo", "merge", "lora", "distill", "uncensored")
 
 
-@dataclass(frozen=True)
+@result
 class FamilyDIFSimulation:
     """A simulated audit matrix with its truth.
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
 
@@ -11,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import seed_sequence
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
 from benchkit._validation import check_int
@@ -34,7 +34,7 @@ def _import_bayes():
     return pm, nutpie, az
 
 
-@dataclass(frozen=True)
+@result
 class BayesFit:
     r"""Posterior summary of the Bayesian 1PL, with the paper's post-fit checks.
 
@@ -65,10 +65,10 @@ class BayesFit:
         The draws (posterior, sample_stats, log_likelihood when ``loo=True``).
     """
 
-    difficulty: np.ndarray = field(repr=False)
-    difficulty_sd: np.ndarray = field(repr=False)
-    ability: np.ndarray = field(repr=False)
-    ability_posterior_sd: np.ndarray = field(repr=False)
+    difficulty: np.ndarray
+    difficulty_sd: np.ndarray
+    ability: np.ndarray
+    ability_posterior_sd: np.ndarray
     sigma: float
     r_hat_max: float
     ess_bulk_min: float
@@ -77,13 +77,13 @@ class BayesFit:
     p_loo: float
     pareto_k_max: float
     pareto_k_bad: int
-    diagnostics: pd.DataFrame = field(repr=False)
-    summary: pd.DataFrame = field(repr=False)
-    posterior_mode: IRTFit = field(repr=False)
-    inference_data: Any = field(repr=False)
-    items: pd.Index = field(repr=False)
-    models: pd.Index = field(repr=False)
-    options: dict = field(repr=False, default_factory=dict)
+    diagnostics: pd.DataFrame
+    summary: pd.DataFrame
+    posterior_mode: IRTFit
+    inference_data: Any
+    items: pd.Index
+    models: pd.Index
+    options: dict = field(default_factory=dict)
 
     @property
     def converged(self) -> bool:

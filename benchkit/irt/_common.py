@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 from scipy import special
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_float
@@ -112,7 +113,7 @@ def _sp_p(eta):
 # ----------------------------------------------------------------------------------------------
 # result
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class IRTFit:
     r"""A fitted 1PL or 2PL model.
 
@@ -153,11 +154,11 @@ class IRTFit:
     n_iter: int
     converged: bool
     collapsed: bool
-    items: pd.Index = field(repr=False)
-    models: pd.Index = field(repr=False)
-    options: dict = field(repr=False, default_factory=dict)
-    nodes: np.ndarray | None = field(repr=False, default=None)
-    posterior: np.ndarray | None = field(repr=False, default=None)
+    items: pd.Index
+    models: pd.Index
+    options: dict = field(default_factory=dict)
+    nodes: np.ndarray | None = None
+    posterior: np.ndarray | None = None
 
     @property
     def n_items(self) -> int:

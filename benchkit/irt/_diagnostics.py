@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit.irt._common import IRTFit
 from benchkit.irt._common import _labels
@@ -17,7 +17,7 @@ from benchkit.irt._common import _matrix
 # ----------------------------------------------------------------------------------------------
 # post-fit diagnostics
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class FitStatistics:
     """Infit and outfit mean squares of items and models (Rasch fit statistics)."""
 
@@ -82,7 +82,7 @@ def fit_statistics(Y: Any, fit: IRTFit) -> FitStatistics:
 # ----------------------------------------------------------------------------------------------
 # response-matrix diagnostics
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class ResponseDiagnostics:
     """Pre-fit diagnostics of a response matrix (paper Figure 2, step 2)."""
 

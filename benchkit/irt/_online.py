@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import special
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_float
@@ -21,7 +21,7 @@ from benchkit.irt._common import _prior
 # ----------------------------------------------------------------------------------------------
 # online calibration
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class Calibration:
     """Difficulties of new items calibrated against a fixed fit."""
 

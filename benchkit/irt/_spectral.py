@@ -18,13 +18,13 @@ Self-contained: it imports nothing from the rest of :mod:`benchkit.irt`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_float
@@ -129,7 +129,7 @@ def randomized_svd(X, k: int, *, n_iter: int = 5, oversample: int = 10, rng: Any
     return (Q @ Ub)[:, :k], S[:k], Vt[:k]
 
 
-@dataclass(frozen=True)
+@result
 class SpectralFit:
     """Spectral MIRT representation fitted in one owner half (Eq. 12-16).
 
@@ -212,7 +212,7 @@ def fit_spectral(Y, K: int, *, rows=None, n_iter: int = 5, oversample: int = 10,
     return SpectralFit(p_hat=p, s=s, theta=theta, loadings=L, singular_values=S, rows=rows)
 
 
-@dataclass(frozen=True)
+@result
 class DimensionSelection:
     r"""Nested owner-/item-held-out selection of K (App. C.3, Eq. 18-23).
 

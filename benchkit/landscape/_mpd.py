@@ -6,8 +6,6 @@ App. E (Table 13), App. G (Table 15).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 from typing import Hashable
 from typing import Sequence
@@ -19,6 +17,7 @@ from benchkit._kernels import mpd as _k
 from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
 from benchkit._random import seed_sequence
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -49,7 +48,7 @@ _BOOT_CHUNK = 64  # bootstrap replicates per weight chunk (each chunk has its ow
 _SAMPLE_CHUNK = 1 << 20  # sampled pairs per chunk (each chunk has its own spawned seed)
 
 
-@dataclass(frozen=True)
+@result
 class MPDResult:
     """Mean pairwise Euclidean distance of one point set.
 
@@ -88,7 +87,7 @@ class MPDResult:
     confidence_level: float = float("nan")
     n_resamples: int = 0
     n_sampled: int = 0
-    boot: np.ndarray | None = field(default=None, repr=False)
+    boot: np.ndarray | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """One-row table of the fields (without the replicates)."""
@@ -100,7 +99,7 @@ class MPDResult:
         }])
 
 
-@dataclass(frozen=True)
+@result
 class GroupedMPDResult:
     """MPD per group (e.g. per model, per benchmark, per model x benchmark).
 
@@ -609,7 +608,7 @@ def average_over_models(frame: Any, *, by: str | Sequence[str] | None = "benchma
     return out.reset_index()
 
 
-@dataclass(frozen=True)
+@result
 class MPDReadings:
     """The three readings of MPD (paper 003 Sec. 3.3, Table 1, Fig. 2 and App. A) per group.
 
@@ -629,7 +628,7 @@ class MPDReadings:
     """
 
     table: pd.DataFrame
-    per_model: pd.DataFrame = field(repr=False)
+    per_model: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import zlib
-from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -26,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import seed_sequence
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -95,7 +95,7 @@ def _ngrams(text: str, width: int) -> set[str]:
 _BASE_COLS = ["item", "variant", "text", "options", "answer_key", "answer_index", "n_options"]
 
 
-@dataclass(frozen=True)
+@result
 class PerturbationSet:
     """Variants of a set of items, as data.
 

@@ -4,14 +4,13 @@ Paper 003 ("Auditing MCQA Benchmarks through Probability Landscapes"), Sec. 3.1-
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -24,7 +23,7 @@ __all__ = ["LandscapePoints", "points", "LETTERS"]
 LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
-@dataclass(frozen=True)
+@result
 class LandscapePoints:
     """Per-row (item x model x variant) landscape coordinates and what they were computed from.
 
@@ -66,7 +65,7 @@ class LandscapePoints:
     correct: np.ndarray | None
     kind: str
     labels: tuple[str, ...]
-    meta: pd.DataFrame | None = field(default=None, repr=False)
+    meta: pd.DataFrame | None = None
 
     def __len__(self) -> int:
         return int(self.p_top1.shape[0])

@@ -34,7 +34,6 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 from typing import Callable
@@ -44,6 +43,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -402,7 +402,7 @@ _RECORD_FIELDS = ("key", "model", "item", "variant", "letters", "option_logprobs
                   "token", "answer_index", "digest")
 
 
-@dataclass(frozen=True)
+@result
 class RunResult:
     """What a run produced (including rows finished by earlier, interrupted runs).
 
@@ -438,7 +438,7 @@ class RunResult:
     n_failed: int = 0
     failed: tuple[str, ...] = ()
     n_truncated: int = 0
-    prompts: pd.DataFrame | None = field(default=None, repr=False)
+    prompts: pd.DataFrame | None = None
 
     def to_frame(self) -> pd.DataFrame:
         """The records (see the class docstring)."""

@@ -8,7 +8,6 @@ GPT-4o-mini at temperature 0; wrong-answer and multiple-correct judgments are ex
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 from typing import Callable
 from typing import Sequence
@@ -16,6 +15,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
@@ -50,7 +50,7 @@ def _token_class(token: Any, letters: Sequence[str]) -> str:
     return "invalid"
 
 
-@dataclass(frozen=True)
+@result
 class ValidityResult:
     """Table 14: response-format validity per group, and the class of every response."""
 
@@ -185,7 +185,7 @@ def structural_rules(question: str, options: Sequence[str]) -> str:
     return "ok"
 
 
-@dataclass(frozen=True)
+@result
 class StructuralResult:
     """App. K labels per item and Table 18 (per group: total, ok, bq, bo, flag rate)."""
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 from typing import Iterable
 from typing import Mapping
@@ -18,6 +17,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
@@ -144,7 +144,7 @@ def taxonomy_counts(labelled: Any) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------- noise failures
-@dataclass(frozen=True)
+@result
 class NoiseFailures:
     """Cross-model failures under noise injection (Sec. 6.1: candidates for targeted review).
 
@@ -206,7 +206,7 @@ def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int
 
 
 # ----------------------------------------------------------------------------- consistency
-@dataclass(frozen=True)
+@result
 class ConsistencyResult:
     """Cross-model Spearman consistency of item-level H_norm (App. H, Table 16).
 
@@ -300,7 +300,7 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
 
 
 # ----------------------------------------------------------------------------- agreement
-@dataclass(frozen=True)
+@result
 class Agreement:
     """Agreement between two annotators (App. I, Table 17).
 
@@ -335,7 +335,7 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
 
 
 # ----------------------------------------------------------------------------- validation
-@dataclass(frozen=True)
+@result
 class FlagValidation:
     """A flag set validated against expert labels (one row of Table 6).
 

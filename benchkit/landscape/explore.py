@@ -12,8 +12,6 @@ available, and testable, without Jupyter.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
 from functools import cached_property
 from typing import Any
 from typing import Sequence
@@ -21,6 +19,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -54,7 +53,7 @@ def _mpd_sampled(xy: np.ndarray, n_pairs: int, rng: Any):
     return mpd(xy, method="sampled", n_pairs=n_pairs, rng=rng)
 
 
-@dataclass(frozen=True)
+@result
 class ViewStats:
     """Summary of one view's points (Sec. 3.3, Tables 1-4).
 
@@ -86,7 +85,7 @@ class ViewStats:
         return pd.DataFrame([self.__dict__])
 
 
-@dataclass(frozen=True)
+@result
 class Moves:
     """Per-point moves from one variant to another (the before/after view).
 
@@ -116,7 +115,7 @@ class Moves:
         return self.frame.copy()
 
 
-@dataclass(frozen=True)
+@result
 class LandscapeData:
     """Landscape points with their metadata, ready for the explorer.
 
@@ -145,7 +144,7 @@ class LandscapeData:
     group_column: str
     label_column: str | None
     name: str | None
-    points: LandscapePoints = field(repr=False)
+    points: LandscapePoints
 
     # ------------------------------------------------------------------ pickers
     @property

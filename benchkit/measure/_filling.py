@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_int
@@ -22,12 +21,12 @@ from benchkit.measure._metrics import top_gaps
 # ----------------------------------------------------------------------------------------------
 # gap filling
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class GapTargets:
     """Gap-filling targets: for each of the widest gaps, its midpoint and nearest items each side."""
 
     gaps: TopGaps
-    neighbors: pd.DataFrame = field(repr=False)
+    neighbors: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
         """One row per gap: ``rank, left, right, width, target`` and the adjacent items."""
@@ -98,13 +97,13 @@ def gap_targets(
     return GapTargets(gaps=tg, neighbors=pd.DataFrame(rows, columns=cols))
 
 
-@dataclass(frozen=True)
+@result
 class WhatIf:
     """Metrics before and after adding items at given normalized difficulties."""
 
     before: MeasureSummary
     after: MeasureSummary
-    added: np.ndarray = field(repr=False)
+    added: np.ndarray
 
     def to_frame(self) -> pd.DataFrame:
         k = len(self.before.top_gaps)

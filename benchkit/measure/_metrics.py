@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -12,6 +10,7 @@ import pandas as pd
 from scipy import integrate
 from scipy import special
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -233,7 +232,7 @@ def ddm(z: Any, *, target: Any = "uniform") -> float:
 # ----------------------------------------------------------------------------------------------
 # gaps
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class Gap:
     """One uncovered interval ``[left, right]`` of the difficulty axis.
 
@@ -265,7 +264,7 @@ class Gap:
                 "right_index": self.right_index}
 
 
-@dataclass(frozen=True)
+@result
 class TopGaps:
     """The ``k`` widest gaps, widest first (ties: leftmost first)."""
 
@@ -371,12 +370,12 @@ def top_gaps(z: Any, *, k: int = 5) -> TopGaps:
 # ----------------------------------------------------------------------------------------------
 # one benchmark and Table 1
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class MeasureSummary:
     """DDM, maximum gap and top-k gaps of one benchmark (one row of Table 1)."""
 
     name: str
-    z: np.ndarray = field(repr=False)
+    z: np.ndarray
     ddm: float
     max_gap: float
     top_gaps: TopGaps
@@ -415,7 +414,7 @@ def summarize(z: Any, *, k: int = 5, target: Any = "uniform", name: str = "bench
                           target=target if isinstance(target, str) else "custom")
 
 
-@dataclass(frozen=True)
+@result
 class MeasureTable:
     """The paper's Table 1 for many benchmarks: DDM, Max Gap, Top-k Sum, # and the highlights."""
 

@@ -1,8 +1,6 @@
 """Theorem 2.3: detection power of a localized improvement against the interval width."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -12,6 +10,7 @@ from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
 from benchkit._random import check_rng
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_choice
@@ -41,7 +40,7 @@ def covered_items_worst_case(z: Any, w: float) -> tuple[int, float]:
     return int(cnt[j]), float(cand[j])
 
 
-@dataclass(frozen=True)
+@result
 class DetectionPower:
     """Power of a level-alpha test for a localized improvement, by width and repeats (Thm 2.3)."""
 
@@ -49,7 +48,7 @@ class DetectionPower:
     alpha: float
     a: float
     test: str
-    table: pd.DataFrame = field(repr=False)
+    table: pd.DataFrame
 
     def power(self, w: float, k: int) -> float:
         sel = self.table[(np.isclose(self.table["w"], w)) & (self.table["k"] == k)]

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -23,7 +22,7 @@ _NORMALIZE = ("minmax", "logistic")
 _METRICS = ("ddm", "max_gap", "top_sum")
 
 
-@dataclass(frozen=True)
+@result
 class Sensitivity:
     """The measure metrics of each benchmark under every combination of the analysis choices.
 
@@ -38,7 +37,7 @@ class Sensitivity:
     k : int
     """
 
-    table: pd.DataFrame = field(repr=False)
+    table: pd.DataFrame
     default: dict
     k: int
 

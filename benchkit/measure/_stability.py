@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_float
@@ -18,14 +17,14 @@ from benchkit._validation import check_float
 # ----------------------------------------------------------------------------------------------
 # Theorem 2.1
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class RankStability:
     """Which observed score differences are rank-stable under Theorem 2.1."""
 
     bound: float
     lipschitz: float
     ddm: float
-    pairs: pd.DataFrame = field(repr=False)
+    pairs: pd.DataFrame
 
     @property
     def fraction_stable(self) -> float:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import field
 from dataclasses import replace
 from typing import Any
@@ -38,6 +37,7 @@ from scipy import stats
 
 from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -143,7 +143,7 @@ def _from_summary(name: str, doc: str) -> property:
     return property(lambda self: getattr(self.summary, name), doc=doc)
 
 
-@dataclass(frozen=True)
+@result
 class BenchmarkMeasure:
     """One benchmark as an empirical measure: per-item difficulties and its Table 1 row.
 
@@ -167,14 +167,14 @@ class BenchmarkMeasure:
     """
 
     name: str
-    items: pd.Index = field(repr=False)
-    difficulty: np.ndarray = field(repr=False)
-    z: np.ndarray = field(repr=False)
-    text: np.ndarray | None = field(repr=False)
-    summary: MeasureSummary = field(repr=False)
-    fit: Any = field(repr=False)
+    items: pd.Index
+    difficulty: np.ndarray
+    z: np.ndarray
+    text: np.ndarray | None
+    summary: MeasureSummary
+    fit: Any
     n_models: int
-    dropped: pd.Index = field(repr=False)
+    dropped: pd.Index
     normalize: str
 
     @property
@@ -215,7 +215,7 @@ class BenchmarkMeasure:
         return detection_power(self.z, widths, **options)
 
 
-@dataclass(frozen=True)
+@result
 class BenchmarkMeasures:
     """Many benchmarks as empirical measures over difficulty (input of the ECDF explorer).
 
@@ -224,10 +224,10 @@ class BenchmarkMeasures:
     """
 
     benchmarks: tuple[BenchmarkMeasure, ...]
-    table: MeasureTable = field(repr=False)
+    table: MeasureTable
     k: int
     target: str
-    options: dict = field(default_factory=dict, repr=False)
+    options: dict = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -468,12 +468,12 @@ def combine(*results: BenchmarkMeasures, thresholds: Sequence[float] | None = No
 # ----------------------------------------------------------------------------------------------
 # leave one model out
 # ----------------------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@result
 class LOOStability:
     """Leave-one-model-out stability of difficulties and of the measure metrics."""
 
-    full: IRTFit = field(repr=False)
-    difficulties: np.ndarray = field(repr=False)  # (n_models, n_items), row j = fit without model j
+    full: IRTFit
+    difficulties: np.ndarray  # (n_models, n_items), row j = fit without model j
     models: pd.DataFrame
     items: pd.DataFrame
 

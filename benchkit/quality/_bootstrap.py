@@ -8,11 +8,10 @@ resampled items. Replicates run in fixed blocks of :data:`BLOCK` through
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from benchkit._parallel import blocked_map
+from benchkit._results import result
 from benchkit.quality._metrics import _cbrc_from_tau
 from benchkit.quality._metrics import _ds_rows
 from benchkit.stats import kendall_tau_b
@@ -22,7 +21,7 @@ __all__ = ["BLOCK", "BootstrapInput", "bootstrap_replicates"]
 BLOCK = 50
 
 
-@dataclass(frozen=True)
+@result
 class BootstrapInput:
     """What one worker needs.
 

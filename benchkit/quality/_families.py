@@ -7,7 +7,6 @@ families (the paper's families are "Qwen2.5-Instruct", "Llama-3.1-Instruct", ...
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 from typing import Mapping
 from typing import Sequence
@@ -15,6 +14,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
@@ -24,7 +24,7 @@ from benchkit.model_names import parse_model_names
 __all__ = ["Families", "families_from_models"]
 
 
-@dataclass(frozen=True)
+@result
 class Families:
     """Families of models, each strongest first, and the models left out.
 

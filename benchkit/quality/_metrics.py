@@ -9,7 +9,6 @@ dataclasses; the ResponseSet-level entry point is :func:`benchkit.quality.assess
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 from typing import Sequence
 
@@ -17,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -360,7 +360,7 @@ def _check_families(families, n_models: int) -> list[np.ndarray]:
     return out
 
 
-@dataclass(frozen=True)
+@result
 class CADResult:
     """Capability Alignment Deviation of one benchmark (Eq. 4-6), with its full structure.
 

@@ -13,7 +13,6 @@ so results are identical for any ``n_jobs``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
@@ -24,6 +23,7 @@ from benchkit._parallel import parallel_map
 from benchkit._random import check_rng
 from benchkit._random import generator
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_choice
@@ -302,7 +302,7 @@ def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: in
                            desc="baselines"), ["method", "ratio"])
 
 
-@dataclass(frozen=True)
+@result
 class SelectiveResult:
     """Full vs selective scores (Table 2 / Table 3).
 

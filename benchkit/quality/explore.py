@@ -13,13 +13,12 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import check_choice
 from benchkit._validation import check_float
 from benchkit.quality._metrics import band
@@ -80,7 +79,7 @@ def family_view(result, benchmark: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     return frame, result.inverted_items(benchmark)
 
 
-@dataclass(frozen=True)
+@result
 class SelectionView:
     """The selection-ratio curve and each benchmark's ranked item order.
 

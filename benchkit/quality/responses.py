@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
-from dataclasses import field
 from typing import Any
 
 import numpy as np
@@ -12,6 +10,7 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._random import check_rng
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -38,7 +37,7 @@ __all__ = ["QualityResult", "assess"]
 _METRICS = ("cbrc", "ds", "cad", "bqs")
 
 
-@dataclass(frozen=True)
+@result
 class QualityResult:
     """Benchmark² assessment of several benchmarks (Table 1 and its appendices).
 
@@ -78,11 +77,11 @@ class QualityResult:
     cad_results: dict
     families: dict
     dropped: pd.DataFrame
-    replicates: np.ndarray = field(repr=False)
-    matrices: dict = field(repr=False)
-    item_text: dict = field(repr=False)
-    domains: dict = field(repr=False)
-    settings: dict = field(repr=False)
+    replicates: np.ndarray
+    matrices: dict
+    item_text: dict
+    domains: dict
+    settings: dict
 
     def to_frame(self) -> pd.DataFrame:
         """Table 1 (:attr:`table`)."""

@@ -5,7 +5,6 @@ import math
 from collections.abc import Callable
 from collections.abc import Mapping
 from collections.abc import Sequence
-from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 from types import MappingProxyType
@@ -15,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import spawn
+from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
@@ -42,7 +42,7 @@ _LN3 = math.log(3.0)
 # --------------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@result
 class SimulationTruth:
     """The generating parameters of a simulated response set.
 
@@ -92,7 +92,7 @@ class SimulationTruth:
                 f"planted flaws: {planted})")
 
 
-@dataclass(frozen=True)
+@result
 class Simulation:
     """A simulated response set and the truth it was drawn from.
 
@@ -150,7 +150,7 @@ class Simulation:
         )
 
 
-@dataclass(frozen=True)
+@result
 class ParquetWriteResult:
     """What :func:`write_long_parquet` wrote.
 
