@@ -289,11 +289,25 @@ def _rosters(models, items, m_seen: pd.Index, i_seen: pd.Index):
     return model_meta, item_meta, m_order, i_order
 
 
-def _check_options(*, drop_incomplete=False, parse_names=True, name=None, meta=None, T=1) -> None:
-    """Check the constructors' plain options.
+@dataclass(frozen=True)
+class _Options:
+    """The constructors' options once checked (see :meth:`ResponseSet.from_long`)."""
+
+    T: int | None
+    sample_budget: str
+    drop_incomplete: bool
+    parse_names: bool
+    name_rules: Any
+    name: str | None
+    meta: Mapping[str, Any] | None
+
+
+def _options(*, T=None, sample_budget="common", drop_incomplete=False, parse_names=True,
+             name_rules=FAMILY_RULES, name=None, meta=None) -> _Options:
+    """Check the constructors' options.
 
     Flags must be booleans (the string ``"no"`` is truthy), ``name`` a string, ``meta`` a mapping,
-    ``from_wide``'s ``T`` a positive integer.
+    ``T`` a positive integer or None, ``sample_budget`` "common" or "per_model".
     """
     for flag, value in (("drop_incomplete", drop_incomplete), ("parse_names", parse_names)):
         if not isinstance(value, (bool, np.bool_)):
@@ -302,17 +316,19 @@ def _check_options(*, drop_incomplete=False, parse_names=True, name=None, meta=N
         raise BenchkitTypeError(f"name must be a string or None, got {describe(name)}")
     if meta is not None and not isinstance(meta, Mapping):
         raise BenchkitTypeError(f"meta must be a dict (a mapping) or None, got {describe(meta)}")
-    check_int("T", T, min=1)
+    return _Options(T=None if T is None else check_int("T", T, min=1),
+                    sample_budget=check_choice("sample_budget", sample_budget, ("common", "per_model")),
+                    drop_incomplete=bool(drop_incomplete), parse_names=bool(parse_names),
+                    name_rules=name_rules, name=name, meta=meta)
 
 
-def _model_table(models: pd.DataFrame | None, roster: pd.Index, parse_names: bool,
-                 rules) -> pd.DataFrame:
+def _model_table(models: pd.DataFrame | None, roster: pd.Index, opts: _Options) -> pd.DataFrame:
     frame = pd.DataFrame(index=pd.Index(roster, name="model"))
     if models is not None:
         frame = models.reindex(roster)
         frame.index.name = "model"
-    if parse_names:
-        parsed = parse_model_names(roster, rules=rules)
+    if opts.parse_names:
+        parsed = parse_model_names(roster, rules=opts.name_rules)
         for col in ("family", "owner", "size", "series", "variant"):
             if col not in frame.columns:
                 frame[col] = parsed[col].to_numpy()
@@ -464,20 +480,15 @@ def _stack_probs(column: str, values: pd.Series, is_log: bool, where) -> np.ndar
     return arr
 
 
-def _budget(
-    N: np.ndarray,
-    models: pd.Index,
-    items: pd.Index,
-    T: int | None,
-    sample_budget: str,
-    drop_incomplete: bool,
-) -> tuple[int | np.ndarray, np.ndarray | None]:
-    """Decide the sample budget from dense sample counts ``N`` (rows x models).
+def _budget(N: np.ndarray, models: pd.Index, items: pd.Index,
+            opts: _Options) -> tuple[int | np.ndarray, np.ndarray | None]:
+    """Decide the sample budget from dense sample counts ``N`` (rows x models) and ``opts``.
 
     Row r belongs to item ``items[r % len(items)]`` (variants are stacked as row blocks). Returns
     (T, mask of observed cells with fewer samples than the budget, or None when there is none).
     Missing cells (N == 0) are not incomplete: they are missing.
     """
+    T, sample_budget, drop_incomplete = opts.T, opts.sample_budget, opts.drop_incomplete
     n_items = len(items)
     if sample_budget == "common":
         T_val = int(N.max()) if T is None else T
@@ -541,14 +552,11 @@ def _where_fn(frame: pd.DataFrame):
     return where
 
 
-def _start_frame(arg: str, value, required, allowed, *, T, sample_budget, drop_incomplete,
-                 parse_names, name, meta):
-    """The checks :meth:`ResponseSet.from_long` and :meth:`ResponseSet.from_counts` share.
+def _start_frame(arg: str, value, required, allowed):
+    """The frame checks :meth:`ResponseSet.from_long` and :meth:`ResponseSet.from_counts` share.
 
-    Returns ``(frame, where, model_ids, item_ids, T, sample_budget)`` for the frame passed as
-    argument ``arg``.
+    Returns ``(frame, where, model_ids, item_ids)`` for the frame passed as argument ``arg``.
     """
-    _check_options(drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
     value = _as_frame(arg, value)
     if len(value) == 0:
         raise BenchkitValueError(f"{arg} is empty: it needs at least one row")
@@ -557,13 +565,10 @@ def _start_frame(arg: str, value, required, allowed, *, T, sample_budget, drop_i
         raise BenchkitValueError(
             f"{arg} has both 'option_probs' and 'option_logprobs'; give one of them"
         )
-    sample_budget = check_choice("sample_budget", sample_budget, ("common", "per_model"))
-    if T is not None:
-        T = check_int("T", T, min=1)
     frame = value.reset_index(drop=True)
     model_ids = _ids(arg, "model", frame["model"])
     item_ids = _ids(arg, "item", frame["item"])
-    return frame, _where_fn(frame), model_ids, item_ids, T, sample_budget
+    return frame, _where_fn(frame), model_ids, item_ids
 
 
 def _int_column(arg: str, v: pd.Series, where, needs: str, *, whole_float_hint: bool = False):
@@ -692,10 +697,10 @@ class ResponseSet:
         name, meta : optional
             A label and a provenance dict kept with the data.
         """
-        frame, where, model_ids, item_ids, T, sample_budget = _start_frame(
-            "responses", responses, _LONG_REQUIRED, _LONG_REQUIRED + _LONG_OPTIONAL, T=T,
-            sample_budget=sample_budget, drop_incomplete=drop_incomplete, parse_names=parse_names,
-            name=name, meta=meta)
+        opts = _options(T=T, sample_budget=sample_budget, drop_incomplete=drop_incomplete,
+                        parse_names=parse_names, name_rules=name_rules, name=name, meta=meta)
+        frame, where, model_ids, item_ids = _start_frame(
+            "responses", responses, _LONG_REQUIRED, _LONG_REQUIRED + _LONG_OPTIONAL)
 
         correct = frame["correct"]
         if correct.dtype == bool:
@@ -766,7 +771,7 @@ class ResponseSet:
         n_cells_total = n_var * n_items * n_models
         n_per_cell_full = np.bincount(cell, minlength=n_cells_total)
         N2 = n_per_cell_full.reshape(n_var * n_items, n_models)
-        T_val, short = _budget(N2, m_order, i_order, T, sample_budget, drop_incomplete)
+        T_val, short = _budget(N2, m_order, i_order, opts)
         entries: list[DropEntry] = []
         keep_rows = np.ones(len(frame), dtype=bool)
         if short is not None:
@@ -829,7 +834,7 @@ class ResponseSet:
             del ks
 
         # metadata
-        models_frame = _model_table(model_meta, m_order, parse_names, name_rules)
+        models_frame = _model_table(model_meta, m_order, opts)
         items_frame = _item_table(item_meta, i_order)
         _check_answer_keys(items_frame, None if P is None else P.shape[1])
 
@@ -850,7 +855,7 @@ class ResponseSet:
             long["answer"] = answer.to_numpy()[kr]
         if P is not None:
             P = P[kr]
-        return cls._build(models_frame, items_frame, long, P, T_val, name, meta,
+        return cls._build(models_frame, items_frame, long, P, T_val, opts.name, opts.meta,
                           DropReport(tuple(entries)))
 
     @classmethod
@@ -894,9 +899,10 @@ class ResponseSet:
         principal sample) is only available when the budget is 1, and there are no answer
         states. Options are as in :meth:`from_long`.
         """
-        frame, where, model_ids, item_ids, T, sample_budget = _start_frame(
-            "counts", counts, _COUNT_REQUIRED, _COUNT_REQUIRED, T=T, sample_budget=sample_budget,
-            drop_incomplete=drop_incomplete, parse_names=parse_names, name=name, meta=meta)
+        opts = _options(T=T, sample_budget=sample_budget, drop_incomplete=drop_incomplete,
+                        parse_names=parse_names, name_rules=name_rules, name=name, meta=meta)
+        frame, where, model_ids, item_ids = _start_frame("counts", counts, _COUNT_REQUIRED,
+                                                         _COUNT_REQUIRED)
         k, n = (_int_column("counts", frame[col], where, "whole-number counts", whole_float_hint=True)
                 for col in ("n_correct", "n_samples"))
         if (n < 1).any():
@@ -912,12 +918,10 @@ class ResponseSet:
         m_codes, i_codes, model_meta, item_meta, m_order, i_order = _roster_codes(
             model_ids, item_ids, models, items)
         return cls._from_code_counts(m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta,
-                                     T, sample_budget, drop_incomplete, parse_names, name_rules,
-                                     name, meta)
+                                     opts)
 
     @classmethod
-    def _from_code_counts(cls, m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta, T,
-                          sample_budget, drop_incomplete, parse_names, name_rules, name, meta):
+    def _from_code_counts(cls, m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta, opts):
         n_models, n_items = len(m_order), len(i_order)
         flat = i_codes * n_models + m_codes
         seen = np.bincount(flat, minlength=n_items * n_models)
@@ -933,24 +937,22 @@ class ResponseSet:
         K[flat] = k
         N[flat] = n
         return cls._from_dense_counts(K.reshape(n_items, n_models), N.reshape(n_items, n_models),
-                                      m_order, i_order, model_meta, item_meta, T, sample_budget,
-                                      drop_incomplete, parse_names, name_rules, name, meta)
+                                      m_order, i_order, model_meta, item_meta, opts)
 
     @classmethod
-    def _from_dense_counts(cls, K, N, m_order, i_order, model_meta, item_meta, T, sample_budget,
-                           drop_incomplete, parse_names, name_rules, name, meta):
+    def _from_dense_counts(cls, K, N, m_order, i_order, model_meta, item_meta, opts: _Options):
         """Build from dense int64 K and N (items x models, modified in place when dropping)."""
-        T_val, short = _budget(N, m_order, i_order, T, sample_budget, drop_incomplete)
+        T_val, short = _budget(N, m_order, i_order, opts)
         entries = []
         if short is not None:
             entries.append(_incomplete_entry(N, short, m_order, i_order))
             K[short] = 0
             N[short] = 0
-        models_frame = _model_table(model_meta, m_order, parse_names, name_rules)
+        models_frame = _model_table(model_meta, m_order, opts)
         items_frame = _item_table(item_meta, i_order)
         _check_answer_keys(items_frame, None)
         return cls(models=models_frame, items=items_frame, _K=K, _S=None, _N=N,
-                   _T=T_val, _long=None, _P=None, name=name, meta=dict(meta or {}),
+                   _T=T_val, _long=None, _P=None, name=opts.name, meta=dict(opts.meta or {}),
                    report=DropReport(tuple(entries)))
 
     @classmethod
@@ -972,9 +974,10 @@ class ResponseSet:
         ``T > 1`` they are correct counts 0..T of T samples. NaN marks a missing cell (kept
         missing, not dropped).
         """
-        _check_options(parse_names=parse_names, name=name, meta=meta, T=T)
+        T = _options(T=T, parse_names=parse_names, name_rules=name_rules, name=name, meta=meta).T
+        if T is None:
+            raise BenchkitTypeError("T must be a positive integer for from_wide, got None")
         matrix = _as_frame("matrix", matrix)
-        T = check_int("T", T, min=1)
         if matrix.size == 0:
             raise BenchkitValueError("matrix is empty: it needs at least one item and one model")
         check_columns("matrix", [str(c) for c in matrix.columns])

@@ -28,10 +28,9 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit._validation import check_columns
-from benchkit._validation import check_int
 from benchkit._validation import describe
-from benchkit.model_names import FAMILY_RULES
 from benchkit.response_set import ResponseSet
+from benchkit.response_set import _options
 from benchkit.response_set import _rosters
 
 __all__ = ["read_csv", "read_parquet", "read_duckdb"]
@@ -484,13 +483,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
             "'sample' column for repeated samples"
         )
     del cell
-    T = options.get("T")
-    if T is not None:
-        T = check_int("T", T, min=1)
     shape = (len(i_order), n_models)
-    return ResponseSet._from_dense_counts(
-        K.reshape(shape), N.reshape(shape), m_order, i_order, model_meta, item_meta, T,
-        check_choice("sample_budget", options.get("sample_budget", "common"), ("common", "per_model")),
-        options.get("drop_incomplete", False), options.get("parse_names", True),
-        options.get("name_rules", FAMILY_RULES), options.get("name"), options.get("meta"),
-    )
+    opts = _options(**{k: v for k, v in options.items() if k not in ("models", "items")})
+    return ResponseSet._from_dense_counts(K.reshape(shape), N.reshape(shape), m_order, i_order,
+                                          model_meta, item_meta, opts)
