@@ -92,7 +92,7 @@ def test_to_html_page_brushes_offline_from_file_url(lab_browser, tmp_path):
         # the same rectangle brushed in Python (3-decimal title rounding: compare within it)
         P = w.view_points()
         x, y = P["x"].astype(float), P["y"].astype(float)
-        items = [w.data.frame.at[int(r), "item"] for r in P["row"]]
+        items = [w.result.frame.at[int(r), "item"] for r in P["row"]]
         inside = [it for it, a, b in zip(items, x, y)
                   if lo_x + 5e-4 <= a <= hi_x - 5e-4 and lo_y + 5e-4 <= b <= hi_y - 5e-4]
         maybe = [it for it, a, b in zip(items, x, y)

@@ -24,6 +24,7 @@ from jupyter_harness import assert_exported
 def test_initial_state_comes_from_the_audit(dif_result):
     w = DIFExplorer(dif_result)
     assert w.families == list(dif_result.families)
+    assert w.result is dif_result
     assert w.items == [str(i) for i in dif_result.item_ids]
     A = unpack_arrays(w.heat)
     for h, fa in enumerate(dif_result.anchors):

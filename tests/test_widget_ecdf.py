@@ -30,6 +30,7 @@ result = pytest.fixture(two_benchmarks, scope="module", name="result")
 def test_explorer_initial_state_comes_from_measure(result):
     w = ECDFGapExplorer(result)
     bm = result["alpha"]
+    assert w.result is result
     assert w.benchmark == "alpha"
     assert w.benchmarks == ["alpha", "beta"]
     assert w.z_values.tolist() == sorted(bm.z.tolist())

@@ -93,7 +93,7 @@ def test_large_views_show_sampled_mpd_then_exact_on_request(rs):
     assert len(rows) > 100
     assert w.stats["mpd_method"] == "sampled"
     assert w.stats["mpd_se"] > 0
-    exact = pdist(w.data.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean()
+    exact = pdist(w.result.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean()
     assert abs(w.stats["mpd"] - exact) < 5 * w.stats["mpd_se"]
     busy_seen = []
     w.observe(lambda ch: busy_seen.append(ch["new"]), names="busy")
@@ -244,7 +244,7 @@ def test_static_image_is_the_current_view_aggregated_when_dense(rs):
     data, _ = w._repr_mimebundle_()
     svg = data["image/svg+xml"]
     n = len(w.view_rows)
-    exact = pdist(w.data.frame.loc[w.view_rows, ["p_top1", "h_norm"]].to_numpy()).mean()
+    exact = pdist(w.result.frame.loc[w.view_rows, ["p_top1", "h_norm"]].to_numpy()).mean()
     assert f"{n:,} points" in svg
     assert "(sampled)" in svg
     assert svg.count("<path") < 20 * 20 + 200  # at most one cell a bin (+ axes), not n points

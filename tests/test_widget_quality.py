@@ -52,6 +52,7 @@ def dash(result):
 def test_table_cells_and_bands_match_result(dash, result):
     t = result.table
     assert [r["benchmark"] for r in dash.table] == list(t.index)
+    assert dash.result is result
     for r in dash.table:
         b = r["benchmark"]
         for m in ("cbrc", "ds", "cad", "raw_cad", "bqs"):

@@ -41,7 +41,8 @@ pieces, so nothing below is re-implemented per explorer.
    not fit, ``fitText`` truncates a label to a pixel width (put the full text in a ``<title>``
    tooltip), ``dodge`` spreads annotations along one axis so they do not collide (leader lines are
    the caller's choice).
-7. **Python accessors** for what the user did (selected items as DataFrames, the last result).
+7. **Python accessors** for what the user did (selected items as DataFrames) and
+   :attr:`BenchkitWidget.result`, the result the explorer was built from.
 8. **A static rendering in saved notebooks.** Displaying an explorer (the cell's result, or
    ``display(explorer)``) emits one output whose MIME bundle holds the live widget view
    (``application/vnd.jupyter.widget-view+json``), an ``image/svg+xml`` rendering of the current
@@ -527,6 +528,14 @@ class BenchkitWidget(anywidget.AnyWidget):
         return data, metadata
 
     # ----------------------------------------------------------------- state
+    @property
+    def result(self):
+        """The benchkit result this explorer was built from (its class docstring names the type).
+
+        A subclass stores it as ``self._result`` in ``__init__``.
+        """
+        return self._result
+
     def state_names(self) -> list[str]:
         """Names of this explorer's synced state traits (not the generic widget traits)."""
         return sorted(n for n in self.trait_names(sync=lambda v: v) if n not in _BASE_TRAITS)

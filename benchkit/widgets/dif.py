@@ -88,7 +88,7 @@ class DIFExplorer(BenchkitWidget):
             raise BenchkitTypeError(
                 f"audit must be a benchkit.dif.AuditResult (from benchkit.dif.audit); got "
                 f"{type(audit).__name__}")
-        self._audit = audit
+        self._result = audit
         ids = [str(i) for i in audit.item_ids]
         txt = [""] * len(ids)
         if texts is not None:
@@ -163,18 +163,13 @@ class DIFExplorer(BenchkitWidget):
 
     def _pair_frame(self, eps_pp: float) -> pd.DataFrame:
         return self.cached(("pairs", round(eps_pp, 9)),
-                           lambda: near_tie_view(self._audit, epsilon=eps_pp / 100)[_PAIR_COLUMNS])
+                           lambda: near_tie_view(self._result, epsilon=eps_pp / 100)[_PAIR_COLUMNS])
 
     def _load_pairs(self) -> None:
         with self.working(f"near-tie pairs within {self.epsilon:g} pp"):
             self.pairs = to_jsonable(self._pair_frame(self.epsilon))
 
     # ------------------------------------------------------------------ accessors
-    @property
-    def audit(self):
-        """The audit this explorer shows."""
-        return self._audit
-
     @property
     def selected_signature(self) -> pd.DataFrame:
         """The selected item's signature in both halves (empty when nothing is selected).
@@ -183,7 +178,7 @@ class DIFExplorer(BenchkitWidget):
         """
         if not self.selected:
             return pd.DataFrame(columns=["half", "family", "delta", "D", "anchor"])
-        return signature_view(self._audit, self.selected)
+        return signature_view(self._result, self.selected)
 
     @property
     def pair_table(self) -> pd.DataFrame:
@@ -217,4 +212,4 @@ class DIFExplorer(BenchkitWidget):
         """
         from benchkit.charts.dif import reversal_curve_chart
 
-        return reversal_curve_chart(self._audit)
+        return reversal_curve_chart(self._result)

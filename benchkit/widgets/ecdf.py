@@ -121,11 +121,6 @@ class ECDFGapExplorer(BenchkitWidget):
 
     # ----------------------------------------------------------------- helpers
     @property
-    def result(self):
-        """The :class:`~benchkit.measure.BenchmarkMeasures` shown."""
-        return self._result
-
-    @property
     def measure(self):
         """The selected benchmark's :class:`~benchkit.measure.BenchmarkMeasure`."""
         return self._result[self.benchmark]

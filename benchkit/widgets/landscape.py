@@ -174,7 +174,7 @@ class LandscapeExplorer(BenchkitWidget):
                  text_chars: int = 400, exact_limit: int = EXACT_LIMIT, **kwargs: Any) -> None:
         if not isinstance(result, LandscapeData):
             result = landscape_data(result, items=items, group=group, label=label)
-        self._data = result
+        self._result = result
         self._threshold = check_int("density_threshold", density_threshold, min=1)
         self._bins = check_int("bins", bins, min=2, max=400)
         self._flow_bins = check_int("flow_bins", flow_bins, min=1, max=100)
@@ -208,11 +208,6 @@ class LandscapeExplorer(BenchkitWidget):
 
     # ----------------------------------------------------------------- properties
     @property
-    def data(self) -> LandscapeData:
-        """The :class:`~benchkit.landscape.explore.LandscapeData` shown."""
-        return self._data
-
-    @property
     def view_rows(self) -> np.ndarray:
         """Row ids (into ``data.frame``) of the current view's points."""
         return self._rows.copy()
@@ -238,7 +233,7 @@ class LandscapeExplorer(BenchkitWidget):
     @property
     def selected_items(self) -> pd.DataFrame:
         """All brushed rows (every page, in list order) with values, text, options, label."""
-        return self._data.details(self._selected_rows)
+        return self._result.details(self._selected_rows)
 
     # ----------------------------------------------------------------- validation
     def _one_of(self, what: str, value: str, allowed: list[str]) -> str:
@@ -308,7 +303,8 @@ class LandscapeExplorer(BenchkitWidget):
 
     def _rows_of(self, variant: str) -> np.ndarray:
         return self.cached(("rows", *self._key(variant)),
-                           lambda: self._data.view_rows(model=self.model, group=self.group, variant=variant))
+                           lambda: self._result.view_rows(model=self.model, group=self.group,
+                                                          variant=variant))
 
     def _view_stats(self, variant: str):
         """The best stats known for a view: cached exact if computed, else auto (exact or sampled)."""
@@ -318,15 +314,15 @@ class LandscapeExplorer(BenchkitWidget):
             return exact
         rows = self._rows_of(variant)
         method = "exact" if len(rows) <= self.exact_limit else "sampled"
-        return self.cached(("stats", method, *key), lambda: self._data.stats(rows, method=method))
+        return self.cached(("stats", method, *key), lambda: self._result.stats(rows, method=method))
 
     def _pts(self, rows: np.ndarray) -> bytes:
-        c = self._data.codes
+        c = self._result.codes
         return pack_arrays(x=c["x"][rows].astype(np.float32), y=c["y"][rows].astype(np.float32),
                            row=rows.astype(np.int32), c=c["c"][rows])
 
     def _load(self) -> None:
-        d = self._data
+        d = self._result
         with self.working(f"loading {self.model} · {self.group} · {self.variant}"):
             rows = self._rows_of(self.variant)
             self._rows = rows
@@ -369,8 +365,8 @@ class LandscapeExplorer(BenchkitWidget):
                           "compare": self.compare}
 
     def _moves_flow(self, rows, crow):
-        mv = self._data.moves(rows, crow)
-        return mv, self._data.flow(mv, bins=self._flow_bins)
+        mv = self._result.moves(rows, crow)
+        return mv, self._result.flow(mv, bins=self._flow_bins)
 
     def compute_exact(self) -> None:
         """Compute the exact MPD of the current view (and of the comparison view).
@@ -383,7 +379,7 @@ class LandscapeExplorer(BenchkitWidget):
             for variant in [self.variant] + ([self.compare] if self.compare else []):
                 key = self._key(variant)
                 rows = self._rows_of(variant)
-                self.cached(("exact", *key), lambda rows=rows: self._data.stats(rows, method="exact"))
+                self.cached(("exact", *key), lambda rows=rows: self._result.stats(rows, method="exact"))
             self.stats = _stats_dict(self._view_stats(self.variant))
             if self.compare:
                 self.compare_stats = _stats_dict(self._view_stats(self.compare))
@@ -395,7 +391,7 @@ class LandscapeExplorer(BenchkitWidget):
         return text if len(text) <= self._text_chars else text[: self._text_chars - 1] + "…"
 
     def _select(self) -> None:
-        d = self._data
+        d = self._result
         if not self.brush:
             self._selected_rows = np.empty(0, dtype=np.int64)
             self.selected = []
@@ -407,7 +403,7 @@ class LandscapeExplorer(BenchkitWidget):
         self._fill_page()
 
     def _fill_page(self) -> None:
-        d = self._data
+        d = self._result
         n = len(self._selected_rows)
         last = max(0, (n - 1) // self.page_size)
         if self.page > last:
@@ -454,7 +450,7 @@ class LandscapeExplorer(BenchkitWidget):
 
     def _static_state(self) -> dict:
         """Every point (binary columns, 16-bit values) and every view's stats / density."""
-        d = self._data
+        d = self._result
         c = d.codes
         f = d.frame
         labels = list(d.option_labels)
@@ -524,7 +520,7 @@ class LandscapeExplorer(BenchkitWidget):
         if self.compare:
             rows = np.concatenate([rows, self._compare_rows])
             variants.append(self.compare)
-        f = self._data.frame.iloc[rows][["p_top1", "h_norm", "variant"]]
+        f = self._result.frame.iloc[rows][["p_top1", "h_norm", "variant"]]
         st = self._view_stats(self.variant)
         mpd = (f"MPD {st.mpd:.3f}" if st.mpd_method == "exact"
                else f"MPD ≈ {st.mpd:.4f} ± {st.mpd_se:.4f} (sampled)")

@@ -194,11 +194,6 @@ class QualityDashboard(BenchkitWidget):
 
     # ----------------------------------------------------------------- accessors
     @property
-    def result(self):
-        """The :class:`~benchkit.quality.QualityResult` shown."""
-        return self._result
-
-    @property
     def selection(self):
         """The :class:`~benchkit.quality.SelectionView` behind the curve (all benchmarks)."""
         return self._selection
