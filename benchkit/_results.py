@@ -61,5 +61,11 @@ def _short(value: Any) -> str:
         return f"<{type(value).__name__} of {len(value)}>"
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return repr(value)
-    text = repr(value)
+    if type(value) is dict:  # a few entries: each value summarized by the same rules
+        text = "{" + ", ".join(f"{k!r}: {_short(v)}" for k, v in value.items()) + "}"
+    elif type(value) in (list, tuple):
+        inner = ", ".join(_short(v) for v in value)
+        text = f"[{inner}]" if type(value) is list else f"({inner}{',' if len(value) == 1 else ''})"
+    else:
+        text = repr(value)
     return text if len(text) <= _VALUE_WIDTH else text[:_VALUE_WIDTH - 3] + "..."

@@ -974,9 +974,8 @@ class ResponseSet:
         ``T > 1`` they are correct counts 0..T of T samples. NaN marks a missing cell (kept
         missing, not dropped).
         """
-        T = _options(T=T, parse_names=parse_names, name_rules=name_rules, name=name, meta=meta).T
-        if T is None:
-            raise BenchkitTypeError("T must be a positive integer for from_wide, got None")
+        T = check_int("T", T, min=1)
+        _options(T=T, parse_names=parse_names, name_rules=name_rules, name=name, meta=meta)
         matrix = _as_frame("matrix", matrix)
         if matrix.size == 0:
             raise BenchkitValueError("matrix is empty: it needs at least one item and one model")

@@ -149,3 +149,9 @@ def test_every_result_class_is_declared_with_result():
     assert plain == []
     frozen = [name for name, cls in found.items() if not cls.__dataclass_params__.frozen]
     assert frozen == []
+
+
+def test_values_inside_short_containers_are_summarized_too():
+    r = Small(n=1, label="c", values=np.arange(2), options={"a": np.zeros((50, 50)), "b": (1,)})
+    assert repr(r) == ("Small(n=1, label='c', values=[0, 1], table=None, "
+                       "options={'a': <array 50x50 float64>, 'b': (1,)})")
