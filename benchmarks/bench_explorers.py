@@ -7,7 +7,7 @@ Inputs (issue 15's table):
   template): MMLU base, 159,920 points; MMLU x 3 templates, 479,760 points; all of notebook 04's
   data (MMLU x 3 templates, HellaSwag, CosmosQA), 799,600 points.
 - **TrajectoryExplorer** on MMLU-Pro, 18 models x 12,002 profiled items
-  (``boundary.profile_responses(datasets.fetch("mmlu-pro"))``).
+  (``boundary.profile(datasets.fetch("mmlu-pro"))``).
 - **ECDFGapExplorer** on the 14,015-item MMLU test answered by 10 HELM models
   (``datasets.fetch("mmlu-redux", part="helm-full")``), the "14,000-item explorer".
 - **DIFExplorer** (issue 10) on a family-DIF audit of a 14,042-item x 5,000-model simulated
@@ -71,13 +71,13 @@ def landscape_input(size: str):
 
 
 def trajectory_input():
-    """``boundary.profile_responses`` of MMLU-Pro (18 models x 12,002 profiled items)."""
+    """``boundary.profile`` of MMLU-Pro (18 models x 12,002 profiled items)."""
     if "traj" not in _data:
         os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
         from benchkit import boundary
         from benchkit import datasets
 
-        _data["traj"] = boundary.profile_responses(datasets.fetch("mmlu-pro"))
+        _data["traj"] = boundary.profile(datasets.fetch("mmlu-pro"))
     return _data["traj"]
 
 
@@ -296,7 +296,7 @@ def cases() -> list[Case]:
     out += [
         _build_case("trajectory MMLU-Pro 18x12,002: build explorer", trajectory_input,
                     lambda w: w.TrajectoryExplorer(trajectory_input()), repeat=2,
-                    note="from the profile_responses result"),
+                    note="from the profile result"),
         _ui_case("trajectory MMLU-Pro: select an item (uncached)", "trajectory", _traj_select(),
                  repeat=5, note="budget 0.5 s"),
         _ui_case("trajectory MMLU-Pro: sort the list", "trajectory", _traj_sort(), repeat=5,

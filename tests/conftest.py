@@ -102,8 +102,8 @@ def ladder():
 
 @pytest.fixture(scope="module")
 def prof(ladder):
-    """``benchkit.boundary.profiles`` of the ladder sample's correct counts."""
-    from benchkit.boundary import profiles
+    """``benchkit.boundary.steps.profiles`` of the ladder sample's correct counts."""
+    from benchkit.boundary.steps import profiles
 
     return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
 

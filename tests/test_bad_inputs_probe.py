@@ -763,7 +763,7 @@ CASES = [
     ),
     (
         "boundary-profile-responses-a-DataFrame",
-        lambda t: _boundary().profile_responses(LONG),
+        lambda t: _boundary().profile(LONG),
         (BenchkitTypeError, r"rs must be a benchkit.ResponseSet"),
     ),
     (
@@ -773,18 +773,20 @@ CASES = [
     ),
     (
         "boundary-profiles-counts-above-T",
-        lambda t: _boundary().profiles(np.array([[5, 1], [0, 1]]), 3),
+        lambda t: _boundary().steps.profiles(np.array([[5, 1], [0, 1]]), 3),
         (BenchkitValueError, r"counts must lie in \[0, T=3\]"),
     ),
-    # FINDING: gamma_table(-1) returned an empty array
-    ("boundary-gamma-table-T-negative", lambda t: _boundary().gamma_table(-1), (BenchkitValueError, r"T")),
+    # FINDING: gamma_grid(-1) returned an empty array
+    ("boundary-gamma-table-T-negative", lambda t: _boundary().steps.gamma_grid(-1),
+     (BenchkitValueError, r"T")),
     # FINDING: ValueError "Exceeds the limit (4300 digits) for integer string conversion"
     (
         "boundary-exact-table-n-huge",
-        lambda t: _boundary().exact_table(10**6, 50),
+        lambda t: _boundary().steps.exact_calibration(10**6, 50),
         (BenchkitValueError, r"about 10\^1,707,570 count vectors"),
     ),
-    ("boundary-build-table-T-0", lambda t: _boundary().build_table(3, 0), (BenchkitValueError, r"T=0")),
+    ("boundary-build-table-T-0", lambda t: _boundary().steps.build_calibration(3, 0),
+     (BenchkitValueError, r"T=0")),
     (
         "landscape-points-logprobs-all-minus-inf",
         lambda t: _landscape().points(np.array([[-np.inf, -np.inf]]), kind="logprobs"),
@@ -796,10 +798,10 @@ CASES = [
         (BenchkitValueError, r"probs\[0, 1\]=-0.2"),
     ),
     ("subsets-rng-a-float", lambda t: _subsets().select_random(10, 5, rng=1.5), (BenchkitTypeError, r"rng")),
-    ("boundary-get-table-n-0", lambda t: _boundary().get_table(0, 5), (BenchkitValueError, r"n")),
+    ("boundary-get-table-n-0", lambda t: _boundary().steps.get_calibration(0, 5), (BenchkitValueError, r"n")),
     (
         "boundary-reliability-unknown-model",
-        lambda t: _boundary().response_reliability(
+        lambda t: _boundary().estimate_reliability(
             ResponseSet.from_long(LONG.assign(answer=list("ABAB"))), "zz"
         ),
         (BenchkitValueError, r"zz"),

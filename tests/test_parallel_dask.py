@@ -23,7 +23,7 @@ distributed = pytest.importorskip("distributed")  # the [dask] extra (in [dev])
 from joblib import parallel_config  # noqa: E402
 
 from benchkit._parallel import blocked_map  # noqa: E402
-from benchkit.boundary import split_half_reliability  # noqa: E402
+from benchkit.boundary.steps import split_half_reliability  # noqa: E402
 from benchkit.dif._controls import bootstrap_units  # noqa: E402
 from benchkit.dif._controls import composition_bootstrap  # noqa: E402
 from benchkit.dif._controls import matched_random  # noqa: E402
