@@ -11,7 +11,7 @@ Inputs (issue 15's table):
 - **ECDFGapExplorer** on the 14,015-item MMLU test answered by 10 HELM models
   (``datasets.fetch("mmlu-redux", part="helm-full")``), the "14,000-item explorer".
 - **DIFExplorer** (issue 10) on a family-DIF audit of a 14,042-item x 5,000-model simulated
-  matrix (``dif.simulate_family_dif(rng=0)``, K frozen at 8/8, reduced resampling: 100 controls,
+  matrix (``dif.steps.simulate_family_dif(rng=0)``, K frozen at 8/8, reduced resampling: 100 controls,
   100 bootstraps; the explorer's size does not depend on the resampling counts), with a 400-char
   text per item. Setup (simulation + audit) takes ~80 s on 2 cores.
 
@@ -92,15 +92,15 @@ def ecdf_input():
 
 
 def dif_input():
-    """(AuditResult, texts) of a 14,042 x 5,000 simulated family-DIF audit (cached per process)."""
+    """(RankingAudit, texts) of a 14,042 x 5,000 simulated family-DIF audit (cached per process)."""
     if "dif" not in _data:
-        from benchkit.dif import run_audit
-        from benchkit.dif import simulate_family_dif
+        from benchkit.dif.steps import run_audit
+        from benchkit.dif.steps import simulate_family_dif
 
         s = simulate_family_dif(n_items=14_042, n_models=5_000, n_owners=690, dif_source_sd=1.0, rng=0)
         ids = [f"mmlu-{i:05d}" for i in range(14_042)]
         res = run_audit(s.Y, s.model_ids, source=s.source, item_ids=ids, K=(8, 8), n_controls=100,
-                        n_bootstrap=100, n_owner_bootstrap=100, n_permutations=20, alpha_sensitivity=(),
+                        n_bootstrap=100, n_owner_bootstrap=100, n_permutations=20, sensitivity_fractions=(),
                         rng=0, progress=False)
         texts = {i: f"Question {i}: " + "lorem ipsum dolor sit amet " * 15 for i in ids}
         _data["dif"] = (res, texts)
@@ -311,7 +311,7 @@ def cases() -> list[Case]:
         *_display_and_export("ECDF 14,015 items", "ecdf", "ECDF SVG", 5),
         _build_case("DIF 14,042 items x 5,000 models: build explorer", dif_input,
                     lambda w: w.DIFExplorer(*dif_input()[:1], texts=dif_input()[1]), repeat=2,
-                    note="from the AuditResult; setup runs the audit"),
+                    note="from the RankingAudit; setup runs the audit"),
         _ui_case("DIF 14,042 items: pick a threshold (uncached)", "dif", _dif_threshold(), repeat=6,
                  note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
         *_display_and_export("DIF 14,042 items", "dif", "reversal-curve SVG", 5),

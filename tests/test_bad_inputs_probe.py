@@ -856,23 +856,23 @@ CASES = [
     # FINDING: labels of different lengths gave kappa 0.0
     (
         "dif-cohen-kappa-different-lengths",
-        lambda t: _dif().cohen_kappa([1, 0], [1]),
+        lambda t: _dif().steps.cohen_kappa([1, 0], [1]),
         (BenchkitValueError, r"one length; got shapes \(2,\) and \(1,\)"),
     ),
     # FINDING: a bad regular expression raised re.error
     (
         "dif-assign-families-bad-regex",
-        lambda t: _dif().assign_families(["llama-7b"], families={"x": "("}),
+        lambda t: _dif().steps.assign_families(["llama-7b"], families={"x": "("}),
         (BenchkitValueError, r"families\['x'\] = '\(' is not a regular expression"),
     ),
     (
         "dif-audit-a-DataFrame",
-        lambda t: _dif().audit(LONG),
+        lambda t: _dif().audit_rankings(LONG),
         (BenchkitError, r"rs must be a benchkit.ResponseSet"),
     ),
     (
         "dif-easiness-cells-n-strata-0",
-        lambda t: _dif().easiness_cells(np.array([0.1, 0.2]), ["a", "b"], n_strata=0),
+        lambda t: _dif().steps.easiness_cells(np.array([0.1, 0.2]), ["a", "b"], n_strata=0),
         (BenchkitValueError, r"n_strata"),
     ),
     (

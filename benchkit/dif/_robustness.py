@@ -469,7 +469,7 @@ class FoldSwapCheck:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def by_family(self) -> pd.DataFrame:
+    def families_frame(self) -> pd.DataFrame:
         """Per family: contributions checked and kept."""
         g = self.table.groupby("family", sort=True)["same_sign"]
         return pd.DataFrame({"n_checked": g.size(), "n_same": g.sum().astype(int)}).reset_index()
@@ -482,7 +482,7 @@ def fold_swap_signs(decomposition: pd.DataFrame, *, n_select: int = 2,
     Parameters
     ----------
     decomposition : DataFrame
-        :attr:`AuditResult.decomposition`: columns ``direction``, ``family``, ``source``,
+        :attr:`RankingAudit.decomposition`: columns ``direction``, ``family``, ``source``,
         ``contribution_pp`` (Eq. 56) for both cross-fitting directions.
     n_select : int
         Per family, the ``n_select`` (2) largest positive and the ``n_select`` largest negative
