@@ -725,20 +725,21 @@ CASES = [
     ),
     (
         "measure-ddm-NaN",
-        lambda t: _measure().ddm([0.1, np.nan, 0.5]),
+        lambda t: _measure().steps.ddm([0.1, np.nan, 0.5]),
         (BenchkitValueError, r"z must be finite"),
     ),
     (
         "measure-ddm-empty",
-        lambda t: _measure().ddm([]),
+        lambda t: _measure().steps.ddm([]),
         (BenchkitValueError, r"z must have at least 1 element"),
     ),
     (
         "measure-ddm-target-unknown",
-        lambda t: _measure().ddm([0.1, 0.5], target="gauss"),
+        lambda t: _measure().steps.ddm([0.1, 0.5], target="gauss"),
         (BenchkitValueError, r"target"),
     ),
-    ("measure-top-gaps-k-0", lambda t: _measure().top_gaps([0.1, 0.5, 0.9], k=0), (BenchkitValueError, r"k")),
+    ("measure-top-gaps-k-0", lambda t: _measure().steps.top_gaps([0.1, 0.5, 0.9], k=0),
+     (BenchkitValueError, r"k")),
     (
         "measure-benchmarks-by-missing-column",
         lambda t: _measure().measure_benchmarks(_rs(), by="zz"),
@@ -746,7 +747,7 @@ CASES = [
     ),
     (
         "measure-summarize-z-outside-0-1",
-        lambda t: _measure().summarize([-3, 0.5, 7]),
+        lambda t: _measure().steps.summarize([-3, 0.5, 7]),
         (BenchkitValueError, r"normalized difficulties in \[0, 1\]"),
     ),
     # FINDING: AttributeError 'DataFrame' object has no attribute 'counts'
