@@ -3,7 +3,7 @@
 Inputs (issue 15's table):
 
 - **LandscapeExplorer** on llm-uncertainty-bench (``datasets.fetch("llm-uncertainty-bench")``, built
-  as notebook 04 does: ``landscape.points(logits, kind="logits", offered=4)`` per dataset x prompt
+  as notebook 04 does: ``landscape.steps.points(logits, kind="logits", offered=4)`` per dataset x prompt
   template): MMLU base, 159,920 points; MMLU x 3 templates, 479,760 points; all of notebook 04's
   data (MMLU x 3 templates, HellaSwag, CosmosQA), 799,600 points.
 - **TrajectoryExplorer** on MMLU-Pro, 18 models x 12,002 profiled items
@@ -41,7 +41,7 @@ _printed: set = set()
 
 
 def landscape_input(size: str):
-    """LandscapeData for ``size`` in {"160k", "480k", "800k"} (cached per process)."""
+    """LandscapeView for ``size`` in {"160k", "480k", "800k"} (cached per process)."""
     key = ("landscape", size)
     if key in _data:
         return _data[key]
@@ -51,6 +51,7 @@ def landscape_input(size: str):
     from benchkit import datasets
     from benchkit import landscape
     from benchkit.datasets import llm_uncertainty_bench as lub
+    from benchkit.landscape.explore import landscape_view
 
     raw = datasets.fetch("llm-uncertainty-bench")
     logit_cols = [f"logit_{c}" for c in "ABCDEF"]
@@ -64,9 +65,9 @@ def landscape_input(size: str):
             metas.append(pd.DataFrame({"model": part["model"].to_numpy(), "benchmark": ds, "variant": tpl,
                                        "item": part["item"].astype(str).to_numpy()}))
             logits.append(part[logit_cols].to_numpy(np.float64))
-    pts = landscape.points(np.vstack(logits), kind="logits", offered=4,
-                           meta=pd.concat(metas, ignore_index=True))
-    _data[key] = landscape.landscape_data(pts, name=f"llm-uncertainty-bench ({size} points)")
+    pts = landscape.steps.points(np.vstack(logits), kind="logits", offered=4,
+                                 meta=pd.concat(metas, ignore_index=True))
+    _data[key] = landscape_view(pts, name=f"llm-uncertainty-bench ({size} points)")
     return _data[key]
 
 
@@ -274,7 +275,7 @@ def cases() -> list[Case]:
         out += [
             _build_case(f"{tag}: build explorer", lambda size=size: landscape_input(size),
                         lambda w, size=size: w.LandscapeExplorer(landscape_input(size)), repeat=2,
-                        note="LandscapeExplorer(LandscapeData)"),
+                        note="LandscapeExplorer(LandscapeView)"),
             _ui_case(f"{tag}: model view change (uncached)", "landscape", _landscape_view(size),
                      size=size, repeat=5, note="budget 0.5 s"),
             _ui_case(f"{tag}: back to all models (uncached)", "landscape", _landscape_pooled(size),

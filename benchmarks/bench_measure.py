@@ -61,7 +61,7 @@ def _power_score(n_jobs):
     # a baseline varying with z: 200 distinct success probabilities, so the draws cannot be pooled
     z = _Z[1][:200]
     return measure.steps.detection_power(z, [0.01, 0.2], n_samples=(1, 10), test="score", n_resamples=20_000,
-                                   baseline=lambda x: 0.2 + 0.6 * x, rng=5, n_jobs=n_jobs).to_frame()
+                                         baseline=lambda x: 0.2 + 0.6 * x, rng=5, n_jobs=n_jobs).to_frame()
 
 
 def cases() -> list[Case]:

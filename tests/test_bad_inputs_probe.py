@@ -790,12 +790,12 @@ CASES = [
      (BenchkitValueError, r"T=0")),
     (
         "landscape-points-logprobs-all-minus-inf",
-        lambda t: _landscape().points(np.array([[-np.inf, -np.inf]]), kind="logprobs"),
+        lambda t: _landscape().steps.points(np.array([[-np.inf, -np.inf]]), kind="logprobs"),
         (BenchkitValueError, r"-inf logprobs on every offered option"),
     ),
     (
         "landscape-points-negative",
-        lambda t: _landscape().points(np.array([[1.2, -0.2]])),
+        lambda t: _landscape().steps.points(np.array([[1.2, -0.2]])),
         (BenchkitValueError, r"probs\[0, 1\]=-0.2"),
     ),
     ("subsets-rng-a-float", lambda t: _subsets().select_random(10, 5, rng=1.5), (BenchkitTypeError, r"rng")),
@@ -828,17 +828,17 @@ CASES = [
     ("quality-stability-ratio-0", lambda t: _quality().stability(_Y(), 0.0), (BenchkitValueError, r"ratio")),
     (
         "landscape-points-kind-unknown",
-        lambda t: _landscape().points(np.array([[0.5, 0.5]]), kind="zz"),
+        lambda t: _landscape().steps.points(np.array([[0.5, 0.5]]), kind="zz"),
         (BenchkitValueError, r"kind"),
     ),
     (
         "landscape-letter-logprobs-missing-unknown",
-        lambda t: _landscape().letter_logprobs({"A": -1.0}, "AB", missing="zz"),
+        lambda t: _landscape().steps.letter_logprobs({"A": -1.0}, "AB", missing="zz"),
         (BenchkitValueError, r"missing"),
     ),
     (
         "landscape-mask-fraction-2",
-        lambda t: _landscape().mask(
+        lambda t: _landscape().steps.mask(
             pd.DataFrame({"item": ["a"], "text": ["q"], "options": [["x", "y"]]}), fraction=2
         ),
         (BenchkitValueError, r"fraction"),
@@ -846,12 +846,12 @@ CASES = [
     # FINDING: a missing results file read as an empty table
     (
         "landscape-read-results-missing-file",
-        lambda t: _landscape().read_results(t / "nope.jsonl"),
+        lambda t: _landscape().steps.read_results(t / "nope.jsonl"),
         (BenchkitValueError, r"nope\.jsonl' is not a file"),
     ),
     (
         "landscape-points-from-responses-without-probs",
-        lambda t: _landscape().points_from_responses(_rs()),
+        lambda t: _landscape().map_points(_rs()),
         (BenchkitValueError, r"no option probabilities"),
     ),
     # FINDING: labels of different lengths gave kappa 0.0

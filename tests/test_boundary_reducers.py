@@ -135,7 +135,7 @@ def test_reduce_generations_column_and_scores():
     assert red.no_answer_rate == 0.5
     assert list(red.to_frame().columns) == ["answer", "correct"]
     m = boundary.steps.reduce_generations([r"\boxed{\frac{1}{2}}", "#### 0.5", "so 2"],
-                                          references=["1/2"] * 3, task="math")
+                                                      references=["1/2"] * 3, task="math")
     assert m.answer.tolist() == ["0.5", "0.5", "2"]
     assert m.correct.tolist() == [1, 1, 0]
     q = boundary.steps.reduce_generations(["ANSWER: the Beatles", "I don't know"],

@@ -50,7 +50,7 @@ def brute(states, roles, t, seed):
 def test_split_half_matches_brute_force():
     states, roles = _data()
     res = bb.steps.split_half_reliability(states, roles, block_sizes=(2, 5, 10), t=10, n_resamples=300,
-                                    n_permutations=300, rng=7)
+                                          n_permutations=300, rng=7)
     self_d, cross, A, B, s_boot = brute(states, roles, 10, 7)
     np.testing.assert_allclose(res.self_jsd, self_d, atol=1e-12)
     np.testing.assert_allclose(res.cross_jsd, cross, atol=1e-12)
@@ -82,7 +82,7 @@ def test_split_half_matches_brute_force():
 def test_permutation_not_significant_under_exchangeable_items():
     states, roles = _data(dependent=False, seed=3)
     res = bb.steps.split_half_reliability(states, roles, block_sizes=(10,), t=10, n_resamples=200,
-                                    n_permutations=400, rng=1)
+                                          n_permutations=400, rng=1)
     assert res.p_perm > 0.01
 
 
@@ -91,22 +91,22 @@ def test_reproducible_and_independent_of_n_jobs():
 
     states, roles = _data(N=30)
     a = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
-                                  n_permutations=1100, rng=11)
+                                        n_permutations=1100, rng=11)
     with parallel_config(backend="threading"):
         b = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
-                                      n_permutations=1100, rng=11, n_jobs=2)
+                                            n_permutations=1100, rng=11, n_jobs=2)
     assert a.ci == b.ci
     assert a.p_perm == b.p_perm
     assert a.G == b.G
     # rng rule (benchkit._random): SeedSequence(11) == 11; a Generator is consumed
     c = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
-                                  n_permutations=1100, rng=np.random.SeedSequence(11))
+                                        n_permutations=1100, rng=np.random.SeedSequence(11))
     assert c.ci == a.ci
     g = np.random.default_rng(5)
     d1 = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
-                                   n_permutations=200, rng=g)
+                                         n_permutations=200, rng=g)
     d2 = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
-                                   n_permutations=200, rng=g)
+                                         n_permutations=200, rng=g)
     assert d1.ci != d2.ci
     with pytest.raises(TypeError, match="rng must be None, a non-negative int"):
         bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, rng=1.5)
@@ -119,7 +119,7 @@ def test_reliability_table_holm():
     for s in range(3):
         st, ro = _data(seed=s, dependent=s != 2)
         rs.append(bb.steps.split_half_reliability(st, ro, block_sizes=(10,), t=10, n_resamples=100,
-                                            n_permutations=200, rng=s, name=f"b{s}"))
+                                                  n_permutations=200, rng=s, name=f"b{s}"))
     t = bb.steps.reliability_table(rs)
     np.testing.assert_allclose(t["p_holm"], multipletests(t["p_perm"], method="holm")[1])
 

@@ -65,7 +65,7 @@ def test_explorer_clicked_gap_lists_gap_targets_neighbours(result):
     w = ECDFGapExplorer(result, n_neighbors=3)
     w.selected_gap = 2  # the third-widest gap
     ref = measure.steps.gap_targets(result["alpha"].z, k=5, n_neighbors=3,
-                              items=list(result["alpha"].items)).references(3)
+                                    items=list(result["alpha"].items)).references(3)
     got = w.selected_items
     assert got["item"].tolist() == ref["item"].tolist()
     assert got["side"].tolist() == ref["side"].tolist()

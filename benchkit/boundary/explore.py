@@ -474,7 +474,7 @@ def trajectory_view(result: Any, *, items: Any = None, models: Any = None, text:
     n_answers = check_int("n_answers", n_answers, min=1)
     if entropy is not None:
         prof = boundary.steps.profiles(prof.counts, prof.T, entropy=entropy, alpha_o=prof.alpha_o,
-                                 calibration=prof.calibration, items=prof.items, by=prof.groups)
+                                       calibration=prof.calibration, items=prof.items, by=prof.groups)
     traj_info = info.get("trajectories")
     # a ResponseSet-level result knows whether E is answer-state or binary entropy
     entropy_source = (str(traj_info.entropy_source) if traj_info is not None and entropy is None
