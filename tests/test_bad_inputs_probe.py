@@ -810,22 +810,23 @@ CASES = [
     # FINDING: a flat family list raised TypeError 'int' object is not iterable
     (
         "quality-cad-families-flat-list",
-        lambda t: _quality().cad(_Y(), [0, 1]),
+        lambda t: _quality().steps.cad(_Y(), [0, 1]),
         (BenchkitTypeError, r"families\[0\] is 0; each family is a list"),
     ),
     # FINDING: an inversion rate of 2 gave a score
     (
         "quality-cad-score-rate-2",
-        lambda t: _quality().cad_score(2.0),
+        lambda t: _quality().steps.cad_score(2.0),
         (BenchkitValueError, r"rate is an inversion rate in \[0, 1\]"),
     ),
-    ("quality-band-unknown-metric", lambda t: _quality().band("zz", 0.5), (BenchkitValueError, r"zz")),
+    ("quality-band-unknown-metric", lambda t: _quality().steps.band("zz", 0.5), (BenchkitValueError, r"zz")),
     (
         "quality-assess-a-DataFrame",
         lambda t: _quality().assess(LONG),
         (BenchkitError, r"data must be a ResponseSet"),
     ),
-    ("quality-stability-ratio-0", lambda t: _quality().stability(_Y(), 0.0), (BenchkitValueError, r"ratio")),
+    ("quality-stability-ratio-0", lambda t: _quality().steps.stability(_Y(), 0.0),
+     (BenchkitValueError, r"ratio")),
     (
         "landscape-points-kind-unknown",
         lambda t: _landscape().steps.points(np.array([[0.5, 0.5]]), kind="zz"),

@@ -452,7 +452,7 @@ ONE_MEANING = {
     "n_rep": ("repetitions of a subsampling experiment", None, r"[Rr]epeti|[Rr]esampl|[Ss]ampl|iteration"),
     "T": ("responses per (model, item) cell: the sample budget", None, r"[Rr]espons|[Ss]ample|budget"),
     "size": ("a subset size in items", None, r"[Ss]ubset|items|[Nn]umber"),
-    "by": ("the split: a column name, or one label per row", None, r"[Ss]plit|[Gg]roup|column|label"),
+    "by": ("the split: a column name, or one label per row", None, r"(?i)split|group|column|label"),
 }
 _DOC_HEAD = re.compile(r"^(\*{0,2}[A-Za-z_]\w*(?:\s*,\s*\*{0,2}[A-Za-z_]\w*)*)\s*(?::\s*(.*))?$")
 
