@@ -308,7 +308,7 @@ def test_dataframe_labels_and_frames(sim):
                       columns=[f"m{k}" for k in range(Y.shape[1])])
     fit = irt.fit_1pl(df, method="jml")
     assert fit.to_frame().index[0] == "i0"
-    assert fit.abilities().index[-1] == "m99"
+    assert fit.models_frame().index[-1] == "m99"
     assert list(fit.to_frame().columns) == ["difficulty", "difficulty_se", "discrimination",
                                             "discrimination_se"]
 

@@ -11,6 +11,12 @@ method, classmethod and staticmethod defined by benchkit itself. Rules:
 2. every callable taking ``n_resamples`` also takes ``rng`` and ``n_jobs``;
 3. options are keyword-only: after the data (the leading positional parameters without a default,
    e.g. ``x`` or ``x, y``) every parameter is keyword-only (or ``*args`` / ``**kwargs``).
+
+Then the package template (``__init__`` and ``steps`` are one import block and ``__all__``) and
+the naming rule of CONTRIBUTING.md "Naming" (N1-N6: two tiers, verb entry points, one name per
+object, ``by=``, ``*_frame`` / ``*_table`` / ``*_view``, one meaning per option), each with a
+check on a fixed snippet that it catches what it should, and the resolution of every
+``benchkit.*`` name written in the docs, docstrings and notebooks.
 """
 from __future__ import annotations
 
@@ -220,7 +226,7 @@ def _submodules(name: str) -> set[str]:
 # the packages on the method template: those with ResponseSet entry points (benchkit.labels joins)
 METHOD_PACKAGES = [m for m in PUBLIC_MODULES if _is_package(m) and "responses" in _submodules(m)]
 MAX_TIER1 = 15
-#: The verbs an entry point starts with (N1): imperative, alone or followed by their object. A new
+#: The verbs an entry point starts with (N2): imperative, alone or followed by their object. A new
 #: entry point may add a verb here; a noun ("points", "sensitivity") or "x_from_y" never.
 ENTRY_VERBS = {"analyze", "assess", "audit", "compare", "diagnose", "estimate", "fit", "map",
                "measure", "profile"}
@@ -244,7 +250,7 @@ def _steps(package: str) -> dict:
 
 
 def _entry_problems(qualname: str, fn) -> list[str]:
-    """N1: an entry point is ``verb`` or ``verb_object`` with the data first."""
+    """N2: an entry point is ``verb`` or ``verb_object`` with the data first."""
     name = qualname.rpartition(".")[2]
     if qualname in NAME_EXCEPTIONS:
         return []
@@ -297,7 +303,7 @@ def test_cross_method_entry_points_are_verbs():
 
 @pytest.mark.parametrize("package", [m for m in METHOD_PACKAGES if "explore" in _submodules(m)])
 def test_view_models_are_views(package):
-    """N3: an explore module builds views: its public functions are ``*_view``."""
+    """N5: an explore module builds views: its public functions are ``*_view``."""
     mod = importlib.import_module(package + ".explore")
     bad = [f"{package}.explore.{n}: a view-model builder is named <what>_view"
            for n in mod.__all__ if inspect.isfunction(getattr(mod, n)) and not n.endswith("_view")]
@@ -324,14 +330,14 @@ def _public_objects():
 
 
 def test_one_name_one_object():
-    """N4: a public function or class name means one thing across the API (two ``summarize``, two
+    """N3: a public function or class name means one thing across the API (two ``summarize``, two
     ``AuditResult`` are what this forbids). Each dataset module's ``load`` is a protocol, not a clash."""
     bad = [f"{n}: {len(where)} different objects: {sorted(where)}"
            for n, where in sorted(_public_objects().items()) if len(where) > 1 and n != "load"]
     assert bad == [], "\n".join(bad)
 
 
-# -- N2: the split -------------------------------------------------------------------------------
+# -- N4: the split -------------------------------------------------------------------------------
 SPLIT_NAMES = {"group", "groups", "group_by", "groupby", "grouping", "split_by", "partition_by"}
 
 
@@ -348,7 +354,7 @@ def test_every_split_is_by():
     assert bad == [], f"{len(bad)} callables split by another name:\n" + "\n".join(bad)
 
 
-# -- N3: suffixes --------------------------------------------------------------------------------
+# -- N5: suffixes --------------------------------------------------------------------------------
 def _returns(fn) -> str:
     ann = inspect.signature(fn).return_annotation
     if ann is inspect.Signature.empty:
@@ -425,7 +431,7 @@ def test_suffixes_say_what_comes_back():
     assert bad == [], f"{len(bad)} names whose suffix does not match what they return:\n" + "\n".join(bad)
 
 
-# -- N4: one meaning per option name -------------------------------------------------------------
+# -- N6: one meaning per option name -------------------------------------------------------------
 def _column_options(params):
     """An option defaulting to its own name names a column: ``item="item"`` -> ``item_column``."""
     return [f"{p.name}={p.default!r} names a column -> {p.name}_column" for p in params
