@@ -10,6 +10,9 @@ a temporary folder. Then:
   there, each notebook page shows as many loaded images (``naturalWidth > 0``) as its notebook
   stores static outputs (the charts' and explorers' figures), and MathJax typesets the formulas.
 
+And every Python example of the getting-started and user-guide pages runs as written (fast, not
+marked slow), so a renamed function fails here rather than in a reader's session.
+
 The build writes its generated sources (``docs/api/``, ``docs/notebooks/``, git-ignored) into the
 checkout, as ``./dev docs`` does.
 """
@@ -28,9 +31,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 IMAGES = ("image/svg+xml", "image/png", "image/jpeg", "image/gif")
-
-pytestmark = pytest.mark.slow
-
+METHODS = ("boundary", "dif", "measure", "landscape", "quality")
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
@@ -50,11 +51,12 @@ def _pages(site: Path) -> list[Path]:
     return sorted(p for p in site.rglob("*.html") if "_static" not in p.relative_to(site).parts)
 
 
+@pytest.mark.slow
 def test_docs_build_with_warnings_as_errors(site):
     names = {p.relative_to(site).as_posix() for p in _pages(site)}
     expected = {"index.html", "getting-started.html", "cli.html", "bad-inputs.html", "changelog.html",
                 "api/index.html", "api/benchkit.html"}
-    expected |= {f"guide/{m}.html" for m in ("boundary", "dif", "measure", "landscape", "quality")}
+    expected |= {f"guide/{m}.html" for m in METHODS}
     expected |= {f"notebooks/{nb.stem}.html" for nb in NOTEBOOKS}
     assert expected - names == set()
 
@@ -85,6 +87,7 @@ def _outside(url: str) -> bool:
     return bool(parts.scheme and parts.scheme not in ("data", "blob")) or url.startswith("//")
 
 
+@pytest.mark.slow
 def test_no_page_loads_anything_from_outside(site):
     found = {}
     for page in _pages(site):
@@ -106,6 +109,7 @@ def _static_images(path: Path) -> int:
                for cell in nb["cells"] for out in cell.get("outputs", []))
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_pages_work_offline_in_chromium(site):
     from jupyter_harness import chromium
@@ -158,3 +162,31 @@ def test_pages_work_offline_in_chromium(site):
         assert len(images) == _static_images(nb) > 0, nb.name
         assert all(images), f"{nb.name}: {images.count(False)} of {len(images)} images did not load"
     assert typeset > 0
+
+
+PAGES_WITH_CODE = ["getting-started.md", *[f"guide/{m}.md" for m in METHODS]]
+
+
+def _python_blocks(path: Path) -> list[str]:
+    """The fenced ```python blocks of a Markdown page, in order."""
+    blocks, current = [], None
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if current is None and line.strip() == "```python":
+            current = []
+        elif current is not None and line.strip() == "```":
+            blocks.append("\n".join(current))
+            current = None
+        elif current is not None:
+            current.append(line)
+    return blocks
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_CODE)
+def test_code_on_the_page_runs(page):
+    """Every Python example of the getting-started and user-guide pages runs as written, in order
+    (a renamed function fails here, not in a reader's session)."""
+    blocks = _python_blocks(REPO / "docs" / page)
+    assert blocks, f"{page} has no python example"
+    namespace: dict = {}
+    for i, code in enumerate(blocks):
+        exec(compile(code, f"docs/{page} (python block {i + 1})", "exec"), namespace)
