@@ -9,7 +9,6 @@ command-line page are generated at build time by ``_ext/benchkit_docs.py`` from 
 from __future__ import annotations
 
 import sys
-import warnings
 from pathlib import Path
 
 DOCS = Path(__file__).resolve().parent
@@ -49,9 +48,8 @@ numpydoc_attributes_as_param_list = True
 # No numpydoc validation at build time (the docstring rules are checked by the test suite, and
 # numpydoc's validator crashes on properties built with property(lambda ...)). What would spoil a
 # page fails the build instead: docutils errors (-W) and a section numpydoc does not know, which
-# it would drop from the page silently (its UserWarning is made an error here).
+# it would drop from the page silently (benchkit_docs.check_sections makes that a warning).
 numpydoc_validation_checks = set()
-warnings.filterwarnings("error", message="Unknown section", category=UserWarning, module="numpydoc")
 
 # ------------------------------------------------------------------------------------------ MyST
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]

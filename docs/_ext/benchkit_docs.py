@@ -27,12 +27,15 @@ import json
 import os
 import pkgutil
 import shutil
+import warnings
 from pathlib import Path
 
 from docutils import nodes
+from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
+LOGGER = logging.getLogger(__name__)
 DOCS = Path(__file__).resolve().parents[1]
 REPO = DOCS.parent
 API_DIR = DOCS / "api"
@@ -286,6 +289,28 @@ def copy_mathjax(app, exc) -> None:
         shutil.copyfile(mathjax_source(), dest / MATHJAX_FILE)
 
 
+# ---------------------------------------------------------------------------------- docstrings
+
+def check_sections(app, what, name, obj, options, lines) -> None:
+    """Warn about a docstring section numpydoc does not know (autodoc-process-docstring).
+
+    numpydoc drops such a section from the page with only a Python warning; here it is a Sphinx
+    warning naming the object, so ``-W`` fails the build. Runs before numpydoc (priority 400).
+    Module docstrings are free-form and not checked.
+    """
+    if what == "module":
+        return
+    from numpydoc.docscrape import NumpyDocString
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        NumpyDocString("\n".join(lines))
+    for w in caught:
+        if "Unknown section" in str(w.message):
+            LOGGER.warning("%s: %s; numpydoc would drop it from the page (use Notes or another "
+                           "numpydoc section)", name, str(w.message).split(" in the docstring")[0])
+
+
 # ---------------------------------------------------------------------------------- references
 
 def _external_or_private(target: str) -> bool:
@@ -400,4 +425,5 @@ def setup(app):
     app.connect("build-finished", copy_mathjax)
     app.add_directive("benchkit-cli", CliHelp)
     app.connect("missing-reference", resolve_reference)
+    app.connect("autodoc-process-docstring", check_sections, priority=400)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
