@@ -172,9 +172,11 @@ def write_api_pages(app=None) -> None:
     sections[OTHER_SECTION] += [m for m in top if m not in known]
     lines = ["API reference", "=============", "",
              "Generated at build time from each public module's ``__all__``: every public name, "
-             "documented once, on the shallowest module that exports it. The compute packages "
-             "import nothing from Jupyter; :mod:`benchkit.charts` and :mod:`benchkit.widgets` need "
-             "the ``jupyter`` extra.", ""]
+             "documented once, on the shallowest module that exports it (a module that re-exports "
+             "a name links to it). A method's page lists what a user calls on a ResponseSet; its "
+             "sub-modules hold the rest (the array-level steps, the explorers' view models). The "
+             "compute packages import nothing from Jupyter; :mod:`benchkit.charts` and "
+             ":mod:`benchkit.widgets` need the ``jupyter`` extra.", ""]
     for title, mods in sections.items():
         if not mods:
             continue
@@ -260,7 +262,8 @@ class CliHelp(SphinxDirective):
         out = []
         for prog, text in cli_helps():
             section = nodes.section(ids=[nodes.make_id(prog)], names=[nodes.fully_normalize_name(prog)])
-            section += nodes.title(text=f"{prog} --help")
+            command = f"{prog} --help"
+            section += nodes.title("", "", nodes.literal(command, command))  # literal: no smart dashes
             section += nodes.literal_block(text, text, language="text")
             self.state.document.note_implicit_target(section)
             out.append(section)
