@@ -18,7 +18,7 @@ import benchkit  # noqa: E402
 
 project = "benchkit"
 author = "the benchkit authors"
-copyright = "the benchkit authors, BSD-3-Clause"  # noqa: A001
+copyright = "the benchkit authors, BSD-3-Clause"
 release = version = benchkit.__version__
 
 extensions = [
