@@ -138,7 +138,9 @@ def _module_page(modname: str, kinds: dict[str, list[str]], children: list[str])
     lines = [title, "=" * len(title), "", f".. automodule:: {modname}", "",
              f".. currentmodule:: {modname}", ""]
     if children:
-        lines += [".. toctree::", "   :maxdepth: 1", "", *[f"   {c}" for c in children], ""]
+        short = [c.rpartition(".")[2] for c in children]  # autosummary wants them relative
+        lines += [".. rubric:: Sub-modules", "", ".. autosummary::", "", *[f"   {c}" for c in short], "",
+                  ".. toctree::", "   :hidden:", "", *[f"   {c}" for c in children], ""]
     headings = {"function": "Functions", "class": "Classes", "data": "Constants",
                 "reexport": "Also exported here (documented where shown)"}
     listed = [(kind, sorted(kinds[kind], key=str.lower)) for kind in headings]
@@ -180,8 +182,8 @@ def write_api_pages(app=None) -> None:
     for title, mods in sections.items():
         if not mods:
             continue
-        lines += [title, "-" * len(title), "", ".. toctree::", "   :maxdepth: 1", "",
-                  *[f"   {m}" for m in mods], ""]
+        lines += [title, "-" * len(title), "", ".. autosummary::", "", *[f"   {m}" for m in mods], "",
+                  ".. toctree::", "   :hidden:", "", *[f"   {m}" for m in mods], ""]
     _write_if_changed(API_DIR / "index.rst", "\n".join(lines))
     written.add("index.rst")
     _remove_stale(API_DIR, written, "*.rst")
