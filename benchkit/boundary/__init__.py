@@ -2,16 +2,18 @@
 
 Entry points (a ResponseSet in, a result out):
 
-========================== ========================================================================
-:func:`profile`            trajectories, isotonic fits and profiles (x, w, v, o) of the items along
-                           one model axis (Sec. 3.1-3.2, App. A-F) -> :class:`ResponseProfiles`
-:func:`diagnose`           profiles and benchmark-level summaries for every benchmark x axis
-                           (Sec. 3.3, Table 1) -> :class:`Diagnosis`
-:func:`estimate_reliability` split-half reliability of the answer-state trajectories of one model
-                           (App. G, Tables 7/8) -> :class:`ReliabilityResult`
-:func:`measure_utility`    profile-guided subsets against the baselines, scored by NDR and Kendall
-                           tau_b (Sec. 4.4, App. J, Tables 2/3) -> :class:`SubsetUtilityResult`
-========================== ========================================================================
+================================ ==================================================================
+:func:`profile`                  trajectories, isotonic fits and profiles (x, w, v, o) of the items
+                                 along one model axis (Sec. 3.1-3.2, App. A-F)
+                                 -> :class:`ResponseProfiles`
+:func:`diagnose`                 profiles and benchmark-level summaries for every benchmark x axis
+                                 (Sec. 3.3, Table 1) -> :class:`Diagnosis`
+:func:`estimate_reliability`     split-half reliability of the answer-state trajectories of one
+                                 model (App. G, Tables 7/8) -> :class:`ReliabilityResult`
+:func:`measure_utility`          profile-guided subsets against the baselines, scored by NDR and
+                                 Kendall tau_b (Sec. 4.4, App. J, Tables 2/3)
+                                 -> :class:`SubsetUtilityResult`
+================================ ==================================================================
 
 The array-level steps (trajectories from counts, the order-score calibration tables, profiles,
 summaries, the App. E answer reducers, the App. H sensitivity analyses, subset selection and the
