@@ -19,7 +19,7 @@ from benchkit._kernels import irt_em as K
 from benchkit._validation import BenchkitValueError
 from benchkit.irt._common import _matrix_stats
 from benchkit.irt._marginal import _Marginal
-from benchkit.irt._marginal import _post_moments
+from benchkit.irt._quadrature import _post_moments
 from benchkit.simulate import binary_matrix
 
 _GRID = np.linspace(-8.0, 8.0, 2001)
