@@ -137,7 +137,9 @@ def confident_joint(probs, labels, *, valid=None, thresholds=None) -> ConfidentJ
     Examples
     --------
     >>> from benchkit.labels.steps import confident_joint
-    >>> cj = confident_joint([[0.9, 0.1], [0.1, 0.9], [0.2, 0.8]], [0, 1, 0])
+    >>> cj = confident_joint([[0.9, 0.1], [0.1, 0.9], [0.05, 0.95]], [0, 1, 0])
+    >>> cj.thresholds.round(3).tolist(), cj.confident.tolist()
+    ([0.475, 0.9], [0, 1, 1])
     >>> cj.off_diagonal.tolist()
     [False, False, True]
     """

@@ -29,6 +29,7 @@ from benchkit._validation import check_float
 from benchkit._validation import check_int
 from benchkit.labels._confident import ConfidentJoint
 from benchkit.labels._confident import confident_joint
+from benchkit.labels._confident import confident_thresholds
 from benchkit.labels._dawid_skene import DawidSkene
 from benchkit.labels._dawid_skene import check_votes
 from benchkit.labels._dawid_skene import dawid_skene
@@ -69,7 +70,7 @@ class KeyIssues:
         read the excess with its count, not as a test.
     thresholds : Series
         Confident-learning threshold per option (mean weighted share of the key over the items
-        keyed with it).
+        keyed with it; the mean over all checked items for an option no item is keyed with).
     options : tuple of str
         Option labels (letters), in column order.
     votes_from : str
@@ -156,7 +157,7 @@ def _letters(k: int) -> tuple[str, ...]:
 
 
 def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float = 0.5,
-               smoothing: float = 1.0, items: Sequence[Any] | None = None,
+               items: Sequence[Any] | None = None,
                models: Sequence[Any] | None = None, options: Sequence[str] | None = None,
                votes_from: str = "answers") -> KeyIssues:
     r"""Check the answer keys of a benchmark from the models' (soft) choices, arrays in.
@@ -176,8 +177,6 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
         An item is ``ambiguous`` when the key and one alternative each get at least this fraction
         of their confident-learning thresholds (in ability-weighted share) and the key misses its
         own threshold.
-    smoothing : float, default 1.0
-        Dawid-Skene pseudo-count.
     items, models, options : sequence, optional
         Labels for the rows, the models and the options (default 0.., 0.., A..).
     votes_from : str
@@ -202,8 +201,8 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
     >>> from benchkit.labels.steps import score_keys
     >>> choices = np.array([[0] * 6, [1] * 6, [2] * 5 + [0], [3] * 6, [2] * 6, [1] * 6])
     >>> res = score_keys(np.eye(4)[choices], [0, 1, 2, 3, 0, 1])
-    >>> res.items.loc[4, ["alternative", "flag", "issue"]].tolist()
-    ['C', True, 'wrong_key']
+    >>> res.items.loc[4, ["alternative", "issue"]].tolist()
+    ['C', 'wrong_key']
     """
     V, ok = check_votes(votes, valid)
     n, M, K = V.shape
@@ -234,7 +233,7 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
             f"{min_models} models with a valid answer (most answering models on one item: "
             f"{int(n_ans.max()) if n else 0})")
     idx = np.flatnonzero(checked)
-    fit = dawid_skene(V[idx], valid=ok[idx], smoothing=smoothing)
+    fit = dawid_skene(V[idx], valid=ok[idx])
     w = model_weights(fit.ability, K)
     share, wshare = _shares(V, answered, w)
 
@@ -248,7 +247,11 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
     lse = top + np.log(np.exp(others - top[:, None]).sum(axis=1))
     score_c = lse - joint_ll[rows, ys]
     ws_c = np.nan_to_num(wshare[idx])
-    joint = confident_joint(ws_c, ys, valid=ok[idx])
+    # an option no checked item is keyed with gets the pooled threshold (cleanlab would never count
+    # it confident; answer letters are exchangeable positions, so the typical key's share applies)
+    t = confident_thresholds(ws_c, ys, valid=ok[idx])
+    t[np.isinf(t)] = float(ws_c[rows, ys].mean())
+    joint = confident_joint(ws_c, ys, valid=ok[idx], thresholds=t)
     t = joint.thresholds
     other_ok = ok[idx].copy()
     other_ok[rows, ys] = False

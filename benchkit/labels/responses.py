@@ -22,7 +22,7 @@ _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 def key_issues(rs: Any, *, key: Any = None, probabilities: Any = None, min_models: int = 5,
-               ambiguity: float = 0.5, smoothing: float = 1.0) -> KeyIssues:
+               ambiguity: float = 0.5) -> KeyIssues:
     r"""Check every item's answer key against the options the models chose.
 
     Parameters
@@ -42,8 +42,6 @@ def key_issues(rs: Any, *, key: Any = None, probabilities: Any = None, min_model
     ambiguity : float, default 0.5
         Share of the confident-learning threshold that the key and an alternative must each keep for
         an ``ambiguous`` flag (see Notes).
-    smoothing : float, default 1.0
-        Pseudo-count of the Dawid-Skene confusion matrices.
 
     Returns
     -------
@@ -116,7 +114,7 @@ def key_issues(rs: Any, *, key: Any = None, probabilities: Any = None, min_model
             f"{int(n_opts[i])} options")
     valid = np.arange(K)[None, :] < n_opts[:, None]
     res = score_keys(V, keys, valid=valid, min_models=min_models, ambiguity=ambiguity,
-                     smoothing=smoothing, items=rs.item_ids, models=rs.model_ids,
+                     items=rs.item_ids, models=rs.model_ids,
                      options=tuple(_LETTERS[:K]), votes_from=votes_from)
     answered = V.sum(axis=2) > 0
     no_answer = responded & ~answered
