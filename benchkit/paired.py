@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import blocked_map
+from benchkit._parallel import check_n_jobs
 from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
@@ -403,7 +404,8 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
     clusters) are resampled with replacement, the same draw for both models (paired); the
     replicate difference is the mean of d over the drawn items; the interval is the percentile
     interval. Samples within a cell are not resampled: their noise is already in each
-    :math:`d_i`. Items one model did not answer are left out and counted (``n_unpaired``).
+    :math:`d_i`. With ``by``, each group's replicate is the same draw restricted to the group.
+    Items one model did not answer are left out and counted (``n_unpaired``).
 
     References
     ----------
@@ -419,6 +421,7 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
     >>> res.method, res.difference > 0
     ('mcnemar', True)
     """
+    n_jobs = check_n_jobs(n_jobs)
     data = _data(rs, cluster)
     ia, ib = _model(data, "a", a), _model(data, "b", b)
     if ia == ib:
@@ -494,6 +497,7 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     >>> len(res.pairs), list(res.leaderboard["rank"])
     (28, [1, 2, 3, 4, 5, 6, 7, 8])
     """
+    n_jobs = check_n_jobs(n_jobs)
     check_choice("adjust", adjust, ADJUSTMENTS)
     alpha = check_probability("alpha", alpha, open_interval=True)
     if models is not None:
