@@ -174,9 +174,9 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
     min_models : int, default 5
         Items with fewer models giving a valid answer are not checked.
     ambiguity : float, default 0.5
-        An item is ``ambiguous`` when the key and one alternative each get at least this fraction
-        of their confident-learning thresholds (in ability-weighted share) and the key misses its
-        own threshold.
+        With graded votes (probabilities or sample shares), an item is ``ambiguous`` when the key
+        misses its confident-learning threshold but the key and one alternative each keep at
+        least this fraction of theirs (in ability-weighted share) and together reach the key's.
     items, models, options : sequence, optional
         Labels for the rows, the models and the options (default 0.., 0.., A..).
     votes_from : str
@@ -244,7 +244,9 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
     others = joint_ll.copy()
     others[rows, ys] = -np.inf
     top = others.max(axis=1)
-    lse = top + np.log(np.exp(others - top[:, None]).sum(axis=1))
+    finite = np.isfinite(top)  # False only when every other option has prior 0
+    safe = np.where(finite, top, 0.0)
+    lse = np.where(finite, safe + np.log(np.exp(others - safe[:, None]).sum(axis=1)), -np.inf)
     score_c = lse - joint_ll[rows, ys]
     ws_c = np.nan_to_num(wshare[idx])
     # an option no checked item is keyed with gets the pooled threshold (cleanlab would never count
@@ -255,7 +257,7 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
     t = joint.thresholds
     other_ok = ok[idx].copy()
     other_ok[rows, ys] = False
-    dsalt = np.where(np.isfinite(top), others.argmax(axis=1), other_ok.argmax(axis=1))
+    dsalt = np.where(finite, others.argmax(axis=1), other_ok.argmax(axis=1))
     alt_c = np.where(joint.off_diagonal, joint.confident, dsalt)
     wk = ws_c[rows, ys]
     wa = ws_c[rows, alt_c]

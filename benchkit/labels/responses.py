@@ -67,7 +67,7 @@ def key_issues(rs: Any, *, key: Any = None, probabilities: Any = None, min_model
     :math:`a_m`: ``wrong_key`` when the confident class (an option whose weighted share reaches its
     per-option threshold, the mean weighted share of keyed options) is not the key; ``ambiguous``
     when the key misses its threshold but it and the alternative each keep ``ambiguity`` (0.5) of
-    theirs.
+    theirs and together reach the key's.
 
     Readings chosen: the "classifier" of confident learning is the ensemble of evaluated models
     (out-of-sample by construction: no model saw the key while answering); an option that no item
