@@ -139,6 +139,7 @@ def test_em_2pl_equals_the_old_objective_solved_tightly(missing):
     np.testing.assert_allclose(em.discrimination, np.exp(x[n:]), rtol=0, atol=1e-6)
 
 
+@pytest.mark.slow  # a tightly solved dense quadrature oracle
 def test_em_2pl_equals_dense_quadrature_optimum_solved_tightly():
     # the slow obviously-correct twin: every model x node x item term on a fixed trapezoid
     # grid (naive.marginal_nll_dense, 801 nodes on [-8, 8]), solved by Newton to max |gradient|
