@@ -32,8 +32,8 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
 from benchkit._validation import check_probability
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
+from benchkit.response_set import check_response_set
 from benchkit.stats import benjamini_hochberg
 from benchkit.stats import holm
 from benchkit.stats import mcnemar_exact

@@ -10,11 +10,11 @@ import pandas as pd
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
 from benchkit.labels._keys import KeyIssues
 from benchkit.labels._keys import score_keys
 from benchkit.response_set import NO_ANSWER
+from benchkit.response_set import check_response_set
 
 __all__ = ["key_issues"]
 
