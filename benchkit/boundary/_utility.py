@@ -56,13 +56,13 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
 from benchkit.boundary._baselines import select_bayesian
 from benchkit.boundary._baselines import select_psn_irt
 from benchkit.boundary._profiles import ProfileResult
 from benchkit.boundary._profiles import profiles as _profiles
 from benchkit.boundary._trajectories import answer_entropy
+from benchkit.response_set import check_response_set
 from benchkit.stats import kendall_tau_b
 from benchkit.subsets import Subset
 from benchkit.subsets import estimate_accuracy

@@ -76,7 +76,7 @@ __all__ = [
 
 
 def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
-    from benchkit._validation import check_response_set
+    from benchkit.response_set import check_response_set
 
     check_response_set("rs", rs)
     cm = rs.counts()
