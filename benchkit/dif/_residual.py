@@ -95,7 +95,7 @@ def fit_residual_dif(Y, family, offset, *, ridge: float = 1.0, n_cycles: int = 5
     Examples
     --------
     >>> import numpy as np
-    >>> from benchkit.dif import fit_residual_dif
+    >>> from benchkit.dif.steps import fit_residual_dif
     >>> rng = np.random.default_rng(0)
     >>> Y = (rng.random((3, 40)) < 0.6).astype(np.uint8)
     >>> fam = np.array(["a", "b"] * 20)

@@ -389,7 +389,7 @@ def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
     Examples
     --------
     >>> import pandas as pd
-    >>> from benchkit.dif import source_support
+    >>> from benchkit.dif.steps import source_support
     >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
     ...        "B": pd.DataFrame({"replicated": [True] * 14 + [False] * 6})}
     >>> s = source_support(eff)
