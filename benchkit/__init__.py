@@ -4,6 +4,7 @@ The compute layers (everything but :mod:`benchkit.widgets` and :mod:`benchkit.ch
 nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``benchkit.io``,
 ``benchkit.simulate``, and the method modules.
 """
+from benchkit._budget import resource_budget
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -26,6 +27,7 @@ __all__ = [
     "BenchkitValueError",
     "BenchkitTypeError",
     "BenchkitWarning",
+    "resource_budget",
 ]
 
 

@@ -483,6 +483,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     rows is built; counts come from one ``bincount`` over cell codes. Roster order is first
     appearance. Memory: ~9 bytes per row (+8 with a sample column) beyond the count matrices.
     """
+    options = {k: v for k, v in options.items() if k != "strict"}  # counts hold no answers to check
     unknown = set(options) - _AGG_OPTIONS - {"models", "items"}
     if unknown:
         raise BenchkitTypeError(
