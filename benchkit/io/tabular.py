@@ -25,6 +25,7 @@ import pandas as pd
 
 from benchkit._budget import check_memory
 from benchkit._budget import format_bytes
+from benchkit._response_checks import check_dense_size
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -533,6 +534,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     m_map = m_order.get_indexer(m_seen).astype(np.int64)
     i_map = i_order.get_indexer(i_seen).astype(np.int64)
     n_models, n_cells = len(m_order), len(i_order) * len(m_order)
+    check_dense_size(len(i_order), n_models, n_rows)
     cell = np.empty(n_rows, dtype=np.int64)
     pos = 0
     for mc, ic in zip(mcs, ics):
