@@ -75,6 +75,18 @@ def _gamma_cost(k1: np.ndarray, kn: np.ndarray, T: int) -> tuple[float, float]:
     return float(_GAMMA_CHUNK), pairs * (T + 1.0) * _GAMMA_SECONDS
 
 
+def _check_profile_cost(k: np.ndarray, n: int, T: int, calibration) -> None:
+    """The costs that grow with T, estimated together before anything is built."""
+    memory, seconds = statistic_cost(n, T)
+    memory = max(memory, 24.0 * (T + 1))  # the entropy table x log x on k / T
+    g_memory, g_seconds = _gamma_cost(k[:, 0], k[:, -1], T)
+    memory, seconds = max(memory, g_memory), seconds + g_seconds
+    if isinstance(calibration, str) and calibration == "auto" and not table_available(n, T):
+        t_memory, t_seconds = build_cost(n, T, len(reference_family(n)), DEFAULT_B)
+        memory, seconds = max(memory, t_memory), seconds + t_seconds
+    check_cost(f"profiles of {len(k):,} items for n={n} models and T={T:,} samples", memory, seconds)
+
+
 def _calibration_table(calibration, n: int, T: int) -> CalibrationTable:
     if isinstance(calibration, CalibrationTable):
         return calibration
@@ -295,6 +307,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         bad = k[(k < 0) | (k > T)].ravel()[0]
         raise BenchkitValueError(f"counts must lie in [0, T={T}]; found {bad}")
     alpha_o = check_probability("alpha_o", alpha_o)
+    _check_profile_cost(k, n, T, calibration)
     if entropy is None:
         e = _binary_entropy(k, T)
         source = "binary"
@@ -340,14 +353,6 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
                 f"{describe(list(models))}"
             )
 
-    # the costs that grow with T, estimated together before anything is built
-    memory, seconds = statistic_cost(n, T)
-    g_memory, g_seconds = _gamma_cost(k[:, 0], k[:, -1], T)
-    memory, seconds = max(memory, g_memory), seconds + g_seconds
-    if calibration == "auto" and not table_available(n, T):
-        t_memory, t_seconds = build_cost(n, T, len(reference_family(n)), DEFAULT_B)
-        memory, seconds = max(memory, t_memory), seconds + t_seconds
-    check_cost(f"profiles of {m:,} items for n={n} models and T={T:,} samples", memory, seconds)
     gamma = endpoint_gamma(k[:, 0], k[:, -1], T)
     D, keys = lr_statistic(k, T)
     table = _calibration_table(calibration, n, T)

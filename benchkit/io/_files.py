@@ -109,6 +109,8 @@ def read_text(path, *, what: str, factor: float = 2.0) -> str:
                  hint=f"{what} of this size is not an evaluation log benchkit can hold")
     parts, offset, line = [], 0, 1
     with _open(path, what) as fh:
+        _utf16(path, fh.read(2), what)
+        fh.seek(0)
         while chunk := fh.read(_CHUNK):
             at = chunk.find(b"\x00")
             if at >= 0:
@@ -117,7 +119,6 @@ def read_text(path, *, what: str, factor: float = 2.0) -> str:
             offset += len(chunk)
             parts.append(chunk)
     data = b"".join(parts)
-    _utf16(path, data[:2], what)
     if data.startswith(_UTF8_BOM):
         data = data[3:]
     try:

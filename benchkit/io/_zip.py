@@ -27,6 +27,10 @@ _LOCAL_MAGIC = b"PK\x03\x04"
 METHOD_NAMES = {0: "stored", 8: "deflate", 93: "zstd"}
 
 
+class NotAZipError(BenchkitValueError):
+    """The file is not a zip archive at all (as opposed to a damaged or refused one)."""
+
+
 DEFAULT_MAX_MEMBER_BYTES = 256 * 1024**2
 """The default cap on one member's decompressed size (256 MiB); ``BENCHKIT_MAX_MEMBER_BYTES`` overrides it."""
 _CHUNK = 1 << 20
@@ -98,7 +102,7 @@ class ZipMembers:
         try:
             self._zf = zipfile.ZipFile(self.path)
         except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-            raise BenchkitValueError(f"{str(self.path)!r} is not a zip archive ({exc})") from exc
+            raise NotAZipError(f"{str(self.path)!r} is not a zip archive ({exc})") from exc
         infos = self._zf.infolist()
         self._info = {i.filename: i for i in infos}
         if len(self._info) != len(infos):  # zipfile keeps the last of two same-named members

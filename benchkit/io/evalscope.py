@@ -23,6 +23,8 @@ list of letters.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from pathlib import Path
 
@@ -177,14 +179,26 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
     item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     declared = Declared()
+    digests: dict[tuple, str] = {}
     for path in files:
         bench, subset = _split_name(path, benchmarks)
         model_id = model or path.parent.name
         values: list[float] = []
         name = None
+        n_records = 0
         for lineno, rec in iter_json_lines(path, what="an EvalScope review file"):
             where = f"{path}:{lineno}"
             check(rec, _REVIEW, where, "an EvalScope review record")
+            n_records += 1
+            # a record repeated verbatim in one model's folder (its messages carry random ids) is a copy
+            canonical = json.dumps(rec, sort_keys=True).encode()
+            digest = (path.parent, hashlib.blake2b(canonical, digest_size=16).digest())
+            if digest in digests:
+                raise BenchkitValueError(
+                    f"{where} repeats the review at {digests[digest]} verbatim (a copied review file?); keep "
+                    "one copy"
+                )
+            digests[digest] = where
             ss = rec["sample_score"]
             score = ss["score"]
             value_map = score["value"]
@@ -227,6 +241,8 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
             record_item(items, item_where, {"item": item, "benchmark": bench, "source": subset,
                                             "target": target, "answer_key": key_letter},
                         where, ("target",))
+        if not n_records:
+            raise BenchkitValueError(f"{str(path)!r} holds no review records (an empty review file)")
         report, data = _report(path, bench)
         _check_declared(declared, report, data, subset, name, values)
     if unscored and not drop_unscored:

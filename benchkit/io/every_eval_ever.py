@@ -220,6 +220,7 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
     chosen: dict[str, str | None] = {}
     skipped: dict[str, int] = {}
     declared = Declared()
+    coverage: dict[tuple, dict] = {}
     for path in files:
         n_records = 0
         counts: dict[tuple, int] = {}
@@ -237,6 +238,8 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
             ename = rec["evaluation_name"]
             rid = rec.get("evaluation_result_id")
             counts[(ename, rid)] = counts.get((ename, rid), 0) + 1
+            by_result = coverage.setdefault((rec["model_id"], ename), {})
+            by_result.setdefault(rid, set()).add(str(rec["sample_id"]))
             if ename not in chosen:
                 wanted = result.get(ename) if isinstance(result, Mapping) else result
                 chosen[ename] = wanted if wanted is not None else rid
@@ -299,7 +302,18 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
                                             "text": inp.get("raw"), "answer_key": key_letter,
                                             "options": choices},
                         where, ("target", "options"))
+        if not n_records:
+            raise BenchkitValueError(f"{str(path)!r} holds no records (an empty file)")
         _check_declared(declared, path, n_records, counts, values)
+    for (model, ename), by_result in coverage.items():
+        # every result of an evaluation scores the same samples (a converter writes each sample once
+        # per result): a result with other samples is cut, mislabelled or copied from another run
+        largest = max(by_result.values(), key=len)
+        for rid, samples in by_result.items():
+            if samples != largest:
+                declared.count(f"model {model!r}, evaluation {ename!r}",
+                               f"samples of result {rid!r} (each result scores the same samples)",
+                               len(largest), len(samples) if samples < largest else f"{len(samples)} others")
     partial = declared.settle(allow_partial)
     if not rows:
         raise BenchkitValueError(

@@ -76,7 +76,8 @@ _STAT = Obj({"name": _STAT_NAME, "mean": nullable(Num(finite=False)), "sum": nul
 _INSTANCE_STATS = ListOf(Obj({"instance_id": _ID, "train_trial_index": Int(min=0),
                               "perturbation": _PERTURBATION, "stats": ListOf(_STAT)},
                              required=("instance_id", "stats")))
-_RUN_STATS = ListOf(Obj({"name": Obj({"name": Str()}, values=AnyValue(), required=("name",)),
+_RUN_STATS = ListOf(Obj({"name": Obj({"name": Str(), "split": nullable(Str())}, values=AnyValue(),
+                                     required=("name",)),
                          "mean": nullable(Num(finite=False)), "count": nullable(Num(min=0))},
                         required=("name",)))
 _RUN_SPEC = Obj({"name": nullable(Str())})
@@ -244,6 +245,8 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     declared = Declared()
     for path in _runs(run_dir_or_glob):
         state = _load(path, _STATE, "a HELM scenario state")
+        if not state["request_states"]:
+            raise BenchkitValueError(f"{str(path)!r}: the scenario state holds no request states")
         spec = state["adapter_spec"]
         method = spec.get("method")
         if method not in _METHODS:

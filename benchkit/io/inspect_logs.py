@@ -64,6 +64,7 @@ from benchkit.io._schema import Obj
 from benchkit.io._schema import Str
 from benchkit.io._schema import check
 from benchkit.io._schema import nullable
+from benchkit.io._zip import NotAZipError
 from benchkit.io._zip import ZipMembers
 from benchkit.io._zip import max_member_bytes as _member_cap
 from benchkit.io.tabular import _check_options
@@ -89,7 +90,7 @@ _HEADER = Obj({
         "scores": nullable(ListOf(Obj({
             "name": nullable(Str()), "scorer": nullable(Str()), "reducer": nullable(Str()),
             "scored_samples": nullable(Int(min=0)),
-            "metrics": nullable(Obj(values=Obj({"value": AnyValue()}))),
+            "metrics": nullable(Obj(values=Obj({"value": AnyValue()}, required=("value",)))),
         }))),
     })),
 }, required=("eval",))
@@ -164,7 +165,7 @@ def _read_eval_archive(path: Path, full_samples: bool = False, max_member_bytes:
     cap = _member_cap(max_member_bytes)  # a bad cap is its own error, not "not a zip file"
     try:
         zf = ZipMembers(path, max_bytes=cap)
-    except BenchkitValueError as exc:
+    except NotAZipError as exc:
         raise BenchkitValueError(f"{str(path)!r} is not an Inspect .eval archive (not a zip file)") from exc
     summarized = None
     with zf:

@@ -85,7 +85,8 @@ _RECORD = Obj({
 _RESULTS = Obj({
     "model_name": nullable(Str()),
     "config": nullable(Obj({"model_args": nullable(Str() | Obj())})),
-    "n-samples": nullable(Obj(values=Obj({"original": Int(min=0), "effective": Int(min=0)}))),
+    "n-samples": nullable(Obj(values=Obj({"original": Int(min=0), "effective": Int(min=0)},
+                                         required=("effective",)))),
     "results": nullable(Obj(values=Obj())),
     "configs": nullable(Obj(values=Obj({"metric_list": nullable(ListOf(Obj({"metric": AnyValue()})))}))),
 })
@@ -217,12 +218,13 @@ def _pick(option, task: str):
 
 
 def _answer_text(value) -> Any:
+    """The response as one answer state; None for what is not one response (several, an object)."""
     if value is None:
         return NO_ANSWER
     if isinstance(value, list):
-        if len(value) == 1:
-            return _answer_text(value[0])
-        return tuple(str(v) for v in value)
+        return _answer_text(value[0]) if len(value) == 1 else None
+    if isinstance(value, dict):
+        return None
     text = str(value)
     return NO_ANSWER if text.strip() in _NO_ANSWER_TEXT else text
 
@@ -354,6 +356,13 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             entry = skipped_filters.setdefault(task, {"filters": [], "records": 0})
             entry["filters"] = sorted(set(entry["filters"]) | {f for f in filters if f != chosen_filter})
             entry["records"] += n_all - len(records)
+        listed_first = records[0][1].get("metrics")
+        for ln, r in records:
+            if r.get("metrics") != listed_first:
+                raise BenchkitValueError(
+                    f"{path}:{ln}: metrics is {describe(r.get('metrics'))} but {path}:{records[0][0]} lists "
+                    f"{describe(listed_first)}; every document of a task logs the same metrics"
+                )
         candidates = _metric_candidates(records[0][1])
         chosen_metric = _pick(metric, task)
         listed = records[0][1].get("metrics")
@@ -401,10 +410,10 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             row = {"model": model_id, "item": item, "correct": value}
             answer_key = None
             opts = None
-            if lls is not None and not all(math.isfinite(x) or x == -math.inf for x in lls):
+            if lls is not None and not all((math.isfinite(x) and x <= 0) or x == -math.inf for x in lls):
                 raise BenchkitValueError(
                     f"{where}: filtered_resps holds the log-likelihoods {lls}; allowed: finite numbers "
-                    "or -inf (NaN and +inf are not log-likelihoods)"
+                    "<= 0 or -inf (NaN, +inf and positive numbers are not log-likelihoods)"
                 )
             if lls is not None and len(lls) >= 2 and all(x == -math.inf for x in lls):
                 raise BenchkitValueError(
@@ -430,6 +439,12 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                 row["answer"] = "greedy" if greedy else "not greedy"
             else:
                 row["answer"] = _answer_text(rec["filtered_resps"])
+                if not isinstance(row["answer"], str):
+                    raise BenchkitValueError(
+                        f"{where}: filtered_resps is {describe(rec['filtered_resps'])}; allowed: one "
+                        "response (a string, or a list holding one), or [log-likelihood, is-greedy] "
+                        "pairs for loglikelihood and multiple-choice tasks"
+                    )
             rows.append(row)
             entry = {"item": item, "benchmark": task, "target": target, "answer_key": answer_key,
                      "options": opts}
