@@ -20,6 +20,13 @@ from typing import Any
 from benchkit import BenchkitError
 
 FIXTURES = Path(__file__).parent / "tool_fixtures"
+# fields whose value is the score itself: with no aggregate file to check against, a new value is
+# read as the new score (the file says so); everywhere else a score change must be refused
+SCORE_FIELDS = {
+    "lm_eval-samples-alone": {("acc",), ("acc_norm",)},
+    "evalscope-review-alone": {("sample_score", "score", "value", "accuracy")},
+    "every_eval_ever-record-alone": {("evaluation", "score")},
+}
 DELETE = object()
 VALUES = (None, [], {}, "x", 7, -1, 1.5, True, "\x1b[2J")
 
@@ -186,6 +193,12 @@ def responses(rs) -> tuple:
     long = rs.to_long()
     cols = [c for c in ("model", "item", "sample", "correct") if c in long.columns]
     return tuple(sorted(map(tuple, long[cols].astype(str).to_numpy().tolist())))
+
+
+def allowed(fmt: Format, path: tuple) -> set[str]:
+    """The outcomes allowed when the field at ``path`` of ``fmt``'s record is changed."""
+    return {"refused", "same", "changed-ids"} | (
+        {"changed-scores"} if path in SCORE_FIELDS.get(fmt.name, ()) else set())
 
 
 def outcome(fmt: Format, root: Path, damaged: Path, clean: tuple | None) -> tuple[str, str]:
