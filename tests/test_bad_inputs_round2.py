@@ -23,12 +23,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from tool_mutations import _helm_run
+from tool_mutations import resource_budget
 
 from benchkit import NO_ANSWER
 from benchkit import BenchkitTypeError
 from benchkit import BenchkitValueError
 from benchkit import ResponseSet
-from benchkit import resource_budget
 from benchkit._validation import BenchkitWarning
 from benchkit.io import read_csv
 from benchkit.io import read_evalscope
@@ -40,6 +41,7 @@ from benchkit.io import read_parquet
 from benchkit.io._zip import ZipMembers
 
 FIXTURES = Path(__file__).parent / "tool_fixtures"
+
 MC_EVAL = FIXTURES / "inspect" / "mc.eval"
 MC_JSON = FIXTURES / "inspect" / "mc.json"
 
@@ -56,6 +58,15 @@ def _lines(path: Path) -> list[str]:
 
 def _rewrite_lines(path: Path, lines: list[str]) -> None:
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _edit_first_record(path: Path, edit) -> None:
+    """Apply ``edit`` to the first record of a JSON Lines file, in place."""
+    lines = _lines(path)
+    rec = json.loads(lines[0])
+    edit(rec)
+    lines[0] = json.dumps(rec)
+    _rewrite_lines(path, lines)
 
 
 def _cli(*argv) -> tuple[int, str, str]:
@@ -87,12 +98,7 @@ def test_lm_eval_samples_cut_short_of_n_samples_are_refused(tmp_path):
 
 def test_lm_eval_edited_metric_is_refused(tmp_path):
     run = _copy("lm_eval/run_a", tmp_path)
-    samples = next(run.rglob("samples_bk_mc_*.jsonl"))
-    lines = _lines(samples)
-    rec = json.loads(lines[0])
-    rec["acc"] = 1.0 - rec["acc"]
-    lines[0] = json.dumps(rec)
-    _rewrite_lines(samples, lines)
+    _edit_first_record(next(run.rglob("samples_bk_mc_*.jsonl")), lambda r: r.update(acc=1.0 - r["acc"]))
     with pytest.raises(BenchkitValueError, match=r"acc,none .*declares 0.125, read 0.25"):
         read_lm_eval(run, tasks=["bk_mc"])
 
@@ -118,9 +124,7 @@ def test_inspect_epochs_beyond_the_config_are_refused(tmp_path):
 
 
 def _helm(tmp_path: Path) -> Path:
-    import tool_mutations
-
-    tool_mutations._helm_run(tmp_path)
+    _helm_run(tmp_path)
     return next(tmp_path.iterdir())
 
 
@@ -172,12 +176,8 @@ def test_every_eval_ever_samples_cut_or_edited_are_refused(tmp_path):
 
 def test_every_eval_ever_score_edited_is_refused(tmp_path):
     folder = _copy("every_eval_ever/bk_mc", tmp_path)
-    samples = next(folder.rglob("dummy-a/*_samples.jsonl"))
-    lines = _lines(samples)
-    rec = json.loads(lines[0])
-    rec["evaluation"]["score"] = 1.0 - rec["evaluation"]["score"]
-    lines[0] = json.dumps(rec)
-    _rewrite_lines(samples, lines)
+    _edit_first_record(next(folder.rglob("dummy-a/*_samples.jsonl")),
+                       lambda r: r["evaluation"].update(score=1.0 - r["evaluation"]["score"]))
     msg = r"bk_mc / acc: score \(the mean of evaluation.score\): the log declares 0.125, read 0.25"
     with pytest.raises(BenchkitValueError, match=msg):
         read_every_eval_ever(folder)
@@ -464,22 +464,13 @@ def _latin1(path: Path) -> Path:
 def _eee_line(tmp_path, edit) -> Path:
     folder = _copy("every_eval_ever/bk_mc", tmp_path)
     samples = next(folder.rglob("dummy-a/*_samples.jsonl"))
-    lines = _lines(samples)
-    rec = json.loads(lines[0])
-    edit(rec)
-    lines[0] = json.dumps(rec)
-    _rewrite_lines(samples, lines)
+    _edit_first_record(samples, edit)
     return samples
 
 
 def _evalscope_line(tmp_path, edit) -> Path:
     out = _copy("evalscope", tmp_path)
-    reviews = out / "reviews" / "model-a" / "general_mcq_example.jsonl"
-    lines = _lines(reviews)
-    rec = json.loads(lines[0])
-    edit(rec)
-    lines[0] = json.dumps(rec)
-    _rewrite_lines(reviews, lines)
+    _edit_first_record(out / "reviews" / "model-a" / "general_mcq_example.jsonl", edit)
     return out
 
 

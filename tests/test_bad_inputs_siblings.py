@@ -34,13 +34,14 @@ import numpy as np
 import pandas as pd
 import pytest
 import tool_mutations as tm
+from tool_mutations import resource_budget
 
 from benchkit import BenchkitError
 from benchkit import BenchkitValueError
 from benchkit import ResponseSet
-from benchkit import resource_budget
 
 VALUES = (*tm.VALUES, tm.DELETE)
+
 
 
 def _clean(fmt, tmp_path):

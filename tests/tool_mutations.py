@@ -31,6 +31,13 @@ DELETE = object()
 VALUES = (None, [], {}, "x", 7, -1, 1.5, True, "\x1b[2J")
 
 
+def resource_budget(**kwargs):
+    """:func:`benchkit.resource_budget`, imported late (so the tests run on code that lacks it)."""
+    import benchkit
+
+    return benchkit.resource_budget(**kwargs)
+
+
 def _helm_run(folder: Path) -> None:
     """A HELM run folder (HELM's file layout) whose aggregate files agree with its request states."""
     run = folder / "mmlu:subject=x,method=multiple_choice_joint,model=org_m"

@@ -87,16 +87,25 @@ def _decode_error(path, exc: UnicodeDecodeError, what: str, offset: int = 0, lin
     )
 
 
-def check_no_nul(path, what: str = "a text file") -> None:
-    """Stream ``path`` and refuse it at its first NUL byte (see the module docstring)."""
+def _chunks(path, what: str) -> Iterator[bytes]:
+    """``path`` in 1 MiB chunks, refused at its first NUL byte (and first, a UTF-16 byte-order mark)."""
     offset, line = 0, 1
     with _open(path, what) as fh:
         while chunk := fh.read(_CHUNK):
+            if not offset:
+                _utf16(path, chunk[:2], what)
             at = chunk.find(b"\x00")
             if at >= 0:
                 raise _nul_error(path, offset + at, line + chunk.count(b"\n", 0, at), what)
             line += chunk.count(b"\n")
             offset += len(chunk)
+            yield chunk
+
+
+def check_no_nul(path, what: str = "a text file") -> None:
+    """Stream ``path`` and refuse it at its first NUL byte (see the module docstring)."""
+    for _ in _chunks(path, what):
+        pass
 
 
 def read_text(path, *, what: str, factor: float = 2.0) -> str:
@@ -107,18 +116,7 @@ def read_text(path, *, what: str, factor: float = 2.0) -> str:
         raise file_error(path, exc, what) from None
     check_memory(f"reading {_shown(path)} ({format_bytes(size)}) whole", size * factor,
                  hint=f"{what} of this size is not an evaluation log benchkit can hold")
-    parts, offset, line = [], 0, 1
-    with _open(path, what) as fh:
-        _utf16(path, fh.read(2), what)
-        fh.seek(0)
-        while chunk := fh.read(_CHUNK):
-            at = chunk.find(b"\x00")
-            if at >= 0:
-                raise _nul_error(path, offset + at, line + chunk.count(b"\n", 0, at), what)
-            line += chunk.count(b"\n")
-            offset += len(chunk)
-            parts.append(chunk)
-    data = b"".join(parts)
+    data = b"".join(_chunks(path, what))
     if data.startswith(_UTF8_BOM):
         data = data[3:]
     try:
