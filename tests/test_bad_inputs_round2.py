@@ -1,6 +1,7 @@
 """Issue 23: the fresh probe's silent results, raw exceptions and hangs, one test per case.
 
-Each test failed on e599a3b (checked by running this file against a worktree of it; the resource
+Each test failed on e599a3b (but ``test_long_parquet_indexed_by_model_and_item_is_read``, which
+guards the pandas-index rule) (checked by running this file against a worktree of it; the resource
 cases there under ``ulimit -v`` and a timeout, since they allocate or run for minutes), and
 docs/bad-inputs.md names it. Tool files are the real ones in tests/tool_fixtures (lm-eval 0.4.13,
 inspect_ai 0.3.285, evalscope 1.14.1, every-eval-ever 0.3.0), edited the way a damaged log would be.

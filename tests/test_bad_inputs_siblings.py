@@ -108,7 +108,7 @@ def test_endpoint_gamma_at_other_sizes_matches_quadrature(T):
         assert g == pytest.approx(ref, abs=1e-9)
 
 
-@pytest.mark.parametrize(("n_items", "n_models"), [(40_000, 40_000), (100_000, 20_000), (1_000_000, 2_000)])
+@pytest.mark.parametrize(("n_items", "n_models"), [(40_000, 40_000), (100_000, 20_000), (100_000, 100_000)])
 def test_sparse_long_data_of_other_sizes_is_refused_before_allocating(n_items, n_models):
     # one row per model and item index along a diagonal: the rows are few, the dense views are not
     n = max(n_items, n_models)
