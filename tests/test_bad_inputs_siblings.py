@@ -91,7 +91,7 @@ def test_endpoint_gamma_at_other_sizes_matches_quadrature(T):
     from scipy import integrate
     from scipy.stats import beta
 
-    from benchkit.boundary import endpoint_gamma
+    from benchkit.boundary.steps import endpoint_gamma
 
     k1 = np.array([0, T // 3, T // 2, T])
     kn = np.array([T, T // 2, T // 2 + 1, 0])
