@@ -21,7 +21,7 @@ from benchkit.io._files import sniff
 from benchkit.io._paths import path_kind
 from benchkit.io._paths import walk
 
-__all__ = ["FORMATS", "detect_format", "read_any"]
+__all__ = ["FORMATS", "detect_format", "folder_formats", "read_any"]
 
 FORMATS = ("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet")
 _SNIFF = 1 << 20  # bytes read to recognize a file: no file is read whole to learn its format
@@ -100,21 +100,32 @@ def _classify_record(rec) -> tuple[str, str] | None:
     return None
 
 
+def folder_formats(path) -> list[tuple[str, str]]:
+    """``(format, reason)`` of each tool whose logs the folder ``path`` holds (by file names).
+
+    Several entries mean a folder mixing tools: :func:`detect_format` refuses it (reading one would
+    leave the others out); the command line reads each with its own reader (``benchkit report``).
+    """
+    p = Path(path)
+    names = [q.name for q in walk(p)]
+    kinds = []
+    if any(n.startswith("samples_") and n.endswith(".jsonl") for n in names):
+        kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
+    if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
+        kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
+    if "scenario_state.json" in names:
+        kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
+    if any(n.endswith(".eval") for n in names):
+        kinds.append(("inspect", "folder with .eval logs"))
+    return kinds
+
+
 def detect_format(path) -> tuple[str, str]:
     """``(format, reason)`` for a file or folder; an error when nothing matches."""
     p = Path(path)
     kind = path_kind(p, "path")
     if kind == "dir":
-        names = [q.name for q in walk(p)]
-        kinds = []
-        if any(n.startswith("samples_") and n.endswith(".jsonl") for n in names):
-            kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
-        if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
-            kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
-        if "scenario_state.json" in names:
-            kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
-        if any(n.endswith(".eval") for n in names):
-            kinds.append(("inspect", "folder with .eval logs"))
+        kinds = folder_formats(p)
         if len(kinds) > 1:  # reading one kind would leave the others out unnoticed
             raise BenchkitValueError(
                 f"{str(p)!r} holds logs of several tools ({'; '.join(r for _, r in kinds)}); reading one "
