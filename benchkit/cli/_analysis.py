@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from benchkit.cli._common import call_text
+from benchkit.cli._common import check_out
 from benchkit.cli._common import emit
 from benchkit.cli._common import exit_code
 from benchkit.cli._common import keyword_options
@@ -81,6 +82,7 @@ def _paragraph(run: Run, rs, inputs, written: dict, code: int) -> str:
 
 
 def run_analysis(cmd: Command, args, parser, out) -> int:
+    check_out(args.out)
     rs, inputs = read_inputs(args.paths, args.fmt, items=args.item_table, models=args.model_table)
     entry, positional = entry_and_args(cmd, args)
     run = call_command(cmd, rs, args, entry=entry, positional=positional,

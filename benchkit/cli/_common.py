@@ -220,21 +220,33 @@ def read_table(path) -> pd.DataFrame:
     return pd.read_csv(path) if path.suffix.lower() == ".csv" else pd.read_parquet(path)
 
 
-def write_tables(tables: dict[str, pd.DataFrame], out: str | None, main: str) -> dict[str, str]:
-    """``--out``: FILE.parquet|.csv gets the main table; any other path is a folder of every table."""
+def check_out(out: str | None, suffixes=TABLE_SUFFIXES, *, folder: bool = True) -> Path | None:
+    """``--out`` checked before any work: a file ending in one of ``suffixes``, or a folder."""
     if out is None:
-        return {}
+        return None
     path = Path(out)
-    if path.suffix.lower() in TABLE_SUFFIXES:
+    if path.suffix.lower() in suffixes:
         if not path.parent.is_dir():
             raise BenchkitValueError(f"--out {str(path)!r}: folder {str(path.parent)!r} does not exist")
-        write_table(tables[main], path)
-        return {main: str(path)}
-    if path.suffix:
-        raise BenchkitValueError(f"--out {str(path)!r}: a table is .parquet or .csv; any other path without "
-                                 "a suffix is a folder that receives every table")
+        if path.is_dir():
+            raise BenchkitValueError(f"--out {str(path)!r} is a folder, not a file")
+        return path
+    if not folder or path.suffix:
+        also = "; any other path without a suffix is a folder that receives every table" if folder else ""
+        raise BenchkitValueError(f"--out {str(path)!r}: the file must end in {' or '.join(suffixes)}{also}")
     if path.exists() and not path.is_dir():
         raise BenchkitValueError(f"--out {str(path)!r} is a file, not a folder")
+    return path
+
+
+def write_tables(tables: dict[str, pd.DataFrame], out: str | None, main: str) -> dict[str, str]:
+    """``--out``: FILE.parquet|.csv gets the main table; any other path is a folder of every table."""
+    path = check_out(out)
+    if path is None:
+        return {}
+    if path.suffix.lower() in TABLE_SUFFIXES:
+        write_table(tables[main], path)
+        return {main: str(path)}
     path.mkdir(parents=True, exist_ok=True)
     written = {}
     for name, frame in tables.items():
