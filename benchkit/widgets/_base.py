@@ -300,48 +300,74 @@ def _gz64(data: bytes) -> str:
     return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
 
 
-# The in-page stand-in for anywidget's model in exported HTML: same methods, no kernel. The state
-# (JSON) and the binary traits are gzip+base64; DecompressionStream inflates them (offline).
-_SHIM = r"""
+# The in-page stand-in for anywidget's model in exported HTML: same methods, no kernel. Every element
+# with ``data-bk-explorer="ID"`` is an explorer: its state (JSON) is in #ID-state, its binary traits
+# are listed in #ID-binary-names, its module in the element named by ``data-bk-module`` (shared by
+# explorers of one class); all are gzip+base64 and DecompressionStream inflates them (offline).
+MOUNT_JS = r"""
 const inflate = async (b64) => {
   const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
   const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream("gzip"));
   return await new Response(stream).arrayBuffer();
 };
 const text = (id) => document.getElementById(id).textContent;
-const state = JSON.parse(new TextDecoder().decode(await inflate(text("benchkit-state"))));
-const binNames = JSON.parse(text("benchkit-binary-names"));
-for (const [name, id] of binNames) state[name] = new DataView(await inflate(text(id)));
-const esm = new TextDecoder().decode(await inflate(text("benchkit-esm")));
-const listeners = new Map();
-const model = {
-  get: (name) => state[name],
-  set: (name, value) => {
-    const old = state[name];
-    state[name] = value;
-    for (const cb of listeners.get("change:" + name) || []) cb({ name, old, new: value });
-  },
-  on: (event, cb) => {
-    if (!listeners.has(event)) listeners.set(event, []);
-    listeners.get(event).push(cb);
-  },
-  off: (event, cb) => {
-    if (!event) { listeners.clear(); return; }
-    if (!cb) { listeners.delete(event); return; }
-    listeners.set(event, (listeners.get(event) || []).filter((f) => f !== cb));
-  },
-  save_changes: () => {},
-  send: () => {},
+const modules = new Map();
+const load = async (id) => {
+  if (!modules.has(id)) {
+    const esm = new TextDecoder().decode(await inflate(text(id)));
+    modules.set(id, import(URL.createObjectURL(new Blob([esm], { type: "text/javascript" }))));
+  }
+  return await modules.get(id);
 };
-const url = URL.createObjectURL(new Blob([esm], { type: "text/javascript" }));
-const mod = await import(url);
-let widget = mod.default;
-if (typeof widget === "function") widget = await widget();
-if (widget.initialize) await widget.initialize({ model });
-const el = document.getElementById("benchkit-root");
-await widget.render({ model, el });
-el.dataset.ready = "true";
+const mount = async (el) => {
+  const id = el.dataset.bkExplorer;
+  const state = JSON.parse(new TextDecoder().decode(await inflate(text(id + "-state"))));
+  for (const [name, bid] of JSON.parse(text(id + "-binary-names"))) {
+    state[name] = new DataView(await inflate(text(bid)));
+  }
+  const listeners = new Map();
+  const model = {
+    get: (name) => state[name],
+    set: (name, value) => {
+      const old = state[name];
+      state[name] = value;
+      for (const cb of listeners.get("change:" + name) || []) cb({ name, old, new: value });
+    },
+    on: (event, cb) => {
+      if (!listeners.has(event)) listeners.set(event, []);
+      listeners.get(event).push(cb);
+    },
+    off: (event, cb) => {
+      if (!event) { listeners.clear(); return; }
+      if (!cb) { listeners.delete(event); return; }
+      listeners.set(event, (listeners.get(event) || []).filter((f) => f !== cb));
+    },
+    save_changes: () => {},
+    send: () => {},
+  };
+  let widget = (await load(el.dataset.bkModule)).default;
+  if (typeof widget === "function") widget = await widget();
+  if (widget.initialize) await widget.initialize({ model });
+  await widget.render({ model, el });
+  el.dataset.ready = "true";
+};
+for (const el of document.querySelectorAll("[data-bk-explorer]")) await mount(el);
 """
+
+
+def data_block(element_id: str, data: bytes) -> str:
+    """``data`` gzip+base64 in an inert ``<script type="application/octet-stream">`` element."""
+    return f"<script type=\"application/octet-stream\" id=\"{element_id}\">{_gz64(data)}</script>\n"
+
+
+def explorer_blocks(explorer_id: str, state: dict, binary: dict[str, bytes]) -> str:
+    """The data elements of one explorer for :data:`MOUNT_JS`: its JSON state and binary traits."""
+    names = [[name, f"{explorer_id}-bin-{i}"] for i, name in enumerate(binary)]
+    state_bytes = json.dumps(state, allow_nan=False, separators=(",", ":")).encode()
+    return (data_block(f"{explorer_id}-state", state_bytes)
+            + f"<script type=\"application/json\" id=\"{explorer_id}-binary-names\">{_script_json(names)}"
+              "</script>\n"
+            + "".join(data_block(bid, bytes(binary[name])) for name, bid in names))
 
 
 def static_html(esm: str, css: str, state: dict, *, title: str = "benchkit explorer",
@@ -352,29 +378,22 @@ def static_html(esm: str, css: str, state: dict, *, title: str = "benchkit explo
     returns it as a ``DataView``, as anywidget does for binary traits) are gzip-compressed and
     base64-embedded in ``<script type="application/octet-stream">`` elements; the page inflates them
     with the browser's ``DecompressionStream``, imports the module from a Blob URL and runs it
-    against a minimal model object (get/set/on/off/save_changes/send). Nothing is loaded from the
-    network, so the page works offline and from ``file://``. ``#benchkit-root`` gets
-    ``data-ready="true"`` after ``render`` has run (tests wait for it).
+    against a minimal model object (get/set/on/off/save_changes/send; :data:`MOUNT_JS`). Nothing is
+    loaded from the network, so the page works offline and from ``file://``. ``#benchkit-root``
+    gets ``data-ready="true"`` after ``render`` has run (tests wait for it).
     """
-    binary = binary or {}
     css = css.replace("</", "<\\/")
-    names = [[name, f"benchkit-bin-{i}"] for i, name in enumerate(binary)]
-    blobs = "".join(
-        f"<script type=\"application/octet-stream\" id=\"{bid}\">{_gz64(bytes(binary[name]))}</script>\n"
-        for name, bid in names)
-    state_bytes = json.dumps(state, allow_nan=False, separators=(",", ":")).encode()
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         f"<title>{html.escape(title)}</title>\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<style>\nbody {{ font-family: system-ui, sans-serif; margin: 1.5rem; }}\n"
         f"{css}\n</style>\n</head>\n<body>\n"
-        f"<div id=\"benchkit-root\" class=\"{html.escape(root_class)}\"></div>\n"
-        f"<script type=\"application/octet-stream\" id=\"benchkit-state\">{_gz64(state_bytes)}</script>\n"
-        f"<script type=\"application/json\" id=\"benchkit-binary-names\">{_script_json(names)}</script>\n"
-        f"{blobs}"
-        f"<script type=\"application/octet-stream\" id=\"benchkit-esm\">{_gz64(esm.encode())}</script>\n"
-        f"<script type=\"module\">{_SHIM}</script>\n</body>\n</html>\n"
+        f"<div id=\"benchkit-root\" class=\"{html.escape(root_class)}\" data-bk-explorer=\"benchkit\" "
+        "data-bk-module=\"benchkit-esm\"></div>\n"
+        f"{explorer_blocks('benchkit', state, binary or {})}"
+        f"{data_block('benchkit-esm', esm.encode())}"
+        f"<script type=\"module\">{MOUNT_JS}</script>\n</body>\n</html>\n"
     )
 
 
@@ -557,6 +576,22 @@ class BenchkitWidget(anywidget.AnyWidget):
         return {}
 
     # ----------------------------------------------------------------- export
+    def export_parts(self) -> tuple[str, str, dict[str, Any], dict[str, bytes]]:
+        """What a static page needs: ``(module, css, JSON state, binary state)``, ``static_mode`` on.
+
+        :meth:`to_html` writes them as one page; :mod:`benchkit.report` embeds several explorers
+        in one report with the same :data:`MOUNT_JS`.
+        """
+        state = self.state()
+        for k, v in self._static_state().items():
+            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
+        state["static_mode"] = True
+        state["busy"] = False
+        binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
+        plain = {k: v for k, v in state.items() if k not in binary}
+        css = asset(self._css_file) if self._css_file else ""
+        return explorer_module(self._esm_file), css, plain, binary
+
     def to_html(self, path: str | Path | None = None, *, title: str | None = None) -> str:
         """A self-contained, offline HTML page of this explorer in its current state.
 
@@ -575,16 +610,8 @@ class BenchkitWidget(anywidget.AnyWidget):
             ``static_mode = True``; it loads nothing from the network. Actions that need Python
             are disabled there.
         """
-        state = self.state()
-        for k, v in self._static_state().items():
-            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
-        state["static_mode"] = True
-        state["busy"] = False
-        binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
-        plain = {k: v for k, v in state.items() if k not in binary}
-        css = asset(self._css_file) if self._css_file else ""
-        page = static_html(explorer_module(self._esm_file), css, plain, title=title or self._html_title,
-                           binary=binary)
+        esm, css, plain, binary = self.export_parts()
+        page = static_html(esm, css, plain, title=title or self._html_title, binary=binary)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
