@@ -52,6 +52,7 @@ _SUBMODULES = (
     "model_names",
     "paired",
     "quality",
+    "report",
     "simulate",
     "stats",
     "subsets",

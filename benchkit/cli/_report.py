@@ -1,18 +1,155 @@
-"""``benchkit report`` and ``benchkit audit`` (placeholder while the pieces land)."""
+"""``benchkit report``: every method the data support, in one offline HTML file.
+
+Each method runs through its command's entry point with the command's defaults (the numbers of a
+section are those ``benchkit <command>`` prints); a method whose entry point refuses the data
+(a :class:`~benchkit.BenchkitValueError`: no answer key, no option probabilities, too few models,
+...) is listed with that reason. Resampling stages use ``--resamples`` (default 200, as the
+cross-method audit) instead of the papers' thousands, and every random stage draws from ``--seed``.
+"""
 from __future__ import annotations
+
+import shlex
+import time
+from pathlib import Path
+
+from benchkit._validation import BenchkitValueError
+from benchkit.cli import _common
+from benchkit.cli._analysis import call_command
+from benchkit.cli._common import check_out
+from benchkit.cli._common import emit
+from benchkit.cli._common import exit_code
+from benchkit.cli._inputs import DATASET_PREFIX
+from benchkit.cli._inputs import read_inputs
+from benchkit.cli._methods import COMMANDS
+
+#: method (report section) -> command, in the report's order
+REPORT_METHODS = {"labels": "labels", "boundary": "profile", "dif": "dif", "landscape": "landscape",
+                  "quality": "quality", "measure": "measure"}
 
 
 def add_audit_command(sub, make) -> None:
+    """``benchkit audit`` waits for ``benchkit.audit`` (issue 21)."""
     return None
 
 
 def add_report_command(sub, make) -> None:
-    return None
+    p = make(sub, "report", "every method the data support, in one self-contained offline HTML file",
+             "benchkit report runs/ --out report.html\n  benchkit report dataset:mmlu-pro --out pro.html "
+             "--static --max-items 100")
+    _common.add_inputs(p, nargs="*")
+    p.add_argument("--static", action="store_true",
+                   help="no script at all (figures and tables; for places that strip JavaScript)")
+    p.add_argument("--title", default=None, help="the report's title (default: 'benchkit report: PATH')")
+    p.add_argument("--max-items", type=int, default=200, metavar="N",
+                   help="rows shown per item table (default 200; the explorers hold every item)")
+    p.add_argument("--resamples", type=int, default=200, metavar="N",
+                   help="replicates of every resampling stage (DIF controls and bootstraps, Benchmark² "
+                        "intervals, paired comparisons; default 200)")
+    p.add_argument("--methods", default=None, metavar="M[,M]",
+                   help=f"only these methods (default all: {','.join(REPORT_METHODS)})")
+    p.add_argument("--notebook", default=None, metavar="NOTEBOOK.ipynb",
+                   help="turn an executed notebook into the same kind of one-file offline report "
+                        "(instead of PATH...)")
+    _common.add_common(p, out_help="the HTML file to write (.html)", fail_on="items are flagged (summed over "
+                       "the methods)", options=False)
 
 
-def run_report(args, parser, out) -> int:  # pragma: no cover
-    raise NotImplementedError
+def _namespace(command: str, args):
+    """The command's own options at their defaults, with the report's seed, jobs, quiet and resamples."""
+    from benchkit.cli import build_parser
+
+    ns = build_parser().parse_args([command, "PATH", *(["--all"] if command == "compare" else [])])
+    ns.seed, ns.jobs, ns.quiet = args.seed, args.jobs, args.quiet
+    if hasattr(ns, "resamples"):
+        ns.resamples = args.resamples
+    return ns
 
 
-def run_audit(args, parser, out) -> int:  # pragma: no cover
-    raise NotImplementedError
+def _chosen(text: str | None) -> list[str]:
+    if text is None:
+        return list(REPORT_METHODS)
+    chosen = [m.strip() for m in text.split(",") if m.strip()]
+    bad = [m for m in chosen if m not in REPORT_METHODS]
+    if bad or not chosen:
+        raise BenchkitValueError(f"--methods {text!r}: choose among {', '.join(REPORT_METHODS)}")
+    return chosen
+
+
+def _python(paths, fmt, runs, comparisons_call) -> str:
+    lines = ["import benchkit", "from benchkit.io.detect import read_any", ""]
+    for p in paths:
+        if p.startswith(DATASET_PREFIX):
+            lines.append(f"rs = benchkit.datasets.fetch({p[len(DATASET_PREFIX):]!r})")
+        else:
+            lines.append(f"rs, fmt, why = read_any({p!r}{f', fmt={fmt!r}' if fmt else ''})")
+    if len(paths) > 1:
+        lines.append("# several inputs: benchkit report joins them (model x item cells must not overlap)")
+    lines.append("")
+    lines += [f"{key} = {run.call}" for key, run in runs.items()]
+    if comparisons_call:
+        lines.append(f"comparisons = {comparisons_call}")
+    return "\n".join(lines)
+
+
+def run_report(args, parser, out) -> int:
+    started = time.perf_counter()
+    path = check_out(args.out, (".html", ".htm"), folder=False)
+    if path is None:
+        raise BenchkitValueError("--out FILE.html is required")
+    if args.notebook:
+        return _notebook_report(args, path, out)
+    if not args.paths:
+        parser.error("report needs PATH... (or --notebook NOTEBOOK.ipynb)")
+    chosen = _chosen(args.methods)
+    rs, inputs = read_inputs(args.paths, args.fmt, items=args.item_table, models=args.model_table)
+    runs = {}
+    not_run = {key: "not requested (--methods)" for key in REPORT_METHODS if key not in chosen}
+    for key in chosen:
+        cmd = COMMANDS[REPORT_METHODS[key]]
+        try:
+            runs[key] = call_command(cmd, rs, _namespace(cmd.name, args))
+        except BenchkitValueError as exc:  # the method's own refusal names what the data lack
+            not_run[key] = " ".join(str(exc).split())
+    comparisons = None
+    if rs.n_models >= 2:
+        cmp = call_command(COMMANDS["compare"], rs, _namespace("compare", args), entry="benchkit.compare_all")
+        comparisons = cmp
+    from benchkit.report import build_report
+
+    command = "benchkit " + shlex.join(args._argv)
+    html = build_report(
+        rs, runs, not_run=not_run, comparisons=None if comparisons is None else comparisons.result,
+        inputs=[i.to_dict() for i in inputs], command=command, seed=args.seed, static=args.static,
+        python=_python(args.paths, args.fmt, runs, comparisons.call if comparisons else None),
+        title=args.title or f"benchkit report: {', '.join(args.paths)}", max_items=args.max_items)
+    path.write_text(html, encoding="utf-8")
+    flagged = sum(r.flagged or 0 for r in runs.values())
+    code = exit_code(flagged, args.fail_on)
+    summary = {"command": "report", "out": str(path), "bytes": path.stat().st_size,
+               "seconds": round(time.perf_counter() - started, 2), "static": bool(args.static),
+               "ran": {k: r.call for k, r in runs.items()}, "not_run": not_run, "flagged": flagged,
+               "inputs": [i.to_dict() for i in inputs], "exit_code": code}
+    text = (f"Wrote {path} ({summary['bytes'] / 1e6:.2f} MB, {summary['seconds']:.1f} s): "
+            f"{len(runs)} method(s) ran ({', '.join(runs) or 'none'})"
+            + ("; did not run: " + ", ".join(f"{k} ({v[:80]})" for k, v in not_run.items())
+               if not_run else "")
+            + (f"; {rs.n_models} models compared pairwise" if comparisons else "") + ".")
+    emit(summary, text, args.as_json, out)
+    return code
+
+
+def _notebook_report(args, path: Path, out) -> int:
+    try:
+        from benchkit.notebook import notebook_to_html
+    except ImportError as exc:
+        raise BenchkitValueError(f"--notebook needs benchkit.notebook and the Jupyter extra ({exc})") \
+            from None
+    html = notebook_to_html(args.notebook)
+    path.write_text(html, encoding="utf-8")
+    emit({"command": "report", "notebook": args.notebook, "out": str(path), "bytes": path.stat().st_size},
+         f"Wrote {path} from {args.notebook}.", args.as_json, out)
+    return 0
+
+
+def run_audit(args, parser, out) -> int:  # pragma: no cover - registered once benchkit.audit exists
+    raise BenchkitValueError("benchkit audit needs benchkit.audit")

@@ -1,0 +1,282 @@
+"""Assemble the report from benchkit results (HTML only: every number is a result's)."""
+from __future__ import annotations
+
+import platform
+from collections.abc import Mapping
+from collections.abc import Sequence
+from importlib import metadata
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_int
+from benchkit.report._methods import COMPARE
+from benchkit.report._methods import METHODS
+from benchkit.report._page import definition_list
+from benchkit.report._page import inline_svg
+from benchkit.report._page import page
+from benchkit.report._page import table
+from benchkit.report._page import text
+
+_VERSIONS = ("numpy", "pandas", "scipy", "numba", "altair", "vl-convert-python", "anywidget")
+
+
+def _versions() -> list[tuple[str, str]]:
+    from benchkit import __version__
+
+    out = [("benchkit", __version__), ("python", platform.python_version())]
+    for name in _VERSIONS:
+        try:
+            out.append((name, metadata.version(name)))
+        except metadata.PackageNotFoundError:
+            out.append((name, "not installed"))
+    return out
+
+
+def _flatten(value, prefix: str = "") -> list[tuple[str, Any]]:
+    if isinstance(value, Mapping):
+        return [pair for k, v in value.items() for pair in _flatten(v, f"{prefix}{k} / ")]
+    if isinstance(value, list):
+        more = f", ... ({len(value)} in all)" if len(value) > 12 else ""
+        value = ", ".join(str(v) for v in value[:12]) + more
+    return [(prefix.removesuffix(" / "), value)]
+
+
+class _Explorers:
+    """Explorers embedded live: one element per explorer, one module per explorer class."""
+
+    def __init__(self, static: bool) -> None:
+        self.static = static
+        self.blocks: list[str] = []
+        self.modules: dict[str, str] = {}
+        self.css: dict[str, str] = {}
+        self.count = 0
+
+    def add(self, widget, hint: str) -> str:
+        from benchkit.widgets._base import explorer_blocks
+
+        esm, css, state, binary = widget.export_parts()
+        cls = type(widget).__name__
+        module_id = f"bk-module-{cls}"
+        self.modules.setdefault(module_id, esm)
+        self.css.setdefault(cls, css)
+        self.count += 1
+        explorer_id = f"bk-explorer-{self.count}"
+        self.blocks.append(explorer_blocks(explorer_id, state, binary))
+        return (f"<div class=\"explorer\"><p class=\"hint\">{text(hint)}</p>"
+                f"<div id=\"{explorer_id}\" data-bk-explorer=\"{explorer_id}\" "
+                f"data-bk-module=\"{module_id}\">"
+                "</div></div>")
+
+    def data(self) -> str:
+        from benchkit.widgets._base import data_block
+
+        mods = "".join(data_block(mid, esm.encode()) for mid, esm in self.modules.items())
+        return "".join(self.blocks) + mods
+
+    def style(self) -> str:
+        css = "\n".join(self.css.values()).replace("</", "<\\/")
+        return f"<style>{css}</style>\n" if css else ""
+
+
+def _figure(chart, alt: str) -> str:
+    from benchkit.charts import to_svg
+
+    return inline_svg(to_svg(chart), alt)
+
+
+def _method_section(key: str, run, rs, explorers: _Explorers, max_items: int) -> str:
+    info = METHODS[key]
+    parts = [f"<section id=\"method-{key}\"><h2>{text(info.title)}</h2>",
+             f"<p><em>What it asks.</em> {text(info.question)}</p>",
+             f"<p>Call: <code>{text(run.call)}</code></p>",
+             "<h3>Headline numbers</h3>", definition_list(_flatten(run.headline))]
+    results = run.result if isinstance(run.result, Mapping) else {"": run.result}
+    for name, result in results.items():
+        if name:
+            parts.append(f"<h3>{text(name)}</h3>")
+        widget = info.explorer(result, rs) if info.explorer else None
+        chart = widget.static_chart() if widget is not None else info.figure(result)
+        if chart is not None:
+            parts.append(_figure(chart, f"{info.title}: the {'explorer view' if widget else 'figure'}"
+                                        f"{' of ' + name if name else ''}"))
+        if widget is not None and not explorers.static:
+            parts.append(explorers.add(widget, "Interactive explorer (runs in this file, offline): click "
+                                               "an item, a model or a bar to see its details."))
+        parts.append(table(result.to_frame(), max_rows=max_items, caption="Main table (to_frame())",
+                           index=not isinstance(result.to_frame().index, pd.RangeIndex)))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _data_section(rs) -> str:
+    counts = rs.counts()
+    missing = int(np.asarray(counts.missing).sum())
+    pairs = [("models", rs.n_models), ("items", rs.n_items), ("responses", rs.n_responses),
+             ("missing model x item cells", f"{missing:,} of {rs.n_models * rs.n_items:,}"),
+             ("samples per model (T)", f"{int(np.min(rs.budget))}-{int(np.max(rs.budget))}"),
+             ("variants", ", ".join(rs.variants) or "none"),
+             ("answers / option probabilities", f"{'yes' if rs.has_answers else 'no'} / "
+                                                 f"{'yes' if rs.has_option_probs else 'no'}")]
+    body = [definition_list(pairs)]
+    if "benchmark" in rs.items.columns:
+        per = rs.items["benchmark"].astype(str).value_counts(sort=False).sort_index()
+        body.append(table(per.rename("items").rename_axis("benchmark").reset_index(),
+                          caption="Items per benchmark"))
+    single = rs.select(variant=rs.variants[0]) if rs.variants else rs
+    models = single.models.copy()
+    models.index = models.index.astype(str)
+    models["T"] = np.asarray(single.budget)
+    models["accuracy"] = single.accuracy().to_numpy()
+    models["missing items"] = np.asarray(single.counts().missing).sum(axis=0)
+    models = models.drop(columns=[c for c in ("order",) if c in models.columns])
+    body.append(table(models.sort_values("accuracy", ascending=False, kind="stable"), index=True,
+                      caption="Models (accuracy over the items each answered)"))
+    return "<section id=\"data\"><h2>The data</h2>" + "".join(body) + "</section>"
+
+
+def _provenance_section(inputs, command, seed, created, skipped) -> str:
+    pairs = []
+    if command:
+        pairs.append(("command", command))
+    pairs.append(("seed", "none" if seed is None else seed))
+    if created:
+        pairs.append(("created", created))
+    pairs += _versions()
+    body = [definition_list(pairs)]
+    for i in inputs:
+        read = [("path", i["path"]), ("format", f"{i['format']} ({i['reason']})"), ("read", i["summary"]),
+                ("skipped", "; ".join(i["skipped"]) or "nothing")]
+        body.append(definition_list(read))
+        if i.get("files"):
+            body.append(table(pd.DataFrame(i["files"], columns=["file", "sha256"]), max_rows=200,
+                              caption="Input files (sha256)"))
+    if skipped:
+        body.append(f"<p>Joining the inputs: {text('; '.join(skipped))}</p>")
+    return "<section id=\"provenance\"><h2>Provenance</h2>" + "".join(body) + "</section>"
+
+
+def _audit_section(audit, max_items: int) -> str:
+    if audit is None:
+        return ("<section id=\"audit\"><h2>Audit summary</h2><p>No cross-method audit in this report "
+                "(it needs <code>benchkit.audit</code>); each method's flags are in its section.</p>"
+                "</section>")
+    items = audit.items.sort_values(["n_flags", "consensus"], ascending=[False, False], kind="stable")
+    flagged = items[items["n_flags"] >= 1]
+    reasons = [c for c in items.columns if c.endswith("_reason")]
+    cols = [c for c in ("benchmark", "n_flags", "flagged_by", "consensus") if c in items.columns] + reasons
+    n2 = int((items["n_flags"] >= 2).sum())
+    body = [f"<p>{len(flagged):,} items flagged by at least one method, <span class=\"flagged\">{n2:,} by at "
+            "least two</span> (listed first).</p>",
+            table(flagged[cols], index=True, max_rows=max_items, caption="Flagged items"),
+            table(audit.applicability, index=True, caption="Methods: ran or not, and why"),
+            table(audit.agreement, index=True, caption="Agreement between methods")]
+    return "<section id=\"audit\"><h2>Audit summary</h2>" + "".join(body) + "</section>"
+
+
+def _compare_section(comparisons, max_items: int) -> str:
+    if comparisons is None:
+        return ""
+    body = [f"<p><em>What it asks.</em> {text(COMPARE.question)}</p>",
+            _figure(COMPARE.figure(comparisons), "Leaderboard neighbours: paired differences with intervals"),
+            table(comparisons.leaderboard, caption="Leaderboard (tier: models not distinguishable from the "
+                                                   "next share a tier)")]
+    pairs = comparisons.to_frame()
+    pairs = pairs[pairs["neighbours"]] if "neighbours" in pairs.columns else pairs
+    body.append(table(pairs, max_rows=max_items, caption="Paired comparisons of leaderboard neighbours"))
+    return "<section id=\"models\"><h2>" + text(COMPARE.title) + "</h2>" + "".join(body) + "</section>"
+
+
+def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str] | None = None,
+                 comparisons: Any = None, audit: Any = None, inputs: Sequence[Mapping] = (),
+                 command: str | None = None, python: str | None = None, seed: int | None = None,
+                 title: str = "benchkit report", static: bool = False, max_items: int = 200,
+                 created: str | None = None) -> str:
+    """One self-contained HTML report of benchkit results on a ResponseSet.
+
+    Parameters
+    ----------
+    rs : ResponseSet
+        The data the results were computed on (the data section describes it).
+    runs : mapping method -> run
+        Each method that ran (keys from ``"labels"``, ``"boundary"``, ``"dif"``, ``"landscape"``,
+        ``"quality"``, ``"measure"``): an object with ``result`` (the entry point's result, or a
+        mapping name -> result for several), ``call`` (the Python call, as text) and ``headline``
+        (a mapping of headline numbers).
+    not_run : mapping method -> reason, optional
+        Methods that did not run and why.
+    comparisons : Comparisons, optional
+        :func:`benchkit.compare_all` of the models (the per-model section).
+    audit : AuditResult, optional
+        The cross-method audit (the audit summary).
+    inputs : sequence of mappings
+        What each reader read: ``path, format, reason, summary, skipped, files`` (``files``: pairs
+        file, sha256).
+    command, python : str, optional
+        The command line and the Python code that reproduce the report.
+    seed : int, optional
+        The root seed of the random stages.
+    title : str
+        The page title.
+    static : bool, default False
+        No script at all: figures only, no live explorer.
+    max_items : int, default 200
+        Rows shown per item table.
+    created : str, optional
+        A creation time to print (none by default, so the same input gives the same bytes).
+
+    Returns
+    -------
+    str
+        The HTML page: no request leaves it (Content-Security-Policy ``default-src 'none'``), every
+        user string escaped, explorer data gzip-compressed.
+    """
+    max_items = check_int("max_items", max_items, min=1)
+    if not isinstance(runs, Mapping):
+        raise BenchkitTypeError(f"runs must be a mapping method -> run; got {type(runs).__name__}")
+    unknown = [k for k in runs if k not in METHODS]
+    if unknown:
+        raise BenchkitTypeError(f"runs has unknown method(s) {unknown}; allowed: {list(METHODS)}")
+    not_run = dict(not_run or {})
+    explorers = _Explorers(static)
+    order = [k for k in METHODS if k in runs]
+    sections = [_provenance_section(inputs, command, seed, created, (rs.meta or {}).get("joined") or []),
+                _data_section(rs), _audit_section(audit, max_items)]
+    sections += [_method_section(k, runs[k], rs, explorers, max_items) for k in order]
+    if not_run:
+        items = "".join(f"<li><b>{text(METHODS[k].title if k in METHODS else k)}</b>: {text(v)}</li>"
+                        for k, v in not_run.items())
+        sections.append(f"<section id=\"not-run\"><h2>Methods that did not run</h2>"
+                        f"<ul class=\"notrun\">{items}</ul></section>")
+    sections.append(_compare_section(comparisons, max_items))
+    refs = [METHODS[k] for k in order] + ([COMPARE] if comparisons is not None else [])
+    sections.append("<section id=\"references\"><h2>Methods and references</h2><ol>"
+                    + "".join(f"<li><b>{text(m.title)}</b>. {text(m.reference)}</li>" for m in refs)
+                    + "</ol></section>")
+    repro = []
+    if command:
+        repro.append(f"<h3>Command</h3><pre>{text(command)}</pre>")
+    if python:
+        repro.append(f"<h3>Python</h3><pre>{text(python)}</pre>")
+    sections.append("<section id=\"reproduce\"><h2>How to reproduce</h2>" + "".join(repro) + "</section>")
+    toc_names = [("provenance", "Provenance"), ("data", "The data"), ("audit", "Audit summary")] + \
+        [(f"method-{k}", METHODS[k].title) for k in order] + \
+        ([("not-run", "Methods that did not run")] if not_run else []) + \
+        ([("models", COMPARE.title)] if comparisons is not None else []) + \
+        [("references", "Methods and references"), ("reproduce", "How to reproduce")]
+    toc = ("<nav class=\"toc\"><ol>"
+           + "".join(f"<li><a href=\"#{a}\">{text(t)}</a></li>" for a, t in toc_names)
+           + "</ol></nav>")
+    lead = (f"{rs.n_models:,} models x {rs.n_items:,} items; {len(order)} method(s) ran"
+            + (f", {len(not_run)} did not" if not_run else "")
+            + (". Static version: no script." if static else ". Explorers run offline in this file."))
+    header = f"<header class=\"report\"><h1>{text(title)}</h1><p class=\"lead\">{text(lead)}</p></header>"
+    body = header + toc + "\n".join(sections)
+    if static or explorers.count == 0:
+        return page(title=title, body=body)
+    from benchkit.widgets._base import MOUNT_JS
+
+    return page(title=title, body=body + explorers.data(), head_extra=explorers.style(), scripts=[MOUNT_JS])
+

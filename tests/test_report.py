@@ -1,0 +1,180 @@
+"""benchkit.report and ``benchkit report`` (issue 24 item 2), without a browser.
+
+The browser half (zero requests, zero console errors, explorers ready and answering a click, the
+injection run in chromium) is tests/test_browser_report.py.
+"""
+from __future__ import annotations
+
+import html
+import io
+import json
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import benchkit
+from benchkit.cli import main
+
+pytest.importorskip("vl_convert")
+pytest.importorskip("anywidget")
+
+#: names a report must show as text: markup, a script end tag, an event handler, terminal escapes
+EVIL_MODELS = ["</script><script>window.__pwned=1</script>", "<img src=x onerror=\"window.__pwned=2\">",
+               "\x1b[2J\x1b]52;c;cHduZWQ=\x07clip", "plain-model", "\u202eevil-bidi", "m&amp;<b>bold</b>"]
+EVIL_ITEM = "</textarea><svg onload=window.__pwned=3>"
+
+
+def evil_responses(tmp_path: Path) -> tuple[Path, Path]:
+    """A small MCQ response set (6 models, 30 items, option probabilities) whose names attack HTML."""
+    sim = benchkit.simulate.mcq_probabilities(n_items=30, n_models=6, rng=0).responses
+    long = sim.to_long()
+    rename = dict(zip(sim.model_ids, EVIL_MODELS))
+    long["model"] = long["model"].map(rename)
+    first = sim.item_ids[0]
+    long["item"] = long["item"].replace({first: EVIL_ITEM})
+    items = sim.items.reset_index()
+    items["item"] = items["item"].replace({first: EVIL_ITEM})
+    items["benchmark"] = "<i>bench</i>"
+    long = long.drop(columns=["principal"])
+    long.to_parquet(tmp_path / "evil.parquet")
+    items.to_parquet(tmp_path / "evil_items.parquet")
+    return tmp_path / "evil.parquet", tmp_path / "evil_items.parquet"
+
+
+def _report(tmp_path: Path, *extra: str, name: str = "r.html") -> tuple[int, str, str]:
+    data, items = evil_responses(tmp_path)
+    out = io.StringIO()
+    code = main(["report", str(data), "--item-table", str(items), "--out", str(tmp_path / name), "-q",
+                 "--resamples", "20", "--methods", "labels,landscape,measure", *extra], out=out)
+    return code, (tmp_path / name).read_text(encoding="utf-8") if code == 0 else "", out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("report")
+    code, live, summary = _report(tmp, "--json")
+    assert code == 0, summary
+    code, static, _ = _report(tmp, "--static", name="static.html")
+    assert code == 0
+    code, again, _ = _report(tmp, "--json")  # the same command again: the same bytes
+    assert code == 0
+    return {"live": live, "static": static, "again": again, "summary": json.loads(summary), "dir": tmp}
+
+
+def _text_outside_data(page: str) -> str:
+    """The page without its gzip+base64 data elements (which hold bytes, not markup)."""
+    return re.sub(r'<script type="application/octet-stream" id="[^"]+">[A-Za-z0-9+/=]*</script>', "", page)
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_sections_of_the_report(reports):
+    page = reports["live"]
+    for anchor in ("provenance", "data", "audit", "method-labels", "method-landscape", "method-measure",
+                   "not-run", "models", "references", "reproduce"):
+        assert f'<section id="{anchor}">' in page, anchor
+    assert "benchkit report " in page  # the command
+    assert "sha256" in page
+    assert set(reports["summary"]["ran"]) == {"labels", "landscape", "measure"}
+    assert reports["summary"]["not_run"] == dict.fromkeys(("boundary", "dif", "quality"),
+                                                          "not requested (--methods)")
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_the_csp_forbids_every_request_and_allows_only_the_reports_own_script(reports):
+    page = reports["live"]
+    csp = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', page).group(1)
+    assert "default-src 'none'" in csp
+    assert "connect-src 'none'" in csp
+    assert "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0]
+    hashes = re.findall(r"'sha256-([^']+)'", csp)
+    modules = re.findall(r'<script type="module">(.*?)</script>', page, flags=re.S)
+    import base64
+    import hashlib
+
+    assert sorted(hashes) == sorted(base64.b64encode(hashlib.sha256(m.encode()).digest()).decode()
+                                    for m in modules)
+    assert not re.search(r'(src|href)="(https?:)?//', page)
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_static_report_holds_no_script(reports):
+    page = reports["static"]
+    assert "<script" not in page.lower()
+    assert "script-src 'none'" in page
+    assert 'id="method-landscape"' in page
+    assert "<svg" in page  # the figures are still there
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_same_input_and_seed_give_the_same_bytes(reports):
+    assert reports["live"] == reports["again"]
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_names_from_files_are_escaped_everywhere(reports):
+    for page in (reports["live"], reports["static"]):
+        markup = _text_outside_data(page)
+        assert "window.__pwned" in html.unescape(markup)  # the names are there, as text
+        assert "<script>window.__pwned" not in markup
+        assert "<img src=x" not in markup
+        assert "<svg onload" not in markup
+        assert "<b>bold</b>" not in markup
+        assert "<i>bench</i>" not in markup
+        assert "\x1b" not in page
+        assert "\u202e" not in page
+        assert "\\x1b[2J" in markup  # the terminal escape is shown as a visible escape
+        # every <script> element is one of the report's own: data blocks, the names list, the module
+        for tag in re.findall(r"<script[^>]*>", page):
+            assert tag in ('<script type="module">', '<script type="application/json" id="' +
+                           tag.split('id="')[-1] if 'id="' in tag else "") or \
+                tag.startswith(('<script type="application/octet-stream" id="bk-',
+                                '<script type="application/json" id="bk-explorer-'))
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_report_numbers_are_the_apis(reports):
+    page = reports["live"]
+    sim_path = reports["dir"] / "evil.parquet"
+    from benchkit.cli._inputs import read_inputs
+
+    rs, _ = read_inputs([str(sim_path)], items=str(reports["dir"] / "evil_items.parquet"))
+    res = benchkit.labels.key_issues(rs, min_models=5)
+    assert f"<dt>flagged</dt><dd>{res.n_flagged}</dd>" in page
+    assert reports["summary"]["ran"]["labels"] == "benchkit.labels.key_issues(rs, min_models=5)"
+    board = benchkit.compare_all(rs, n_resamples=20, rng=0).leaderboard
+    top = html.escape(benchkit._terminal.escape(board["model"].iloc[0]), quote=True)
+    assert page.index(top) > 0
+
+
+def test_report_refuses_a_wrong_out_and_unknown_methods(tmp_path, capsys):
+    data = benchkit.simulate.load_sample  # noqa: F841 (keeps the import honest)
+    path = str(Path(__file__).resolve().parents[1] / "data_samples" / "mcq" / "responses.parquet")
+    assert main(["report", path, "--out", str(tmp_path / "r.pdf")]) == 2
+    assert "must end in .html or .htm" in capsys.readouterr().err
+    assert main(["report", path, "--out", str(tmp_path / "r.html"), "--methods", "labels,nope"]) == 2
+    assert "--methods 'labels,nope': choose among" in capsys.readouterr().err
+
+
+def test_build_report_checks_its_arguments():
+    rs = benchkit.simulate.mcq_probabilities(n_items=10, n_models=3, rng=0).responses
+    from benchkit.report import build_report
+
+    with pytest.raises(benchkit.BenchkitTypeError, match="unknown method"):
+        build_report(rs, {"nope": object()})
+    with pytest.raises(benchkit.BenchkitValueError, match="max_items"):
+        build_report(rs, {}, max_items=0)
+    page = build_report(rs, {}, static=True, title="</title><script>x</script>")
+    assert "<script" not in page
+    assert "&lt;/title&gt;&lt;script&gt;x&lt;/script&gt;" in page
+
+
+def test_tables_are_the_results_frames():
+    from benchkit.report._page import table
+
+    frame = pd.DataFrame({"a": [1.23456789, float("nan")], "b": ["<x>", None]})
+    out = table(frame)
+    assert "<td class=\"num\">1.235</td>" in out
+    assert "&lt;x&gt;" in out
+    assert table(frame, max_rows=1).count("<tr>") == 2  # header + one row
