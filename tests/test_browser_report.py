@@ -45,8 +45,9 @@ def report_files(tmp_path_factory):
     runs = {
         "labels": _run(labels.key_issues(mcq), "benchkit.labels.key_issues(mcq)"),
         "boundary": _run(boundary.profile(load_sample("ladder"), axis="size"), "profile(ladder)"),
-        "dif": _run(dif.audit_rankings(load_sample("dif"), n_controls=20, n_bootstrap=20, n_owner_bootstrap=20,
-                                       n_permutations=20, sensitivity_fractions=(), progress=False, rng=0),
+        "dif": _run(dif.audit_rankings(load_sample("dif"), n_controls=20, n_bootstrap=20,
+                                       n_owner_bootstrap=20, n_permutations=20, sensitivity_fractions=(),
+                                       progress=False, rng=0),
                     "audit_rankings(dif)"),
         "landscape": _run(landscape.map_points(mcq), "map_points(mcq)"),
         "quality": _run(quality.assess(suite, family_by="family", n_resamples=20, progress=False, rng=0),
