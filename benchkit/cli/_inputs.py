@@ -94,6 +94,11 @@ def skipped_lines(rs) -> list[str]:
     return out
 
 
+def _summary(rs) -> str:
+    """The first line of the ResponseSet's repr (the drop report follows it; ``skipped`` lists that)."""
+    return escape(repr(rs).split("\n")[0])
+
+
 def _dataset(name: str):
     from benchkit.datasets import fetch
     from benchkit.datasets import sources
@@ -106,7 +111,7 @@ def _dataset(name: str):
     src = table.loc[name]
     return rs, Input(path=f"{DATASET_PREFIX}{name}", format="dataset",
                      reason=f"public dataset {src['repo']} at commit {src['commit']} ({src['license']})",
-                     summary=escape(repr(rs)), skipped=tuple(skipped_lines(rs)))
+                     summary=_summary(rs), skipped=tuple(skipped_lines(rs)))
 
 
 def side_table(path: str | None, key: str) -> pd.DataFrame | None:
@@ -156,7 +161,7 @@ def read_one(path: str, fmt: str | None = None, **tables) -> list[tuple[object, 
         reason = why if kind and why else reason
         if len(kinds) > 1:
             reason = f"{reason}; the folder mixes tools, each read with its own reader"
-        out.append((rs, Input(path=str(path), format=used, reason=reason, summary=escape(repr(rs)),
+        out.append((rs, Input(path=str(path), format=used, reason=reason, summary=_summary(rs),
                               skipped=tuple(skipped_lines(rs)), files=files)))
     return out
 

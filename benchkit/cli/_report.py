@@ -9,6 +9,7 @@ cross-method audit) instead of the papers' thousands, and every random stage dra
 from __future__ import annotations
 
 import shlex
+import textwrap
 import time
 from pathlib import Path
 
@@ -131,7 +132,7 @@ def run_report(args, parser, out) -> int:
                "inputs": [i.to_dict() for i in inputs], "exit_code": code}
     text = (f"Wrote {path} ({summary['bytes'] / 1e6:.2f} MB, {summary['seconds']:.1f} s): "
             f"{len(runs)} method(s) ran ({', '.join(runs) or 'none'})"
-            + ("; did not run: " + ", ".join(f"{k} ({v[:80]})" for k, v in not_run.items())
+            + ("; did not run: " + ", ".join(f"{k} ({textwrap.shorten(v, 90, placeholder=' ...')})" for k, v in not_run.items())
                if not_run else "")
             + (f"; {rs.n_models} models compared pairwise" if comparisons else "") + ".")
     emit(summary, text, args.as_json, out)

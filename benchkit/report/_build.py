@@ -20,6 +20,8 @@ from benchkit.report._page import page
 from benchkit.report._page import table
 from benchkit.report._page import text
 
+_PAIR_COLUMNS = ("rank_a", "a", "rank_b", "b", "accuracy_a", "accuracy_b", "difference", "ci_low", "ci_high",
+                 "p_value", "p_adjusted", "significant", "method", "n_items")
 _VERSIONS = ("numpy", "pandas", "scipy", "numba", "altair", "vl-convert-python", "anywidget")
 
 
@@ -87,6 +89,16 @@ def _figure(chart, alt: str) -> str:
     return inline_svg(to_svg(chart), alt)
 
 
+def _main_table(frame: pd.DataFrame, max_items: int) -> str:
+    """A result's ``to_frame()``, flagged rows first when it has a boolean flag column."""
+    flag = next((c for c in ("flagged", "flag") if c in frame.columns and frame[c].dtype == bool), None)
+    caption = "Main table (to_frame())"
+    if flag is not None:
+        frame = frame.sort_values(flag, ascending=False, kind="stable")
+        caption += f", {int(frame[flag].sum()):,} flagged rows first"
+    return table(frame, max_rows=max_items, caption=caption, index=not isinstance(frame.index, pd.RangeIndex))
+
+
 def _method_section(key: str, run, rs, explorers: _Explorers, max_items: int) -> str:
     info = METHODS[key]
     parts = [f"<section id=\"method-{key}\"><h2>{text(info.title)}</h2>",
@@ -105,8 +117,7 @@ def _method_section(key: str, run, rs, explorers: _Explorers, max_items: int) ->
         if widget is not None and not explorers.static:
             parts.append(explorers.add(widget, "Interactive explorer (runs in this file, offline): click "
                                                "an item, a model or a bar to see its details."))
-        parts.append(table(result.to_frame(), max_rows=max_items, caption="Main table (to_frame())",
-                           index=not isinstance(result.to_frame().index, pd.RangeIndex)))
+        parts.append(_main_table(result.to_frame(), max_items))
     parts.append("</section>")
     return "\n".join(parts)
 
@@ -148,7 +159,7 @@ def _provenance_section(inputs, command, seed, created, skipped) -> str:
     body = [definition_list(pairs)]
     for i in inputs:
         read = [("path", i["path"]), ("format", f"{i['format']} ({i['reason']})"), ("read", i["summary"]),
-                ("skipped", "; ".join(i["skipped"]) or "nothing")]
+                ("skipped", list(i["skipped"]))]
         body.append(definition_list(read))
         if i.get("files"):
             body.append(table(pd.DataFrame(i["files"], columns=["file", "sha256"]), max_rows=200,
@@ -185,6 +196,7 @@ def _compare_section(comparisons, max_items: int) -> str:
                                                    "next share a tier)")]
     pairs = comparisons.to_frame()
     pairs = pairs[pairs["neighbours"]] if "neighbours" in pairs.columns else pairs
+    pairs = pairs[[c for c in _PAIR_COLUMNS if c in pairs.columns]]
     body.append(table(pairs, max_rows=max_items, caption="Paired comparisons of leaderboard neighbours"))
     return "<section id=\"models\"><h2>" + text(COMPARE.title) + "</h2>" + "".join(body) + "</section>"
 

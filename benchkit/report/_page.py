@@ -64,7 +64,13 @@ def table(frame: pd.DataFrame, *, max_rows: int | None = None, index: bool = Fal
 
 
 def definition_list(pairs: Iterable[tuple[str, object]]) -> str:
-    return "<dl>" + "".join(f"<dt>{text(k)}</dt><dd>{_cell(v)}</dd>" for k, v in pairs) + "</dl>"
+    """Term / value pairs; a list value is shown as a bulleted list."""
+    def value(v) -> str:
+        if isinstance(v, list):
+            return "<ul>" + "".join(f"<li>{text(x)}</li>" for x in v) + "</ul>" if v else "nothing"
+        return _cell(v)
+
+    return "<dl>" + "".join(f"<dt>{text(k)}</dt><dd>{value(v)}</dd>" for k, v in pairs) + "</dl>"
 
 
 _SVG_ACTIVE = {"script", "foreignobject", "iframe", "image", "use", "animate", "set", "handler"}
@@ -128,12 +134,13 @@ nav.toc a, a { color: var(--accent); }
 table { border-collapse: collapse; font-size: 13px; margin: .4rem 0; }
 caption { text-align: left; font-weight: 600; padding: .2rem 0; }
 th, td { border-bottom: 1px solid var(--rule); padding: 2px 8px; text-align: left; vertical-align: top;
-  max-width: 28rem; overflow-wrap: anywhere; }
+  max-width: 28rem; overflow-wrap: break-word; }
 th { background: #f4f4f4; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; font-size: 14px; }
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
+dd ul { margin: 0; padding-left: 1.1rem; }
 figure { margin: .8rem 0; max-width: 100%; overflow-x: auto; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: 13px; }
