@@ -59,7 +59,7 @@ def report_files(tmp_path_factory):
     out = {}
     for name, static in (("live", False), ("static", True)):
         path = tmp / f"{name}.html"
-        path.write_text(build_report(mcq, runs, comparisons=comparisons, static=static, seed=0,
+        path.write_text(build_report(mcq, runs, comparisons=comparisons, static=static, rng=0,
                                      command="benchkit report ...", python="..."), encoding="utf-8")
         out[name] = path
     return out

@@ -1,4 +1,5 @@
 """``python -m benchkit.cli``: the ``benchkit`` command line."""
 from benchkit.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass
 from typing import Any
 
+from benchkit._results import result
 from benchkit.cli._common import call_text
 from benchkit.cli._common import check_out
 from benchkit.cli._common import emit
@@ -18,7 +18,7 @@ from benchkit.cli._methods import COMMANDS
 from benchkit.cli._methods import Command
 
 
-@dataclass(frozen=True)
+@result
 class Run:
     """One entry-point call a command made: the call as Python text, its result and headline numbers."""
 

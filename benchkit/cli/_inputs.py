@@ -9,12 +9,12 @@ and an item described twice must be described the same way (nothing is merged si
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
 
 import pandas as pd
 
+from benchkit._results import result
 from benchkit._terminal import escape
 from benchkit._validation import BenchkitValueError
 
@@ -22,7 +22,7 @@ DATASET_PREFIX = "dataset:"
 _LIST_COLUMNS = ("options",)
 
 
-@dataclass(frozen=True)
+@result
 class Input:
     """One reader's read of one input: where, how, what it read and skipped, and the files' sha256."""
 

@@ -14,16 +14,16 @@ import argparse
 import importlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 
 
-@dataclass(frozen=True)
+@result
 class Command:
     """An analysis command: the entry point it calls and how its results are read."""
 

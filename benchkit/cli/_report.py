@@ -29,7 +29,7 @@ REPORT_METHODS = {"labels": "labels", "boundary": "profile", "dif": "dif", "land
 
 
 def add_audit_command(sub, make) -> None:
-    """``benchkit audit`` waits for ``benchkit.audit`` (issue 21)."""
+    """``benchkit audit`` waits for the cross-method audit (issue 21)."""
     return None
 
 
@@ -120,7 +120,7 @@ def run_report(args, parser, out) -> int:
     command = "benchkit " + shlex.join(args._argv)
     html = build_report(
         rs, runs, not_run=not_run, comparisons=None if comparisons is None else comparisons.result,
-        inputs=[i.to_dict() for i in inputs], command=command, seed=args.seed, static=args.static,
+        inputs=[i.to_dict() for i in inputs], command=command, rng=args.seed, static=args.static,
         python=_python(args.paths, args.fmt, runs, comparisons.call if comparisons else None),
         title=args.title or f"benchkit report: {', '.join(args.paths)}", max_items=args.max_items)
     path.write_text(html, encoding="utf-8")
@@ -132,8 +132,8 @@ def run_report(args, parser, out) -> int:
                "inputs": [i.to_dict() for i in inputs], "exit_code": code}
     text = (f"Wrote {path} ({summary['bytes'] / 1e6:.2f} MB, {summary['seconds']:.1f} s): "
             f"{len(runs)} method(s) ran ({', '.join(runs) or 'none'})"
-            + ("; did not run: " + ", ".join(f"{k} ({textwrap.shorten(v, 90, placeholder=' ...')})" for k, v in not_run.items())
-               if not_run else "")
+            + ("; did not run: " + ", ".join(f"{k} ({textwrap.shorten(v, 90, placeholder=' ...')})"
+                                             for k, v in not_run.items()) if not_run else "")
             + (f"; {rs.n_models} models compared pairwise" if comparisons else "") + ".")
     emit(summary, text, args.as_json, out)
     return code
@@ -143,7 +143,7 @@ def _notebook_report(args, path: Path, out) -> int:
     try:
         from benchkit.notebook import notebook_to_html
     except ImportError as exc:
-        raise BenchkitValueError(f"--notebook needs benchkit.notebook and the Jupyter extra ({exc})") \
+        raise BenchkitValueError(f"--notebook needs the notebook exporter and the Jupyter extra ({exc})") \
             from None
     html = notebook_to_html(args.notebook)
     path.write_text(html, encoding="utf-8")
@@ -152,5 +152,5 @@ def _notebook_report(args, path: Path, out) -> int:
     return 0
 
 
-def run_audit(args, parser, out) -> int:  # pragma: no cover - registered once benchkit.audit exists
-    raise BenchkitValueError("benchkit audit needs benchkit.audit")
+def run_audit(args, parser, out) -> int:  # pragma: no cover - registered once the audit exists
+    raise BenchkitValueError("benchkit audit needs the cross-method audit (issue 21)")

@@ -172,7 +172,7 @@ def _provenance_section(inputs, command, seed, created, skipped) -> str:
 def _audit_section(audit, max_items: int) -> str:
     if audit is None:
         return ("<section id=\"audit\"><h2>Audit summary</h2><p>No cross-method audit in this report "
-                "(it needs <code>benchkit.audit</code>); each method's flags are in its section.</p>"
+                "(not in this version of benchkit); each method's flags are in its section.</p>"
                 "</section>")
     items = audit.items.sort_values(["n_flags", "consensus"], ascending=[False, False], kind="stable")
     flagged = items[items["n_flags"] >= 1]
@@ -203,7 +203,7 @@ def _compare_section(comparisons, max_items: int) -> str:
 
 def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str] | None = None,
                  comparisons: Any = None, audit: Any = None, inputs: Sequence[Mapping] = (),
-                 command: str | None = None, python: str | None = None, seed: int | None = None,
+                 command: str | None = None, python: str | None = None, rng: int | None = None,
                  title: str = "benchkit report", static: bool = False, max_items: int = 200,
                  created: str | None = None) -> str:
     """One self-contained HTML report of benchkit results on a ResponseSet.
@@ -228,8 +228,8 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
         file, sha256).
     command, python : str, optional
         The command line and the Python code that reproduce the report.
-    seed : int, optional
-        The root seed of the random stages.
+    rng : int, optional
+        The root seed the random stages drew from (printed in the provenance; nothing is drawn here).
     title : str
         The page title.
     static : bool, default False
@@ -254,7 +254,7 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
     not_run = dict(not_run or {})
     explorers = _Explorers(static)
     order = [k for k in METHODS if k in runs]
-    sections = [_provenance_section(inputs, command, seed, created, (rs.meta or {}).get("joined") or []),
+    sections = [_provenance_section(inputs, command, rng, created, (rs.meta or {}).get("joined") or []),
                 _data_section(rs), _audit_section(audit, max_items)]
     sections += [_method_section(k, runs[k], rs, explorers, max_items) for k in order]
     if not_run:

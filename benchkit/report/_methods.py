@@ -8,11 +8,12 @@ so the report and a saved notebook show the same picture.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
+from benchkit._results import result
 
-@dataclass(frozen=True)
+
+@result
 class MethodInfo:
     """A method's description in the report."""
 
