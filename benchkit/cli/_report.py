@@ -11,7 +11,6 @@ from __future__ import annotations
 import shlex
 import textwrap
 import time
-from pathlib import Path
 
 from benchkit._validation import BenchkitValueError
 from benchkit.cli import _common
@@ -48,9 +47,6 @@ def add_report_command(sub, make) -> None:
                         "intervals, paired comparisons; default 200)")
     p.add_argument("--methods", default=None, metavar="M[,M]",
                    help=f"only these methods (default all: {','.join(REPORT_METHODS)})")
-    p.add_argument("--notebook", default=None, metavar="NOTEBOOK.ipynb",
-                   help="turn an executed notebook into the same kind of one-file offline report "
-                        "(instead of PATH...)")
     _common.add_common(p, out_help="the HTML file to write (.html)", fail_on="items are flagged (summed over "
                        "the methods)", options=False)
 
@@ -97,10 +93,8 @@ def run_report(args, parser, out) -> int:
     path = check_out(args.out, (".html", ".htm"), folder=False)
     if path is None:
         raise BenchkitValueError("--out FILE.html is required")
-    if args.notebook:
-        return _notebook_report(args, path, out)
     if not args.paths:
-        parser.error("report needs PATH... (or --notebook NOTEBOOK.ipynb)")
+        parser.error("report needs PATH...")
     chosen = _chosen(args.methods)
     rs, inputs = read_inputs(args.paths, args.fmt, items=args.item_table, models=args.model_table)
     runs = {}
@@ -137,19 +131,6 @@ def run_report(args, parser, out) -> int:
             + (f"; {rs.n_models} models compared pairwise" if comparisons else "") + ".")
     emit(summary, text, args.as_json, out)
     return code
-
-
-def _notebook_report(args, path: Path, out) -> int:
-    try:
-        from benchkit.notebook import notebook_to_html
-    except ImportError as exc:
-        raise BenchkitValueError(f"--notebook needs the notebook exporter and the Jupyter extra ({exc})") \
-            from None
-    html = notebook_to_html(args.notebook)
-    path.write_text(html, encoding="utf-8")
-    emit({"command": "report", "notebook": args.notebook, "out": str(path), "bytes": path.stat().st_size},
-         f"Wrote {path} from {args.notebook}.", args.as_json, out)
-    return 0
 
 
 def run_audit(args, parser, out) -> int:  # pragma: no cover - registered once the audit exists
