@@ -8,7 +8,6 @@ and an item described twice must be described the same way (nothing is merged si
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import field
 from pathlib import Path
 
@@ -38,43 +37,35 @@ class Input:
                 "skipped": list(self.skipped), "files": [{"file": f, "sha256": h} for f, h in self.files]}
 
 
-def sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _files(path: Path) -> tuple[tuple[str, str], ...]:
+    from benchkit.datasets._fetch import sha256_of
+
     if path.is_file():
-        return ((path.name, sha256(path)),)
-    return tuple((str(q.relative_to(path)), sha256(q)) for q in sorted(path.rglob("*")) if q.is_file())
+        return ((path.name, sha256_of(path)),)
+    return tuple((str(q.relative_to(path)), sha256_of(q)) for q in sorted(path.rglob("*")) if q.is_file())
+
+
+def _listed(out: list[str], entries, what: str, line, limit: int = 10) -> None:
+    """``N what:`` then up to ``limit`` entries, one line each, and how many more."""
+    if not entries:
+        return
+    out.append(f"{len(entries)} {what}:")
+    out.extend(f"  {line(e)}" for e in entries[:limit])
+    if len(entries) > limit:
+        out.append(f"  ... {len(entries) - limit} more")
 
 
 def skipped_lines(rs) -> list[str]:
     """What a reader left out or found inconsistent (from ``rs.meta`` and ``rs.report``), escaped."""
     meta = rs.meta or {}
     out = []
-    unscored = meta.get("unscored") or []
-    if unscored:
-        out.append(f"{len(unscored)} samples without a usable score:")
-        for u in unscored[:10]:
-            detail = u.get("error") or u.get("why") or "no score"
-            ident = u.get("id", u.get("item"))
-            out.append(f"  {escape(ident)} (epoch/sample {escape(u.get('epoch', u.get('sample')))}): "
-                       f"{escape(detail)}")
-        if len(unscored) > 10:
-            out.append(f"  ... {len(unscored) - 10} more")
-    missing = meta.get("missing") or []
-    if missing:
-        out.append(f"{len(missing)} samples the log declares but does not hold:")
-        for m in missing[:10]:
-            ident = f"id {escape(repr(m['id']))} epoch {m.get('epoch')}" if m.get("id") is not None else \
-                "(not named)"
-            out.append(f"  {escape(m.get('file'))}: {ident}")
-        if len(missing) > 10:
-            out.append(f"  ... {len(missing) - 10} more")
+    _listed(out, meta.get("unscored"), "samples without a usable score",
+            lambda u: f"{escape(u.get('id', u.get('item')))} (epoch/sample "
+                      f"{escape(u.get('epoch', u.get('sample')))}): "
+                      f"{escape(u.get('error') or u.get('why') or 'no score')}")
+    _listed(out, meta.get("missing"), "samples the log declares but does not hold",
+            lambda m: f"{escape(m.get('file'))}: " + (f"id {escape(repr(m['id']))} epoch {m.get('epoch')}"
+                                                      if m.get("id") is not None else "(not named)"))
     partial = meta.get("partial") or []
     if partial:
         out.append(f"{len(partial)} mismatch(es) with what the tool declared (a partial or edited log):")
@@ -114,13 +105,19 @@ def _dataset(name: str):
                      summary=_summary(rs), skipped=tuple(skipped_lines(rs)))
 
 
+def existing_file(path: str, what: str) -> Path:
+    """``path`` as a Path; an error naming ``what`` when it is not a regular file."""
+    p = Path(path)
+    if not p.is_file():
+        raise BenchkitValueError(f"{what} {path!r} does not exist or is not a file")
+    return p
+
+
 def side_table(path: str | None, key: str) -> pd.DataFrame | None:
     """``--item-table`` / ``--model-table``: a CSV or Parquet table with a ``key`` column (ids as str)."""
     if path is None:
         return None
-    p = Path(path)
-    if not p.is_file():
-        raise BenchkitValueError(f"--{key}-table {path!r} does not exist or is not a file")
+    p = existing_file(path, f"--{key}-table")
     try:
         if p.suffix.lower() == ".csv":
             frame = pd.read_csv(p, dtype={key: str}, keep_default_na=False, na_values=[""])

@@ -14,13 +14,13 @@ import argparse
 import importlib
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
+from benchkit.cli._inputs import existing_file
 
 
 @result
@@ -56,9 +56,7 @@ def _axis(text: str | None):
 def _json_file(path: str | None, what: str):
     if path is None:
         return None
-    p = Path(path)
-    if not p.is_file():
-        raise BenchkitValueError(f"{what} {path!r} does not exist or is not a file")
+    p = existing_file(path, what)
     try:
         return json.loads(p.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
