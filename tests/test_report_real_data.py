@@ -1,0 +1,68 @@
+"""``benchkit report`` on real data, each under its size budget (issue 24, judged).
+
+Budgets. A report is shared as a file: by mail (attachment limits of 10-25 MB, base64 adds a
+third), in a chat or an issue tracker. 5 MB keeps the largest of these inputs, MMLU-Pro (12,032
+items x 18 models, where the Benchmark² dashboard alone embeds every item's text), well inside
+them and loads in a second; the 800k-point landscape export (13 MB) is the size this must stay
+clear of. The others scale down with their items: MMLU-Redux's 5,700 labelled items x 14 HELM
+models get 2 MB, the mixed Inspect + lm-eval folder (20 items) 0.5 MB.
+Measured (2 cores, shared): MMLU-Redux 1.1 MB in 8-23 s, MMLU-Pro 3.3 MB in 20-36 s, mixed
+folder 0.1 MB in 2 s (16 s when it is the first figure of the process: vl-convert starting).
+"""
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from benchkit import BenchkitValueError
+from benchkit.cli import main
+
+FIXTURES = Path(__file__).parent / "tool_fixtures"
+MB = 1_000_000
+
+
+def _report(tmp_path: Path, *paths: str) -> dict:
+    out = io.StringIO()
+    try:
+        code = main(["report", *paths, "--out", str(tmp_path / "r.html"), "-q", "--json"], out=out)
+    except BenchkitValueError as exc:  # pragma: no cover - only without the data mirror
+        if "could not download" in str(exc):
+            pytest.skip(str(exc))
+        raise
+    assert code == 0
+    summary = json.loads(out.getvalue())
+    summary["page"] = (tmp_path / "r.html").read_text(encoding="utf-8")
+    return summary
+
+
+@pytest.mark.slow  # reads MMLU-Redux and runs every applicable method (~10-25 s)
+def test_mmlu_redux_helm_models(tmp_path):
+    s = _report(tmp_path, "dataset:mmlu-redux")
+    assert s["bytes"] <= 2 * MB
+    assert "labels" in s["ran"]
+    assert "option probabilities" in s["not_run"]["landscape"]
+    assert "<h2>Per-model results and paired comparisons</h2>" in s["page"]
+
+
+@pytest.mark.slow  # reads MMLU-Pro (18 zips) and runs every applicable method (~20-40 s)
+def test_mmlu_pro_18_models(tmp_path):
+    s = _report(tmp_path, "dataset:mmlu-pro")
+    assert s["bytes"] <= 5 * MB
+    assert {"labels", "measure"} <= set(s["ran"])
+    assert s["page"].count("<tr><td class=\"num\">") >= 18  # the leaderboard's rows
+
+
+@pytest.mark.slow  # runs every applicable method and draws the figures (~15 s)
+def test_folder_mixing_an_inspect_log_and_lm_eval_samples(tmp_path):
+    folder = tmp_path / "logs"
+    shutil.copytree(FIXTURES / "lm_eval", folder / "lm_eval")
+    shutil.copy(FIXTURES / "inspect" / "mc.eval", folder)
+    s = _report(tmp_path, str(folder))
+    assert s["bytes"] <= 0.5 * MB
+    assert sorted(i["format"] for i in s["inputs"]) == ["inspect", "lm_eval"]
+    assert "mockllm/model" in s["page"]
+    assert "benchkit/dummy-a" in s["page"]
