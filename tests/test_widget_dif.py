@@ -6,6 +6,8 @@ definition of Eq. 9 re-applied by hand to the listed scores.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -124,10 +126,31 @@ def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):
     assert "</script><b>" not in page  # the text travels compressed, never as markup
 
 
-def test_static_image_is_the_reversal_curve(dif_result):
-    # the image stored beside the live widget (issue 13 item 1): Figure 1 of this audit
-    data, _ = DIFExplorer(dif_result)._repr_mimebundle_()
-    svg = data["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg")
+def test_static_image_is_the_whole_view(dif_result):
+    # the image stored with the live widget (issue 24 item 4) holds the explorer's whole view: the
+    # summary, the heatmap window, the selected item's signature, Figures 1-2 and the pair table
+    w = DIFExplorer(dif_result)
+    data, meta = w._repr_mimebundle_()
+    assert data["image/png"]
+    assert meta["image/png"]["alt"].startswith("benchkit DIFExplorer")
+    svg = w.static_svg()
+    assert f"close pairs {w.summary['close_n']:.0f}" in svg
+    order = heatmap_view(dif_result, half=0)["item"].tolist()
+    assert f"rows 1–60 of {len(order)}, half 0" in svg
+    for item in order[:60]:  # every row of the window, each marked when it is an anchor
+        assert re.search(rf">(● )?{re.escape(item)}</text>", svg), item
+    assert f"{order[0]} (top D; none selected)" in svg
     for t in reversal_curve_view(dif_result)["threshold_pp"]:
         assert f">{t:g}</text>" in svg  # every threshold of the curve is an axis label
+    assert "No robustness table given" in svg
+    pairs = w.pair_table
+    assert f"Near-tie pairs within 1 pp: {len(pairs)} pairs, {int(pairs['reversed'].sum())} flip" in svg
+    first = pairs.sort_values("reversed", ascending=False, kind="stable").iloc[0]
+    assert f">{first['model_a']}</text>" in svg
+    # the view follows the explorer: another item, the other half, another threshold
+    w.selected, w.half, w.epsilon = order[5], 1, 0.5
+    svg = w.static_svg()
+    assert f"{order[5]}</text>" in svg
+    assert "(top D; none selected)" not in svg
+    assert "half 1 (● anchor)" in svg
+    assert "Near-tie pairs within 0.5 pp" in svg

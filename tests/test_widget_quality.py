@@ -168,7 +168,8 @@ def test_precomputed_selection_is_reused(result, dash):
 
 def test_static_image_is_the_selected_benchmarks_curve_and_domain_heatmap(dash):
     # the image stored beside the live widget (issue 13 item 1) follows the selected benchmark
-    svg = dash._repr_mimebundle_()[0]["image/svg+xml"]
+    assert dash._repr_mimebundle_()[0]["image/png"]  # stored as a PNG of the chart checked below
+    svg = dash.static_svg()
     assert f"{dash.benchmark}: selection ratio curve" in svg
     old = dash.benchmark
     dash.benchmark = "C"

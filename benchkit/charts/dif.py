@@ -185,18 +185,85 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
                         "filled: BH q ≤ .05"))
 
 
+def _no_frame(alt) -> Any:
+    return alt.ViewBackground(stroke=None)
+
+
 def _text_table(alt, frame: pd.DataFrame, widths: dict[str, int], *, title: str) -> "altair.Chart":
     """``frame``'s columns as a text table (one narrow chart per column, header as its title)."""
     n = len(frame)
-    row = alt.Y("row:O", axis=None)
     columns = []
     for col, w in widths.items():
         data = pd.DataFrame({"row": range(n), "text": frame[col].astype(str).to_numpy()})
         columns.append(alt.Chart(data).mark_text(align="left", baseline="middle", limit=w - 6, fontSize=11)
-                       .encode(x=alt.value(0), y=row, text="text:N")
-                       .properties(width=w, height=16 * max(n, 1), view=alt.ViewBackground(stroke=None),
+                       .encode(x=alt.value(0), y=alt.Y("row:O", axis=None), text="text:N")
+                       .properties(width=w, height=16 * max(n, 1), view=_no_frame(alt),
                                    title=alt.TitleParams(col, anchor="start", fontSize=11)))
     return alt.hconcat(*columns, spacing=4).properties(title=alt.TitleParams(title, anchor="start"))
+
+
+def _heatmap_window(alt, audit: Any, half: int, rows: Any, first_row: int) -> "altair.Chart":
+    """The explorer's heatmap window: items ``rows`` x families, their D, anchors marked."""
+    fa = audit.anchors[half]
+    ids = [str(i) for i in audit.item_ids]
+    fams = [str(f) for f in fa.families]
+    anchor = fa.selected[-1]
+    # the explorer's colour scale: the 99th percentile of |delta| over both halves
+    scale = float(np.quantile(np.abs(np.concatenate([a.delta.ravel() for a in audit.anchors])), 0.99)) or 1.0
+    label = [("● " if anchor[i] else "") + ids[i] for i in rows]
+    heat = pd.DataFrame([{"item": label[k], "family": f, "delta": float(fa.delta[i, j])}
+                         for k, i in enumerate(rows) for j, f in enumerate(fams)])
+    height = 12 * max(len(rows), 1)
+    cells = alt.Chart(heat).mark_rect().encode(
+        x=alt.X("family:N", sort=fams, title=None,
+                axis=alt.Axis(orient="top", labelAngle=-35, labelLimit=90)),
+        y=alt.Y("item:N", sort=label, title=None, axis=alt.Axis(labelLimit=150)),
+        color=alt.Color("delta:Q", title="δ (logit)", scale=alt.Scale(
+            scheme="redblue", reverse=True, domain=[-scale, scale], clamp=True)),
+    ).properties(width=min(360, 24 * len(fams)), height=height)
+    dcol = pd.DataFrame({"item": label, "D": [f"{fa.D[i]:.2f}" for i in rows]})
+    dtext = alt.Chart(dcol).mark_text(align="left", fontSize=10).encode(
+        y=alt.Y("item:N", sort=label, axis=None), text="D:N").properties(
+        width=34, height=height, view=_no_frame(alt), title=alt.TitleParams("D", anchor="start", fontSize=11))
+    return alt.hconcat(cells, dtext, spacing=2).properties(title=alt.TitleParams(
+        f"Item × family effects, ordered by D_i: rows {first_row + 1}–{first_row + len(rows)} of "
+        f"{len(ids)}, half {half} (● anchor)", anchor="start"))
+
+
+def _signature(alt, audit: Any, item: str, *, picked: bool) -> "altair.Chart":
+    """One item's family effects in both halves (the explorer's signature panel)."""
+    from benchkit.dif.explore import signature_view
+
+    fams = [str(f) for f in audit.families]
+    sig = signature_view(audit, item)
+    sig["half"] = sig["half"].map({0: "half 0", 1: "half 1"})
+    what = item if picked else f"{item} (top D; none selected)"
+    return alt.Chart(sig).mark_point(size=60, strokeWidth=1.6, filled=True).encode(
+        x=alt.X("delta:Q", title="family effect δ (logit)"), y=alt.Y("family:N", sort=fams, title=None),
+        color=alt.Color("half:N", title=None, scale=alt.Scale(range=["#b2182b", "#2166ac"])),
+    ).properties(width=260, height=22 * len(fams),
+                 title=alt.TitleParams(["Item signature (both halves)", what], anchor="start"))
+
+
+def _pair_table(alt, pairs: pd.DataFrame, epsilon: float, max_pairs: int) -> "altair.Chart":
+    """The first ``max_pairs`` near-tie pairs (reversals first), as the explorer lists them."""
+    def pct(a, b):
+        return [f"{100 * x:.2f} / {100 * y:.2f}" for x, y in zip(pairs.loc[shown, a], pairs.loc[shown, b])]
+
+    n_rev = int(pairs["reversed"].sum()) if len(pairs) else 0
+    shown = pairs.sort_values("reversed", ascending=False, kind="stable").head(max_pairs).index
+    sub = pairs.loc[shown]
+    table = pd.DataFrame({
+        "fold": sub["fold"].astype(str), "model a": sub["model_a"], "model b": sub["model_b"],
+        "full a / b (%)": pct("full_a", "full_b"), "anchor a / b (%)": pct("anchor_a", "anchor_b"),
+        "gap (pp)": [f"{g:.2f}" for g in sub["gap_pp"]],
+        "under anchors": ["flips" if r else ("tie (excluded)" if t else "kept")
+                          for r, t in zip(sub["reversed"], sub["anchor_tie"])]})
+    widths = {"fold": 34, "model a": 190, "model b": 190, "full a / b (%)": 110, "anchor a / b (%)": 120,
+              "gap (pp)": 60, "under anchors": 100}
+    return _text_table(alt, table, widths, title=(
+        f"Near-tie pairs within {epsilon:g} pp: {len(pairs)} pairs, {n_rev} flip under anchor scoring"
+        + (f" (first {len(sub)} shown, reversals first)" if len(pairs) > len(sub) else "")))
 
 
 def explorer_panels(audit: Any, *, half: int, rows: Any, first_row: int, selected: str,
@@ -208,62 +275,16 @@ def explorer_panels(audit: Any, *, half: int, rows: Any, first_row: int, selecte
     beside the signature of ``selected``; row 2: Figure 1 beside Figure 2 (when ``robustness``
     tables are given); row 3: the first ``max_pairs`` near-tie pairs at ``epsilon`` (pp).
     """
-    from benchkit.dif.explore import signature_view
-
     alt = _altair()
-    fa = audit.anchors[half]
-    ids = [str(i) for i in audit.item_ids]
-    fams = [str(f) for f in fa.families]
-    anchor = fa.selected[-1]
-    scale = float(np.quantile(np.abs(np.concatenate([a.delta.ravel() for a in audit.anchors])), 0.99)) or 1.0
-    label = [("● " if anchor[i] else "") + ids[i] for i in rows]
-    heat = pd.DataFrame([{"item": label[k], "family": f, "delta": float(fa.delta[i, j])}
-                         for k, i in enumerate(rows) for j, f in enumerate(fams)])
-    dcol = pd.DataFrame({"item": label, "D": [f"{fa.D[i]:.2f}" for i in rows]})
-    y = alt.Y("item:N", sort=label, title=None, axis=alt.Axis(labelLimit=150))
-    cells = alt.Chart(heat).mark_rect().encode(
-        x=alt.X("family:N", sort=fams, title=None, axis=alt.Axis(orient="top", labelAngle=-35, labelLimit=90)),
-        y=y, color=alt.Color("delta:Q", title="δ (logit)", scale=alt.Scale(
-            scheme="redblue", reverse=True, domain=[-scale, scale], clamp=True)))
-    dtext = alt.Chart(dcol).mark_text(align="left", fontSize=10).encode(
-        y=alt.Y("item:N", sort=label, axis=None), text="D:N").properties(
-        width=34, view=alt.ViewBackground(stroke=None), title=alt.TitleParams("D", anchor="start", fontSize=11))
-    height = 12 * max(len(rows), 1)
-    heatmap = alt.hconcat(cells.properties(width=min(360, 24 * len(fams)), height=height),
-                          dtext.properties(height=height), spacing=2).properties(
-        title=alt.TitleParams(f"Item × family effects, ordered by D_i: rows {first_row + 1}–"
-                              f"{first_row + len(rows)} of {len(ids)}, half {half} (● anchor)",
-                              anchor="start"))
-    sig = signature_view(audit, selected)
-    sig["half"] = sig["half"].map({0: "half 0", 1: "half 1"})
-    what = selected if selected_given else f"{selected} (top D; none selected)"
-    signature = alt.Chart(sig).mark_point(size=60, strokeWidth=1.6, filled=True).encode(
-        x=alt.X("delta:Q", title="family effect δ (logit)"), y=alt.Y("family:N", sort=fams, title=None),
-        color=alt.Color("half:N", title=None, scale=alt.Scale(range=["#b2182b", "#2166ac"])),
-    ).properties(width=260, height=22 * len(fams), title=alt.TitleParams(
-        ["Item signature (both halves)", what], anchor="start"))
-    row1 = alt.hconcat(heatmap, signature, spacing=30).resolve_scale(color="independent")
+    row1 = alt.hconcat(_heatmap_window(alt, audit, half, rows, first_row),
+                       _signature(alt, audit, selected, picked=selected_given),
+                       spacing=30).resolve_scale(color="independent")
     fig1 = reversal_curve_chart(audit, width=300, height=180,
                                 title=["Reversal rate vs threshold (Figure 1)",
                                        "dashed: matched-random median; band: its 95% range"])
     fig2 = (robustness_forest_chart(robustness, width=260) if robustness else
             alt.Chart(pd.DataFrame({"t": ["No robustness table given"]})).mark_text(align="left").encode(
-                text="t:N", x=alt.value(0)).properties(width=260, height=20, view=alt.ViewBackground(stroke=None),
+                text="t:N", x=alt.value(0)).properties(width=260, height=20, view=_no_frame(alt),
                                                         title="Population robustness (Figure 2)"))
     row2 = alt.hconcat(fig1, fig2, spacing=30).resolve_scale(fill="independent")
-    n_rev = int(pairs["reversed"].sum()) if len(pairs) else 0
-    shown = pairs.sort_values("reversed", ascending=False, kind="stable").head(max_pairs)
-    table = pd.DataFrame({
-        "fold": shown["fold"].astype(str), "model a": shown["model_a"], "model b": shown["model_b"],
-        "full a / b (%)": [f"{100 * a:.2f} / {100 * b:.2f}" for a, b in zip(shown["full_a"], shown["full_b"])],
-        "anchor a / b (%)": [f"{100 * a:.2f} / {100 * b:.2f}"
-                             for a, b in zip(shown["anchor_a"], shown["anchor_b"])],
-        "gap (pp)": [f"{g:.2f}" for g in shown["gap_pp"]],
-        "under anchors": ["flips" if r else ("tie (excluded)" if t else "kept")
-                          for r, t in zip(shown["reversed"], shown["anchor_tie"])]})
-    widths = {"fold": 34, "model a": 190, "model b": 190, "full a / b (%)": 110, "anchor a / b (%)": 120,
-              "gap (pp)": 60, "under anchors": 100}
-    row3 = _text_table(alt, table, widths, title=(
-        f"Near-tie pairs within {epsilon:g} pp: {len(pairs)} pairs, {n_rev} flip under anchor scoring"
-        + (f" (first {len(shown)} shown, reversals first)" if len(pairs) > len(shown) else "")))
-    return [row1, row2, row3]
+    return [row1, row2, _pair_table(alt, pairs, epsilon, max_pairs)]
