@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_int
 from benchkit.charts import _altair
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -43,14 +44,17 @@ def _audits(result: Any) -> dict[str, Any]:
                             f"{type(result).__name__}")
 
 
-def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200,
-                         title: str | None = None) -> "altair.Chart":
+def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200, columns: int = 3,
+                         title: Any = None) -> "altair.Chart":
     """Figure 1: the near-tie reversal rate against the threshold (one panel per benchmark).
 
     Parameters
     ----------
     result : AuditResult or mapping of str to AuditResult
-        One audit, or several (one facet column each, in the mapping's order).
+        One audit, or several (one panel each, in the mapping's order, ``columns`` to a row:
+        five benchmarks side by side were too wide to read in a notebook).
+    title : str or list of str, optional
+        Default: the figure's name and its legend, on two lines.
 
     Returns
     -------
@@ -91,19 +95,22 @@ def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200,
         tooltip=tips)
     layer = alt.layer(band, median, line, points).properties(width=width, height=height)
     if len(frames) > 1:
-        layer = layer.facet(column=alt.Column("benchmark:N", title=None, sort=list(_audits(result))))
-    return layer.properties(title=title or "Reversal rate vs threshold (Figure 1): low-DIF scoring vs "
-                            "matched random (dashed: median; band: 95% range)")
+        layer = layer.facet(facet=alt.Facet("benchmark:N", title=None, sort=list(_audits(result))),
+                            columns=check_int("columns", columns, min=1))
+    return layer.properties(title=title or ["Reversal rate vs threshold (Figure 1): low-DIF scoring vs "
+                                            "matched random", "dashed: median; band: 95% range"])
 
 
-def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None = None) -> "altair.Chart":
+def robustness_forest_chart(tables: Any, *, width: int = 320, columns: int = 2,
+                            title: str | None = None) -> "altair.Chart":
     """Figure 2: excess reversal over matched random (pp) for every population variant.
 
     Parameters
     ----------
     tables : DataFrame or mapping of str to DataFrame
         Table 6 column(s) from :func:`benchkit.dif.robustness` (rows with an error are dropped,
-        as :func:`benchkit.dif.explore.robustness_forest_view` does).
+        as :func:`benchkit.dif.explore.robustness_forest_view` does); several give one panel
+        each, ``columns`` to a row.
 
     Returns
     -------
@@ -135,7 +142,8 @@ def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None 
                  alt.Tooltip("p_value:Q", format=".3f"), "close_n:Q"])
     layer = alt.layer(zero, points).properties(width=width, height=18 * len(variants))
     if len(tables) > 1:
-        layer = layer.facet(column=alt.Column("benchmark:N", title=None, sort=list(map(str, tables))))
+        layer = layer.facet(facet=alt.Facet("benchmark:N", title=None, sort=list(map(str, tables))),
+                            columns=check_int("columns", columns, min=1))
     return layer.properties(title=title or "Population robustness (Figure 2)")
 
 
