@@ -126,16 +126,53 @@ def execute_notebook(path: str | Path, *, timeout: int = 1800, kernel_name: str 
     return nb
 
 
+_MATHML_NS = "{http://www.w3.org/1998/Math/MathML}"
+_MATHML_TAGS = frozenset((
+    "math mrow mi mn mo mtext mspace ms mfrac msqrt mroot mstyle merror mpadded mphantom mfenced "
+    "menclose msub msup msubsup munder mover munderover mmultiscripts mprescripts none mtable mtr "
+    "mtd mlabeledtr semantics annotation maligngroup malignmark mlongdiv mstack msgroup msrow "
+    "mscarries mscarry msline").split())
+
+
+def _safe_mathml(markup: str) -> bool:
+    r"""True when ``markup`` is one well-formed tree of MathML elements with no risky attribute.
+
+    No event-handler, link, source or style attribute either. latex2mathml copies ``\text{...}``
+    into the markup unescaped, so TeX from a notebook could otherwise close the element and inject
+    HTML.
+    """
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(markup)
+    except ET.ParseError:
+        return False
+    for el in root.iter():
+        if not el.tag.startswith(_MATHML_NS) or el.tag[len(_MATHML_NS):] not in _MATHML_TAGS:
+            return False
+        if any(a.lower().startswith("on") or a.rpartition("}")[2].lower() in ("href", "src", "style")
+               for a in el.attrib):
+            return False
+    return True
+
+
 def _math(tex: str, display: str) -> str:
-    """TeX as MathML (latex2mathml); its source in a <code> element when it cannot be converted."""
+    """TeX as MathML (latex2mathml), else its escaped source in a <code> element.
+
+    The source is shown when latex2mathml cannot convert the TeX or its conversion is not plain
+    MathML (:func:`_safe_mathml`).
+    """
     try:
         from latex2mathml.converter import convert
-
-        return convert(tex, display=display)
     except ImportError:  # pragma: no cover - latex2mathml is in the jupyter extra
         raise ImportError(_INSTALL_HINT) from None
+    try:
+        markup = convert(tex, display=display)
     except Exception:  # latex2mathml raises assorted errors on TeX it does not know
-        return f'<code class="bk-tex">{html.escape(tex)}</code>'
+        markup = ""
+    if markup and _safe_mathml(markup):
+        return markup
+    return f'<code class="bk-tex">{html.escape(tex)}</code>'
 
 
 class _MathMLRenderer(IPythonRenderer):
