@@ -184,6 +184,28 @@ def show(chart: Any, *, alt: str | None = None) -> None:
     display(data, metadata=metadata, raw=True)
 
 
+def _no_frame(alt) -> Any:
+    """A view with no frame (text panels of the explorers' static images)."""
+    return alt.ViewBackground(stroke=None)
+
+
+def _text_table(alt, frame: pd.DataFrame, widths: dict[str, int], *, title: Any) -> "altair.Chart":
+    """``frame``'s columns as a text table: one narrow chart per column, its header as the title.
+
+    ``widths`` maps each column shown to its width (px); longer text ends in an ellipsis. The
+    static images of the explorers show their tables with it.
+    """
+    n = len(frame)
+    columns = []
+    for col, w in widths.items():
+        data = pd.DataFrame({"row": range(n), "text": frame[col].astype(str).to_numpy()})
+        columns.append(alt.Chart(data).mark_text(align="left", baseline="middle", limit=w - 6, fontSize=11)
+                       .encode(x=alt.value(0), y=alt.Y("row:O", axis=None), text="text:N")
+                       .properties(width=w, height=16 * max(n, 1), view=_no_frame(alt),
+                                   title=alt.TitleParams(col, anchor="start", fontSize=11)))
+    return alt.hconcat(*columns, spacing=4).properties(title=alt.TitleParams(title, anchor="start"))
+
+
 def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Chart":
     """Bar chart of accuracy per model, sorted from most to least accurate.
 

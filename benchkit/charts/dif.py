@@ -26,6 +26,8 @@ import pandas as pd
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import check_int
 from benchkit.charts import _altair
+from benchkit.charts import _no_frame
+from benchkit.charts import _text_table
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -191,23 +193,6 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
         width=width, height=24 * n,
         title=title or (f"Content audit (Figure 3): dashed lines at ±{100 * min_difference:g} pp; "
                         "filled: BH q ≤ .05"))
-
-
-def _no_frame(alt) -> Any:
-    return alt.ViewBackground(stroke=None)
-
-
-def _text_table(alt, frame: pd.DataFrame, widths: dict[str, int], *, title: str) -> "altair.Chart":
-    """``frame``'s columns as a text table (one narrow chart per column, header as its title)."""
-    n = len(frame)
-    columns = []
-    for col, w in widths.items():
-        data = pd.DataFrame({"row": range(n), "text": frame[col].astype(str).to_numpy()})
-        columns.append(alt.Chart(data).mark_text(align="left", baseline="middle", limit=w - 6, fontSize=11)
-                       .encode(x=alt.value(0), y=alt.Y("row:O", axis=None), text="text:N")
-                       .properties(width=w, height=16 * max(n, 1), view=_no_frame(alt),
-                                   title=alt.TitleParams(col, anchor="start", fontSize=11)))
-    return alt.hconcat(*columns, spacing=4).properties(title=alt.TitleParams(title, anchor="start"))
 
 
 def _heatmap_window(alt, audit: Any, half: int, rows: Any, first_row: int) -> "altair.Chart":
