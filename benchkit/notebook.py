@@ -23,7 +23,6 @@ This module needs the Jupyter extra (nbformat, nbclient, nbconvert).
 """
 from __future__ import annotations
 
-import copy
 import html
 import os
 from pathlib import Path
@@ -189,10 +188,14 @@ class _MathMLRenderer(IPythonRenderer):
 
 
 class _DropLiveViews(Preprocessor):
-    """The export step of :func:`drop_live_views` (on nbconvert's copy of the notebook)."""
+    """The export step of :func:`drop_live_views`, on nbconvert's copy of the notebook.
+
+    It also hands the template its Content-Security-Policy (``resources["benchkit_csp"]``).
+    """
 
     def preprocess(self, nb, resources):
         drop_live_views(nb)
+        resources["benchkit_csp"] = CSP
         return nb, resources
 
 
@@ -227,12 +230,6 @@ class OfflineHTMLExporter(HTMLExporter):
                                    anchor_link_text=self.anchor_link_text,
                                    exclude_anchor_links=self.exclude_anchor_links, **self.lexer_options)
         return MarkdownWithMath(renderer=renderer).render(source)
-
-    def from_notebook_node(self, nb, resources=None, **kw):
-        """Convert a notebook node (a copy: the caller's notebook is left as it is)."""
-        resources = dict(resources or {})
-        resources["benchkit_csp"] = CSP
-        return super().from_notebook_node(copy.deepcopy(nb), resources, **kw)
 
 
 def notebook_to_html(path: str | Path, *, out: str | Path | None = None) -> str:
