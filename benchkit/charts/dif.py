@@ -272,10 +272,11 @@ def explorer_panels(audit: Any, *, half: int, rows: Any, first_row: int, selecte
     row1 = alt.hconcat(_heatmap_window(alt, audit, half, rows, first_row),
                        _signature(alt, audit, selected, picked=selected_given),
                        spacing=30).resolve_scale(color="independent")
-    fig1 = reversal_curve_chart(audit, width=300, height=180,
+    # row widths add up to under 1,000 px with the legends (the notebook's image budget)
+    fig1 = reversal_curve_chart(audit, width=270, height=180,
                                 title=["Reversal rate vs threshold (Figure 1)",
                                        "dashed: matched-random median; band: its 95% range"])
-    fig2 = (robustness_forest_chart(robustness, width=260) if robustness else
+    fig2 = (robustness_forest_chart(robustness, width=220) if robustness else
             alt.Chart(pd.DataFrame({"t": ["No robustness table given"]})).mark_text(align="left").encode(
                 text="t:N", x=alt.value(0)).properties(width=260, height=20, view=_no_frame(alt),
                                                         title="Population robustness (Figure 2)"))
