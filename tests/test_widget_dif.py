@@ -106,6 +106,13 @@ def test_forest_rows_come_from_robustness(dif_sim_rs, dif_result):
     assert f["excess_pp"].tolist() == pytest.approx(ref["excess_pp"].tolist(), abs=0)
     assert f["primary"].tolist() == [True, False]
     assert f["filled"].tolist() == (ref["p_value"] <= 0.05).tolist()
+    # the stored image draws the forest too (in place of "No robustness table given"), and its
+    # widest row still fits a notebook
+    svg = w.static_svg()
+    assert "No robustness table given" not in svg
+    assert ">owner cap 3</text>" in svg
+    data, meta = w._repr_mimebundle_()
+    assert meta["image/png"]["width"] <= 1000
 
 
 def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):
