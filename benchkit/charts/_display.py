@@ -79,11 +79,14 @@ def _title(spec: dict) -> str:
     return ""
 
 
-def _channel_title(enc: Any) -> str:
+def _channel_title(enc: Any, *, explicit: bool) -> str:
+    """The title an encoding channel shows; with ``explicit``, only a title given in the spec."""
     if not isinstance(enc, dict):
         return ""
     if "title" in enc:
         return _title_text(enc["title"])
+    if explicit:
+        return ""
     field = enc.get("field", "")
     return str(field.get("repeat", "")) if isinstance(field, dict) else str(field)
 
@@ -108,12 +111,15 @@ def describe(spec: dict) -> str:
     if isinstance(facet, dict):
         encodings.insert(0, {k: v for k, v in facet.items() if k in ("row", "column")} if (
             "row" in facet or "column" in facet) else {"facet": facet})
+    # each channel's first title given in the spec (an axis or legend title a reader sees), else
+    # its first field name
     shown: dict[str, str] = {}
-    for enc in encodings:
-        for channel, name in _CHANNELS:
-            t = _channel_title(enc.get(channel))
-            if t and name not in shown:
-                shown[name] = t
+    for explicit in (True, False):
+        for enc in encodings:
+            for channel, name in _CHANNELS:
+                t = _channel_title(enc.get(channel), explicit=explicit)
+                if t and name not in shown:
+                    shown[name] = t
     panels = sum(len(spec.get(k, []) or []) for k in ("hconcat", "vconcat", "concat"))
     parts = [" and ".join(kinds) + " chart" if kinds else "chart"]
     if panels > 1:
