@@ -25,9 +25,9 @@ import pytest
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 CDNS = ("cdn.jsdelivr", "unpkg.com", "cdnjs.cloudflare", "esm.sh")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-#: widest stored image (CSS px): fits JupyterLab's notebook column at a 1,100 px window and an A4
-#: page printed at 96 dpi with small margins, so no image is shown scaled down to unreadable text
-MAX_WIDTH = 1000
+#: widest stored image (CSS px): JupyterLab's output area in a 1,400 px window (968 px), so no image
+#: is shown scaled down there (JupyterLab shrinks wider images to fit: max-width 100%)
+MAX_WIDTH = 960
 #: device pixels along each edge that must be pure background (see clipped_edges)
 EDGE = 8
 OBJECT_REPR = re.compile(r"<[\w.]+ object at 0x[0-9a-f]+>|<IPython\.core\.display\.\w+ object>")

@@ -112,7 +112,7 @@ def test_forest_rows_come_from_robustness(dif_sim_rs, dif_result):
     assert "No robustness table given" not in svg
     assert ">owner cap 3</text>" in svg
     data, meta = w._repr_mimebundle_()
-    assert meta["image/png"]["width"] <= 1000
+    assert meta["image/png"]["width"] <= 960
 
 
 def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):

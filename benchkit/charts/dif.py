@@ -46,7 +46,7 @@ def _audits(result: Any) -> dict[str, Any]:
                             f"{type(result).__name__}")
 
 
-def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200, columns: int = 3,
+def reversal_curve_chart(result: Any, *, width: int = 240, height: int = 200, columns: int = 3,
                          title: Any = None) -> "altair.Chart":
     """Figure 1: the near-tie reversal rate against the threshold (one panel per benchmark).
 
@@ -272,7 +272,7 @@ def explorer_panels(audit: Any, *, half: int, rows: Any, first_row: int, selecte
     row1 = alt.hconcat(_heatmap_window(alt, audit, half, rows, first_row),
                        _signature(alt, audit, selected, picked=selected_given),
                        spacing=30).resolve_scale(color="independent")
-    # row widths add up to under 1,000 px with the legends (the notebook's image budget)
+    # row widths add up to under 960 px with the legends (the notebook's image budget)
     fig1 = reversal_curve_chart(audit, width=270, height=180,
                                 title=["Reversal rate vs threshold (Figure 1)",
                                        "dashed: matched-random median; band: its 95% range"])

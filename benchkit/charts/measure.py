@@ -191,7 +191,7 @@ def detection_power_chart(power: Any, *, title: str | None = None, width: int = 
     return alt.layer(lines, rule, alpha).properties(width=width, height=height, title=title)
 
 
-def measure_table_chart(table: Any, *, width: int = 160, height: int | None = None) -> "altair.HConcatChart":
+def measure_table_chart(table: Any, *, width: int = 150, height: int | None = None) -> "altair.HConcatChart":
     """Table 1 as dot plots: DDM, Max Gap and Top-k Sum per benchmark, thresholds as rules.
 
     Parameters

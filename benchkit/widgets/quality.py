@@ -359,7 +359,7 @@ class QualityDashboard(BenchkitWidget):
             "benchmark": r["benchmark"] + (" (selected)" if r["benchmark"] == self.benchmark else ""),
             "domain": r["domain"], "items": str(r["n_items"]), "models": str(r["n_models"]),
             **{label: cell(r, m) for m, label in _COLUMNS}} for r in self.table])
-        # wide enough for the bands' longest names ("(significant issues)"); under 1,000 px in all
+        # wide enough for the bands' longest names ("(significant issues)"); under 960 px in all
         # with the offset the rows below give it (their axis labels)
         widths = {"benchmark": 165, "domain": 65, "items": 35, "models": 42, "CBRC": 100, "DS": 100,
                   "CAD": 148, "raw CAD": 118, "BQS": 40}
