@@ -1,6 +1,6 @@
 """Trajectory explorer: BSDProbe item profiles, trajectories and benchmark histograms (paper 000).
 
-:class:`TrajectoryExplorer` shows a :func:`benchkit.boundary.profiles` result:
+:class:`TrajectoryExplorer` shows a :func:`benchkit.boundary.steps.profiles` result:
 
 - an **item list** with x, w, v, o, the flag and Delta, sortable by any of them (click a column
   header) and filterable by the flag, by Delta > 0 / Delta = 0 and by brushed ranges of the
@@ -58,7 +58,7 @@ class TrajectoryExplorer(BenchkitWidget):
     Parameters
     ----------
     result : ProfileResult
-        :func:`benchkit.boundary.profiles` output (or a ResponseSet-level result wrapping one,
+        :func:`benchkit.boundary.steps.profiles` output (or a ResponseSet-level result wrapping one,
         whose axis model names are then used), or a :class:`benchkit.boundary.explore.TrajectoryView`.
     items, models, text, entropy, answers, responses :
         Passed to :func:`benchkit.boundary.explore.trajectory_view` (see there).
@@ -73,8 +73,9 @@ class TrajectoryExplorer(BenchkitWidget):
     n_answers : int, default 6
         Answer states listed per model (most frequent first; the rest are summed as "other").
 
-    Synced state (traitlets)
-    ------------------------
+    Notes
+    -----
+    Synced state (traitlets):
     ``table`` (binary: ``x, w, v, o, D, gamma, delta`` float32 and ``flat, flagged`` uint8 per
     item), ``item_ids``, ``previews`` (text previews or empty), ``models``, ``T``, ``alpha_o``,
     ``entropy_source``, ``summary``, ``histograms`` (per variable: edges, counts, v-weighted
@@ -84,8 +85,6 @@ class TrajectoryExplorer(BenchkitWidget):
     ``trajectory`` (everything drawn for the selected item), ``busy``, ``revision``,
     ``static_mode``.
 
-    Notes
-    -----
     Filter rule (also applied by the front end of exported pages): an item is listed when, for
     every brushed variable ``var`` with range [lo, hi], ``lo <= value <= hi`` holds, and for x and
     w also Delta > 0 (their histograms count Delta > 0 items, Sec. 3.3); plus the flag filter
@@ -175,7 +174,7 @@ class TrajectoryExplorer(BenchkitWidget):
         v = self._view
         with self.working("filtering the list"):
             keep = v.mask(self.brush, flag_filter=self.flag_filter, delta_filter=self.delta_filter)
-            order = v.order(np.flatnonzero(keep), by=self.sort_by, descending=self.sort_descending)
+            order = v.order(np.flatnonzero(keep), sort_by=self.sort_by, descending=self.sort_descending)
             self.visible = pack_arrays(idx=order.astype(np.int32))
             self.hist_selected = v.hist_selected(keep, self._edges)
 
