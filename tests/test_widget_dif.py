@@ -133,6 +133,7 @@ def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):
     assert "</script><b>" not in page  # the text travels compressed, never as markup
 
 
+@pytest.mark.slow  # draws the explorer's whole view four times (PNG and SVG): ~6 s on 2 cores
 def test_static_image_is_the_whole_view(dif_result):
     # the image stored with the live widget (issue 24 item 4) holds the explorer's whole view: the
     # summary, the heatmap window, the selected item's signature, Figures 1-2 and the pair table
