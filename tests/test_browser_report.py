@@ -184,3 +184,23 @@ def test_names_with_markup_and_escapes_run_nothing_and_show_as_text(lab_browser,
         assert test_report.EVIL_ITEM in body
         assert requests == []
         assert errors == []
+
+
+def test_notebook_report_opens_offline_with_every_image(lab_browser, tmp_path):
+    import io
+
+    from benchkit.cli import main
+
+    nb = Path(__file__).resolve().parents[1] / "notebooks" / "02_family_dif.ipynb"
+    path = tmp_path / "nb.html"
+    assert main(["report", "--notebook", str(nb), "--out", str(path)], out=io.StringIO()) == 0
+    with offline(lab_browser, path) as (page, requests, errors):
+        page.wait_for_selector("img")
+        assert page.evaluate("document.scripts.length") == 0
+        images = page.locator("img")
+        assert images.count() >= 5
+        for i in range(images.count()):  # every image decoded (drawn), none broken
+            assert images.nth(i).evaluate("img => img.complete && img.naturalWidth > 0")
+        assert "object at 0x" not in page.locator("body").inner_text()
+        assert requests == []
+        assert errors == []

@@ -178,3 +178,25 @@ def test_tables_are_the_results_frames():
     assert "<td class=\"num\">1.235</td>" in out
     assert "&lt;x&gt;" in out
     assert table(frame, max_rows=1).count("<tr>") == 2  # header + one row
+
+
+@pytest.mark.slow  # converts notebook 02 with nbconvert twice (~10 s)
+def test_notebook_report_is_the_offline_exporters_page(tmp_path):
+    from benchkit.notebook import notebook_to_html
+
+    nb = Path(__file__).resolve().parents[1] / "notebooks" / "02_family_dif.ipynb"
+    out = io.StringIO()
+    assert main(["report", "--notebook", str(nb), "--out", str(tmp_path / "nb.html")], out=out) == 0
+    page = (tmp_path / "nb.html").read_text(encoding="utf-8")
+    assert page == notebook_to_html(nb)
+    assert "<script" not in page.lower()
+    assert "default-src 'none'" in page
+    assert page.count("<img") >= 5
+    assert out.getvalue().startswith(f"Wrote {tmp_path / 'nb.html'}")
+
+
+def test_notebook_and_paths_together_are_refused(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["report", "x.csv", "--notebook", "n.ipynb", "--out", str(tmp_path / "r.html")])
+    assert exc.value.code == 2
+    assert "PATH... or --notebook, not both" in capsys.readouterr().err

@@ -35,7 +35,8 @@ def add_audit_command(sub, make) -> None:
 def add_report_command(sub, make) -> None:
     p = make(sub, "report", "every method the data support, in one self-contained offline HTML file",
              "benchkit report runs/ --out report.html\n  benchkit report dataset:mmlu-pro --out pro.html "
-             "--static --max-items 100")
+             "--static --max-items 100\n"
+             "  benchkit report --notebook notebooks/02_family_dif.ipynb --out dif.html")
     _common.add_inputs(p, nargs="*")
     p.add_argument("--static", action="store_true",
                    help="no script at all (figures and tables; for places that strip JavaScript)")
@@ -47,6 +48,9 @@ def add_report_command(sub, make) -> None:
                         "intervals, paired comparisons; default 200)")
     p.add_argument("--methods", default=None, metavar="M[,M]",
                    help=f"only these methods (default all: {','.join(REPORT_METHODS)})")
+    p.add_argument("--notebook", default=None, metavar="NOTEBOOK.ipynb",
+                   help="instead of PATH...: turn an executed notebook into the same kind of one-file "
+                        "offline report (benchkit.notebook.notebook_to_html: images, MathML, no script)")
     _common.add_common(p, out_help="the HTML file to write (.html)", fail_on="items are flagged (summed over "
                        "the methods)", options=False)
 
@@ -93,8 +97,17 @@ def run_report(args, parser, out) -> int:
     path = check_out(args.out, (".html", ".htm"), folder=False)
     if path is None:
         raise BenchkitValueError("--out FILE.html is required")
+    if args.notebook:
+        if args.paths:
+            parser.error("report takes PATH... or --notebook, not both")
+        from benchkit.notebook import notebook_to_html
+
+        html = notebook_to_html(args.notebook, out=path)
+        emit({"command": "report", "notebook": args.notebook, "out": str(path), "bytes": len(html.encode())},
+             f"Wrote {path} ({len(html.encode()) / 1e6:.2f} MB) from {args.notebook}.", args.as_json, out)
+        return 0
     if not args.paths:
-        parser.error("report needs PATH...")
+        parser.error("report needs PATH... (or --notebook NOTEBOOK.ipynb)")
     chosen = _chosen(args.methods)
     rs, inputs = read_inputs(args.paths, args.fmt, items=args.item_table, models=args.model_table)
     runs = {}
