@@ -269,3 +269,24 @@ def test_a_method_refusing_the_data_is_one_line(tmp_path, capsys):
         err = capsys.readouterr().err
         assert code == 2, (argv, err)
         assert err.count("\n") == 1, err
+
+
+@pytest.mark.slow  # family DIF on 300 models with 20 resamples (~15 s)
+def test_dif_command_tables_equal_the_api_result(tmp_path):
+    import json as _json
+
+    families = tmp_path / "families.json"
+    families.write_text(_json.dumps({"llama": "llama", "qwen": "qwen", "gemma": "gemma", "mistral": "mistral",
+                                     "phi": "phi"}))
+    argv = [*_sample("dif", "item", "model"), "--families", str(families), "--resamples", "20", "--seed", "4",
+            "-o", "sensitivity_fractions=[]", "-q"]
+    code, _ = _run(["dif", *argv, "--out", tmp_path / "all"])
+    assert code == 0
+    rs = _read_sample(argv)
+    res = benchkit.dif.audit_rankings(rs, owners="uploader", min_family_size=20,
+                                      families=_json.loads(families.read_text()), n_controls=20,
+                                      n_bootstrap=20, n_owner_bootstrap=20, n_permutations=20,
+                                      sensitivity_fractions=[], rng=4, progress=False)
+    for name in ("dif", "items", "pairs", "scores", "thresholds"):
+        want = res.to_frame() if name == "dif" else getattr(res, f"{name}_frame")()
+        pd.testing.assert_frame_equal(read_table(tmp_path / "all" / f"{name}.parquet"), _api_frame(want))

@@ -112,7 +112,9 @@ def run_report(args, parser, out) -> int:
     rs, inputs = read_inputs(args.paths, args.fmt, items=args.item_table, models=args.model_table)
     runs = {}
     not_run = {key: "not requested (--methods)" for key in REPORT_METHODS if key not in chosen}
-    for key in chosen:
+    from tqdm.auto import tqdm
+
+    for key in tqdm(chosen, desc="report", unit="method", disable=args.quiet):
         cmd = COMMANDS[REPORT_METHODS[key]]
         try:
             runs[key] = call_command(cmd, rs, _namespace(cmd.name, args))
