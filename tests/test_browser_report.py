@@ -110,6 +110,18 @@ def _changes(page, root: str, action) -> None:
         page.wait_for_timeout(100)
 
 
+def _clipped_texts(page) -> list[str]:
+    """Texts of the figures drawn outside their figure's box (cut, or over the page's edge)."""
+    out = []
+    for fig in page.locator("figure").all():
+        box = fig.bounding_box()
+        for t in fig.locator("svg text").all():
+            b = t.bounding_box()
+            if b and (b["x"] < box["x"] - 0.5 or b["x"] + b["width"] > box["x"] + box["width"] + 0.5):
+                out.append(t.text_content())
+    return out
+
+
 def _explorer(page, css: str) -> str:
     """The id selector of the explorer root holding ``css``."""
     return "#" + page.locator(f"[data-bk-explorer]:has({css})").first.get_attribute("id")
@@ -136,8 +148,9 @@ def test_report_opens_offline_with_every_explorer_ready_and_answering_a_click(la
         root = _explorer(page, ".bk-quality")
         rows = page.locator(f"{root} .bk-row")
         _changes(page, root, lambda: click_at(page, rows.nth(rows.count() - 1)))
-        # the figures are inline SVG, one per method and the leaderboard
+        # the figures are inline SVG, one per method and the leaderboard, none cutting its text
         assert page.locator("figure > svg[role='img']").count() >= 7
+        assert _clipped_texts(page) == []
         assert requests == []
         assert errors == []
 

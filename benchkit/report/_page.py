@@ -93,16 +93,25 @@ def _svg_is_inert(body: str) -> bool:
     return True
 
 
+#: vl-convert measures "sans-serif" text with Liberation Sans (Arial's metrics); the browser draws
+#: it with these, else its own sans-serif (which may be wider: the figure leaves room, see CSS)
+SVG_FONTS = "Liberation Sans, Arimo, Arial, Helvetica, sans-serif"
+
+
 def inline_svg(svg: str, alt: str) -> str:
     """An SVG from vl-convert inlined as a figure image (role img, the alt text as its label).
 
     vl-convert escapes the text it draws; the figure is refused if it holds anything active (a
-    script, an event attribute, an external reference), which no chart of benchkit's has.
+    script, an event attribute, an external reference), which no chart of benchkit's has. Its text
+    is drawn in the font family vl-convert measured it with where the reader has it (Arial's
+    metrics); a wider fallback font overflows the chart's box visibly, into the figure's margin,
+    instead of being cut.
     """
     body = svg[svg.index("<svg"):] if "<svg" in svg else ""
     if not body or not _svg_is_inert(body):
         raise BenchkitValueError("a chart's SVG holds active content or is not SVG; not embedded")
     body = body.replace("<svg", f"<svg role=\"img\" aria-label=\"{text(alt)}\"", 1)
+    body = body.replace('font-family="sans-serif"', f'font-family="{SVG_FONTS}"')
     return f"<figure>{body}<figcaption>{text(alt)}</figcaption></figure>"
 
 
@@ -141,8 +150,8 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; font-
 dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
 dd ul { margin: 0; padding-left: 1.1rem; }
-figure { margin: .8rem 0; max-width: 100%; overflow-x: auto; }
-figure svg { max-width: 100%; height: auto; }
+figure { margin: .8rem 0; padding: 0 6%; max-width: 88%; }
+figure svg { max-width: 100%; height: auto; overflow: visible; }
 figcaption { color: var(--muted); font-size: 13px; }
 .headline { display: flex; flex-wrap: wrap; gap: .5rem 1.6rem; margin: .5rem 0; }
 .headline div { min-width: 8rem; }
