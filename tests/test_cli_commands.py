@@ -290,3 +290,15 @@ def test_dif_command_tables_equal_the_api_result(tmp_path):
     for name in ("dif", "items", "pairs", "scores", "thresholds"):
         want = res.to_frame() if name == "dif" else getattr(res, f"{name}_frame")()
         pd.testing.assert_frame_equal(read_table(tmp_path / "all" / f"{name}.parquet"), _api_frame(want))
+
+
+@pytest.mark.slow  # family DIF twice (~10 s)
+def test_progress_bars_go_to_stderr_and_quiet_silences_them(capfd):
+    argv = ["dif", *_sample("dif", "item", "model"), "--resamples", "5", "-o", "sensitivity_fractions=[]"]
+    out = io.StringIO()
+    assert main(argv, out=out) == 0
+    captured = capfd.readouterr()
+    assert "family-DIF audit" in captured.err
+    assert "family-DIF audit" not in out.getvalue() + captured.out
+    assert main([*argv, "--quiet"], out=io.StringIO()) == 0
+    assert capfd.readouterr().err == ""
