@@ -200,3 +200,18 @@ def test_notebook_and_paths_together_are_refused(tmp_path, capsys):
         main(["report", "x.csv", "--notebook", "n.ipynb", "--out", str(tmp_path / "r.html")])
     assert exc.value.code == 2
     assert "PATH... or --notebook, not both" in capsys.readouterr().err
+
+
+def test_an_explorer_over_the_budget_is_left_out_with_a_note(monkeypatch):
+    import benchkit.report._build as build
+
+    rs = benchkit.simulate.mcq_probabilities(n_items=20, n_models=4, rng=0).responses
+    run = type("Run", (), {"result": benchkit.landscape.map_points(rs), "call": "map_points(rs)",
+                           "headline": {}})()
+    page = build.build_report(rs, {"landscape": run})
+    assert page.count("data-bk-explorer=") == 1
+    monkeypatch.setattr(build, "EXPLORER_BUDGET", 1000)
+    page = build.build_report(rs, {"landscape": run})
+    assert "data-bk-explorer=" not in page
+    assert "<script" not in page
+    assert "The interactive explorer is left out" in page

@@ -20,6 +20,8 @@ from benchkit.report._page import page
 from benchkit.report._page import table
 from benchkit.report._page import text
 
+#: largest explorer embedded live (bytes of compressed, base64 data): a report stays a file to mail
+EXPLORER_BUDGET = 8_000_000
 _PAIR_COLUMNS = ("rank_a", "a", "rank_b", "b", "accuracy_a", "accuracy_b", "difference", "ci_low", "ci_high",
                  "p_value", "p_adjusted", "significant", "method", "n_items")
 _VERSIONS = ("numpy", "pandas", "scipy", "numba", "altair", "vl-convert-python", "anywidget")
@@ -61,12 +63,17 @@ class _Explorers:
 
         esm, css, state, binary = widget.export_parts()
         cls = type(widget).__name__
+        explorer_id = f"bk-explorer-{self.count + 1}"
+        block = explorer_blocks(explorer_id, state, binary)
+        if len(block) > EXPLORER_BUDGET:
+            return (f"<p class=\"more\">The interactive explorer is left out: its data take "
+                    f"{len(block) / 1e6:.1f} MB compressed, over the report's {EXPLORER_BUDGET / 1e6:.0f} MB "
+                    "per explorer (the figure above is its view; open it in a notebook).</p>")
         module_id = f"bk-module-{cls}"
         self.modules.setdefault(module_id, esm)
         self.css.setdefault(cls, css)
         self.count += 1
-        explorer_id = f"bk-explorer-{self.count}"
-        self.blocks.append(explorer_blocks(explorer_id, state, binary))
+        self.blocks.append(block)
         return (f"<div class=\"explorer\"><p class=\"hint\">{text(hint)}</p>"
                 f"<div id=\"{explorer_id}\" data-bk-explorer=\"{explorer_id}\" "
                 f"data-bk-module=\"{module_id}\">"
