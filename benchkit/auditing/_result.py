@@ -35,7 +35,7 @@ def percentiles(scores: np.ndarray) -> np.ndarray:
     return out
 
 
-def agreement_frame(items: pd.DataFrame, methods) -> pd.DataFrame:
+def pairwise_agreement(items: pd.DataFrame, methods) -> pd.DataFrame:
     """Per pair of methods, over the items both scored: flag overlap, Cohen's kappa, Kendall tau_b."""
     rows = []
     for a, b in combinations(methods, 2):

@@ -25,7 +25,7 @@ from benchkit.auditing._landscape import run_landscape
 from benchkit.auditing._measure import run_measure
 from benchkit.auditing._quality import run_quality
 from benchkit.auditing._result import AuditResult
-from benchkit.auditing._result import agreement_frame
+from benchkit.auditing._result import pairwise_agreement
 from benchkit.auditing._result import percentiles
 from benchkit.auditing._verdict import ITEM_VERDICTS
 from benchkit.auditing._verdict import METHODS
@@ -202,7 +202,7 @@ def audit(rs: Any, *, methods: Any = "auto", families: Any = None, axis: Any = N
     settings = dict(methods=tuple(chosen), variant=used_variant, n_resamples=n_resamples,
                     families=families, axis=axis, options={k: dict(v) for k, v in options.items()})
     res = AuditResult(items=items, models=models, applicability=applicability,
-                      agreement=agreement_frame(items, with_verdict),
+                      agreement=pairwise_agreement(items, with_verdict),
                       results=MappingProxyType({m: v.result for m, v in verdicts.items()}),
                       rng_entropy=root.entropy, settings=settings)
     if reference is not None:
