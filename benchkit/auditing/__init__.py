@@ -15,7 +15,8 @@ score, a flag and a reason per item, and says for every method that did not run 
 :data:`METHODS`                  the methods, in the order they run
 ================================ ===============================================================
 
-``benchkit.audit`` and ``benchkit.AuditResult`` are these objects.
+``benchkit.audit`` and ``benchkit.AuditResult`` are these objects; the explorer
+(:class:`benchkit.widgets.AuditExplorer`) reads its view models from :mod:`benchkit.auditing.explore`.
 """
 from benchkit.auditing._result import AuditResult
 from benchkit.auditing._result import AuditValidation

@@ -53,7 +53,7 @@ def agreement_frame(result: Any, *, statistic: str = "kappa") -> pd.DataFrame:
     ----------
     result : AuditResult
     statistic : {"kappa", "jaccard", "tau_b"}
-        Column of :attr:`benchkit.AuditResult.agreement` shown as colour.
+        Column of the ``agreement`` table of :class:`benchkit.AuditResult` shown as colour.
 
     Returns
     -------
