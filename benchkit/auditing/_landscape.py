@@ -62,6 +62,6 @@ def run_landscape(rs_all, ctx: Context) -> Verdict:
     per_model = per_model.reindex(rs_all.model_ids.astype(str))
     models = pd.DataFrame({"landscape_p_top1": per_model["p_top1"].to_numpy(),
                            "landscape_h_norm": per_model["h_norm"].to_numpy()}, index=rs_all.model_ids)
-    note = (f"{len(frame)} points; score = {how}; flag = every model wrong "
+    note = (f"{len(frame)} points; score = {how}; flag = every response wrong "
             + (f"under the {variant!r} variant" if variant else "(no 'noise' variant: all responses)"))
     return Verdict(score=score, flag=flag, reason=reason, result=pts, note=note, models=models)
