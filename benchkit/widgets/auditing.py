@@ -85,6 +85,7 @@ class AuditExplorer(BenchkitWidget):
                                      "the audit's)")
         self._result = result
         self._rs = rs
+        self._audited = frozenset(str(i) for i in result.items.index)
         self._static_details = check_int("static_details", static_details, min=0)
         it = result.items
         ms = list(result.methods)
@@ -122,17 +123,9 @@ class AuditExplorer(BenchkitWidget):
     @traitlets.validate("selected")
     def _check_selected(self, proposal):
         v = proposal["value"]
-        if v and v not in self._index:
+        if v and v not in self._audited:
             raise BenchkitValueError(f"selected={v!r} is not an item of this audit")
         return v
-
-    @property
-    def _index(self) -> dict:
-        idx = self.__dict__.get("_item_index")
-        if idx is None:
-            idx = {i: k for k, i in enumerate(self.items)}
-            self.__dict__["_item_index"] = idx
-        return idx
 
     @traitlets.observe("selected")
     def _on_selected(self, change):
