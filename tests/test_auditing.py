@@ -16,7 +16,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 import benchkit
 from benchkit import ResponseSet
-from benchkit.auditing import METHODS
+from benchkit.auditing import AUDIT_METHODS
 from benchkit.auditing import AuditResult
 from benchkit.auditing import audit
 from benchkit.auditing._boundary import size_ladders
@@ -48,7 +48,7 @@ def test_applicability_names_a_reason_for_every_method_not_run():
     rs = ResponseSet.from_wide(_wide())
     res = audit(rs, rng=0, progress=False)
     a = res.applicability
-    assert list(a.index) == list(METHODS)
+    assert list(a.index) == list(AUDIT_METHODS)
     assert a.loc["labels", "reason"] == "no answer key (items column 'answer_key')"
     assert a.loc["boundary", "reason"].startswith("no repeated samples")
     assert a.loc["dif", "reason"].startswith(

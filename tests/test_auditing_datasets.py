@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 import benchkit
-from benchkit.auditing import METHODS
+from benchkit.auditing import AUDIT_METHODS
 from benchkit.datasets import fetch
 from benchkit.datasets import mirror_root
 
@@ -56,7 +56,7 @@ def test_audit_runs_and_names_a_reason_for_every_skipped_method(name):
     rs = SETS[name]()
     res = benchkit.audit(rs, n_resamples=20, rng=0, progress=False)
     a = res.applicability
-    assert list(a.index) == list(METHODS)
+    assert list(a.index) == list(AUDIT_METHODS)
     skipped = a[~a["ran"]]
     assert (skipped["reason"].str.len() > 10).all(), skipped["reason"].to_dict()
     assert not skipped["reason"].str.contains("Traceback").any()

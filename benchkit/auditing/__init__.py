@@ -12,7 +12,7 @@ score, a flag and a reason per item, and says for every method that did not run 
                                  ``applicability``, ``agreement`` between methods
 :meth:`AuditResult.validate`     against a reference flag set -> :class:`AuditValidation`:
                                  precision, recall, precision at k, AUROC, average precision
-:data:`METHODS`                  the methods, in the order they run
+:data:`AUDIT_METHODS`            the methods, in the order they run
 ================================ ===============================================================
 
 ``benchkit.audit`` and ``benchkit.AuditResult`` are these objects; the explorer
@@ -21,10 +21,10 @@ score, a flag and a reason per item, and says for every method that did not run 
 from benchkit.auditing._result import AuditResult
 from benchkit.auditing._result import AuditValidation
 from benchkit.auditing._run import audit
-from benchkit.auditing._verdict import METHODS
+from benchkit.auditing._verdict import AUDIT_METHODS
 
 __all__ = [
-    "METHODS",
+    "AUDIT_METHODS",
     "AuditResult",
     "AuditValidation",
     "audit",

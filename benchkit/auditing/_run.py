@@ -27,8 +27,8 @@ from benchkit.auditing._quality import run_quality
 from benchkit.auditing._result import AuditResult
 from benchkit.auditing._result import pairwise_agreement
 from benchkit.auditing._result import percentiles
+from benchkit.auditing._verdict import AUDIT_METHODS
 from benchkit.auditing._verdict import ITEM_VERDICTS
-from benchkit.auditing._verdict import METHODS
 from benchkit.auditing._verdict import Context
 from benchkit.auditing._verdict import NotRun
 from benchkit.auditing._verdict import Verdict
@@ -52,8 +52,8 @@ def audit(rs: Any, *, methods: Any = "auto", families: Any = None, axis: Any = N
         Item-level responses: any mix of answers, option probabilities, answer keys, repeated
         samples, model families and benchmarks; each method runs where the data allow it.
     methods : "auto" or sequence of str
-        ``"auto"`` (default) tries all of :data:`METHODS`; a list tries those only. A method the
-        data cannot support is not an error: ``applicability`` says why it did not run.
+        ``"auto"`` (default) tries all of :data:`AUDIT_METHODS`; a list tries those only. A method
+        the data cannot support is not an error: ``applicability`` says why it did not run.
     families : None, str or mapping family -> model ids
         Model families for family DIF and Benchmark²'s CAD: a models column (e.g. ``"family"``)
         or explicit lists. Default: each method's own (DIF: the paper's name patterns
@@ -77,8 +77,8 @@ def audit(rs: Any, *, methods: Any = "auto", families: Any = None, axis: Any = N
         Keyword arguments passed to a method's entry point, overriding the audit's (e.g.
         ``{"dif": {"min_family_size": 10}, "labels": {"min_models": 3}}``).
     rng : None, int, SeedSequence or Generator
-        One root seed; each method gets its own spawned child (in :data:`METHODS` order), so a
-        method's result does not depend on which others ran.
+        One root seed; each method gets its own spawned child (in :data:`AUDIT_METHODS` order), so
+        a method's result does not depend on which others ran.
     n_jobs : int, optional
         Workers for the resampling stages; results do not depend on it.
     progress : bool, default True
@@ -98,8 +98,7 @@ def audit(rs: Any, *, methods: Any = "auto", families: Any = None, axis: Any = N
     method       score (higher = more suspect)              flag
     ============ ========================================== ==========================================
     labels       Dawid-Skene posterior log-odds that the    ``key_issues`` flag: ``wrong_key``
-                 key is wrong (:func:`benchkit.labels.      (confident learning) or ``ambiguous``
-                 key_issues`)
+                 key is wrong (``labels.key_issues``)       (confident learning) or ``ambiguous``
     boundary     :math:`-\log_{10} o`, o the order-         :math:`o \le \alpha_o` (0.05) on any
                  consistency score (paper 000, Eq. 19),     axis: an order violation (App. D)
                  maximum over the axes
@@ -152,19 +151,19 @@ def audit(rs: Any, *, methods: Any = "auto", families: Any = None, axis: Any = N
     if isinstance(methods, str):
         if methods != "auto":
             raise BenchkitValueError(f"methods={methods!r} is not allowed; use 'auto' or a list of some of "
-                                     f"{list(METHODS)}")
-        chosen = list(METHODS)
+                                     f"{list(AUDIT_METHODS)}")
+        chosen = list(AUDIT_METHODS)
     else:
-        chosen = check_choices("methods", methods, METHODS)
+        chosen = check_choices("methods", methods, AUDIT_METHODS)
         if not chosen:
-            raise BenchkitValueError(f"methods is empty; choose 'auto' or some of {list(METHODS)}")
+            raise BenchkitValueError(f"methods is empty; choose 'auto' or some of {list(AUDIT_METHODS)}")
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     n_jobs = check_n_jobs(n_jobs)
     if not isinstance(progress, (bool, np.bool_)):
         raise BenchkitTypeError(f"progress must be True or False, got {describe(progress)}")
     options = _check_options(options)
     root = seed_sequence(rng)
-    seeds = dict(zip(METHODS, root.spawn(len(METHODS))))
+    seeds = dict(zip(AUDIT_METHODS, root.spawn(len(AUDIT_METHODS))))
     single, used_variant = _single_variant(rs, variant)
     ctx = Context(families=families, axis=axis, n_resamples=n_resamples, n_jobs=n_jobs,
                   options=options, seeds=seeds)
@@ -218,7 +217,7 @@ def _check_options(options) -> dict:
                                 f"{describe(options)}")
     out = {}
     for m, kw in options.items():
-        check_choice("options key", m, METHODS)
+        check_choice("options key", m, AUDIT_METHODS)
         if not isinstance(kw, Mapping):
             raise BenchkitTypeError(f"options[{m!r}] must be a mapping of keyword arguments; got "
                                     f"{describe(kw)}")

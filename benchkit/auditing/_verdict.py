@@ -14,9 +14,9 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import describe
 
 #: The methods of the audit, in the order they run and appear in the tables.
-METHODS: tuple[str, ...] = ("labels", "boundary", "dif", "landscape", "quality", "measure")
+AUDIT_METHODS: tuple[str, ...] = ("labels", "boundary", "dif", "landscape", "quality", "measure")
 #: The methods whose scores and flags are item verdicts (measure's are not: paper 002 judges coverage).
-ITEM_VERDICTS: frozenset[str] = frozenset(METHODS) - {"measure"}
+ITEM_VERDICTS: frozenset[str] = frozenset(AUDIT_METHODS) - {"measure"}
 
 
 class NotRun(Exception):
