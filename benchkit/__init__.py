@@ -6,6 +6,7 @@ nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``b
 (:mod:`benchkit.paired`) compare models item by item; :func:`audit` (:mod:`benchkit.auditing`) runs
 every method the data support and joins their verdicts per item.
 """
+from benchkit._budget import resource_budget
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -36,6 +37,7 @@ __all__ = [
     "AuditResult",
     "compare",
     "compare_all",
+    "resource_budget",
 ]
 
 
