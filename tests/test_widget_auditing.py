@@ -125,10 +125,23 @@ def test_to_html_embeds_the_details_as_data(audited, tmp_path):
     assert state["selected"] == first
 
 
-def test_static_image_is_the_flags_chart(audited):
+def test_static_image_is_the_whole_view(audited):
+    import base64
+    import json
+
     rs, res = audited
-    data, _ = AuditExplorer(res, rs)._repr_mimebundle_()
-    svg = data["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg")
-    for m in res.methods:
-        assert f">{m}</text>" in svg
+    w = AuditExplorer(res, rs)
+    w.method, w.min_flags = "quality", 1
+    item = str(w.shown.index[1])
+    w.selected = item
+    spec = json.dumps(w.static_chart().to_dict())
+    for i in w.shown.index[:w.static_rows]:  # the listed rows, as filtered
+        assert f'"{i}"' in spec
+    assert f"first {min(w.static_rows, len(w.shown))} of {len(w.shown)} listed" in spec
+    for row in w.detail["options"]:  # the selected item's options and who chose them
+        assert json.dumps(row["models"]) in spec
+    assert json.dumps(w.detail["text"]) in spec
+    data, meta = w._repr_mimebundle_()  # one display: the live view and this chart's PNG
+    assert "application/vnd.jupyter.widget-view+json" in data
+    assert base64.b64decode(data["image/png"]).startswith(b"\x89PNG")
+    assert "AuditExplorer" in meta["image/png"]["alt"]

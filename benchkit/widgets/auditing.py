@@ -153,12 +153,54 @@ class AuditExplorer(BenchkitWidget):
             details[self.selected] = self._detail_of(self.selected)
         return {"details": details}
 
-    def static_chart(self):
-        """Flags per method by how many methods agree: the image stored with the live explorer.
+    #: rows of the item table drawn in the static image
+    static_rows: int = 20
 
-        :func:`benchkit.charts.auditing.flags_chart` of the audit (None when no method gives item
-        verdicts).
+    def static_chart(self):
+        """The explorer's whole current view as one chart: the image stored with the live explorer.
+
+        Its title is the header line (items, methods, the filter); then the flags per method
+        (:func:`benchkit.charts.auditing.flags_chart`), the first :attr:`static_rows` rows of the
+        item table as filtered (each method's flag: ● flagged, · scored, – not scored), and the
+        selected item (the first listed when none is selected): its text, its options with the
+        number of models choosing each, and every method's verdict. None without a method that
+        gives item verdicts.
         """
+        if not self.methods:
+            return None
+        import altair as alt
+        import pandas as pd
+
+        from benchkit.charts import _text_table
         from benchkit.charts.auditing import flags_chart
 
-        return flags_chart(self._result) if self.methods else None
+        shown = self.shown
+        head = shown.head(self.static_rows)
+        marks = {m: np.where(head[f"{m}_flag"], "●", np.where(head[f"{m}_score"].isna(), "–", "·"))
+                 for m in self.methods}
+        table = pd.DataFrame({"item": head.index.astype(str), "benchmark": head["benchmark"].astype(str),
+                              "flags": head["n_flags"].astype(str), **marks})
+        widths = {"item": 230, "benchmark": 110, "flags": 40, **{m: 70 for m in self.methods}}
+        flt = (f"flagged by {self.method or 'any method'}, at least {self.min_flags} method(s): "
+               f"first {len(head)} of {len(shown)} listed")
+        parts = [flags_chart(self._result, title="Flags per method, by how many methods agree"),
+                 _text_table(alt, table, widths, title=f"Items ({flt})")]
+        item = self.selected or (str(shown.index[0]) if len(shown) else "")
+        if item:
+            d = self._detail_of(item)
+            text = pd.DataFrame({"text": [d["text"] or "(no text in the data)"]})
+            parts.append(_text_table(alt, text, {"text": 900},
+                                     title=f"{item} ({d['benchmark']}; key {d['key'] or '–'})"))
+            if d["options"]:
+                opts = pd.DataFrame(d["options"])
+                opts["option"] = opts["option"] + np.where(opts["is_key"], " (key)", "")
+                widths = {"option": 80, "text": 420, "n_models": 70, "models": 330}
+                parts.append(_text_table(alt, opts, widths, title="Options and the models choosing each"))
+            ver = pd.DataFrame(d["verdicts"])
+            ver["flag"] = np.where(ver["flag"], "●", "")
+            ver["score"] = [("–" if pd.isna(v) else f"{v:.3f}") for v in ver["score"]]
+            parts.append(_text_table(alt, ver, {"method": 80, "flag": 35, "score": 70, "reason": 715},
+                                     title="Verdicts"))
+        title = (f"Cross-method audit: {len(self.items)} items, {len(self.methods)} methods with item "
+                 f"verdicts ({', '.join(self.methods)})")
+        return alt.vconcat(*parts).properties(title=alt.TitleParams(title, anchor="start"))
