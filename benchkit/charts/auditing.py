@@ -156,8 +156,9 @@ def flags_chart(result: Any, *, width: int = 360, title: str | None = None) -> "
     return alt.Chart(data).mark_bar().encode(
         x=alt.X("sum(n_items):Q", title="flagged items"),
         y=alt.Y("method:N", sort=list(res.methods), title=None),
-        color=alt.Color("n_flags:N", title="methods flagging",
-                        scale=alt.Scale(domain=["1", "2", "3+"], range=["#9aa5b1", "#e0a800", "#d9534f"])),
+        color=alt.Color("n_flags:N", title="methods flagging the item",
+                        scale=alt.Scale(domain=["1", "2", "3+"], range=["#9aa5b1", "#e0a800", "#d9534f"]),
+                        legend=alt.Legend(orient="bottom", direction="horizontal")),
         order=alt.Order("n_flags:N", sort="ascending"),
         tooltip=["method:N", "n_flags:N", "n_items:Q"],
     ).properties(width=width, title=title or "Flags per method, by how many methods agree")

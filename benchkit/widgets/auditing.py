@@ -180,7 +180,7 @@ class AuditExplorer(BenchkitWidget):
                  for m in self.methods}
         table = pd.DataFrame({"item": head.index.astype(str), "benchmark": head["benchmark"].astype(str),
                               "flags": head["n_flags"].astype(str), **marks})
-        widths = {"item": 230, "benchmark": 110, "flags": 40, **{m: 70 for m in self.methods}}
+        widths = {"item": 230, "benchmark": 110, "flags": 40, **{m: 65 for m in self.methods}}
         flt = (f"flagged by {self.method or 'any method'}, at least {self.min_flags} method(s): "
                f"first {len(head)} of {len(shown)} listed")
         parts = [flags_chart(self._result, title="Flags per method, by how many methods agree"),
@@ -189,17 +189,17 @@ class AuditExplorer(BenchkitWidget):
         if item:
             d = self._detail_of(item)
             text = pd.DataFrame({"text": [d["text"] or "(no text in the data)"]})
-            parts.append(_text_table(alt, text, {"text": 900},
+            parts.append(_text_table(alt, text, {"text": 800},
                                      title=f"{item} ({d['benchmark']}; key {d['key'] or '–'})"))
             if d["options"]:
                 opts = pd.DataFrame(d["options"])
                 opts["option"] = opts["option"] + np.where(opts["is_key"], " (key)", "")
-                widths = {"option": 80, "text": 420, "n_models": 70, "models": 330}
+                widths = {"option": 70, "text": 380, "n_models": 60, "models": 280}
                 parts.append(_text_table(alt, opts, widths, title="Options and the models choosing each"))
             ver = pd.DataFrame(d["verdicts"])
             ver["flag"] = np.where(ver["flag"], "●", "")
             ver["score"] = [("–" if pd.isna(v) else f"{v:.3f}") for v in ver["score"]]
-            parts.append(_text_table(alt, ver, {"method": 80, "flag": 35, "score": 70, "reason": 715},
+            parts.append(_text_table(alt, ver, {"method": 75, "flag": 35, "score": 60, "reason": 620},
                                      title="Verdicts"))
         title = (f"Cross-method audit: {len(self.items)} items, {len(self.methods)} methods with item "
                  f"verdicts ({', '.join(self.methods)})")
