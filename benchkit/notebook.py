@@ -246,7 +246,7 @@ def notebook_to_html(path: str | Path, *, out: str | Path | None = None) -> str:
     -------
     str
         The HTML: the notebook's inputs and outputs with JupyterLab's styles inlined, every image
-        embedded, TeX as MathML, a Content-Security-Policy that forbids any request (:data:`CSP`)
+        embedded, TeX as MathML, a Content-Security-Policy that forbids any request (``CSP``)
         and no script.
     """
     path = Path(path)

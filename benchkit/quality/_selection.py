@@ -119,11 +119,11 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
         Share of items kept: ``max(1, round(ratio * n))``; ignored by "cad-threshold".
     method : str, default "cad+ds"
         One of :data:`benchkit.quality.METHODS`. "cad+ds": items whose CAD score exceeds
-        ``cad_threshold`` first, each group by DS contribution (highest first); "cad": by item
-        CAD score; "ds": by DS contribution; "cad-threshold": every item with CAD score >
-        ``cad_threshold`` (Table 5); "high-accuracy" / "low-accuracy": by mean accuracy;
-        "medium": closest to 0.5 accuracy; "random": uniform without replacement (``rng``);
-        "longest" / "shortest": by ``lengths``.
+        ``cad_threshold`` first,
+        each group by DS contribution (highest first); "cad": by item CAD score; "ds": by DS
+        contribution; "cad-threshold": every item with CAD score > ``cad_threshold`` (Table 5);
+        "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5 accuracy;
+        "random": uniform without replacement (``rng``); "longest" / "shortest": by ``lengths``.
     cad_threshold : float, default 0.15
         The item CAD-score threshold (Sec. 5.4.2-5.4.3).
     lengths : array_like, optional
