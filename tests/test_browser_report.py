@@ -1,8 +1,9 @@
 """The report in headless chromium from file://, every request aborted (issue 24, judged).
 
-One report holds all five explorers (trajectories, DIF, ECDF gaps, landscape, Benchmark²), the
-answer-key figure and the leaderboard neighbours. Checked: zero requests, zero console errors,
-every explorer ready and answering a click (its view changes), the --static report without any
+One report holds all six explorers (the audit, trajectories, DIF, ECDF gaps, landscape,
+Benchmark²), the answer-key figure and the leaderboard neighbours. Checked: zero requests, zero
+console errors, every explorer ready and answering a click (its view changes), figures whose text
+stays inside them, the --static report without any
 script element, the print layout (explorers hidden, a PDF comes out), and a report whose model and
 item names hold ``</script>``, ``<img onerror=...>`` and terminal escapes runs no injected code and
 shows the names as text.
@@ -21,7 +22,7 @@ from jupyter_harness import drag
 
 pytestmark = pytest.mark.browser
 
-EXPLORERS = 5
+EXPLORERS = 6
 
 
 def _run(result, call: str):
@@ -55,11 +56,13 @@ def report_files(tmp_path_factory):
         "measure": _run(measure.measure_benchmarks(suite, by="benchmark"), "measure_benchmarks(suite)"),
     }
     comparisons = benchkit.compare_all(suite, n_resamples=20, rng=0)
+    audit = benchkit.audit(mcq, methods=["labels", "landscape", "measure"], n_resamples=20, rng=0,
+                           progress=False)
     tmp = tmp_path_factory.mktemp("browser_report")
     out = {}
     for name, static in (("live", False), ("static", True)):
         path = tmp / f"{name}.html"
-        path.write_text(build_report(mcq, runs, comparisons=comparisons, static=static, rng=0,
+        path.write_text(build_report(mcq, runs, comparisons=comparisons, audit=audit, static=static, rng=0,
                                      command="benchkit report ...", python="..."), encoding="utf-8")
         out[name] = path
     return out
@@ -144,6 +147,10 @@ def test_report_opens_offline_with_every_explorer_ready_and_answering_a_click(la
         root = _explorer(page, ".bk-land")
         _changes(page, root, lambda: drag(page, page.locator(f"{root} .bk-overlay"), 0.2, 0.05, 0.95, 0.9))
         assert page.locator(f"{root} .bk-selected .bk-sel").count() > 0
+        # audit: clicking an item lists every method's verdict on it
+        root = _explorer(page, ".bk-audit")
+        _changes(page, root, lambda: page.locator(f"{root} tr.bk-item").nth(1).click())
+        assert page.locator(f"{root} .bk-detail tr.bk-verdict").count() == 3
         # Benchmark² dashboard: clicking a benchmark's row selects it
         root = _explorer(page, ".bk-quality")
         rows = page.locator(f"{root} .bk-row")
@@ -186,7 +193,7 @@ def test_names_with_markup_and_escapes_run_nothing_and_show_as_text(lab_browser,
     assert code == 0
     path = tmp_path / "r.html"
     with offline(lab_browser, path) as (page, requests, errors):
-        _all_ready(page, 2)
+        _all_ready(page, 3)  # landscape, ECDF gaps, audit
         assert page.evaluate("typeof window.__pwned") == "undefined"
         assert page.locator("img[src='x']").count() == 0
         assert page.locator("svg[onload]").count() == 0

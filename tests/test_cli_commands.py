@@ -53,7 +53,7 @@ def test_every_command_help_runs_and_shows_an_example(command, capsys):
 
 
 def test_the_analysis_commands_exist():
-    assert set(COMMANDS) - {"audit"} <= set(_subcommands())
+    assert set(COMMANDS) <= set(_subcommands())
 
 
 # ------------------------------------------------------------------- the CLI's output is the API's
@@ -67,6 +67,8 @@ CASES = [
     ("profile", _sample("ladder", "item", "model") + ["--axis", "size"],
      lambda rs: benchkit.boundary.profile(rs, axis="size", by="benchmark", alpha_o=0.05)),
     ("labels", _sample("mcq", "item"), lambda rs: benchkit.labels.key_issues(rs, min_models=5)),
+    ("audit", _sample("mcq", "item") + ["--resamples", "20", "--seed", "2"],
+     lambda rs: benchkit.audit(rs, n_resamples=20, rng=2, progress=False)),
     ("landscape", _sample("mcq", "item"), lambda rs: benchkit.landscape.map_points(rs)),
     ("measure", _sample("suite", "item") + ["--by", "benchmark"],
      lambda rs: benchkit.measure.measure_benchmarks(rs, by="benchmark")),
@@ -246,7 +248,7 @@ def _bad_inputs(tmp: Path) -> dict[str, tuple[list[str], str]]:
 _EXTRA = {"compare": ["--all"], "dif": [], "report": ["--out", "r.html"]}
 
 
-@pytest.mark.parametrize("command", [c for c in COMMANDS if c != "audit"])
+@pytest.mark.parametrize("command", COMMANDS)
 def test_bad_inputs_exit_2_with_one_line_naming_the_file(tmp_path, capsys, command):
     cases = _bad_inputs(tmp_path)
     if command == "report":  # --out is the HTML file there
@@ -302,3 +304,24 @@ def test_progress_bars_go_to_stderr_and_quiet_silences_them(capfd):
     assert "family-DIF audit" not in out.getvalue() + captured.out
     assert main([*argv, "--quiet"], out=io.StringIO()) == 0
     assert capfd.readouterr().err == ""
+
+
+def test_audit_reference_file_gives_the_validation_of_the_api(tmp_path):
+    from benchkit.simulate import load_sample
+
+    flawed = [str(i) for i in load_sample("mcq", with_truth=True).truth.flawed_items]
+    assert len(flawed) == 18  # 9 miskeyed, 9 ambiguous (data_samples/README.md)
+    (tmp_path / "flawed.txt").write_text("\n".join(flawed) + "\n")
+    argv = ["audit", *_sample("mcq", "item"), "--reference", tmp_path / "flawed.txt", "--resamples", "20",
+            "--methods", "labels,landscape", "--json", "-q", "--out", tmp_path / "v"]
+    code, text = _run(argv)
+    assert code == 0
+    summary = json.loads(text)
+    res = benchkit.audit(_read_sample(_sample("mcq", "item")), methods=["labels", "landscape"],
+                         reference=flawed, n_resamples=20, rng=0, progress=False)
+    auroc = res.validation.table["auroc"]
+    assert summary["headline"]["validation"]["labels"]["auroc"] == round(float(auroc["labels"]), 6)
+    assert summary["flagged"] == int((res.items["n_flags"] >= 1).sum())
+    assert _run([*argv[:-2], "--fail-on", summary["flagged"]])[0] == 1
+    (tmp_path / "bad.txt").write_bytes("caf\xe9".encode("latin-1"))
+    assert _run(["audit", *_sample("mcq", "item"), "--reference", tmp_path / "bad.txt"])[0] == 2

@@ -113,6 +113,17 @@ def test_same_input_and_seed_give_the_same_bytes(reports):
 
 
 @pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_every_id_in_the_page_is_unique(reports):
+    # vl-convert numbers gradients per process: two figures with a colour legend both held "gradient_1"
+    for page in (reports["live"], reports["static"]):
+        ids = re.findall(r'\sid="([^"]+)"', page)
+        assert len(ids) > 5
+        assert len(ids) == len(set(ids))
+        for ref in re.findall(r"url\(#([^)]+)\)", page):
+            assert ref in ids
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
 def test_names_from_files_are_escaped_everywhere(reports):
     for page in (reports["live"], reports["static"]):
         markup = _text_outside_data(page)
@@ -134,6 +145,25 @@ def test_names_from_files_are_escaped_everywhere(reports):
 
 
 @pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_audit_summary_lists_items_flagged_by_two_methods_first(reports):
+    page = reports["live"]
+    from benchkit.cli._inputs import read_inputs
+
+    folder = reports["dir"]
+    rs, _ = read_inputs([str(folder / "evil.parquet")], items=str(folder / "evil_items.parquet"))
+    res = benchkit.audit(rs, methods=["labels", "landscape", "measure"], n_resamples=20, rng=0,
+                         progress=False)
+    n1, n2 = int((res.items["n_flags"] >= 1).sum()), int((res.items["n_flags"] >= 2).sum())
+    assert n2 > 0
+    assert (f"{n1:,} items flagged by at least one method, <span class=\"flagged\">{n2:,} by at least "
+            "two") in page
+    section = page[page.index('<section id="audit">'):page.index('<section id="method-')]
+    rows = re.findall(r"<tr><td>([^<]*)</td>(?:<td[^>]*>[^<]*</td>)*?<td class=\"num\">(\d+)</td>", section)
+    flags = [int(n) for _, n in rows]
+    assert flags[:n2] == [n for n in flags[:n2] if n >= 2]
+    assert 'data-bk-module="bk-module-AuditExplorer"' in section
+
+
 def test_report_numbers_are_the_apis(reports):
     page = reports["live"]
     sim_path = reports["dir"] / "evil.parquet"
@@ -142,7 +172,9 @@ def test_report_numbers_are_the_apis(reports):
     rs, _ = read_inputs([str(sim_path)], items=str(reports["dir"] / "evil_items.parquet"))
     res = benchkit.labels.key_issues(rs, min_models=5)
     assert f"<dt>flagged</dt><dd>{res.n_flagged}</dd>" in page
-    assert reports["summary"]["ran"]["labels"] == "benchkit.labels.key_issues(rs, min_models=5)"
+    assert reports["summary"]["ran"]["labels"] == (
+        "benchkit.audit(rs, methods=['labels', 'landscape', 'measure'], n_resamples=20, rng=0)"
+        ".results['labels']")
     board = benchkit.compare_all(rs, n_resamples=20, rng=0).leaderboard
     top = html.escape(benchkit._terminal.escape(board["model"].iloc[0]), quote=True)
     assert page.index(top) > 0

@@ -7,6 +7,7 @@
     benchkit info FILE [--format F] [--layout L]
                                       # recognize an evaluation file or folder by its content and print
                                       # what was read and skipped
+    benchkit audit PATH... [--out FILE|DIR]  # every method the data support, joined item by item
     benchkit profile|dif|measure|landscape|quality|labels PATH... [--out FILE|DIR]
                                       # one method's entry point; its result tables
     benchkit compare PATH... --models A B | --all
@@ -50,7 +51,6 @@ def _command(sub, name: str, help: str, example: str) -> argparse.ArgumentParser
 
 def build_parser() -> argparse.ArgumentParser:
     """The ``benchkit`` argument parser (the docs print its help, so the command-line page stays true)."""
-    from benchkit.cli._report import add_audit_command
     from benchkit.cli._report import add_report_command
 
     parser = argparse.ArgumentParser(prog="benchkit", description="Item-level diagnosis of LLM benchmarks.",
@@ -73,7 +73,6 @@ def build_parser() -> argparse.ArgumentParser:
                         help="skip content detection")
     p_info.add_argument("--layout", choices=("long", "counts", "wide"), default="long",
                         help="table layout of a CSV/Parquet file")
-    add_audit_command(sub, _command)
     for cmd in COMMANDS.values():
         p = _command(sub, cmd.name, cmd.help, cmd.example)
         _common.add_inputs(p)
@@ -108,11 +107,10 @@ def _run(args, parser, out, err) -> int:
             _info.fetch(args.name, _common.split_pairs(args.option, parser), out)
         elif args.command == "info":
             _info.info(args.path, args.fmt, args.layout, out)
-        elif args.command in ("report", "audit"):
-            from benchkit.cli._report import run_audit
+        elif args.command == "report":
             from benchkit.cli._report import run_report
 
-            return (run_report if args.command == "report" else run_audit)(args, parser, out)
+            return run_report(args, parser, out)
         else:
             return run_analysis(COMMANDS[args.command], args, parser, out)
     except Exception as exc:  # every error: one line and exit code 2 (--debug: the traceback)

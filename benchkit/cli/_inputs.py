@@ -113,21 +113,22 @@ def existing_file(path: str, what: str) -> Path:
     return p
 
 
-def side_table(path: str | None, key: str) -> pd.DataFrame | None:
+def side_table(path: str | None, key: str, what: str | None = None) -> pd.DataFrame | None:
     """``--item-table`` / ``--model-table``: a CSV or Parquet table with a ``key`` column (ids as str)."""
     if path is None:
         return None
-    p = existing_file(path, f"--{key}-table")
+    what = what or f"--{key}-table"
+    p = existing_file(path, what)
     try:
         if p.suffix.lower() == ".csv":
             frame = pd.read_csv(p, dtype={key: str}, keep_default_na=False, na_values=[""])
         else:
             frame = pd.read_parquet(p)
     except (ValueError, OSError, UnicodeDecodeError) as exc:
-        raise BenchkitValueError(f"--{key}-table {path!r} is not a readable CSV or Parquet table: "
+        raise BenchkitValueError(f"{what} {path!r} is not a readable CSV or Parquet table: "
                                  f"{exc}") from None
     if key not in frame.columns:
-        raise BenchkitValueError(f"--{key}-table {path!r} has no {key!r} column; it has "
+        raise BenchkitValueError(f"{what} {path!r} has no {key!r} column; it has "
                                  f"{list(frame.columns)}")
     return frame
 

@@ -21,6 +21,7 @@ import numpy as np
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit.cli._inputs import existing_file
+from benchkit.cli._inputs import side_table
 
 
 @result
@@ -279,4 +280,81 @@ COMPARE = Command(
     headline=_compare_headline, flagged=_compare_flagged,
     flags="pairs differ significantly (p < 0.05; Holm-adjusted with --all)")
 
-COMMANDS = {c.name: c for c in (PROFILE, DIF, MEASURE, LANDSCAPE, QUALITY, LABELS, COMPARE)}
+# ----------------------------------------------------------------------------- audit (all methods)
+AUDIT_METHODS = ("labels", "boundary", "dif", "landscape", "quality", "measure")
+
+
+def _audit_options(p):
+    p.add_argument("--methods", default=None, metavar="M[,M]",
+                   help="only these methods (default: every one the data support; "
+                        f"{','.join(AUDIT_METHODS)})")
+    p.add_argument("--families", default=None, metavar="COLUMN|FILE.json",
+                   help="model families for family DIF and CAD: a models column, or a JSON file "
+                        "{family: [model ids]} (default each method's own)")
+    p.add_argument("--axis", default=None, metavar="accuracy|size|A,B,...",
+                   help="BSDProbe's model axis (default: every size ladder in the data)")
+    p.add_argument("--reference", default=None, metavar="FILE",
+                   help="items known to be flawed (one id per line, or a CSV/Parquet table with an 'item' "
+                        "column): adds precision, recall and AUROC per method")
+    p.add_argument("--resamples", type=int, default=200, metavar="N",
+                   help="replicates of the resampling stages (n_resamples; default 200)")
+
+
+def _methods_list(text: str | None):
+    if text is None:
+        return None
+    return [m.strip() for m in text.split(",") if m.strip()]
+
+
+def _families(text: str | None):
+    if text is None or not text.lower().endswith(".json"):
+        return text
+    return _json_file(text, "--families")
+
+
+def _reference(path: str | None):
+    if path is None:
+        return None
+    p = existing_file(path, "--reference")
+    if p.suffix.lower() in (".csv", ".parquet", ".pq"):
+        return [str(i) for i in side_table(path, "item", "--reference")["item"]]
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise BenchkitValueError(f"--reference {path!r} is not UTF-8 text: {exc}") from None
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _audit_keywords(a):
+    kw = {}
+    _put(kw, "methods", _methods_list(a.methods))
+    _put(kw, "families", _families(a.families))
+    _put(kw, "axis", _axis(a.axis))
+    _put(kw, "reference", _reference(a.reference))
+    kw["n_resamples"] = a.resamples
+    return kw
+
+
+def _audit_headline(res):
+    ap, items = res.applicability, res.items
+    out = {"ran": [str(m) for m in ap.index[ap["ran"].to_numpy(dtype=bool)]],
+           "not_run": {str(m): str(ap.at[m, "reason"]) for m in ap.index if not ap.at[m, "ran"]},
+           "items_flagged": int((items["n_flags"] >= 1).sum()),
+           "items_flagged_by_two_or_more": int((items["n_flags"] >= 2).sum())}
+    if res.validation is not None:
+        t = res.validation.table
+        out["validation"] = {str(m): {c: _f(t.at[m, c]) for c in t.columns
+                                      if np.issubdtype(t[c].dtype, np.number)} for m in t.index}
+    return out
+
+
+AUDIT = Command(
+    name="audit", entry="benchkit.audit",
+    help="the cross-method audit: every method the data support, joined item by item",
+    example="benchkit audit runs/ --out audit.parquet --fail-on 1\n"
+            "  benchkit audit dataset:mmlu-redux --reference flawed.txt --json",
+    add_options=_audit_options, keywords=_audit_keywords, headline=_audit_headline,
+    flagged=lambda r: int((r.items["n_flags"] >= 1).sum()),
+    flags="items are flagged by at least one method")
+
+COMMANDS = {c.name: c for c in (AUDIT, PROFILE, DIF, MEASURE, LANDSCAPE, QUALITY, LABELS, COMPARE)}

@@ -1,19 +1,21 @@
 """``benchkit report``: every method the data support, in one offline HTML file.
 
-Each method runs through its command's entry point with the command's defaults (the numbers of a
-section are those ``benchkit <command>`` prints); a method whose entry point refuses the data
-(a :class:`~benchkit.BenchkitValueError`: no answer key, no option probabilities, too few models,
-...) is listed with that reason. Resampling stages use ``--resamples`` (default 200, as the
-cross-method audit) instead of the papers' thousands, and every random stage draws from ``--seed``.
+The methods run through the cross-method audit (:func:`benchkit.audit`, as ``benchkit audit``
+does): it decides which methods the data support and says why the others did not run; each
+method's section shows the audit's result of that method, with the headline numbers its own
+command prints. Resampling stages use ``--resamples`` (default 200, the audit's) instead of the
+papers' thousands, and every random stage draws from ``--seed``.
 """
 from __future__ import annotations
 
 import shlex
 import textwrap
 import time
+from collections.abc import Mapping
 
 from benchkit._validation import BenchkitValueError
 from benchkit.cli import _common
+from benchkit.cli._analysis import Run
 from benchkit.cli._analysis import call_command
 from benchkit.cli._common import check_out
 from benchkit.cli._common import emit
@@ -25,11 +27,6 @@ from benchkit.cli._methods import COMMANDS
 #: method (report section) -> command, in the report's order
 REPORT_METHODS = {"labels": "labels", "boundary": "profile", "dif": "dif", "landscape": "landscape",
                   "quality": "quality", "measure": "measure"}
-
-
-def add_audit_command(sub, make) -> None:
-    """``benchkit audit`` waits for the cross-method audit (issue 21)."""
-    return None
 
 
 def add_report_command(sub, make) -> None:
@@ -51,8 +48,15 @@ def add_report_command(sub, make) -> None:
     p.add_argument("--notebook", default=None, metavar="NOTEBOOK.ipynb",
                    help="instead of PATH...: turn an executed notebook into the same kind of one-file "
                         "offline report (benchkit.notebook.notebook_to_html: images, MathML, no script)")
-    _common.add_common(p, out_help="the HTML file to write (.html)", fail_on="items are flagged (summed over "
-                       "the methods)", options=False)
+    _common.add_common(p, out_help="the HTML file to write (.html)",
+                       fail_on="items are flagged by at least one method", options=False)
+
+
+def _headline(key: str, result):
+    cmd = COMMANDS[REPORT_METHODS[key]]
+    if isinstance(result, Mapping):  # BSDProbe: one result per axis
+        return {str(name): cmd.headline(r) for name, r in result.items()}
+    return cmd.headline(result)
 
 
 def _namespace(command: str, args):
@@ -61,6 +65,8 @@ def _namespace(command: str, args):
 
     ns = build_parser().parse_args([command, "PATH", *(["--all"] if command == "compare" else [])])
     ns.seed, ns.jobs, ns.quiet = args.seed, args.jobs, args.quiet
+    if command == "audit":
+        ns.methods = args.methods
     if hasattr(ns, "resamples"):
         ns.resamples = args.resamples
     return ns
@@ -76,7 +82,7 @@ def _chosen(text: str | None) -> list[str]:
     return chosen
 
 
-def _python(paths, fmt, runs, comparisons_call) -> str:
+def _python(paths, fmt, audit_call, runs, comparisons_call) -> str:
     lines = ["import benchkit", "from benchkit.io.detect import read_any", ""]
     for p in paths:
         if p.startswith(DATASET_PREFIX):
@@ -85,8 +91,8 @@ def _python(paths, fmt, runs, comparisons_call) -> str:
             lines.append(f"rs, fmt, why = read_any({p!r}{f', fmt={fmt!r}' if fmt else ''})")
     if len(paths) > 1:
         lines.append("# several inputs: benchkit report joins them (model x item cells must not overlap)")
-    lines.append("")
-    lines += [f"{key} = {run.call}" for key, run in runs.items()]
+    lines += ["", f"audit = {audit_call}"]
+    lines += [f"{key} = audit.results[{key!r}]" for key in runs]
     if comparisons_call:
         lines.append(f"comparisons = {comparisons_call}")
     return "\n".join(lines)
@@ -110,16 +116,14 @@ def run_report(args, parser, out) -> int:
         parser.error("report needs PATH... (or --notebook NOTEBOOK.ipynb)")
     chosen = _chosen(args.methods)
     rs, inputs = read_inputs(args.paths, args.fmt, items=args.item_table, models=args.model_table)
-    runs = {}
-    not_run = {key: "not requested (--methods)" for key in REPORT_METHODS if key not in chosen}
-    from tqdm.auto import tqdm
-
-    for key in tqdm(chosen, desc="report", unit="method", disable=args.quiet):
-        cmd = COMMANDS[REPORT_METHODS[key]]
-        try:
-            runs[key] = call_command(cmd, rs, _namespace(cmd.name, args))
-        except BenchkitValueError as exc:  # the method's own refusal names what the data lack
-            not_run[key] = " ".join(str(exc).split())
+    audited = call_command(COMMANDS["audit"], rs, _namespace("audit", args))
+    audit = audited.result
+    runs = {key: Run(command=key, entry=audited.entry, call=f"{audited.call}.results[{key!r}]", kwargs={},
+                     result=audit.results[key], headline=_headline(key, audit.results[key]), flagged=None)
+            for key in REPORT_METHODS if key in audit.results}
+    ap = audit.applicability
+    not_run = {key: " ".join(str(ap.at[key, "reason"]).split()) if key in chosen
+               else "not requested (--methods)" for key in REPORT_METHODS if key not in audit.results}
     comparisons = None
     if rs.n_models >= 2:
         cmp = call_command(COMMANDS["compare"], rs, _namespace("compare", args), entry="benchkit.compare_all")
@@ -128,12 +132,13 @@ def run_report(args, parser, out) -> int:
 
     command = "benchkit " + shlex.join(args._argv)
     html = build_report(
-        rs, runs, not_run=not_run, comparisons=None if comparisons is None else comparisons.result,
+        rs, runs, not_run=not_run, audit=audit,
+        comparisons=None if comparisons is None else comparisons.result,
         inputs=[i.to_dict() for i in inputs], command=command, rng=args.seed, static=args.static,
-        python=_python(args.paths, args.fmt, runs, comparisons.call if comparisons else None),
+        python=_python(args.paths, args.fmt, audited.call, runs, comparisons.call if comparisons else None),
         title=args.title or f"benchkit report: {', '.join(args.paths)}", max_items=args.max_items)
     path.write_text(html, encoding="utf-8")
-    flagged = sum(r.flagged or 0 for r in runs.values())
+    flagged = audited.flagged
     code = exit_code(flagged, args.fail_on)
     summary = {"command": "report", "out": str(path), "bytes": path.stat().st_size,
                "seconds": round(time.perf_counter() - started, 2), "static": bool(args.static),
@@ -146,7 +151,3 @@ def run_report(args, parser, out) -> int:
             + (f"; {rs.n_models} models compared pairwise" if comparisons else "") + ".")
     emit(summary, text, args.as_json, out)
     return code
-
-
-def run_audit(args, parser, out) -> int:  # pragma: no cover - registered once the audit exists
-    raise BenchkitValueError("benchkit audit needs the cross-method audit (issue 21)")

@@ -12,6 +12,7 @@ import pandas as pd
 
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import check_int
+from benchkit.report._methods import AUDIT
 from benchkit.report._methods import COMPARE
 from benchkit.report._methods import METHODS
 from benchkit.report._page import definition_list
@@ -176,7 +177,7 @@ def _provenance_section(inputs, command, seed, created, skipped) -> str:
     return "<section id=\"provenance\"><h2>Provenance</h2>" + "".join(body) + "</section>"
 
 
-def _audit_section(audit, max_items: int) -> str:
+def _audit_section(audit, rs, explorers: _Explorers, max_items: int) -> str:
     if audit is None:
         return ("<section id=\"audit\"><h2>Audit summary</h2><p>No cross-method audit in this report "
                 "(not in this version of benchkit); each method's flags are in its section.</p>"
@@ -186,10 +187,21 @@ def _audit_section(audit, max_items: int) -> str:
     reasons = [c for c in items.columns if c.endswith("_reason")]
     cols = [c for c in ("benchmark", "n_flags", "flagged_by", "consensus") if c in items.columns] + reasons
     n2 = int((items["n_flags"] >= 2).sum())
-    body = [f"<p>{len(flagged):,} items flagged by at least one method, <span class=\"flagged\">{n2:,} by at "
-            "least two</span> (listed first).</p>",
+    from benchkit.charts.auditing import agreement_chart
+    from benchkit.charts.auditing import flags_chart
+
+    figures = [_figure(flags_chart(audit), "Items flagged per method, by how many methods agree")]
+    if len(audit.agreement):
+        figures.append(_figure(agreement_chart(audit), "Agreement between methods (Cohen's kappa)"))
+    hint = "Interactive audit explorer (runs in this file, offline): filter the items, click one to see " \
+        "every method's verdict."
+    live = "" if explorers.static else explorers.add(AUDIT.explorer(audit, rs), hint)
+    body = [f"<p><em>What it asks.</em> {text(AUDIT.question)}</p>",
+            f"<p>{len(flagged):,} items flagged by at least one method, <span class=\"flagged\">{n2:,} by at "
+            "least two</span> (listed first).</p>", *figures, live,
             table(flagged[cols], index=True, max_rows=max_items, caption="Flagged items"),
-            table(audit.applicability, index=True, caption="Methods: ran or not, and why"),
+            table(audit.applicability.drop(columns=["seconds"], errors="ignore"), index=True,
+                  caption="Methods: ran or not, and why"),
             table(audit.agreement, index=True, caption="Agreement between methods")]
     return "<section id=\"audit\"><h2>Audit summary</h2>" + "".join(body) + "</section>"
 
@@ -262,7 +274,7 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
     explorers = _Explorers(static)
     order = [k for k in METHODS if k in runs]
     sections = [_provenance_section(inputs, command, rng, created, (rs.meta or {}).get("joined") or []),
-                _data_section(rs), _audit_section(audit, max_items)]
+                _data_section(rs), _audit_section(audit, rs, explorers, max_items)]
     sections += [_method_section(k, runs[k], rs, explorers, max_items) for k in order]
     if not_run:
         items = "".join(f"<li><b>{text(METHODS[k].title if k in METHODS else k)}</b>: {text(v)}</li>"
@@ -270,7 +282,8 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
         sections.append(f"<section id=\"not-run\"><h2>Methods that did not run</h2>"
                         f"<ul class=\"notrun\">{items}</ul></section>")
     sections.append(_compare_section(comparisons, max_items))
-    refs = [METHODS[k] for k in order] + ([COMPARE] if comparisons is not None else [])
+    refs = ([AUDIT] if audit is not None else []) + [METHODS[k] for k in order] + \
+        ([COMPARE] if comparisons is not None else [])
     sections.append("<section id=\"references\"><h2>Methods and references</h2><ol>"
                     + "".join(f"<li><b>{text(m.title)}</b>. {text(m.reference)}</li>" for m in refs)
                     + "</ol></section>")

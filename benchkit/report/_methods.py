@@ -55,6 +55,12 @@ def _quality(result, rs):
     return QualityDashboard(result)
 
 
+def _audit_explorer(result, rs):
+    from benchkit.widgets import AuditExplorer
+
+    return AuditExplorer(result, rs)
+
+
 def _key_issues_chart(result):
     from benchkit.charts.labels import key_issues_chart
 
@@ -104,6 +110,13 @@ METHODS = {m.key: m for m in (
         "items help most?",
         "Your Benchmark Is an Empirical Measure over Difficulty.", explorer=_ecdf),
 )}
+
+AUDIT = MethodInfo(
+    "audit", "Audit summary",
+    "Which items do several methods flag, and how far do the methods agree on their flags?",
+    "The cross-method audit of benchkit: each method's item verdict joined by item; agreement by "
+    "Cohen's kappa (J. Cohen (1960), Educational and Psychological Measurement 20(1), 37-46), "
+    "Jaccard and Kendall's tau_b.", explorer=_audit_explorer)
 
 COMPARE = MethodInfo(
     "compare", "Per-model results and paired comparisons",

@@ -13,6 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
+import re
 from collections.abc import Iterable
 from collections.abc import Sequence
 from xml.etree import ElementTree
@@ -98,6 +99,23 @@ def _svg_is_inert(body: str) -> bool:
 SVG_FONTS = "Liberation Sans, Arimo, Arial, Helvetica, sans-serif"
 
 
+def _own_ids(svg: str) -> str:
+    """``svg`` with its element ids renumbered under a digest of the figure.
+
+    vl-convert numbers gradients and clip paths per process (``gradient_2``): renumbered, figures
+    in one page never share an id and the same figure gets the same ids in every run.
+    """
+    ids = list(dict.fromkeys(re.findall(r'\sid="([^"]+)"', svg)))
+    if not ids:
+        return svg
+    number = {old: str(k) for k, old in enumerate(ids)}
+    pattern = re.compile(r'(\sid="|url\(#|href="#)(' + "|".join(re.escape(i) for i in ids) + r')(?=[")])')
+    numbered = pattern.sub(lambda m: f"{m.group(1)}@{number[m.group(2)]}", svg)
+    prefix = "f" + hashlib.sha256(numbered.encode()).hexdigest()[:10] + "-"
+    return numbered.replace('id="@', f'id="{prefix}').replace("url(#@", f"url(#{prefix}") \
+        .replace('href="#@', f'href="#{prefix}')
+
+
 def inline_svg(svg: str, alt: str) -> str:
     """An SVG from vl-convert inlined as a figure image (role img, the alt text as its label).
 
@@ -110,6 +128,7 @@ def inline_svg(svg: str, alt: str) -> str:
     body = svg[svg.index("<svg"):] if "<svg" in svg else ""
     if not body or not _svg_is_inert(body):
         raise BenchkitValueError("a chart's SVG holds active content or is not SVG; not embedded")
+    body = _own_ids(body)
     body = body.replace("<svg", f"<svg role=\"img\" aria-label=\"{text(alt)}\"", 1)
     body = body.replace('font-family="sans-serif"', f'font-family="{SVG_FONTS}"')
     return f"<figure>{body}<figcaption>{text(alt)}</figcaption></figure>"
