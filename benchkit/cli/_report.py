@@ -45,6 +45,9 @@ def add_report_command(sub, make) -> None:
                         "intervals, paired comparisons; default 200)")
     p.add_argument("--methods", default=None, metavar="M[,M]",
                    help=f"only these methods (default all: {','.join(REPORT_METHODS)})")
+    p.add_argument("--reference", default=None, metavar="FILE",
+                   help="items known to be flawed (one id per line, or a CSV/Parquet table with an 'item' "
+                        "column): the audit summary adds each method's precision, recall and AUROC")
     p.add_argument("--notebook", default=None, metavar="NOTEBOOK.ipynb",
                    help="instead of PATH...: turn an executed notebook into the same kind of one-file "
                         "offline report (benchkit.notebook.notebook_to_html: images, MathML, no script)")
@@ -66,7 +69,7 @@ def _namespace(command: str, args):
     ns = build_parser().parse_args([command, "PATH", *(["--all"] if command == "compare" else [])])
     ns.seed, ns.jobs, ns.quiet = args.seed, args.jobs, args.quiet
     if command == "audit":
-        ns.methods = args.methods
+        ns.methods, ns.reference = args.methods, args.reference
     if hasattr(ns, "resamples"):
         ns.resamples = args.resamples
     return ns

@@ -203,6 +203,10 @@ def _audit_section(audit, rs, explorers: _Explorers, max_items: int) -> str:
             table(audit.applicability.drop(columns=["seconds"], errors="ignore"), index=True,
                   caption="Methods: ran or not, and why"),
             table(audit.agreement, index=True, caption="Agreement between methods")]
+    if audit.validation is not None:
+        v = audit.validation
+        body.append(table(v.table, index=True, caption=f"Against the reference: {v.n_reference:,} flawed of "
+                                                       f"{v.n_items:,} items (precision at k = {v.n_top:,})"))
     return "<section id=\"audit\"><h2>Audit summary</h2>" + "".join(body) + "</section>"
 
 
