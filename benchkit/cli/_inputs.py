@@ -92,17 +92,18 @@ def _summary(rs) -> str:
 
 def _dataset(name: str):
     from benchkit.datasets import fetch
-    from benchkit.datasets import sources
+    from benchkit.datasets import names
+    from benchkit.datasets import source
 
-    table = sources()
-    if name not in table.index:
-        raise BenchkitValueError(f"{DATASET_PREFIX}{name}: no such dataset; choose one of "
-                                 f"{sorted(table.index)}")
+    if name not in names():
+        raise BenchkitValueError(f"{DATASET_PREFIX}{name}: no such dataset; choose one of {sorted(names())}")
     rs = fetch(name)
-    src = table.loc[name]
+    src = source(name)
     return rs, Input(path=f"{DATASET_PREFIX}{name}", format="dataset",
-                     reason=f"public dataset {src['repo']} at commit {src['commit']} ({src['license']})",
-                     summary=_summary(rs), skipped=tuple(skipped_lines(rs)))
+                     reason=f"public dataset {src.repo_url} at commit {src.commit} ({src.license}); the "
+                            "files are the source's pinned ones, each checked against its sha256 when read",
+                     summary=_summary(rs), skipped=tuple(skipped_lines(rs)),
+                     files=tuple((f.path, f.sha256) for f in src.files))
 
 
 def existing_file(path: str, what: str) -> Path:
