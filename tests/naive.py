@@ -215,6 +215,68 @@ def residual_dif(Y, fam, offsets, F, lam, n_cycles, max_newton, tol, max_step):
     return b, d, cycles
 
 
+def residual_dif_items(Y, order, starts, offsets, lam, n_cycles, max_newton, tol, max_step):
+    """Twin of ``benchkit._kernels.dif.residual_dif``: App. C.4 item by item with the kernel's
+    per-item stopping rule, numpy over the models of one item (original column order; ``order`` /
+    ``starts`` only give each model's family). Returns (b, delta, cycles, passes)."""
+    Y = np.asarray(Y, dtype=float)
+    n_items, M = Y.shape
+    F = len(starts) - 1
+    fam = np.empty(M, dtype=np.int64)
+    for f in range(F):
+        fam[order[starts[f]:starts[f + 1]]] = f
+    b = np.empty(n_items)
+    delta = np.zeros((n_items, F))
+    cycles = np.zeros(n_items, dtype=np.int64)
+    passes = np.zeros(n_items, dtype=np.int64)
+    for i in range(n_items):
+        y, o = Y[i], offsets[i]
+        pt = min(max(y.mean(), 1e-4), 1 - 1e-4)
+        bi = np.log(pt / (1 - pt)) - o.mean()
+        d = np.zeros(F)
+        for cyc in range(n_cycles):
+            cycles[i] = cyc + 1
+            for _ in range(max_newton):
+                p = 1 / (1 + np.exp(-(o + bi + d[fam])))
+                passes[i] += 1
+                step = np.clip((y - p).sum() / ((p * (1 - p)).sum() + 1e-9), -max_step, max_step)
+                bi += step
+                if abs(step) < tol:
+                    break
+            d_old = d.copy()
+            for _ in range(max_newton):
+                p = 1 / (1 + np.exp(-(o + bi + d[fam])))
+                passes[i] += 1
+                g = np.bincount(fam, y - p, F) - lam * d
+                h = np.bincount(fam, p * (1 - p), F) + lam
+                step = np.clip(g / h, -max_step, max_step)
+                d = d + step
+                if np.abs(step).max() < tol:
+                    break
+            mean = d.mean()
+            d = d - mean
+            bi += mean
+            if np.abs(d - d_old).max() < tol:
+                break
+        b[i], delta[i] = bi, d
+    return b, delta, cycles, passes
+
+
+def factor_offsets(L, theta, s, clip):
+    """Eq. 17 as ``SpectralFit.offsets`` computes it: ``clip(L theta^T / s, -clip, clip)``."""
+    o = L @ theta.T
+    o /= s[:, None]
+    return np.clip(o, -clip, clip)
+
+
+def residual_dif_factors(Y, order, starts, L, thetaT, s, clip, *opts):
+    """Twin of ``benchkit._kernels.dif.residual_dif_factors``: dense offsets from the factors
+    (``thetaT`` is in family order), then :func:`residual_dif_items`."""
+    theta = np.empty((thetaT.shape[1], thetaT.shape[0]))
+    theta[order] = thetaT.T
+    return residual_dif_items(Y, order, starts, factor_offsets(L, theta, s, clip), *opts)
+
+
 # ---- benchkit._kernels.quality ----------------------------------------------------------------
 
 
@@ -542,7 +604,9 @@ TWINS = {
         "exact_tail_max": tail_envelope,
         "envelope_counts": envelope_counts,
     },
-    "benchkit._kernels.dif": {"residual_dif": residual_dif},
+    "benchkit._kernels.dif": {"residual_dif": residual_dif_items,
+                              "residual_dif_factors": residual_dif_factors},
+    "benchkit._kernels.vecmath": {"exp": np.exp},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
     "benchkit._kernels.irt_em": {
         "missing_csr": missing_csr,

@@ -11,15 +11,18 @@ import importlib
 import pkgutil
 from fractions import Fraction
 
+import numba
 import numpy as np
 import pytest
 
 import benchkit._kernels
 import naive
+from benchkit._kernels import dif as kdif
 from benchkit._kernels import irt as kirt
 from benchkit._kernels import lrt
 from benchkit._kernels import mpd as kmpd
 from benchkit._kernels import pava
+from benchkit._kernels import vecmath
 from benchkit._kernels.boundary_codegen import NMAX
 
 
@@ -114,3 +117,61 @@ def test_pair_sum_kernels_equal_twin(n, block):
     w = rng.integers(0, 4, size=(3, n)).astype(float)
     np.testing.assert_allclose(kmpd.weighted_pair_sums(pts3, w, bi, bj, block),
                                naive.weighted_pair_sums(pts3, w, bi, bj, block), rtol=1e-13, atol=1e-13)
+
+
+@numba.njit(error_model="numpy")
+def _vexp_loop(x):
+    out = np.empty_like(x)
+    for i in range(x.size):
+        out[i] = vecmath.exp(x[i])
+    return out
+
+
+def test_vectorizable_exp_within_one_ulp_of_numpy():
+    rng = np.random.default_rng(8)
+    x = np.concatenate([rng.uniform(-708, 708, 200_000), rng.uniform(-40, 40, 200_000),
+                        np.linspace(-0.35, 0.35, 1001), [0.0, -0.0, 1.0, 708.0, -708.0]])
+    got, want = _vexp_loop(x), np.exp(x)
+    # 1 ulp: |got - want| <= 2.3e-16 |want| (the claim in benchkit/_kernels/vecmath.py)
+    assert np.max(np.abs(got - want) / want) <= 2.3e-16
+    assert _vexp_loop(np.array([0.0]))[0] == 1.0
+    # clamped to [-708, 708]: finite and positive where numpy over/underflows; NaN propagates
+    edge = _vexp_loop(np.array([-1000.0, 1000.0, -np.inf, np.inf, np.nan]))
+    np.testing.assert_array_equal(edge[:4], _vexp_loop(np.array([-708.0, 708.0, -708.0, 708.0])))
+    assert np.isnan(edge[4])
+
+
+def _dif_problem(seed, n_items=25, M=70, F=3):
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, F, M)
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(F + 1)).astype(np.int64)
+    L, theta = rng.normal(size=(n_items, 4)), rng.normal(size=(M, 4))
+    s = rng.uniform(0.3, 0.5, n_items)
+    eta = L @ theta.T / 3 + rng.normal(0, 0.8, (n_items, F))[:, codes] + rng.normal(0, 1, (n_items, 1))
+    Y = (rng.random((n_items, M)) < 1 / (1 + np.exp(-eta))).astype(np.uint8)
+    Y[0] = 1  # an item everyone solves: the clipped marginal of Eq. 25
+    return Y, order, starts, L, theta, s
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_residual_dif_kernels_equal_per_item_twin(seed):
+    Y, order, starts, L, theta, s = _dif_problem(seed)
+    opts = (1.0, np.int64(5), np.int64(30), 1e-8, 2.0)
+    offsets = naive.factor_offsets(L, theta, s, 6.0)
+    want = naive.residual_dif_items(Y, order, starts, offsets, *opts)
+    dense = kdif.residual_dif(Y, order, starts, np.ascontiguousarray(offsets), *opts)
+    thetaT = np.ascontiguousarray(theta[order].T)
+    fact = kdif.residual_dif_factors(Y, order, starts, L, thetaT, s, 6.0, *opts)
+    np.testing.assert_allclose(naive.residual_dif_factors(Y, order, starts, L, thetaT, s, 6.0, *opts)[1],
+                               want[1], rtol=0, atol=1e-15)
+    for got in (dense, fact):
+        # the kernels sum family by family in vector lanes: rounding-level differences only ...
+        np.testing.assert_allclose(got[0][1:], want[0][1:], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got[1][1:], want[1][1:], rtol=0, atol=1e-12)
+        # ... except for an item everyone solves: b runs off towards +inf (the 1e-9 of Eq. 29
+        # stops it near 30) and sum(y - p) cancels to a few digits in any summation order
+        np.testing.assert_allclose(got[0][0], want[0][0], rtol=1e-9)
+        np.testing.assert_allclose(got[1][0], want[1][0], rtol=0, atol=1e-9)
+        np.testing.assert_array_equal(got[2], want[2])  # cycles
+        np.testing.assert_array_equal(got[3], want[3])  # Newton passes

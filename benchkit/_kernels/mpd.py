@@ -39,11 +39,11 @@ wraparound and vectorize the inner loops.
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
 from numba import njit
 from numba import prange
-from numba.core import types
-from numba.core.extending import intrinsic
+
+from benchkit._kernels.vecmath import bits as _bits
+from benchkit._kernels.vecmath import from_bits as _from_bits
 
 __all__ = [
     "tile_tasks",
@@ -62,28 +62,6 @@ def tile_tasks(n: int, block: int) -> tuple[np.ndarray, np.ndarray]:
     nb = -(-int(n) // int(block)) if n > 0 else 0
     bi, bj = np.triu_indices(nb)
     return bi.astype(np.int64), bj.astype(np.int64)
-
-
-@intrinsic
-def _bits(typingctx, x):
-    """Reinterpret a float64 as int64 (LLVM bitcast; vectorizes)."""
-    sig = types.int64(types.float64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.IntType(64))
-
-    return sig, codegen
-
-
-@intrinsic
-def _from_bits(typingctx, x):
-    """Reinterpret an int64 as float64 (LLVM bitcast; vectorizes)."""
-    sig = types.float64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], ir.DoubleType())
-
-    return sig, codegen
 
 
 @njit(fastmath=_FM, cache=True, inline="always")

@@ -156,7 +156,7 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     :math:`b, \delta` on all items, rebuilds the cells from :math:`b^{(t)}` and keeps the
     smallest-D fraction of every cell. Always three rounds; Jaccard overlaps are recorded only.
     """
-    from benchkit.dif._residual import fit_residual_dif
+    from benchkit.dif._residual import fit_residual_spectral
     from benchkit.irt._spectral import fit_spectral
     from benchkit.irt._spectral import standardize
 
@@ -169,7 +169,7 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     for t in range(rounds):
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[t])
-        fit = fit_residual_dif(Y, family, sp.offsets(), lam=lam)
+        fit = fit_residual_spectral(Y, family, sp, lam=lam)
         cells = easiness_cells(fit.b, source, n_strata=n_strata)
         S = select_anchors(fit.D, cells, alpha=alpha)
         sel.append(S)
@@ -178,7 +178,7 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     if refit:
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[rounds])
-        fit = fit_residual_dif(Y, family, sp.offsets(), lam=lam)
+        fit = fit_residual_spectral(Y, family, sp, lam=lam)
     jac = np.array([jaccard(sel[t - 1], sel[t]) for t in range(1, rounds)])
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,
                        b=fit.b, delta=fit.delta, D=fit.D, round_D=np.array(rD),
