@@ -40,11 +40,15 @@ def check_n_jobs(n_jobs: Any) -> int | None:
 
 
 def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = None,
-                 progress: bool = False, desc: str | None = None) -> list[Any]:
+                 progress: bool = False, desc: str | None = None,
+                 prefer: str | None = None) -> list[Any]:
     """``[fn(*task) for task in tasks]`` through joblib, in task order.
 
     Each task is a tuple of positional arguments. ``progress`` shows a tqdm bar over finished tasks.
-    A single task, or ``n_jobs=1``, runs in this process without joblib.
+    A single task, or ``n_jobs=1``, runs in this process without joblib. ``prefer="threads"`` is
+    joblib's soft hint for tasks that release the GIL (numba ``nogil`` kernels, BLAS) and share
+    large inputs: the default backend becomes threads, while an explicit ``parallel_config``
+    backend (Dask, processes) still wins.
     """
     n_jobs = check_n_jobs(n_jobs)
     tasks = list(tasks)
@@ -59,7 +63,7 @@ def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = 
         from joblib import Parallel
         from joblib import delayed
 
-        gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(fn)(*t) for t in tasks)
+        gen = Parallel(n_jobs=n_jobs, return_as="generator", prefer=prefer)(delayed(fn)(*t) for t in tasks)
         out = []
         for r in gen:
             out.append(r)

@@ -277,6 +277,24 @@ def residual_dif_factors(Y, order, starts, L, thetaT, s, clip, *opts):
     return residual_dif_items(Y, order, starts, factor_offsets(L, theta, s, clip), *opts)
 
 
+def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
+    """Twin of ``benchkit._kernels.dif.matched_scores``: commit e599a3b's draw, a full stable
+    argsort of ``cells + keys`` per replicate, rank within cell < k_c, then ``W @ Y / W.sum``."""
+    n, n_items = keys.shape
+    k_of_item = np.empty(n_items, dtype=np.int64)
+    w_of_item = np.empty(n_items)
+    for c in range(len(ptr) - 1):
+        k_of_item[items[ptr[c]:ptr[c + 1]]] = k_c[c]
+        w_of_item[items[ptr[c]:ptr[c + 1]]] = w_c[c]
+    order = np.argsort(cellv[None, :] + keys, axis=1, kind="stable")
+    first = np.searchsorted(np.sort(cellv), cellv)  # first position of each item's cell
+    take = np.arange(n_items)[None, :] - first[order] < k_of_item[order]
+    W = np.zeros((n, n_items))
+    rows = np.repeat(np.arange(n), n_items).reshape(n, n_items)
+    W[rows[take], order[take]] = w_of_item[order[take]]
+    return (W @ Y.astype(np.float64)) / W.sum(1, keepdims=True)
+
+
 # ---- benchkit._kernels.quality ----------------------------------------------------------------
 
 
@@ -605,7 +623,8 @@ TWINS = {
         "envelope_counts": envelope_counts,
     },
     "benchkit._kernels.dif": {"residual_dif": residual_dif_items,
-                              "residual_dif_factors": residual_dif_factors},
+                              "residual_dif_factors": residual_dif_factors,
+                              "matched_scores": matched_scores},
     "benchkit._kernels.vecmath": {"exp": np.exp},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
     "benchkit._kernels.irt_em": {

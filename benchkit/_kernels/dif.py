@@ -19,6 +19,16 @@ no scatter ``g[f] +=``) and vectorizes, with the exponential of :mod:`benchkit._
   loadings, ``thetaT`` float64 ``(K, M)`` model coordinates *already in family order*, ``s``
   float64 ``(I,)`` and ``clip``; ``o = clip(L_i . theta_m / s_i, -clip, clip)``.
 
+* :func:`matched_scores` -- blueprint-matched random anchor scores (App. C.6, Eq. 34): ``keys``
+  float64 ``(R, I)`` uniform draws, ``cellv`` float64 ``(I,)`` cell codes, ``ptr`` int64 ``(C + 1,)``
+  and ``items`` int64 ``(I,)`` listing each cell's items in index order, ``k_c`` int64 and ``w_c``
+  float64 ``(C,)`` (items drawn per cell and their weight ``n_c / k_c``), ``Y`` uint8 ``(I, M)``.
+  Replicate ``r`` takes, in every cell, the ``k_c`` items with the smallest ``cellv + keys[r]``
+  (ties by item index: exactly the items a stable argsort of ``cellv + keys[r]`` puts first in
+  their cell, as commit e599a3b drew them) and returns ``alt`` float64 ``(R, M)``,
+  ``sum_c w_c * (correct drawn items of c) / sum_c w_c k_c``. Counts are exact integers; replicates
+  run in parallel, each on one thread.
+
 Items run in parallel (``prange``); each item's computation is sequential, so the result does not
 depend on the thread count. Callers limit BLAS threads around it (threadpoolctl).
 
@@ -189,3 +199,56 @@ def residual_dif_factors(Y, order, starts, L, thetaT, s, clip, lam, n_cycles, ma
                                                d, g, h)
         delta[i, :] = d
     return b, delta, cycles, passes
+
+
+@numba.njit(cache=True)
+def _take_smallest(v, k, take):
+    """take[t] = True for the k smallest v[t] (ties by position t), False otherwise."""
+    kth = np.partition(v, k - 1)[k - 1]
+    need = k
+    for t in range(v.size):
+        if v[t] < kth:
+            need -= 1
+    for t in range(v.size):
+        if v[t] < kth:
+            take[t] = True
+        elif v[t] == kth and need > 0:
+            take[t] = True
+            need -= 1
+        else:
+            take[t] = False
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
+    n = keys.shape[0]
+    C = ptr.size - 1
+    M = Y.shape[1]
+    alt = np.empty((n, M), dtype=np.float64)
+    den = 0.0
+    for c in range(C):
+        den += w_c[c] * k_c[c]
+    for r in numba.prange(n):
+        cnt = np.zeros((C, M), dtype=np.int32)
+        for c in range(C):
+            k = k_c[c]
+            idx = items[ptr[c]:ptr[c + 1]]
+            if k == 0 or idx.size == 0:
+                continue
+            v = np.empty(idx.size)
+            take = np.empty(idx.size, dtype=np.bool_)
+            for t in range(idx.size):
+                v[t] = cellv[idx[t]] + keys[r, idx[t]]
+            _take_smallest(v, k, take)
+            row = cnt[c]
+            for t in range(idx.size):
+                if take[t]:
+                    yi = Y[idx[t]]
+                    for m in range(M):
+                        row[m] += yi[m]
+        for m in range(M):
+            acc = 0.0
+            for c in range(C):
+                acc += w_c[c] * cnt[c, m]
+            alt[r, m] = acc / den
+    return alt
