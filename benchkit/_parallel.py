@@ -84,7 +84,7 @@ def block_bounds(total: int, block_size: int) -> list[tuple[int, int]]:
 
 def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int,
                 args: tuple = (), n_jobs: Any = None, progress: bool = False,
-                desc: str | None = None, name: str = "rng") -> list[Any]:
+                desc: str | None = None, name: str = "rng", prefer: str | None = None) -> list[Any]:
     """Run ``fn(seed_b, start, stop, *args)`` for every fixed-size block of ``total`` replicates.
 
     Parameters
@@ -105,6 +105,9 @@ def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int
         joblib workers (None: ``joblib.parallel_config``'s default, serial outside a context).
     progress : bool
         Show a tqdm bar over blocks.
+    prefer : {None, "threads", "processes"}
+        joblib's soft backend hint (see :func:`parallel_map`): ``"threads"`` for blocks that run
+        in GIL-free numba kernels, so large ``args`` are shared instead of shipped to processes.
 
     Returns
     -------
@@ -117,7 +120,7 @@ def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int
     bounds = block_bounds(total, block_size)
     seeds = spawn(rng, len(bounds), name)
     tasks = [(s, a, b, *args) for s, (a, b) in zip(seeds, bounds)]
-    return parallel_map(fn, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
+    return parallel_map(fn, tasks, n_jobs=n_jobs, progress=progress, desc=desc, prefer=prefer)
 
 
 class _NoBar:

@@ -65,6 +65,28 @@ def minmax_fit_units(k, lcm):
     return np.array([int(v) for v in out], dtype=np.int64)
 
 
+def crossings(num, den):
+    """Twin of ``crossings_serial``: the former numpy code of ``boundary.profiles`` (three
+    ``(m, n)`` integer conditions, ``argmax``, rational interpolation)."""
+    m, n = num.shape
+    rows = np.arange(m)
+    N1, L1, Nn, Ln = num[:, 0], den[:, 0], num[:, -1], den[:, -1]
+    flat = Nn * L1 == N1 * Ln
+    out = []
+    for aq in (1, 2, 3):
+        cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
+            - aq * (Nn * L1)[:, None] * den >= 0
+        i_star = np.where(flat, 1, np.maximum(np.argmax(cond, axis=1), 1))
+        Np, Lp = num[rows, i_star - 1], den[rows, i_star - 1]
+        Nc, Lc = num[rows, i_star], den[rows, i_star]
+        LN = (4 - aq) * N1 * Ln + aq * Nn * L1
+        LD = 4 * L1 * Ln
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = ((LN * Lp - Np * LD) * Lc) / ((Nc * Lp - Np * Lc) * LD)
+        out.append(np.where(flat, np.nan, (i_star - 1 + t) / (n - 1)))
+    return (*out, np.where(flat, -1, i_star))
+
+
 # ---- benchkit._kernels.lrt --------------------------------------------------------------------
 
 
@@ -613,6 +635,7 @@ TWINS = {
         "pava_float_serial": pava_exact,
         "pava_counts_serial": pava_counts,
         "minmax_counts_lcm": minmax_fit_units,
+        "crossings_serial": crossings,
     },
     "benchkit._kernels.lrt": {
         "lr_statistic_counts": lr_statistic,

@@ -175,3 +175,19 @@ def test_residual_dif_kernels_equal_per_item_twin(seed):
         np.testing.assert_allclose(got[1][0], want[1][0], rtol=0, atol=1e-9)
         np.testing.assert_array_equal(got[2], want[2])  # cycles
         np.testing.assert_array_equal(got[3], want[3])  # Newton passes
+
+
+@pytest.mark.parametrize(("m", "n", "T"), [(200, 6, 20), (150, 3, 1), (120, 9, 5)])
+def test_crossings_kernel_equals_former_numpy_code(m, n, T):
+    rng = np.random.default_rng(m + n)
+    k = rng.binomial(T, np.sort(rng.random((m, n)), axis=1))
+    k[::7] = rng.integers(0, T + 1, (len(k[::7]), n))  # non-monotone rows
+    k[::11] = k[::11, :1]  # Delta = 0 rows
+    num, den, _ = pava.pava_counts_batch(k)
+    got = pava.crossings_batch(num, den)
+    want = naive.crossings(num, den)
+    for g, w in zip(got, want):  # the same integer tests and float divisions: the same bits
+        np.testing.assert_array_equal(g, w)
+    par = pava.crossings_batch(num, den, parallel=True)
+    for g, w in zip(par, got):
+        np.testing.assert_array_equal(g, w)

@@ -15,8 +15,6 @@ from benchkit._validation import check_probability
 from benchkit._validation import describe
 from benchkit.boundary._calibration import CalibrationTable
 from benchkit.boundary._calibration import get_table
-from benchkit.boundary._trajectories import answer_entropy
-from benchkit.boundary._trajectories import binary_state_counts
 
 __all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_table"]
 
@@ -152,8 +150,22 @@ class ProfileResult:
 
 
 def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
-    """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis."""
-    return answer_entropy(binary_state_counts(counts, T)[0], T=T)[0]
+    """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis.
+
+    The values of :func:`~benchkit.boundary.answer_entropy` on the binary state counts, looked up
+    per count k in a table of the T + 1 possible cells (same arithmetic, so the same bits):
+    e = clip(H(k/T) / log 2, 0, 1) when the item has both states somewhere on the axis, else 0.
+    """
+    from benchkit.stats import xlogx
+
+    plogp = xlogx(np.arange(T + 1) / float(T))
+    kk = np.arange(T + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table = np.clip((0.0 - (plogp[T - kk] + plogp[kk])) / np.log(2.0), 0.0, 1.0)
+    e = table[counts]
+    a_num = counts.sum(axis=1)
+    e[(a_num == 0) | (a_num == counts.shape[1] * T)] = 0.0  # M_q = 1
+    return e
 
 
 def _positions(a_num, q50, flat, n, T, groups):
@@ -166,9 +178,19 @@ def _positions(a_num, q50, flat, n, T, groups):
         ref = sel & ~flat
         totals = a_num[ref]
         if totals.size:
-            ut, inv = np.unique(totals, return_inverse=True)
-            b = np.array([np.median(q50[ref][inv == j]) for j in range(ut.size)])
-            u = ut / (n * T)
+            # medians of q50 per total count from one sort (by total, then q50): the middle value,
+            # or the mean of the two middle values, as numpy.median computes them
+            vals = q50[ref]
+            order = np.argsort(vals)  # then a stable sort by total: radix on int16 totals
+            order = order[np.argsort(totals[order].astype(np.int16 if n * T < 2**15 else np.int64),
+                                     kind="stable")]
+            ts, vs = totals[order], vals[order]
+            starts = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
+            cnt = np.diff(np.r_[starts, ts.size])
+            lo, hi = starts + (cnt - 1) // 2, starts + cnt // 2
+            b = np.where(lo == hi, vs[lo], (vs[lo] + vs[hi]) / 2)
+            b[np.add.reduceat(np.isnan(vs), starts) > 0] = np.nan  # numpy.median's NaN rule
+            u = ts[starts] / (n * T)
         else:
             u = np.array([], dtype=np.float64)
             b = np.array([], dtype=np.float64)
@@ -232,6 +254,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
       smallest score the (n, T) allows (when it exceeds alpha_o no item can be flagged, e.g. T = 1).
     """
     from benchkit._kernels.lrt import lr_statistic
+    from benchkit._kernels.pava import crossings_batch
     from benchkit._kernels.pava import pava_counts_batch
 
     T = check_int("T", T, min=1)
@@ -300,28 +323,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     Nn, Ln = num[:, -1], den[:, -1]
     flat = Nn * L1 == N1 * Ln
     delta = np.where(flat, 0.0, fit[:, -1] - fit[:, 0])
-    rows = np.arange(m)
-
-    def crossing(aq: int):
-        # fit_i >= c1 + (aq/4) Delta  <=>  4 N_i L1 Ln - (4-aq) N1 L_i Ln - aq Nn L_i L1 >= 0
-        cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
-            - aq * (Nn * L1)[:, None] * den >= 0
-        i_star = np.argmax(cond, axis=1)
-        i_star = np.where(flat, 1, np.maximum(i_star, 1))
-        Np, Lp = num[rows, i_star - 1], den[rows, i_star - 1]
-        Nc, Lc = num[rows, i_star], den[rows, i_star]
-        LN = (4 - aq) * N1 * Ln + aq * Nn * L1
-        LD = 4 * L1 * Ln
-        t_num = (LN * Lp - Np * LD) * Lc
-        t_den = (Nc * Lp - Np * Lc) * LD
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = t_num / t_den
-        q = (i_star - 1 + t) / (n - 1)
-        return np.where(flat, np.nan, q), np.where(flat, -1, i_star)
-
-    q25, _ = crossing(1)
-    q50, _ = crossing(2)
-    q75, i75 = crossing(3)
+    q25, q50, q75, i75 = crossings_batch(num, den)
     a_num = k.sum(axis=1)
     a = a_num / float(n * T)
     x_flat, info = _positions(a_num, q50, flat, n, T, groups)

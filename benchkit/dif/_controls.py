@@ -122,7 +122,7 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     designs = [_cell_design(ft) for ft in folds]
     out = blocked_map(_controls_block, R, rng=rng, block_size=_BLOCK,
                       args=(designs, pairs, tuple(thresholds)), n_jobs=n_jobs, progress=progress,
-                      desc="matched-random controls")
+                      desc="matched-random controls", prefer="threads")
     F = np.concatenate([o[0] for o in out])
     E = np.concatenate([o[1] for o in out])
     T = pooled_rates(F, E)
