@@ -174,7 +174,7 @@ def _tile(block, t, n):
 
 
 def pair_sums(pts, bi, bj, block):
-    """Twin of ``mpd.pair_sums_2d`` / ``pair_sums_nd``: per task, sum of d_ij over i < j.
+    """Twin of ``mpd.pair_sums_nd``: per task, sum of d_ij over i < j.
 
     ``pts`` (dim, n); task t covers rows of tile ``bi[t]`` and columns of tile ``bj[t]``.
     """
@@ -184,6 +184,17 @@ def pair_sums(pts, bi, bj, block):
     for t, (a, b) in enumerate(zip(bi, bj)):
         out[t] = math.fsum(math.dist(pts[:, i], pts[:, j])
                            for i in _tile(block, a, n) for j in _tile(block, b, n) if i < j)
+    return out
+
+
+def pair_sums_tiles(x, y, starts, bi, bj):
+    """Twin of ``mpd.pair_sums_tiles``: per task, sum of d_ij (float64) over i < j of tiles
+    ``starts[a]:starts[a + 1]`` and ``starts[b]:starts[b + 1]``."""
+    out = np.zeros(len(bi))
+    for t, (a, b) in enumerate(zip(bi, bj)):
+        out[t] = math.fsum(math.hypot(float(x[j]) - float(x[i]), float(y[j]) - float(y[i]))
+                           for i in range(starts[a], starts[a + 1])
+                           for j in range(starts[b], starts[b + 1]) if i < j)
     return out
 
 
@@ -663,8 +674,8 @@ TWINS = {
     },
     "benchkit._kernels.quality": {"cad_counts": cad_counts_naive},
     "benchkit._kernels.mpd": {
-        "pair_sums_2d": pair_sums,
-        "pair_sums_2d_serial": pair_sums,
+        "pair_sums_tiles": pair_sums_tiles,
+        "pair_sums_tiles_serial": pair_sums_tiles,
         "pair_sums_nd": pair_sums,
         "weighted_pair_sums": weighted_pair_sums,
     },

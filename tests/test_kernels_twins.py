@@ -106,11 +106,15 @@ def test_pair_sum_kernels_equal_twin(n, block):
     pts = np.ascontiguousarray(rng.random((2, n)))
     pts[:, :3] = 0.5  # duplicate points: d = 0 exactly
     bi, bj = kmpd.tile_tasks(n, block)
-    want = naive.pair_sums(pts, bi, bj, block)
-    np.testing.assert_allclose(kmpd.pair_sums_2d(pts[0].copy(), pts[1].copy(), bi, bj, block), want,
-                               rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(kmpd.pair_sums_2d_serial(pts[0].copy(), pts[1].copy(), bi, bj, block),
-                               want, rtol=1e-13, atol=1e-13)
+    starts, _ = kmpd.tile_starts([n // 3, n - n // 3], block)
+    ti, tj = kmpd.tile_tasks(starts.size - 1, 1)
+    want = naive.pair_sums_tiles(pts[0], pts[1], starts, ti, tj)
+    for fn in (kmpd.pair_sums_tiles, kmpd.pair_sums_tiles_serial):
+        np.testing.assert_allclose(fn(pts[0].copy(), pts[1].copy(), starts, ti, tj), want,
+                                   rtol=1e-13, atol=1e-13)
+    p32 = pts.astype(np.float32)  # float32 coordinates: float32 distances, float64 sums
+    np.testing.assert_allclose(kmpd.pair_sums_tiles(p32[0].copy(), p32[1].copy(), starts, ti, tj),
+                               naive.pair_sums_tiles(p32[0], p32[1], starts, ti, tj), rtol=1e-6, atol=1e-6)
     pts3 = np.ascontiguousarray(rng.normal(size=(3, n)))
     np.testing.assert_allclose(kmpd.pair_sums_nd(pts3, bi, bj, block), naive.pair_sums(pts3, bi, bj, block),
                                rtol=1e-13, atol=1e-13)
