@@ -127,7 +127,8 @@ def _budget_one_rep():
     from benchkit.boundary import budget_sensitivity
     from benchkit.boundary import state_trajectories
 
-    sc, ok = binary_state_counts(_K[0], 20)
+    _counts(14_000)
+    sc, ok = binary_state_counts(_K[14_000][0], 20)
     tr = state_trajectories(sc, ok, 20, entropy_source="binary")
     return lambda: budget_sensitivity(tr, n_rep=1)
 

@@ -328,6 +328,25 @@ def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
     return (W @ Y.astype(np.float64)) / W.sum(1, keepdims=True)
 
 
+# ---- benchkit._kernels.counts -----------------------------------------------------------------
+
+
+def scatter_binary(N, K, item_idx, model_idx, item_lut, model_lut, y):
+    """Twin of ``counts.scatter_binary``, row by row in Python: stop at the first value that is
+    not 0/1, count each row into its cell unless the cell already holds 255 rows; returns (first
+    bad row or -1, whether a cell holds more than one row)."""
+    dup = False
+    for r, v in enumerate(np.asarray(y).tolist()):
+        if v not in (0, 1):
+            return r, dup
+        cell = (item_lut[item_idx[r]], model_lut[model_idx[r]])
+        dup = dup or N[cell] > 0
+        if N[cell] < 255:
+            N[cell] += 1
+            K[cell] += v == 1
+    return -1, dup
+
+
 # ---- benchkit._kernels.quality ----------------------------------------------------------------
 
 
@@ -673,6 +692,7 @@ TWINS = {
         "bary_eval2": bary_eval2,
     },
     "benchkit._kernels.quality": {"cad_counts": cad_counts_naive},
+    "benchkit._kernels.counts": {"scatter_binary": scatter_binary},
     "benchkit._kernels.mpd": {
         "pair_sums_tiles": pair_sums_tiles,
         "pair_sums_tiles_serial": pair_sums_tiles,

@@ -195,3 +195,28 @@ def test_crossings_kernel_equals_former_numpy_code(m, n, T):
     par = pava.crossings_batch(num, den, parallel=True)
     for g, w in zip(par, got):
         np.testing.assert_array_equal(g, w)
+
+
+@pytest.mark.parametrize("ytype", [np.int8, np.float64, np.bool_])
+def test_scatter_binary_equals_twin(ytype):
+    from benchkit._kernels.counts import scatter_binary
+
+    rng = np.random.default_rng(3)
+    n = 5000
+    item_idx = rng.integers(0, 5, n).astype(np.int32)
+    model_idx = rng.integers(0, 3, n).astype(np.int32)
+    item_lut, model_lut = rng.permutation(5).astype(np.int64), rng.permutation(3).astype(np.int64)
+    y = (rng.random(n) < 0.6).astype(ytype)
+    for stop_at in (None, 3000):
+        yy = y.copy()
+        if stop_at is not None and ytype != np.bool_:
+            yy[stop_at] = 2  # counting stops at the first value that is not 0/1
+        got = [np.zeros((5, 3), np.uint8) for _ in range(2)]
+        want = [np.zeros((5, 3), np.uint8) for _ in range(2)]
+        r1 = scatter_binary(*got, item_idx, model_idx, item_lut, model_lut, yy)
+        r2 = naive.scatter_binary(*want, item_idx, model_idx, item_lut, model_lut, yy)
+        assert tuple(r1) == r2
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        if stop_at is None:
+            assert got[0].min() == 255  # 5,000 rows in 15 cells: saturated, not wrapped

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
 from benchkit._random import spawn
 from benchkit._results import result
@@ -76,6 +77,7 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
     :func:`benchkit._parallel.parallel_map`); the result is the same for any ``n_jobs``.
     ``progress`` is an optional tqdm bar advanced once per half.
     """
+    n_jobs = check_n_jobs(n_jobs)
     t = population.table
     fam_all = t["family"].to_numpy(dtype=object)
     own_all = t["owner"].to_numpy(dtype=object)
