@@ -44,7 +44,8 @@ if mode.startswith("benchkit"):
     total, shape = int(rs._K.sum()), list(rs._K.shape)
 elif mode == "duckdb-groupby":
     import duckdb, numpy as np
-    con = duckdb.connect(config={"enable_progress_bar": False})
+    con = duckdb.connect()
+    con.execute("SET enable_progress_bar = false")
     tab = con.sql(f"SELECT item, model, sum(correct)::INTEGER AS k, count(*)::INTEGER AS n "
                      f"FROM read_parquet('{path}') GROUP BY item, model").arrow()
     if hasattr(tab, "read_all"):
