@@ -197,22 +197,15 @@ def cases() -> list[Case]:
             repeat=3,
             note="target: < 3 s on 2 cores",
         ),
+    ] + [
         Case(
-            name="mpd float32 N=30,000 vs limit reference",
-            kit=_kit_checked(30_000),
-            alternative=_ref32(30_000),
+            name=f"mpd float32 N={n:,} vs limit reference",
+            kit=_kit_checked(n),
+            alternative=_ref32(n),
             alternative_name="plain numba float32 loop, float64 row sums",
-            setup=lambda: _make(30_000),
-            repeat=5,
+            setup=lambda n=n: _make(n),
+            repeat=repeat,
             note="need ratio >= 0.83 (kit within 1.2x of the reference)",
-        ),
-        Case(
-            name="mpd float32 N=100,000 vs limit reference",
-            kit=_kit_checked(100_000),
-            alternative=_ref32(100_000),
-            alternative_name="plain numba float32 loop, float64 row sums",
-            setup=lambda: _make(100_000),
-            repeat=3,
-            note="need ratio >= 0.83 (kit within 1.2x of the reference)",
-        ),
+        )
+        for n, repeat in ((30_000, 5), (100_000, 3))
     ]

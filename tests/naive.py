@@ -248,10 +248,17 @@ def residual_dif(Y, fam, offsets, F, lam, n_cycles, max_newton, tol, max_step):
     return b, d, cycles
 
 
-def residual_dif_items(Y, order, starts, offsets, lam, n_cycles, max_newton, tol, max_step):
+def residual_dif_items(Y, order, starts, offsets, L, thetaT, s, clip, lam, n_cycles, max_newton,
+                       tol, max_step):
     """Twin of ``benchkit._kernels.dif.residual_dif``: App. C.4 item by item with the kernel's
     per-item stopping rule, numpy over the models of one item (original column order; ``order`` /
-    ``starts`` only give each model's family). Returns (b, delta, cycles, passes)."""
+    ``starts`` only give each model's family). The offsets: ``offsets``, or when it has no rows
+    the dense Eq. 17 offsets of the factors (``thetaT`` in family order). Returns (b, delta,
+    cycles, passes)."""
+    if offsets.shape[0] == 0:
+        theta = np.empty((thetaT.shape[1], thetaT.shape[0]))
+        theta[order] = thetaT.T
+        offsets = factor_offsets(L, theta, s, clip)
     Y = np.asarray(Y, dtype=float)
     n_items, M = Y.shape
     F = len(starts) - 1
@@ -300,14 +307,6 @@ def factor_offsets(L, theta, s, clip):
     o = L @ theta.T
     o /= s[:, None]
     return np.clip(o, -clip, clip)
-
-
-def residual_dif_factors(Y, order, starts, L, thetaT, s, clip, *opts):
-    """Twin of ``benchkit._kernels.dif.residual_dif_factors``: dense offsets from the factors
-    (``thetaT`` is in family order), then :func:`residual_dif_items`."""
-    theta = np.empty((thetaT.shape[1], thetaT.shape[0]))
-    theta[order] = thetaT.T
-    return residual_dif_items(Y, order, starts, factor_offsets(L, theta, s, clip), *opts)
 
 
 def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
@@ -675,9 +674,7 @@ TWINS = {
         "exact_tail_max": tail_envelope,
         "envelope_counts": envelope_counts,
     },
-    "benchkit._kernels.dif": {"residual_dif": residual_dif_items,
-                              "residual_dif_factors": residual_dif_factors,
-                              "matched_scores": matched_scores},
+    "benchkit._kernels.dif": {"residual_dif": residual_dif_items, "matched_scores": matched_scores},
     "benchkit._kernels.vecmath": {"exp": np.exp},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
     "benchkit._kernels.irt_em": {

@@ -163,11 +163,13 @@ def test_residual_dif_kernels_equal_per_item_twin(seed):
     Y, order, starts, L, theta, s = _dif_problem(seed)
     opts = (1.0, np.int64(5), np.int64(30), 1e-8, 2.0)
     offsets = naive.factor_offsets(L, theta, s, 6.0)
-    want = naive.residual_dif_items(Y, order, starts, offsets, *opts)
-    dense = kdif.residual_dif(Y, order, starts, np.ascontiguousarray(offsets), *opts)
+    none = np.empty((0, 0))
     thetaT = np.ascontiguousarray(theta[order].T)
-    fact = kdif.residual_dif_factors(Y, order, starts, L, thetaT, s, 6.0, *opts)
-    np.testing.assert_allclose(naive.residual_dif_factors(Y, order, starts, L, thetaT, s, 6.0, *opts)[1],
+    want = naive.residual_dif_items(Y, order, starts, offsets, none, none, np.empty(0), 0.0, *opts)
+    dense = kdif.residual_dif(Y, order, starts, np.ascontiguousarray(offsets), none, none, np.empty(0),
+                              0.0, *opts)
+    fact = kdif.residual_dif(Y, order, starts, none, L, thetaT, s, 6.0, *opts)
+    np.testing.assert_allclose(naive.residual_dif_items(Y, order, starts, none, L, thetaT, s, 6.0, *opts)[1],
                                want[1], rtol=0, atol=1e-15)
     for got in (dense, fact):
         # the kernels sum family by family in vector lanes: rounding-level differences only ...

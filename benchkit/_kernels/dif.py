@@ -10,14 +10,14 @@ so every Newton pass is a plain reduction over contiguous family segments (no ga
 no scatter ``g[f] +=``) and vectorizes, with the exponential of :mod:`benchkit._kernels.vecmath`.
 
 * :func:`residual_dif` -- ``Y`` uint8 ``(I, M)`` C-contiguous 0/1 responses, ``order``,
-  ``starts``, ``offsets`` float64 ``(I, M)`` C-contiguous offsets (original column order),
-  ``lam`` float64, ``n_cycles``/``max_newton`` int64, ``tol``/``max_step`` float64. Returns ``b``
-  float64 ``(I,)``, ``delta`` float64 ``(I, F)``, ``cycles`` int64 ``(I,)`` (alternating cycles
-  used) and ``passes`` int64 ``(I,)`` (Newton passes over the item's M cells, for benchmarks).
-* :func:`residual_dif_factors` -- the same fit with the offsets of Eq. 17 rebuilt per item from
-  the rank-K factors instead of read from a dense ``(I, M)`` matrix: ``L`` float64 ``(I, K)``
-  loadings, ``thetaT`` float64 ``(K, M)`` model coordinates *already in family order*, ``s``
-  float64 ``(I,)`` and ``clip``; ``o = clip(L_i . theta_m / s_i, -clip, clip)``.
+  ``starts``, the offsets, ``lam`` float64, ``n_cycles``/``max_newton`` int64, ``tol``/``max_step``
+  float64. Returns ``b`` float64 ``(I,)``, ``delta`` float64 ``(I, F)``, ``cycles`` int64 ``(I,)``
+  (alternating cycles used) and ``passes`` int64 ``(I,)`` (Newton passes over the item's M cells,
+  for benchmarks). The offsets are either ``offsets`` float64 ``(I, M)`` C-contiguous (original
+  column order; pass empty ``(0, 0)`` factors), or -- when ``offsets`` has no rows -- those of
+  Eq. 17 rebuilt per item from the rank-K factors instead of read from a dense matrix: ``L``
+  float64 ``(I, K)`` loadings, ``thetaT`` float64 ``(K, M)`` model coordinates *already in family
+  order*, ``s`` float64 ``(I,)`` and ``clip``; ``o = clip(L_i . theta_m / s_i, -clip, clip)``.
 
 * :func:`matched_scores` -- blueprint-matched random anchor scores (App. C.6, Eq. 34): ``keys``
   float64 ``(R, I)`` uniform draws, ``cellv`` float64 ``(I,)`` cell codes, ``ptr`` int64 ``(C + 1,)``
@@ -142,28 +142,6 @@ def _gather_row(Yi, order, y):
         y[m] = Yi[order[m]]
 
 
-@numba.njit(cache=True, parallel=True, nogil=True)
-def residual_dif(Y, order, starts, offsets, lam, n_cycles, max_newton, tol, max_step):
-    n_items, M = Y.shape
-    F = starts.size - 1
-    b = np.empty(n_items, dtype=np.float64)
-    delta = np.zeros((n_items, F), dtype=np.float64)
-    cycles = np.zeros(n_items, dtype=np.int64)
-    passes = np.zeros(n_items, dtype=np.int64)
-    for i in numba.prange(n_items):
-        y = np.empty(M)
-        o = np.empty(M)
-        d = np.empty(F)
-        g = np.empty(F)
-        h = np.empty(F)
-        _gather_row(Y[i], order, y)
-        _gather_row(offsets[i], order, o)
-        b[i], cycles[i], passes[i] = _fit_item(y, o, starts, lam, n_cycles, max_newton, tol, max_step,
-                                               d, g, h)
-        delta[i, :] = d
-    return b, delta, cycles, passes
-
-
 @numba.njit(fastmath=_FM, cache=True)
 def _factor_offsets(Li, thetaT, si, clip, o):
     """O = clip(Li . theta_m / si, -clip, clip) for every model m (Eq. 17)."""
@@ -179,10 +157,11 @@ def _factor_offsets(Li, thetaT, si, clip, o):
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def residual_dif_factors(Y, order, starts, L, thetaT, s, clip, lam, n_cycles, max_newton, tol,
-                         max_step):
+def residual_dif(Y, order, starts, offsets, L, thetaT, s, clip, lam, n_cycles, max_newton, tol,
+                 max_step):
     n_items, M = Y.shape
     F = starts.size - 1
+    dense = offsets.shape[0] == n_items
     b = np.empty(n_items, dtype=np.float64)
     delta = np.zeros((n_items, F), dtype=np.float64)
     cycles = np.zeros(n_items, dtype=np.int64)
@@ -194,7 +173,10 @@ def residual_dif_factors(Y, order, starts, L, thetaT, s, clip, lam, n_cycles, ma
         g = np.empty(F)
         h = np.empty(F)
         _gather_row(Y[i], order, y)
-        _factor_offsets(L[i], thetaT, s[i], clip, o)
+        if dense:
+            _gather_row(offsets[i], order, o)
+        else:
+            _factor_offsets(L[i], thetaT, s[i], clip, o)
         b[i], cycles[i], passes[i] = _fit_item(y, o, starts, lam, n_cycles, max_newton, tol, max_step,
                                                d, g, h)
         delta[i, :] = d

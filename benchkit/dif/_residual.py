@@ -125,7 +125,6 @@ def _fit(Yb, codes, labels, offsets_from, args, lam, n_cycles, max_newton, tol, 
          ) -> ResidualDIF:
     """Run the kernel on models in family order (``offsets_from``: "dense" or "factors")."""
     from benchkit._kernels.dif import residual_dif
-    from benchkit._kernels.dif import residual_dif_factors
     from benchkit.irt._spectral import _one_blas_thread
 
     lam = check_float("lam", lam, min=0.0, min_inclusive=False)
@@ -135,14 +134,15 @@ def _fit(Yb, codes, labels, offsets_from, args, lam, n_cycles, max_newton, tol, 
     max_step = check_float("max_step", max_step, min=0.0, min_inclusive=False)
     order = np.argsort(codes, kind="stable")
     starts = np.searchsorted(codes[order], np.arange(len(labels) + 1)).astype(np.int64)
-    opts = (lam, np.int64(n_cycles), np.int64(max_newton), tol, max_step)
+    none = np.empty((0, 0))
+    if offsets_from == "dense":
+        offsets, L, thetaT, s, clip = args[0], none, none, np.empty(0), 0.0
+    else:
+        L, theta, s, clip = args
+        offsets, thetaT = none, np.ascontiguousarray(theta[order].T)
     with _one_blas_thread():
-        if offsets_from == "dense":
-            b, delta, cycles, _ = residual_dif(Yb, order, starts, *args, *opts)
-        else:
-            L, theta, s, clip = args
-            thetaT = np.ascontiguousarray(theta[order].T)
-            b, delta, cycles, _ = residual_dif_factors(Yb, order, starts, L, thetaT, s, clip, *opts)
+        b, delta, cycles, _ = residual_dif(Yb, order, starts, offsets, L, thetaT, s, clip, lam,
+                                           np.int64(n_cycles), np.int64(max_newton), tol, max_step)
     D = delta.max(1) - delta.min(1)
     return ResidualDIF(b=b, delta=delta, D=D, families=labels, cycles=cycles)
 

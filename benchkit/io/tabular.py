@@ -494,11 +494,8 @@ def _aggregate_batches(batches, wanted, options, rows: int | None = None) -> Res
         if bad >= 0:
             _bad_correct(list(models.index)[mlut[mi[bad]]], list(items.index)[ilut[ii[bad]]], y[bad])
         n_rows += batch.num_rows
-    if n_rows == 0:
-        raise BenchkitValueError("responses is empty: it needs at least one row")
-    m_seen, i_seen = models.seen(), items.seen()
-    model_meta, item_meta, m_order, i_order = _rosters(options.get("models"), options.get("items"),
-                                                       m_seen, i_seen)
+    m_seen, i_seen, (model_meta, item_meta, m_order, i_order) = _seen_rosters(n_rows, models, items,
+                                                                              options)
     # codes in first-appearance order -> roster order (a permutation: rosters list exactly the ids)
     rows = np.argsort(i_order.get_indexer(i_seen)) if item_meta is not None else slice(None)
     cols = np.argsort(m_order.get_indexer(m_seen)) if model_meta is not None else slice(None)
@@ -512,6 +509,14 @@ def _aggregate_batches(batches, wanted, options, rows: int | None = None) -> Res
         )
     opts = _options(**{k: v for k, v in options.items() if k not in ("models", "items")})
     return ResponseSet._from_dense_counts(K, N, m_order, i_order, model_meta, item_meta, opts)
+
+
+def _seen_rosters(n_rows: int, models: _IdCodes, items: _IdCodes, options) -> tuple:
+    """``(m_seen, i_seen, _rosters(...))`` once every batch is read; an empty input is an error."""
+    if n_rows == 0:
+        raise BenchkitValueError("responses is empty: it needs at least one row")
+    m_seen, i_seen = models.seen(), items.seen()
+    return m_seen, i_seen, _rosters(options.get("models"), options.get("items"), m_seen, i_seen)
 
 
 def _check_batch(batch, wanted, n_rows: int) -> None:
@@ -552,11 +557,8 @@ def _aggregate_sample_batches(batches, wanted, options) -> ResponseSet:
         ys.append(y.astype(np.int8))
         ss.append(batch.column(3).to_numpy(zero_copy_only=False).astype(np.int64))
         n_rows += batch.num_rows
-    if n_rows == 0:
-        raise BenchkitValueError("responses is empty: it needs at least one row")
-    m_seen, i_seen = models.seen(), items.seen()
-    model_meta, item_meta, m_order, i_order = _rosters(options.get("models"), options.get("items"),
-                                                       m_seen, i_seen)
+    m_seen, i_seen, (model_meta, item_meta, m_order, i_order) = _seen_rosters(n_rows, models, items,
+                                                                              options)
     # codes in first-appearance order -> codes in roster order; dense counts batch by batch
     m_map = m_order.get_indexer(m_seen).astype(np.int64)
     i_map = i_order.get_indexer(i_seen).astype(np.int64)
