@@ -65,15 +65,21 @@ def minmax_fit_units(k, lcm):
     return np.array([int(v) for v in out], dtype=np.int64)
 
 
-def crossings(num, den):
-    """Twin of ``crossings_serial``: the former numpy code of ``boundary.profiles`` (three
-    ``(m, n)`` integer conditions, ``argmax``, rational interpolation)."""
+def profile_rows(k, num, den, T, etab):
+    """Twin of ``profile_rows_serial``: the former numpy code of ``boundary.profiles`` -- the fit
+    and rates as whole-array divisions, the entropies of ``answer_entropy`` on the binary state
+    counts (when ``etab`` is not empty), three ``(m, n)`` integer crossing conditions with
+    ``argmax`` and the rational interpolation."""
+    from benchkit.boundary import answer_entropy
+    from benchkit.boundary._trajectories import binary_state_counts
+
     m, n = num.shape
     rows = np.arange(m)
     N1, L1, Nn, Ln = num[:, 0], den[:, 0], num[:, -1], den[:, -1]
     flat = Nn * L1 == N1 * Ln
-    out = []
-    for aq in (1, 2, 3):
+    out = {"fit": num / (den * float(T)), "c": k / float(T), "a_num": k.sum(axis=1),
+           "e": answer_entropy(binary_state_counts(k, T)[0], T=T)[0] if len(etab) else np.empty((0, 0))}
+    for aq, name in ((1, "q25"), (2, "q50"), (3, "q75")):
         cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
             - aq * (Nn * L1)[:, None] * den >= 0
         i_star = np.where(flat, 1, np.maximum(np.argmax(cond, axis=1), 1))
@@ -83,8 +89,9 @@ def crossings(num, den):
         LD = 4 * L1 * Ln
         with np.errstate(divide="ignore", invalid="ignore"):
             t = ((LN * Lp - Np * LD) * Lc) / ((Nc * Lp - Np * Lc) * LD)
-        out.append(np.where(flat, np.nan, (i_star - 1 + t) / (n - 1)))
-    return (*out, np.where(flat, -1, i_star))
+        out[name] = np.where(flat, np.nan, (i_star - 1 + t) / (n - 1))
+    out["i75"] = np.where(flat, -1, i_star)
+    return out
 
 
 # ---- benchkit._kernels.lrt --------------------------------------------------------------------
@@ -664,7 +671,7 @@ TWINS = {
         "pava_float_serial": pava_exact,
         "pava_counts_serial": pava_counts,
         "minmax_counts_lcm": minmax_fit_units,
-        "crossings_serial": crossings,
+        "profile_rows_serial": profile_rows,
     },
     "benchkit._kernels.lrt": {
         "lr_statistic_counts": lr_statistic,

@@ -184,19 +184,23 @@ def test_residual_dif_kernels_equal_per_item_twin(seed):
 
 
 @pytest.mark.parametrize(("m", "n", "T"), [(200, 6, 20), (150, 3, 1), (120, 9, 5)])
-def test_crossings_kernel_equals_former_numpy_code(m, n, T):
+def test_profile_rows_kernel_equals_former_numpy_code(m, n, T):
+    from benchkit.boundary._profiles import _binary_entropy_table
+
     rng = np.random.default_rng(m + n)
     k = rng.binomial(T, np.sort(rng.random((m, n)), axis=1))
     k[::7] = rng.integers(0, T + 1, (len(k[::7]), n))  # non-monotone rows
     k[::11] = k[::11, :1]  # Delta = 0 rows
+    k[5], k[6] = 0, T  # one state seen on the whole axis: entropy 0
     num, den, _ = pava.pava_counts_batch(k)
-    got = pava.crossings_batch(num, den)
-    want = naive.crossings(num, den)
-    for g, w in zip(got, want):  # the same integer tests and float divisions: the same bits
-        np.testing.assert_array_equal(g, w)
-    par = pava.crossings_batch(num, den, parallel=True)
-    for g, w in zip(par, got):
-        np.testing.assert_array_equal(g, w)
+    etab = _binary_entropy_table(T)
+    want = naive.profile_rows(k, num, den, T, etab)
+    for parallel in (False, True):
+        got = pava.profile_rows(k, num, den, T, etab, parallel=parallel)
+        assert got.keys() == want.keys()
+        for name in want:  # the same integer tests and float expressions: the same bits
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+    assert pava.profile_rows(k, num, den, T, np.empty(0))["e"].size == 0
 
 
 @pytest.mark.parametrize("ytype", [np.int8, np.float64, np.bool_])

@@ -149,23 +149,19 @@ class ProfileResult:
         return df
 
 
-def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
-    """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis.
+def _binary_entropy_table(T: int) -> np.ndarray:
+    """Eq. 2 on the states {correct, incorrect} of one cell with k of T correct, k = 0..T.
 
-    The values of :func:`~benchkit.boundary.answer_entropy` on the binary state counts, looked up
-    per count k in a table of the T + 1 possible cells (same arithmetic, so the same bits):
-    e = clip(H(k/T) / log 2, 0, 1) when the item has both states somewhere on the axis, else 0.
+    The values :func:`~benchkit.boundary.answer_entropy` gives on binary state counts when the
+    item has both states somewhere on the axis (M_q = 2; the same arithmetic, so the same bits):
+    clip(H(k/T) / log 2, 0, 1). Items with one state seen (M_q = 1) get 0.
     """
     from benchkit.stats import xlogx
 
     plogp = xlogx(np.arange(T + 1) / float(T))
     kk = np.arange(T + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        table = np.clip((0.0 - (plogp[T - kk] + plogp[kk])) / np.log(2.0), 0.0, 1.0)
-    e = table[counts]
-    a_num = counts.sum(axis=1)
-    e[(a_num == 0) | (a_num == counts.shape[1] * T)] = 0.0  # M_q = 1
-    return e
+        return np.clip((0.0 - (plogp[T - kk] + plogp[kk])) / np.log(2.0), 0.0, 1.0)
 
 
 def _positions(a_num, q50, flat, n, T, groups):
@@ -254,8 +250,8 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
       smallest score the (n, T) allows (when it exceeds alpha_o no item can be flagged, e.g. T = 1).
     """
     from benchkit._kernels.lrt import lr_statistic
-    from benchkit._kernels.pava import crossings_batch
     from benchkit._kernels.pava import pava_counts_batch
+    from benchkit._kernels.pava import profile_rows
 
     T = check_int("T", T, min=1)
     k = check_array("counts", counts, ndim=2, dtype="int")
@@ -267,7 +263,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         raise BenchkitValueError(f"counts must lie in [0, T={T}]; found {bad}")
     alpha_o = check_probability("alpha_o", alpha_o)
     if entropy is None:
-        e = _binary_entropy(k, T)
+        e = None
         source = "binary"
     else:
         e = check_array("entropy", entropy, ndim=2, dtype="float", shape=(m, n))
@@ -317,14 +313,12 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
             )
 
     num, den, blocks = pava_counts_batch(k)
-    fit = num / (den * float(T))
-    c = k / float(T)
-    N1, L1 = num[:, 0], den[:, 0]
-    Nn, Ln = num[:, -1], den[:, -1]
-    flat = Nn * L1 == N1 * Ln
+    rows = profile_rows(k, num, den, T, _binary_entropy_table(T) if e is None else np.empty(0))
+    fit, c, a_num = rows["fit"], rows["c"], rows["a_num"]
+    q25, q50, q75, i75 = rows["q25"], rows["q50"], rows["q75"], rows["i75"]
+    e = rows["e"] if e is None else e
+    flat = i75 < 0  # Delta = 0 (decided on the integer fit)
     delta = np.where(flat, 0.0, fit[:, -1] - fit[:, 0])
-    q25, q50, q75, i75 = crossings_batch(num, den)
-    a_num = k.sum(axis=1)
     a = a_num / float(n * T)
     x_flat, info = _positions(a_num, q50, flat, n, T, groups)
     x = np.where(flat, x_flat, q50)
