@@ -25,7 +25,6 @@ __all__ = [
     "check_probability",
     "check_array",
     "check_columns",
-    "check_response_set",
     "describe",
 ]
 
@@ -213,16 +212,3 @@ def check_columns(
             raise BenchkitValueError(
                 f"{name} has unknown column(s) {_preview(extra)}; allowed: {_preview(allowed, 20)}"
             )
-
-
-def check_response_set(name: str, value: Any) -> Any:
-    """``value`` must be a :class:`benchkit.ResponseSet` (a DataFrame is pointed to ``from_long``)."""
-    from benchkit.response_set import ResponseSet
-
-    if isinstance(value, ResponseSet):
-        return value
-    shown, hint = describe(value), ""
-    if type(value).__name__ == "DataFrame":
-        shown = f"a DataFrame ({value.shape[0]} rows x {value.shape[1]} columns)"
-        hint = "; build one with ResponseSet.from_long(frame) (or from_counts / from_wide)"
-    raise BenchkitTypeError(f"{name} must be a benchkit.ResponseSet, got {shown}{hint}")

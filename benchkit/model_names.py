@@ -22,7 +22,7 @@ import pandas as pd
 __all__ = ["ModelName", "parse_model_name", "parse_model_names", "FAMILY_RULES", "KNOWN_SIZES"]
 
 #: (regular expression on the normalized name, family, owner). First match wins. The normalized
-#: name is lower case with the organisation prefix ("meta-llama/", HELM's "meta_") removed.
+#: name is lower case with the organisation prefix ("meta-llama/", HELM's ``meta_``) removed.
 FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
     (r"^code-?llama", "codellama", "meta"),
     (r"llama", "llama", "meta"),
@@ -118,7 +118,7 @@ def parse_model_name(
     Notes
     -----
     The owner comes from the rule; an organisation prefix in the name ("meta-llama/...", HELM's
-    "meta_...") is used only when no rule matches. Sizes are read from the first token such as
+    ``meta_...``) is used only when no rule matches. Sizes are read from the first token such as
     ``7b``, ``1.8B``, ``350m`` or ``8x7b`` that is not part of a longer word.
     """
     if not isinstance(name, str) or not name.strip():

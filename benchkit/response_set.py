@@ -1343,3 +1343,14 @@ class ResponseSet:
         cols = ["model", "item"] + (["variant"] if "variant" in out.columns else []) + ["sample", "correct"]
         cols += [c for c in ("answer", "option_probs", "principal") if c in out.columns]
         return out[cols]
+
+
+def check_response_set(name: str, value: Any) -> Any:
+    """``value`` must be a :class:`benchkit.ResponseSet` (a DataFrame is pointed to ``from_long``)."""
+    if isinstance(value, ResponseSet):
+        return value
+    shown, hint = describe(value), ""
+    if type(value).__name__ == "DataFrame":
+        shown = f"a DataFrame ({value.shape[0]} rows x {value.shape[1]} columns)"
+        hint = "; build one with ResponseSet.from_long(frame) (or from_counts / from_wide)"
+    raise BenchkitTypeError(f"{name} must be a benchkit.ResponseSet, got {shown}{hint}")

@@ -33,8 +33,17 @@ from jupyter_harness import jupyterlab_server  # noqa: E402
 from jupyter_harness import notebook_run  # noqa: E402
 from jupyter_harness import write_notebook  # noqa: E402
 
+# The fast lane (``./dev test --fast``) deselects ``slow``: every test that takes more than SLOW_SECONDS
+# on 2 cores carries ``@pytest.mark.slow`` (browser tests and notebooks are slow by definition), and
+# the end of every run lists the unmarked tests that took longer, so a new slow test is noticed.
+SLOW_SECONDS = 5.0
+_unmarked_durations: dict[str, float] = {}
+
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "browser" in item.keywords or item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)
     reason = chromium_missing_reason()
     if reason is None:
         return
@@ -42,6 +51,19 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_logreport(report):
+    if "slow" not in report.keywords and report.when in ("setup", "call", "teardown"):
+        _unmarked_durations[report.nodeid] = _unmarked_durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    over = sorted(((t, n) for n, t in _unmarked_durations.items() if t > SLOW_SECONDS), reverse=True)
+    if over:
+        terminalreporter.section(f"tests over {SLOW_SECONDS:g} s without @pytest.mark.slow")
+        for t, n in over:
+            terminalreporter.write_line(f"{t:6.1f} s  {n}")
 
 
 @pytest.fixture(scope="session")

@@ -32,6 +32,8 @@ from benchkit.dif._ranking import observed_ranking  # noqa: E402
 from benchkit.dif._ranking import pair_set  # noqa: E402
 from benchkit.measure import detection_power  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a local Dask cluster of two worker processes
+
 TESTS = Path(__file__).resolve().parent
 
 

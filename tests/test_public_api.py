@@ -157,9 +157,9 @@ def test_the_rules_catch_what_they_should(source, rule, found):
 
 
 # ---- the package template (CONTRIBUTING.md, "How to add a method") ----------------------------
-TEMPLATE_PACKAGES = ("benchkit.boundary", "benchkit.dif", "benchkit.irt", "benchkit.landscape",
-                     "benchkit.measure", "benchkit.quality", "benchkit.simulate")
-TEMPLATE_PUBLIC = {"responses", "explore"}
+TEMPLATE_PACKAGES = ("benchkit.boundary", "benchkit.dif", "benchkit.irt", "benchkit.labels",
+                     "benchkit.landscape", "benchkit.measure", "benchkit.quality", "benchkit.simulate")
+TEMPLATE_PUBLIC = {"responses", "explore", "steps"}
 # public sub-modules named explicitly by issue 9 (boundary/subsets.py becomes boundary/utility.py)
 EXTRA_PUBLIC = {"benchkit.boundary.utility"}
 

@@ -17,7 +17,6 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
 from benchkit._validation import check_choice
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
 from benchkit.boundary._axis import ModelAxis
 from benchkit.boundary._axis import model_axis
@@ -32,6 +31,7 @@ from benchkit.boundary._summary import summarize
 from benchkit.boundary._trajectories import Trajectories
 from benchkit.boundary._trajectories import binary_state_counts
 from benchkit.boundary._trajectories import state_trajectories
+from benchkit.response_set import check_response_set
 
 __all__ = [
     "ResponseProfiles",
