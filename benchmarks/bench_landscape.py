@@ -24,7 +24,7 @@ _state = {"i": 0}
 def _make(n: int) -> None:
     if n in _inputs:
         return
-    from benchkit.landscape import points
+    from benchkit.landscape.steps import points
 
     sets = []
     for s in range(3):
@@ -40,7 +40,7 @@ def _next(n: int) -> np.ndarray:
 
 
 def _kit(n: int):
-    from benchkit.landscape import mpd
+    from benchkit.landscape.steps import mpd
 
     return lambda: mpd(_next(n)).mpd
 
@@ -100,7 +100,7 @@ def _ref32(n: int):
 def _kit_checked(n: int):
     """The kit's MPD; prints its relative error against the float64 kernel once per size."""
     from benchkit._kernels import mpd as kmpd
-    from benchkit.landscape import mpd
+    from benchkit.landscape.steps import mpd
 
     def run():
         P = _next(n)
@@ -134,7 +134,7 @@ def _readings_frame():
         return _frame["f"]
     import pandas as pd
 
-    from benchkit.landscape import points
+    from benchkit.landscape.steps import points
 
     rng = np.random.default_rng(7)
     n = 4 * 1000 * 3
@@ -147,7 +147,7 @@ def _readings_frame():
 
 
 def _kit_readings():
-    from benchkit.landscape import mpd_readings
+    from benchkit.landscape.steps import mpd_readings
 
     return lambda: mpd_readings(_readings_frame())
 

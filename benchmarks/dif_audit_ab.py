@@ -46,7 +46,10 @@ def cpu_tree():  # this process and its worker processes (loky keeps them alive 
             pass
     return tot
 
-from benchkit.dif import run_audit, simulate_family_dif
+try:  # the two-tier API (benchkit.dif.steps) or an older tree (everything in benchkit.dif)
+    from benchkit.dif.steps import run_audit, simulate_family_dif
+except ImportError:
+    from benchkit.dif import run_audit, simulate_family_dif
 w = simulate_family_dif(n_items=400, n_models=600, n_owners=90, rng=1)
 run_audit(w.Y, w.model_ids, source=w.source, min_family_size=5, rng=0, progress=False, n_jobs=n_jobs,
           n_controls=20, n_bootstrap=20, n_owner_bootstrap=20, n_permutations=20)

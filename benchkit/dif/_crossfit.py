@@ -46,7 +46,7 @@ def _codes(values) -> np.ndarray:
 
 
 def _fit_half(Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibration_fraction,
-              lam_theta, n_iter, alpha, rounds, lam, sel_seed, purify_seed):
+              ridge_theta, n_iter, anchor_fraction, rounds, ridge, sel_seed, purify_seed):
     """K selection (unless ``K_h`` is given) and anchor purification in one owner half.
 
     Runs on one BLAS thread: OpenBLAS splits its sums by thread count (results differ by ~1e-13
@@ -57,18 +57,18 @@ def _fit_half(Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibrat
             sel = select_dimension(Yh, owners=own_h, sources=source, grid=grid,
                                    validation_fraction=validation_fraction,
                                    calibration_fraction=calibration_fraction,
-                                   lam_theta=lam_theta, n_iter=n_iter, rng=sel_seed)
+                                   ridge_theta=ridge_theta, n_iter=n_iter, rng=sel_seed)
             K_h = sel.K_star
         else:
             sel = None
-        return sel, K_h, purify(Yh, fam_h, source, K=K_h, alpha=alpha, rounds=rounds, lam=lam,
-                                n_iter=n_iter, rng=purify_seed)
+        return sel, K_h, purify(Yh, fam_h, source, K=K_h, anchor_fraction=anchor_fraction,
+                                rounds=rounds, ridge=ridge, n_iter=n_iter, rng=purify_seed)
 
 
 def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int] | None = None,
-              alpha: float = 0.5, grid: Sequence[int] = K_GRID, rounds: int = 3,
-              lam: float = 1.0, n_iter: int = 5, validation_fraction: float = 0.25,
-              calibration_fraction: float = 0.5, lam_theta: float = 1.0, rng: Any = None,
+              anchor_fraction: float = 0.5, grid: Sequence[int] = K_GRID, rounds: int = 3,
+              ridge: float = 1.0, n_iter: int = 5, validation_fraction: float = 0.25,
+              calibration_fraction: float = 0.5, ridge_theta: float = 1.0, rng: Any = None,
               n_jobs: Any = None, progress=None) -> CrossFit:
     """Run both cross-fitting directions on a population.
 
@@ -97,7 +97,7 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
                                      "needs at least two families per half")
         tasks.append((np.ascontiguousarray(Y[:, cols]), fam_h, own_all[cols], source,
                       None if K is None else int(K[h]), grid, validation_fraction,
-                      calibration_fraction, lam_theta, n_iter, alpha, rounds, lam,
+                      calibration_fraction, ridge_theta, n_iter, anchor_fraction, rounds, ridge,
                       seeds[2 * h], seeds[2 * h + 1]))
     with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
         halves = parallel_map(_fit_half, tasks, n_jobs=n_jobs, prefer="threads")
@@ -115,4 +115,4 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
                                  Y=np.ascontiguousarray(Y[:, reps], dtype=np.float64),
                                  weights=anchors[h].weights,
                                  cells=anchors[h].cells))
-    return CrossFit(K=Ks, selection=sels, anchors=anchors, folds=tuple(folds), alpha=alpha)
+    return CrossFit(K=Ks, selection=sels, anchors=anchors, folds=tuple(folds), alpha=anchor_fraction)
