@@ -70,8 +70,8 @@ def profile_rows(k, num, den, T, etab):
     and rates as whole-array divisions, the entropies of ``answer_entropy`` on the binary state
     counts (when ``etab`` is not empty), three ``(m, n)`` integer crossing conditions with
     ``argmax`` and the rational interpolation."""
-    from benchkit.boundary import answer_entropy
     from benchkit.boundary._trajectories import binary_state_counts
+    from benchkit.boundary.steps import answer_entropy
 
     m, n = num.shape
     rows = np.arange(m)

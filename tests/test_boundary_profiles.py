@@ -174,8 +174,8 @@ def test_positions_from_one_sort_equal_former_medians(with_groups):
 def test_default_entropy_equals_answer_entropy(table, T):
     # the binary entropies come from a table of the T + 1 cells inside the row kernel; oracle:
     # answer_entropy on the binary state counts (the former code path), bit for bit
-    from benchkit.boundary import answer_entropy
     from benchkit.boundary._trajectories import binary_state_counts
+    from benchkit.boundary.steps import answer_entropy
 
     rng = np.random.default_rng(T)
     k = rng.binomial(T, rng.random((500, 6)))

@@ -31,7 +31,7 @@ def test_cad_kernel_reports_the_first_value_outside_0_1(bad):
     # the range check fused into the kernel finds the cell the former numpy check reported:
     # the first, in row-major order, of Y < 0 or Y > 1 (NaN allowed)
     from benchkit._validation import BenchkitValueError
-    from benchkit.quality import cad
+    from benchkit.quality.steps import cad
 
     rng = np.random.default_rng(1)
     Y = (rng.random((50, 8)) < 0.5).astype(float)

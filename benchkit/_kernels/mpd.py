@@ -28,7 +28,7 @@ over tasks is exactly rounded. With float64 coordinates the sum agrees with
 lanes per AVX-512 vector, hardware ``vsqrtps``) the error comes from rounding the coordinates to
 float32 (relative 3e-8 per coordinate, which largely cancels over the pairs) and from float32
 arithmetic per distance: measured 2e-11 to 3e-10 relative on landscape points of 1,000 to 100,000
-points once the caller centres them (``benchkit.landscape.pairwise_distance_sum``).
+points once the caller centres them (``benchkit.landscape.steps.pairwise_distance_sum``).
 
 ``fastmath`` is limited to ``reassoc, contract, nsz`` (needed to vectorize the reductions and use
 FMAs); no approximate math functions (``afn``) and no finite-math assumptions are enabled.

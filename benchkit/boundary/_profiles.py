@@ -152,7 +152,7 @@ class ProfileResult:
 def _binary_entropy_table(T: int) -> np.ndarray:
     """Eq. 2 on the states {correct, incorrect} of one cell with k of T correct, k = 0..T.
 
-    The values :func:`~benchkit.boundary.answer_entropy` gives on binary state counts when the
+    The values :func:`~benchkit.boundary.steps.answer_entropy` gives on binary state counts when the
     item has both states somewhere on the axis (M_q = 2; the same arithmetic, so the same bits):
     clip(H(k/T) / log 2, 0, 1). Items with one state seen (M_q = 1) get 0.
     """

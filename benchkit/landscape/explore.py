@@ -281,7 +281,7 @@ class LandscapeView:
         One pass of the tiled kernel over all pairs of the variant, with tiles that never
         straddle two cells; each cell pair's tile partials are added with :func:`math.fsum`. A
         pair of cells of at least ``FLOAT32_FROM`` (16,384) points each is summed from float32
-        coordinates (relative error below 1e-9, as :func:`benchkit.landscape.pairwise_distance_sum`),
+        coordinates (relative error below 1e-9, as :func:`benchkit.landscape.steps.pairwise_distance_sum`),
         every other cell pair from float64 coordinates (~1e-15).
         """
         import math
