@@ -154,7 +154,7 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     :math:`b, \delta` on all items, rebuilds the cells from :math:`b^{(t)}` and keeps the
     smallest-D fraction of every cell. Always three rounds; Jaccard overlaps are recorded only.
     """
-    from benchkit.dif._residual import fit_residual_dif
+    from benchkit.dif._residual import fit_residual_spectral
     from benchkit.irt._spectral import fit_spectral
     from benchkit.irt._spectral import standardize
 
@@ -167,7 +167,7 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     for t in range(rounds):
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[t])
-        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
+        fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
         cells = easiness_cells(fit.b, source, n_strata=n_strata)
         S = select_anchors(fit.D, cells, anchor_fraction=anchor_fraction)
         sel.append(S)
@@ -176,7 +176,7 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     if refit:
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[rounds])
-        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
+        fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
     jac = np.array([jaccard(sel[t - 1], sel[t]) for t in range(1, rounds)])
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,
                        b=fit.b, delta=fit.delta, D=fit.D, round_D=np.array(rD),
