@@ -325,3 +325,23 @@ def test_audit_reference_file_gives_the_validation_of_the_api(tmp_path):
     assert _run([*argv[:-2], "--fail-on", summary["flagged"]])[0] == 1
     (tmp_path / "bad.txt").write_bytes("caf\xe9".encode("latin-1"))
     assert _run(["audit", *_sample("mcq", "item"), "--reference", tmp_path / "bad.txt"])[0] == 2
+
+
+def test_a_dataset_that_is_not_a_response_set_is_one_line(capsys):
+    # llm-uncertainty-bench loads a table of option logits (was: AttributeError: 'DataFrame' object has no
+    # attribute 'meta')
+    assert main(["labels", "dataset:llm-uncertainty-bench"], out=io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "dataset:llm-uncertainty-bench loads a DataFrame, not a response set" in err
+
+
+def test_a_dataset_of_several_response_sets_takes_a_part(capsys):
+    assert main(["compare", "dataset:zeroeval", "--all"], out=io.StringIO()) == 2
+    assert "dataset:zeroeval holds several response sets ('crux', 'math-l5'); name one as " \
+           "dataset:zeroeval/PART" in capsys.readouterr().err
+    assert main(["compare", "dataset:zeroeval/nope", "--all"], out=io.StringIO()) == 2
+    assert "no such part; choose one of ['crux', 'math-l5']" in capsys.readouterr().err
+    code, text = _run(["compare", "dataset:zeroeval/crux", "--all", "--resamples", "10", "--json"])
+    assert code == 0
+    assert json.loads(text)["data"]["models"] == 7

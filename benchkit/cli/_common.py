@@ -124,7 +124,8 @@ def keyword_options(func, pairs: list[tuple[str, str]], what: str, *, reserved=(
 def add_inputs(p: argparse.ArgumentParser, *, nargs: str = "+") -> None:
     p.add_argument("paths", nargs=nargs, metavar="PATH",
                    help="a log, a folder of logs (several tools' logs are each read with their reader), "
-                        "a CSV/Parquet file, or dataset:NAME (a public dataset, see `benchkit datasets`); "
+                        "a CSV/Parquet file, or dataset:NAME[/PART] (a public dataset, see `benchkit "
+                        "datasets`); "
                         "several PATHs are joined (their model x item cells must not overlap)")
     p.add_argument("--format", default=None, dest="fmt",
                    choices=("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet"),

@@ -1,8 +1,9 @@
 """PATH... for the analysis commands: read each input, record what was read and skipped, join them.
 
 A PATH is anything ``benchkit info`` reads (a log, a folder of logs, CSV/Parquet) or
-``dataset:NAME`` (a public dataset by name, as ``benchkit fetch NAME``). A folder holding the logs
-of several tools is read with each tool's reader (``benchkit info`` refuses it, pointing to
+``dataset:NAME`` (a public dataset by name, as ``benchkit fetch NAME``; ``dataset:NAME/PART`` for
+one response set of a dataset that loads several, e.g. ``dataset:eval-arena/humaneval``). A
+folder holding the logs of several tools is read with each tool's reader (``benchkit info`` refuses it, pointing to
 ``--format``). Several inputs become one ResponseSet: their models x items cells must not overlap
 and an item described twice must be described the same way (nothing is merged silently).
 """
@@ -90,16 +91,34 @@ def _summary(rs) -> str:
     return escape(repr(rs).split("\n")[0])
 
 
-def _dataset(name: str):
+def _dataset(spec: str):
     from benchkit.datasets import fetch
     from benchkit.datasets import names
     from benchkit.datasets import source
 
+    name, _, part = spec.partition("/")
+    part = part or None
     if name not in names():
         raise BenchkitValueError(f"{DATASET_PREFIX}{name}: no such dataset; choose one of {sorted(names())}")
+    from benchkit.response_set import ResponseSet
+
     rs = fetch(name)
+    if isinstance(rs, dict) and rs and all(isinstance(v, ResponseSet) for v in rs.values()):
+        if part is None:  # a loader returning {benchmark: ResponseSet}: the user names the part(s)
+            raise BenchkitValueError(
+                f"{DATASET_PREFIX}{name} holds several response sets ({', '.join(map(repr, rs))}); name one "
+                f"as {DATASET_PREFIX}{name}/PART (several PATHs are joined)")
+        if part not in rs:
+            raise BenchkitValueError(f"{DATASET_PREFIX}{name}/{part}: no such part; choose one of {list(rs)}")
+        rs = rs[part]
+    elif part is not None:
+        raise BenchkitValueError(f"{DATASET_PREFIX}{name}/{part}: dataset {name!r} has no parts")
+    if not isinstance(rs, ResponseSet):
+        raise BenchkitValueError(
+            f"{DATASET_PREFIX}{name} loads a {type(rs).__name__}, not a response set (its default part); "
+            f"build one in Python from benchkit.datasets.fetch({name!r}) and write it to Parquet")
     src = source(name)
-    return rs, Input(path=f"{DATASET_PREFIX}{name}", format="dataset",
+    return rs, Input(path=f"{DATASET_PREFIX}{spec}", format="dataset",
                      reason=f"public dataset {src.repo_url} at commit {src.commit} ({src.license}); the "
                             "files are the source's pinned ones, each checked against its sha256 when read",
                      summary=_summary(rs), skipped=tuple(skipped_lines(rs)),
