@@ -4,8 +4,9 @@ A PATH is anything ``benchkit info`` reads (a log, a folder of logs, CSV/Parquet
 ``dataset:NAME`` (a public dataset by name, as ``benchkit fetch NAME``; ``dataset:NAME/PART`` for
 one response set of a dataset that loads several, e.g. ``dataset:eval-arena/humaneval``). A
 folder holding the logs of several tools is read with each tool's reader (``benchkit info``
-refuses it, pointing to ``--format``). Several inputs become one ResponseSet: their models x items cells must not overlap
-and an item described twice must be described the same way (nothing is merged silently).
+refuses it, pointing to ``--format``). Several inputs become one ResponseSet: their model x item
+cells must not overlap and an item described twice must be described the same way (nothing is
+merged silently).
 """
 from __future__ import annotations
 
