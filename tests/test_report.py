@@ -247,3 +247,15 @@ def test_an_explorer_over_the_budget_is_left_out_with_a_note(monkeypatch):
     assert "data-bk-explorer=" not in page
     assert "<script" not in page
     assert "The interactive explorer is left out" in page
+
+
+def test_a_set_with_variants_is_described_by_its_first_variant():
+    from benchkit.report import build_report
+
+    sim = benchkit.simulate.mcq_probabilities(n_items=12, n_models=3, rng=0).responses
+    long = sim.to_long()
+    both = pd.concat([long.assign(variant="base"), long.assign(variant="noise")], ignore_index=True)
+    rs = benchkit.ResponseSet.from_long(both, items=sim.items.reset_index())
+    page = build_report(rs, {}, static=True)
+    assert "missing model x item cells (variant base)" in page
+    assert "<dd>base, noise</dd>" in page

@@ -131,10 +131,11 @@ def _method_section(key: str, run, rs, explorers: _Explorers, max_items: int) ->
 
 
 def _data_section(rs) -> str:
-    counts = rs.counts()
-    missing = int(np.asarray(counts.missing).sum())
+    single = rs.select(variant=rs.variants[0]) if rs.variants else rs
+    of = f" (variant {rs.variants[0]})" if rs.variants else ""
+    missing = int(np.asarray(single.counts().missing).sum())
     pairs = [("models", rs.n_models), ("items", rs.n_items), ("responses", rs.n_responses),
-             ("missing model x item cells", f"{missing:,} of {rs.n_models * rs.n_items:,}"),
+             (f"missing model x item cells{of}", f"{missing:,} of {rs.n_models * rs.n_items:,}"),
              ("samples per model (T)", f"{int(np.min(rs.budget))}-{int(np.max(rs.budget))}"),
              ("variants", ", ".join(rs.variants) or "none"),
              ("answers / option probabilities", f"{'yes' if rs.has_answers else 'no'} / "
@@ -144,7 +145,6 @@ def _data_section(rs) -> str:
         per = rs.items["benchmark"].astype(str).value_counts(sort=False).sort_index()
         body.append(table(per.rename("items").rename_axis("benchmark").reset_index(),
                           caption="Items per benchmark"))
-    single = rs.select(variant=rs.variants[0]) if rs.variants else rs
     models = single.models.copy()
     models.index = models.index.astype(str)
     models["T"] = np.asarray(single.budget)
@@ -152,7 +152,7 @@ def _data_section(rs) -> str:
     models["missing items"] = np.asarray(single.counts().missing).sum(axis=0)
     models = models.drop(columns=[c for c in ("order",) if c in models.columns])
     body.append(table(models.sort_values("accuracy", ascending=False, kind="stable"), index=True,
-                      caption="Models (accuracy over the items each answered)"))
+                      caption=f"Models (accuracy over the items each answered{of})"))
     return "<section id=\"data\"><h2>The data</h2>" + "".join(body) + "</section>"
 
 
