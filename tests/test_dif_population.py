@@ -97,3 +97,4 @@ def test_errors():
         build_population(["a/llama"], [0.1], omit=("gpt",))
     with pytest.raises(BenchkitValueError, match="representative"):
         build_population(["a/llama"], [0.1], representative="best")
+
