@@ -20,7 +20,7 @@ import pytest
 from jupyter_harness import click_at
 from jupyter_harness import drag
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # chromium and six explorers: ~50 s
 
 EXPLORERS = 6
 

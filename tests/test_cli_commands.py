@@ -345,3 +345,29 @@ def test_a_dataset_of_several_response_sets_takes_a_part(capsys):
     code, text = _run(["compare", "dataset:zeroeval/crux", "--all", "--resamples", "10", "--json"])
     assert code == 0
     assert json.loads(text)["data"]["models"] == 7
+
+
+# ---------------------------------------------------------------------------------- terminal
+def test_names_from_files_reach_the_terminal_with_their_control_characters_escaped(tmp_path, capsys):
+    sim = benchkit.simulate.mcq_probabilities(n_items=30, n_models=4, rng=0).responses
+    evil = "evil\x1b[2J\x1b]52;c;cHduZWQ=\x07\u202e"
+    long = sim.to_long().drop(columns=["principal"])
+    long["model"] = long["model"].replace({sim.model_ids[0]: evil})
+    long.to_parquet(tmp_path / "evil.parquet")
+    for extra in ([], ["--json"]):
+        code = main(["compare", str(tmp_path / "evil.parquet"), "--models", evil, sim.model_ids[1],
+                     "--resamples", "20", "-q", *extra])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        for raw in ("\x1b", "\x07", "\u202e"):
+            assert raw not in out
+        if extra:  # JSON escapes them itself (\u001b) and gives the name back exactly
+            assert json.loads(out)["headline"]["a"] == evil
+        else:  # the paragraph shows them as visible escapes
+            assert "evil\\x1b[2J\\x1b]52;c;cHduZWQ=\\x07\\u202e" in out
+    # a bad-input line naming such a model is escaped too
+    assert main(["compare", str(tmp_path / "evil.parquet"), "--models", evil, "nope", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert err.count("\n") == 1
+    assert "\\x1b[2J" in err

@@ -5,6 +5,7 @@ injection run in chromium) is tests/test_browser_report.py.
 """
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import json
@@ -74,11 +75,73 @@ def test_sections_of_the_report(reports):
     for anchor in ("provenance", "data", "audit", "method-labels", "method-landscape", "method-measure",
                    "not-run", "models", "references", "reproduce"):
         assert f'<section id="{anchor}">' in page, anchor
-    assert "benchkit report " in page  # the command
-    assert "sha256" in page
     assert set(reports["summary"]["ran"]) == {"labels", "landscape", "measure"}
     assert reports["summary"]["not_run"] == dict.fromkeys(("boundary", "dif", "quality"),
                                                           "not requested (--methods)")
+    sections = dict(re.findall(r'<section id="([^"]+)">(.*?)</section>', page, flags=re.S))
+    # provenance: the command, the seed, the versions, what the reader read and skipped, sha256
+    prov = sections["provenance"]
+    assert f"<dt>command</dt><dd>benchkit report {html.escape(str(reports['dir']))}/evil.parquet" in prov
+    assert "<dt>seed</dt><dd>0</dd>" in prov
+    from importlib import metadata
+
+    for name in ("benchkit", "numpy", "pandas", "numba"):
+        version = benchkit.__version__ if name == "benchkit" else metadata.version(name)
+        assert f"<dt>{name}</dt><dd>{version}</dd>" in prov, name
+    assert "<dt>format</dt><dd>parquet (" in prov
+    assert "<dt>read</dt><dd>ResponseSet: 30 items x 6 models" in prov
+    assert "<dt>skipped</dt>" in prov
+    digest = hashlib.sha256((reports["dir"] / "evil.parquet").read_bytes()).hexdigest()
+    assert f"<td>evil.parquet</td><td>{digest}</td>" in prov
+    # the data; every method that ran; the not-run list; neighbours; references; reproduction
+    assert "<dt>models</dt><dd>6</dd><dt>items</dt><dd>30</dd>" in sections["data"]
+    assert "Items per benchmark" in sections["data"]
+    for key in ("labels", "landscape", "measure"):
+        assert "<h3>Headline numbers</h3>" in sections[f"method-{key}"], key
+        assert "<svg" in sections[f"method-{key}"], key
+    for key in ("landscape", "measure"):  # the methods with an explorer (answer keys have a figure only)
+        assert 'data-bk-explorer="bk-explorer-' in sections[f"method-{key}"], key
+    assert sections["not-run"].count("not requested (--methods)") == 3
+    assert "Paired comparisons of leaderboard neighbours" in sections["models"]
+    assert sections["models"].count("<tr>") - 2 == 5 + 6  # 5 neighbour pairs, 6 leaderboard rows
+    assert "McNemar (1947)" in sections["references"]
+    assert "Probability Landscapes" in sections["references"]
+
+
+@pytest.mark.slow  # runs the report's Python (the audit and compare_all on 30 items): ~5 s
+def test_the_reports_python_reproduces_its_numbers(reports):
+    page = reports["live"]
+    section = page[page.index('<section id="reproduce">'):]
+    command, python = (html.unescape(b) for b in re.findall(r"<pre>(.*?)</pre>", section, flags=re.S)[:2])
+    assert command.startswith("benchkit report ")
+    assert "\n" not in command
+    assert python.count("\n") >= 5  # line breaks kept, not shown as escapes
+    assert "\\x0a" not in python
+    space: dict = {}
+    exec(compile(python, "<report>", "exec"), space)  # noqa: S102 - the report's own code
+    audit, comparisons = space["audit"], space["comparisons"]
+    n1 = int((audit.items["n_flags"] >= 1).sum())
+    assert f"{n1:,} items flagged by at least one method" in page
+    assert f"<dt>flagged</dt><dd>{space['labels'].n_flagged}</dd>" in page
+    top = html.escape(benchkit._terminal.escape(comparisons.leaderboard["model"].iloc[0]), quote=True)
+    assert f"<td>{top}</td>" in page[page.index('<section id="models">'):]
+
+
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
+def test_embedded_data_are_gzip_compressed(reports):
+    import base64
+    import gzip
+
+    blocks = re.findall(r'<script type="application/octet-stream" id="([^"]+)">([A-Za-z0-9+/=]*)</script>',
+                        reports["live"])
+    assert len(blocks) >= 4  # explorer states and their modules
+    packed = sum(len(b) for _, b in blocks)
+    raw = 0
+    for name, data in blocks:
+        blob = base64.b64decode(data)
+        assert blob[:2] == b"\x1f\x8b", name  # gzip's magic bytes
+        raw += len(gzip.decompress(blob))
+    assert packed < raw / 2  # base64 of gzip: well under the raw bytes
 
 
 @pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s

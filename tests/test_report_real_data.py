@@ -12,6 +12,7 @@ Measured (2 cores shared with other work; with the audit and its explorer): MMLU
 """
 from __future__ import annotations
 
+import html
 import io
 import json
 import shutil
@@ -73,3 +74,15 @@ def test_folder_mixing_an_inspect_log_and_lm_eval_samples(tmp_path):
     assert sorted(i["format"] for i in s["inputs"]) == ["inspect", "lm_eval"]
     assert "mockllm/model" in s["page"]
     assert "benchkit/dummy-a" in s["page"]
+    # each method that did not run, with the audit's own reason (20 items: no DIF, no BSDProbe axis)
+    import benchkit
+    from benchkit.cli._inputs import read_inputs
+
+    reasons = benchkit.audit(read_inputs([str(folder)])[0], n_resamples=200, rng=0,
+                             progress=False).applicability
+    want = {m: " ".join(str(reasons.at[m, "reason"]).split())
+            for m in reasons.index if not reasons.at[m, "ran"]}
+    assert want
+    assert s["not_run"] == want
+    for reason in want.values():
+        assert html.escape(reason, quote=True) in s["page"]

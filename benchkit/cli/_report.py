@@ -85,15 +85,21 @@ def _chosen(text: str | None) -> list[str]:
     return chosen
 
 
-def _python(paths, fmt, audit_call, runs, comparisons_call) -> str:
-    lines = ["import benchkit", "from benchkit.io.detect import read_any", ""]
-    for p in paths:
-        if p.startswith(DATASET_PREFIX):
-            lines.append(f"rs = benchkit.datasets.fetch({p[len(DATASET_PREFIX):]!r})")
+def _python(args, inputs, audit_call, runs, comparisons_call) -> str:
+    """The Python that reproduces the report's results: the read, the audit, the comparisons."""
+    lines = ["import benchkit"]
+    if len(inputs) == 1 and not (args.item_table or args.model_table):
+        path = args.paths[0]
+        if path.startswith(DATASET_PREFIX):
+            name, _, part = path[len(DATASET_PREFIX):].partition("/")
+            lines.append(f"rs = benchkit.datasets.fetch({name!r})" + (f"[{part!r}]" if part else ""))
         else:
-            lines.append(f"rs, fmt, why = read_any({p!r}{f', fmt={fmt!r}' if fmt else ''})")
-    if len(paths) > 1:
-        lines.append("# several inputs: benchkit report joins them (model x item cells must not overlap)")
+            lines += ["from benchkit.io.detect import read_any", "",
+                      f"rs, fmt, why = read_any({path!r}{f', fmt={args.fmt!r}' if args.fmt else ''})"]
+    else:  # several inputs, a folder mixing tools or side tables: the command's own reading and joining
+        lines += ["from benchkit.cli._inputs import read_inputs", "",
+                  f"rs, inputs = read_inputs({list(args.paths)!r}, {args.fmt!r}, items={args.item_table!r}, "
+                  f"models={args.model_table!r})"]
     lines += ["", f"audit = {audit_call}"]
     lines += [f"{key} = audit.results[{key!r}]" for key in runs]
     if comparisons_call:
@@ -138,7 +144,7 @@ def run_report(args, parser, out) -> int:
         rs, runs, not_run=not_run, audit=audit,
         comparisons=None if comparisons is None else comparisons.result,
         inputs=[i.to_dict() for i in inputs], command=command, rng=args.seed, static=args.static,
-        python=_python(args.paths, args.fmt, audited.call, runs, comparisons.call if comparisons else None),
+        python=_python(args, inputs, audited.call, runs, comparisons.call if comparisons else None),
         title=args.title or f"benchkit report: {', '.join(args.paths)}", max_items=args.max_items)
     path.write_text(html, encoding="utf-8")
     flagged = audited.flagged

@@ -18,6 +18,7 @@ from benchkit.report._methods import METHODS
 from benchkit.report._page import definition_list
 from benchkit.report._page import inline_svg
 from benchkit.report._page import page
+from benchkit.report._page import preformatted
 from benchkit.report._page import table
 from benchkit.report._page import text
 
@@ -293,9 +294,9 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
                     + "</ol></section>")
     repro = []
     if command:
-        repro.append(f"<h3>Command</h3><pre>{text(command)}</pre>")
+        repro.append(f"<h3>Command</h3>{preformatted(command)}")
     if python:
-        repro.append(f"<h3>Python</h3><pre>{text(python)}</pre>")
+        repro.append(f"<h3>Python</h3>{preformatted(python)}")
     sections.append("<section id=\"reproduce\"><h2>How to reproduce</h2>" + "".join(repro) + "</section>")
     toc_names = [("provenance", "Provenance"), ("data", "The data"), ("audit", "Audit summary")] + \
         [(f"method-{k}", METHODS[k].title) for k in order] + \

@@ -30,6 +30,11 @@ def text(value) -> str:
     return html.escape(escape(value), quote=True)
 
 
+def preformatted(value) -> str:
+    """``value`` as a ``<pre>`` block: like :func:`text`, but its line breaks kept (code, commands)."""
+    return f"<pre>{html.escape(escape(value, keep_newlines=True), quote=True)}</pre>"
+
+
 def _cell(value) -> str:
     if isinstance(value, (float, np.floating)):
         return "" if np.isnan(value) else f"{value:.4g}"
