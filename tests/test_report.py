@@ -227,6 +227,7 @@ def test_audit_summary_lists_items_flagged_by_two_methods_first(reports):
     assert 'data-bk-module="bk-module-AuditExplorer"' in section
 
 
+@pytest.mark.slow  # builds three reports (vl-convert figures, explorer exports): ~10 s
 def test_report_numbers_are_the_apis(reports):
     page = reports["live"]
     sim_path = reports["dir"] / "evil.parquet"
