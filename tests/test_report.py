@@ -323,3 +323,18 @@ def test_a_set_with_variants_is_described_by_its_first_variant():
     page = build_report(rs, {}, static=True)
     assert "missing model x item cells (variant base)" in page
     assert "<dd>base, noise</dd>" in page
+
+
+@pytest.mark.slow  # the measure, compare_all of 8 models and the figures: 4-6 s on 2 shared cores
+def test_a_report_whose_methods_give_no_item_verdict_says_so(tmp_path):
+    # the empirical measure judges benchmarks, not items: the audit joins nothing (was: exit 2,
+    # "no method with an item verdict ran in this audit", from the flags figure)
+    path = str(Path(__file__).resolve().parents[1] / "data_samples" / "mcq" / "responses.parquet")
+    out = io.StringIO()
+    assert main(["report", path, "--out", str(tmp_path / "r.html"), "-q", "--static", "--methods", "measure",
+                 "--resamples", "20"], out=out) == 0
+    page = (tmp_path / "r.html").read_text(encoding="utf-8")
+    section = page[page.index('<section id="audit">'):page.index('<section id="method-measure">')]
+    assert "No method that ran gives a verdict per item" in section
+    assert "<svg" not in section
+    assert "<svg" in page[page.index('<section id="method-measure">'):]

@@ -191,12 +191,17 @@ def _audit_section(audit, rs, explorers: _Explorers, max_items: int) -> str:
     from benchkit.charts.auditing import agreement_chart
     from benchkit.charts.auditing import flags_chart
 
-    figures = [_figure(flags_chart(audit), "Items flagged per method, by how many methods agree")]
-    if len(audit.agreement):
-        figures.append(_figure(agreement_chart(audit), "Agreement between methods (Cohen's kappa)"))
-    hint = "Interactive audit explorer (runs in this file, offline): filter the items, click one to see " \
-        "every method's verdict."
-    live = "" if explorers.static else explorers.add(AUDIT.explorer(audit, rs), hint)
+    figures, live = [], ""
+    if audit.methods:  # the flag figures and the explorer need a method with an item verdict
+        figures.append(_figure(flags_chart(audit), "Items flagged per method, by how many methods agree"))
+        if len(audit.agreement):
+            figures.append(_figure(agreement_chart(audit), "Agreement between methods (Cohen's kappa)"))
+        hint = "Interactive audit explorer (runs in this file, offline): filter the items, click one to " \
+            "see every method's verdict."
+        live = "" if explorers.static else explorers.add(AUDIT.explorer(audit, rs), hint)
+    else:
+        figures.append("<p>No method that ran gives a verdict per item (the methods that ran judge whole "
+                       "benchmarks): nothing to join item by item.</p>")
     body = [f"<p><em>What it asks.</em> {text(AUDIT.question)}</p>",
             f"<p>{len(flagged):,} items flagged by at least one method, <span class=\"flagged\">{n2:,} by at "
             "least two</span> (listed first).</p>", *figures, live,
