@@ -124,8 +124,8 @@ def ladder():
 
 @pytest.fixture(scope="module")
 def prof(ladder):
-    """``benchkit.boundary.profiles`` of the ladder sample's correct counts."""
-    from benchkit.boundary import profiles
+    """``benchkit.boundary.steps.profiles`` of the ladder sample's correct counts."""
+    from benchkit.boundary.steps import profiles
 
     return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
 
@@ -143,16 +143,16 @@ def frame(prof, ladder):
 # the same reduced replicate counts (computed once per session).
 @pytest.fixture(scope="session")
 def dif_small_options():
-    """Reduced replicate counts for a quick :func:`benchkit.dif.audit` (no progress bar)."""
+    """Reduced replicate counts for a quick :func:`benchkit.dif.audit_rankings` (no progress bar)."""
     return {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
-            "alpha_sensitivity": (0.3,), "progress": False}
+            "sensitivity_fractions": (0.3,), "progress": False}
 
 
 @pytest.fixture(scope="session")
 def dif_sim_rs():
     """``(simulation, ResponseSet)``: 400 items x 700 models with family DIF on 6 sources."""
     from benchkit import ResponseSet
-    from benchkit.dif import simulate_family_dif
+    from benchkit.dif.steps import simulate_family_dif
 
     s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
                             dif_fraction=0.2, rng=21)
@@ -162,10 +162,10 @@ def dif_sim_rs():
 
 @pytest.fixture(scope="session")
 def dif_result(dif_sim_rs, dif_small_options):
-    """``benchkit.dif.audit`` of :func:`dif_sim_rs` (min_family_size=10, K=(4, 4), rng=3)."""
-    from benchkit.dif import audit
+    """``benchkit.dif.audit_rankings`` of :func:`dif_sim_rs` (min_family_size=10, K=(4, 4), rng=3)."""
+    from benchkit.dif import audit_rankings
 
-    return audit(dif_sim_rs[1], min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
+    return audit_rankings(dif_sim_rs[1], min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
 
 
 @pytest.fixture(scope="session")
@@ -174,9 +174,9 @@ def dif_cross_fit():
     (120 owners, min_family_size=10, K=(4, 4)), cached per ``n_sources``."""
     import functools
 
-    from benchkit.dif import build_population
-    from benchkit.dif import simulate_family_dif
     from benchkit.dif._crossfit import cross_fit
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import simulate_family_dif
 
     @functools.cache
     def fit(n_sources: int):

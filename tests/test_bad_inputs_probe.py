@@ -725,20 +725,21 @@ CASES = [
     ),
     (
         "measure-ddm-NaN",
-        lambda t: _measure().ddm([0.1, np.nan, 0.5]),
+        lambda t: _measure().steps.ddm([0.1, np.nan, 0.5]),
         (BenchkitValueError, r"z must be finite"),
     ),
     (
         "measure-ddm-empty",
-        lambda t: _measure().ddm([]),
+        lambda t: _measure().steps.ddm([]),
         (BenchkitValueError, r"z must have at least 1 element"),
     ),
     (
         "measure-ddm-target-unknown",
-        lambda t: _measure().ddm([0.1, 0.5], target="gauss"),
+        lambda t: _measure().steps.ddm([0.1, 0.5], target="gauss"),
         (BenchkitValueError, r"target"),
     ),
-    ("measure-top-gaps-k-0", lambda t: _measure().top_gaps([0.1, 0.5, 0.9], k=0), (BenchkitValueError, r"k")),
+    ("measure-top-gaps-k-0", lambda t: _measure().steps.top_gaps([0.1, 0.5, 0.9], k=0),
+     (BenchkitValueError, r"k")),
     (
         "measure-benchmarks-by-missing-column",
         lambda t: _measure().measure_benchmarks(_rs(), by="zz"),
@@ -746,7 +747,7 @@ CASES = [
     ),
     (
         "measure-summarize-z-outside-0-1",
-        lambda t: _measure().summarize([-3, 0.5, 7]),
+        lambda t: _measure().steps.summarize([-3, 0.5, 7]),
         (BenchkitValueError, r"normalized difficulties in \[0, 1\]"),
     ),
     # FINDING: AttributeError 'DataFrame' object has no attribute 'counts'
@@ -763,7 +764,7 @@ CASES = [
     ),
     (
         "boundary-profile-responses-a-DataFrame",
-        lambda t: _boundary().profile_responses(LONG),
+        lambda t: _boundary().profile(LONG),
         (BenchkitTypeError, r"rs must be a benchkit.ResponseSet"),
     ),
     (
@@ -773,33 +774,35 @@ CASES = [
     ),
     (
         "boundary-profiles-counts-above-T",
-        lambda t: _boundary().profiles(np.array([[5, 1], [0, 1]]), 3),
+        lambda t: _boundary().steps.profiles(np.array([[5, 1], [0, 1]]), 3),
         (BenchkitValueError, r"counts must lie in \[0, T=3\]"),
     ),
-    # FINDING: gamma_table(-1) returned an empty array
-    ("boundary-gamma-table-T-negative", lambda t: _boundary().gamma_table(-1), (BenchkitValueError, r"T")),
+    # FINDING: gamma_grid(-1) returned an empty array
+    ("boundary-gamma-table-T-negative", lambda t: _boundary().steps.gamma_grid(-1),
+     (BenchkitValueError, r"T")),
     # FINDING: ValueError "Exceeds the limit (4300 digits) for integer string conversion"
     (
         "boundary-exact-table-n-huge",
-        lambda t: _boundary().exact_table(10**6, 50),
+        lambda t: _boundary().steps.exact_calibration(10**6, 50),
         (BenchkitValueError, r"about 10\^1,707,570 count vectors"),
     ),
-    ("boundary-build-table-T-0", lambda t: _boundary().build_table(3, 0), (BenchkitValueError, r"T=0")),
+    ("boundary-build-table-T-0", lambda t: _boundary().steps.build_calibration(3, 0),
+     (BenchkitValueError, r"T=0")),
     (
         "landscape-points-logprobs-all-minus-inf",
-        lambda t: _landscape().points(np.array([[-np.inf, -np.inf]]), kind="logprobs"),
+        lambda t: _landscape().steps.points(np.array([[-np.inf, -np.inf]]), kind="logprobs"),
         (BenchkitValueError, r"-inf logprobs on every offered option"),
     ),
     (
         "landscape-points-negative",
-        lambda t: _landscape().points(np.array([[1.2, -0.2]])),
+        lambda t: _landscape().steps.points(np.array([[1.2, -0.2]])),
         (BenchkitValueError, r"probs\[0, 1\]=-0.2"),
     ),
     ("subsets-rng-a-float", lambda t: _subsets().select_random(10, 5, rng=1.5), (BenchkitTypeError, r"rng")),
-    ("boundary-get-table-n-0", lambda t: _boundary().get_table(0, 5), (BenchkitValueError, r"n")),
+    ("boundary-get-table-n-0", lambda t: _boundary().steps.get_calibration(0, 5), (BenchkitValueError, r"n")),
     (
         "boundary-reliability-unknown-model",
-        lambda t: _boundary().response_reliability(
+        lambda t: _boundary().estimate_reliability(
             ResponseSet.from_long(LONG.assign(answer=list("ABAB"))), "zz"
         ),
         (BenchkitValueError, r"zz"),
@@ -807,35 +810,36 @@ CASES = [
     # FINDING: a flat family list raised TypeError 'int' object is not iterable
     (
         "quality-cad-families-flat-list",
-        lambda t: _quality().cad(_Y(), [0, 1]),
+        lambda t: _quality().steps.cad(_Y(), [0, 1]),
         (BenchkitTypeError, r"families\[0\] is 0; each family is a list"),
     ),
     # FINDING: an inversion rate of 2 gave a score
     (
         "quality-cad-score-rate-2",
-        lambda t: _quality().cad_score(2.0),
+        lambda t: _quality().steps.cad_score(2.0),
         (BenchkitValueError, r"rate is an inversion rate in \[0, 1\]"),
     ),
-    ("quality-band-unknown-metric", lambda t: _quality().band("zz", 0.5), (BenchkitValueError, r"zz")),
+    ("quality-band-unknown-metric", lambda t: _quality().steps.band("zz", 0.5), (BenchkitValueError, r"zz")),
     (
         "quality-assess-a-DataFrame",
         lambda t: _quality().assess(LONG),
         (BenchkitError, r"data must be a ResponseSet"),
     ),
-    ("quality-stability-ratio-0", lambda t: _quality().stability(_Y(), 0.0), (BenchkitValueError, r"ratio")),
+    ("quality-stability-ratio-0", lambda t: _quality().steps.stability(_Y(), 0.0),
+     (BenchkitValueError, r"ratio")),
     (
         "landscape-points-kind-unknown",
-        lambda t: _landscape().points(np.array([[0.5, 0.5]]), kind="zz"),
+        lambda t: _landscape().steps.points(np.array([[0.5, 0.5]]), kind="zz"),
         (BenchkitValueError, r"kind"),
     ),
     (
         "landscape-letter-logprobs-missing-unknown",
-        lambda t: _landscape().letter_logprobs({"A": -1.0}, "AB", missing="zz"),
+        lambda t: _landscape().steps.letter_logprobs({"A": -1.0}, "AB", missing="zz"),
         (BenchkitValueError, r"missing"),
     ),
     (
         "landscape-mask-fraction-2",
-        lambda t: _landscape().mask(
+        lambda t: _landscape().steps.mask(
             pd.DataFrame({"item": ["a"], "text": ["q"], "options": [["x", "y"]]}), fraction=2
         ),
         (BenchkitValueError, r"fraction"),
@@ -843,34 +847,34 @@ CASES = [
     # FINDING: a missing results file read as an empty table
     (
         "landscape-read-results-missing-file",
-        lambda t: _landscape().read_results(t / "nope.jsonl"),
+        lambda t: _landscape().steps.read_results(t / "nope.jsonl"),
         (BenchkitValueError, r"nope\.jsonl' is not a file"),
     ),
     (
         "landscape-points-from-responses-without-probs",
-        lambda t: _landscape().points_from_responses(_rs()),
+        lambda t: _landscape().map_points(_rs()),
         (BenchkitValueError, r"no option probabilities"),
     ),
     # FINDING: labels of different lengths gave kappa 0.0
     (
         "dif-cohen-kappa-different-lengths",
-        lambda t: _dif().cohen_kappa([1, 0], [1]),
+        lambda t: _dif().steps.cohen_kappa([1, 0], [1]),
         (BenchkitValueError, r"one length; got shapes \(2,\) and \(1,\)"),
     ),
     # FINDING: a bad regular expression raised re.error
     (
         "dif-assign-families-bad-regex",
-        lambda t: _dif().assign_families(["llama-7b"], families={"x": "("}),
+        lambda t: _dif().steps.assign_families(["llama-7b"], families={"x": "("}),
         (BenchkitValueError, r"families\['x'\] = '\(' is not a regular expression"),
     ),
     (
         "dif-audit-a-DataFrame",
-        lambda t: _dif().audit(LONG),
+        lambda t: _dif().audit_rankings(LONG),
         (BenchkitError, r"rs must be a benchkit.ResponseSet"),
     ),
     (
         "dif-easiness-cells-n-strata-0",
-        lambda t: _dif().easiness_cells(np.array([0.1, 0.2]), ["a", "b"], n_strata=0),
+        lambda t: _dif().steps.easiness_cells(np.array([0.1, 0.2]), ["a", "b"], n_strata=0),
         (BenchkitValueError, r"n_strata"),
     ),
     (

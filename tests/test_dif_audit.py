@@ -1,4 +1,4 @@
-"""benchkit.dif.audit on a ResponseSet: the whole primary analysis (paper 001)."""
+"""benchkit.dif.audit_rankings on a ResponseSet: the whole primary analysis (paper 001)."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -6,9 +6,9 @@ import pytest
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import audit
-from benchkit.dif import robustness
-from benchkit.dif import robustness_pass
+from benchkit.dif import analyze_robustness
+from benchkit.dif import audit_rankings
+from benchkit.dif.steps import robustness_pass
 
 
 def test_audit_tables(dif_sim_rs, dif_result):
@@ -21,14 +21,14 @@ def test_audit_tables(dif_sim_rs, dif_result):
     assert row.excess_pp == pytest.approx(100 * (r.ranking.rate[j] - np.median(
         r.controls.replicates[:, j])))
     # the pair table lists exactly the counted reversals
-    pairs = r.near_tie_pairs()
+    pairs = r.pairs_frame()
     assert int(pairs.reversed.sum()) == int(r.ranking.flips[j].sum())
     assert int((~pairs.anchor_tie).sum()) == int(r.ranking.eligible[j].sum())
     assert list(r.alpha_sensitivity.alpha) == [0.3, 0.5]
     assert set(r.items_frame().half) == {0, 1}
     assert len(r.scores_frame()) == r.population.representatives().size
     # population report: every model accounted for
-    assert len(r.population.excluded()) + r.population.retained.size == rs.n_models
+    assert len(r.population.excluded_frame()) + r.population.retained.size == rs.n_models
     # source contributions sum to the family shift in each direction (Eq. 57)
     sc = r.scores_frame()
     for h in (0, 1):
@@ -42,7 +42,7 @@ def test_audit_tables(dif_sim_rs, dif_result):
 
 def test_audit_reproducible_and_njobs(dif_sim_rs, dif_result, dif_small_options):
     _s, rs = dif_sim_rs
-    b = audit(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **dif_small_options)
+    b = audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **dif_small_options)
     np.testing.assert_array_equal(b.controls.replicates, dif_result.controls.replicates)
     np.testing.assert_array_equal(b.bootstrap.replicates, dif_result.bootstrap.replicates)
     np.testing.assert_array_equal(b.owner_shifts.replicates, dif_result.owner_shifts.replicates)
@@ -55,7 +55,7 @@ def test_robustness_rows(dif_sim_rs, dif_result):
     pert = {"owner cap 1": {"owner_cap": 1, "min_family_size": 5},
             "omit qwen": {"omit": ("qwen",), "min_family_size": 10},
             "impossible": {"min_family_size": 10_000}}
-    tab = robustness(rs, dif_result, perturbations=pert, n_controls=20, rng=0, progress=False)
+    tab = analyze_robustness(rs, dif_result, perturbations=pert, n_controls=20, rng=0, progress=False)
     assert list(tab.variant) == ["baseline cap 5", "owner cap 1", "omit qwen", "impossible"]
     assert "qwen" not in tab.loc[2, "families"]
     assert "min_family_size" in tab.loc[3, "error"]
@@ -67,16 +67,16 @@ def test_robustness_rows(dif_sim_rs, dif_result):
 def test_audit_errors(dif_sim_rs):
     s, rs = dif_sim_rs
     with pytest.raises(BenchkitTypeError, match="ResponseSet"):
-        audit(s.Y)
+        audit_rankings(s.Y)
     with pytest.raises(BenchkitValueError, match="leave 0 families"):
-        audit(rs, progress=False, min_family_size=10_000)
+        audit_rankings(rs, progress=False, min_family_size=10_000)
     with pytest.raises(BenchkitValueError, match="owners"):
-        audit(rs, owners="family", progress=False)
+        audit_rankings(rs, owners="family", progress=False)
     with pytest.raises(BenchkitValueError, match="epsilon"):
-        audit(rs, epsilon=0.015, progress=False)
+        audit_rankings(rs, epsilon=0.015, progress=False)
     wide = pd.DataFrame({"a/llama-1": [1.0, np.nan], "b/qwen-2": [0.0, 1.0]}, index=["x", "y"])
     with pytest.raises(BenchkitValueError, match="complete binary matrix"):
-        audit(ResponseSet.from_wide(wide), progress=False)
+        audit_rankings(ResponseSet.from_wide(wide), progress=False)
 
 
 def test_explore_views(dif_result):
@@ -103,7 +103,7 @@ def test_explore_views(dif_result):
 
 
 def test_compare_family_shifts_self_is_zero(dif_result):
-    from benchkit.dif import compare_family_shifts
+    from benchkit.dif.steps import compare_family_shifts
 
     tab = compare_family_shifts(dif_result, dif_result, n_resamples=30, rng=0)
     np.testing.assert_allclose(tab.difference_pp, 0, atol=1e-12)

@@ -14,15 +14,15 @@ from benchkit._validation import check_int
 from benchkit._validation import check_probability
 from benchkit._validation import describe
 from benchkit.boundary._calibration import CalibrationTable
-from benchkit.boundary._calibration import get_table
+from benchkit.boundary._calibration import get_calibration
 from benchkit.boundary._trajectories import answer_entropy
 from benchkit.boundary._trajectories import binary_state_counts
 
-__all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_table"]
+__all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_grid"]
 
 
 @lru_cache(maxsize=64)
-def gamma_table(T: int) -> np.ndarray:
+def gamma_grid(T: int) -> np.ndarray:
     """``G[k1, kn] = P(theta_n > theta_1 | k1, kn)`` with Beta(1, 1) priors (Eq. 5/13/14).
 
     Closed form for integer Beta parameters (theta_1 ~ Beta(a1, b1), theta_n ~ Beta(an, bn)):
@@ -52,7 +52,7 @@ def endpoint_gamma(k1, kn, T: int) -> np.ndarray:
     for name, arr in (("k1", k1), ("kn", kn)):
         if arr.size and (arr.min() < 0 or arr.max() > T):
             raise BenchkitValueError(f"{name} must lie in [0, T={T}]")
-    return gamma_table(T)[k1, kn]
+    return gamma_grid(T)[k1, kn]
 
 
 @result
@@ -181,7 +181,7 @@ def _positions(a_num, q50, flat, n, T, groups):
 
 
 def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items=None,
-             groups=None, models=None) -> ProfileResult:
+             by=None, models=None) -> ProfileResult:
     """BSDProbe item profiles from correct-response counts along an ordered model axis.
 
     Parameters
@@ -201,8 +201,9 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         of all (T+1)^n count vectors (small settings only).
     items : sequence, optional
         Item labels (index of ``to_frame()``).
-    groups : sequence, optional
-        Benchmark label per item; App. B positioning uses reference items of the same group.
+    by : sequence, optional
+        The split: a benchmark label per item; App. B positioning uses reference items of the
+        same group (kept as ``ProfileResult.groups``).
     models : sequence of str, optional
         Names of the n axis models (columns of ``counts``, weakest first), kept on the result
         (``ProfileResult.models``) for charts and tables.
@@ -263,9 +264,9 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         table = calibration
     elif isinstance(calibration, str):
         if calibration == "auto":
-            table = get_table(n, T)
+            table = get_calibration(n, T)
         elif calibration == "exact":
-            table = get_table(n, T, method="exact")
+            table = get_calibration(n, T, method="exact")
         else:
             raise BenchkitValueError(
                 f"calibration={describe(calibration)} is not allowed; choose 'auto', 'exact' or a "
@@ -279,10 +280,11 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         items = np.asarray(items)
         if items.shape != (m,):
             raise BenchkitValueError(f"items must have one label per row ({m}); got shape {items.shape}")
-    if groups is not None:
-        groups = np.asarray(groups)
+    groups = None
+    if by is not None:
+        groups = np.asarray(by)
         if groups.shape != (m,):
-            raise BenchkitValueError(f"groups must have one label per row ({m}); got shape {groups.shape}")
+            raise BenchkitValueError(f"by must have one label per row ({m}); got shape {groups.shape}")
     if models is not None:
         if isinstance(models, str):
             raise BenchkitTypeError(f"models must be a sequence of {n} model names; got {models!r}")
@@ -327,7 +329,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     x_flat, info = _positions(a_num, q50, flat, n, T, groups)
     x = np.where(flat, x_flat, q50)
     w = np.where(flat, 1.0, q75 - q25)
-    gamma = gamma_table(T)[k[:, 0], k[:, -1]]
+    gamma = gamma_grid(T)[k[:, 0], k[:, -1]]
     cols = np.arange(n)[None, :]
     hmask = cols >= i75[:, None]
     with np.errstate(invalid="ignore", divide="ignore"):

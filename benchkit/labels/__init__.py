@@ -17,6 +17,7 @@ Layout: ``_dawid_skene`` (EM), ``_confident`` (thresholds, confident joint), ``_
 flags, per-model table on arrays), ``responses`` (the ResponseSet entry point), ``steps`` (the
 public array-level steps).
 """
+from benchkit.labels import steps as steps
 from benchkit.labels._keys import ISSUE_KINDS
 from benchkit.labels._keys import KeyIssues
 from benchkit.labels.responses import key_issues

@@ -9,6 +9,7 @@ key-free "out-of-sample" probability that confident learning compares with the k
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
@@ -56,10 +57,8 @@ class DawidSkene:
     converged: bool
     log_marginal: float
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """Per model: ``ability`` and the diagonal of the confusion matrix (``p_<c>``, c = 0..k-1)."""
-        import pandas as pd
-
         diag = np.einsum("mcc->mc", self.confusion)
         frame = pd.DataFrame(diag, columns=[f"p_{c}" for c in range(diag.shape[1])])
         frame.insert(0, "ability", self.ability)

@@ -102,7 +102,7 @@ class KeyIssues:
         """The per-item table (:attr:`items`), one row per item."""
         return self.items.copy()
 
-    def flagged(self) -> pd.DataFrame:
+    def flagged_frame(self) -> pd.DataFrame:
         """The flagged items, most suspect first."""
         f = self.items[self.items["flag"]]
         return f.sort_values("score", ascending=False, kind="stable")

@@ -87,7 +87,7 @@ class QualityResult:
         """Table 1 (:attr:`table`)."""
         return self.table.copy()
 
-    def intervals(self) -> pd.DataFrame:
+    def intervals_frame(self) -> pd.DataFrame:
         """Table 14: per benchmark and metric the estimate and its percentile interval."""
         rows = []
         for b in self.table.index:
@@ -96,7 +96,7 @@ class QualityResult:
                              self.table.at[b, f"{m}_high"]))
         return pd.DataFrame(rows, columns=["benchmark", "metric", "estimate", "low", "high"])
 
-    def family_table(self) -> pd.DataFrame:
+    def families_frame(self) -> pd.DataFrame:
         """Table 7: CAD score per benchmark (rows) and family (columns).
 
         NaN where a family has fewer than two models on a benchmark.
@@ -199,7 +199,9 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         "intersection" keeps the models present in every benchmark (the paper's setting) and
         reports the rest in ``dropped``; "pairwise" keeps every model: CBRC compares each pair of
         benchmarks on their shared models, DS and CAD use each benchmark's own models.
-    lam, eps, weights : the paper's defaults (12, 0.02, (0.3, 0.3, 0.4)).
+    lam, eps, weights : float, float, (float, float, float)
+        The CAD scaling lambda (Eq. 6), the DS minimum difference (Eq. 2) and the BQS weights
+        (Eq. 10); the paper's defaults (12, 0.02, (0.3, 0.3, 0.4)).
     min_models : int, default 2
         Fewest shared models for a pairwise tau.
     nan_policy : {"propagate", "omit"}, default "propagate"
@@ -220,7 +222,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     items, missing cells left out). Intervals: percentile bootstrap over items resampled within
     each benchmark (App. E does not say what is resampled; items are the reading, models being
     too few). Stability (Sec. 3.4) is a property of a selective benchmark, so it is reported by
-    :func:`benchkit.quality.selective_scores` and the sweeps, not here.
+    :func:`benchkit.quality.steps.selective_scores` and the sweeps, not here.
     """
     sets = _split(data, by)
     if len(sets) < 1:
