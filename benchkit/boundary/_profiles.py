@@ -225,9 +225,10 @@ class ProfileResult:
     q75 : ndarray (items,)
         Q_0.75, the same at three quarters of the gain; NaN for flat items.
     x : ndarray (items,)
-        Boundary position in [0, 1] (Eq. 4, Q_0.5): where the item becomes solvable along the
-        axis (0 = already by the weakest model). For flat items, the App. B assigned position
-        (Eq. 11-12), not an observed transition.
+        Boundary position in (0, 1] (Eq. 4, Q_0.5): where along the axis the fit reaches half of
+        the item's correctness gain; small = the item becomes solvable early, by weak models.
+        For flat items, the App. B assigned position in [0, 1] (Eq. 11-12), not an observed
+        transition.
     w : ndarray (items,)
         Boundary width Q_0.75 - Q_0.25 in [0, 1] (Eq. 4): small = an abrupt transition between
         neighbouring models; 1 for flat items.

@@ -79,7 +79,7 @@ class ReliabilityResult:
         small = the item's answers repeat. Column means are Table 7.
     spearman_c : ndarray (len(block_sizes),)
         Split-half Spearman correlation of correctness mass across items (the paper reports at
-        least 0.8466 at t = 20).
+        least 0.8466 on its six benchmarks).
     contrast : ndarray (len(block_sizes), 3)
         Mean self-JSD, mean cross-JSD and G_t in the outcome-role space at every block size.
     t : int

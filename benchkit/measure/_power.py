@@ -101,8 +101,9 @@ class DetectionPower:
         The test whose power is reported (largest per-item gain, or the aggregate score).
     table : DataFrame
         One row per (w, k): ``w, k, covered`` (items inside the worst-placed interval),
-        ``detectable`` (w > G(B)) and ``power`` in [alpha, 1] (alpha = the improvement is
-        invisible).
+        ``detectable`` (w > G(B)) and ``power``, the rejection probability under the worst-placed
+        improvement: alpha means the improvement is invisible (the score test's simulated power
+        scatters around it), 1 that it is always detected.
     rng_entropy : int, sequence of int or None
         Entropy of the root SeedSequence of the score test's simulation (``rng=result.rng_entropy``
         repeats it); None for the exact max test, which draws nothing.
