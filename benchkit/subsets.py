@@ -75,6 +75,9 @@ class Subset:
         Per selected item: its cluster (Anchor Points, tinyBenchmarks), stratum (BSDProbe) or -1.
     info : dict
         Method details (e.g. cluster labels of the whole pool, stratum allocation, the IRT fit).
+    rng_entropy : int, sequence of int or None
+        Entropy of the root SeedSequence the selection drew from (``rng=subset.rng_entropy``
+        repeats it); None where the selector does not record it.
     """
 
     indices: np.ndarray
@@ -83,6 +86,7 @@ class Subset:
     n_pool: int
     groups: np.ndarray
     info: dict = field(default_factory=dict)
+    rng_entropy: Any = None
 
     @property
     def size(self) -> int:

@@ -470,3 +470,17 @@ def test_answer_entropy_matches_scipy_and_feeds_profiles(sim):
     assert not np.array_equal(res.selections[0][0], res_bin.selections[0][0])
     with pytest.raises(ValueError, match="entropy='x' is not allowed"):
         measure_utility(rs, reference_axis=list(rs.model_ids), entropy="x")
+
+
+def test_select_bsdprobe_rng_entropy_repeats_the_draw():
+    # rule 5: the Subset records the entropy of its root; an int rng draws the subset of before
+    # (indices computed at d7d702c, where the Generator was made from rng directly)
+    from benchkit.boundary import profile
+
+    prof = profile(repeated_sampling(n_items=30, T=10, rng=0).responses).profile
+    a = select_bsdprobe(prof, 10, rng=7)
+    assert a.rng_entropy == 7
+    assert a.indices.tolist() == [13, 24, 19, 12, 3, 26, 2, 28, 20, 15]
+    b = select_bsdprobe(prof, 10, rng=np.random.default_rng(4))
+    assert isinstance(b.rng_entropy, int)
+    np.testing.assert_array_equal(select_bsdprobe(prof, 10, rng=b.rng_entropy).indices, b.indices)
