@@ -104,6 +104,27 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
     -----
     Records with an ``error`` and no usable score are an error naming them (the schema requires a
     score, so such records are malformed). ``meta["evaluation_ids"]`` lists the runs read.
+
+    References
+    ----------
+    EvalEval Coalition, Every Eval Ever, https://github.com/evaleval/every_eval_ever
+    (``instance_level_eval.schema.json``, schema versions 0.2.1 and 0.3.0).
+
+    Examples
+    --------
+    A round trip through :func:`write_every_eval_ever`:
+
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet, io
+    >>> rs = ResponseSet.from_long(pd.DataFrame({"model": ["m1", "m1"], "item": ["q1", "q2"],
+    ...                                          "correct": [1, 0]}))
+    >>> path = io.write_every_eval_ever(rs, pathlib.Path(tempfile.mkdtemp()) / "records.jsonl")
+    >>> back = io.read_every_eval_ever(path)
+    >>> back.to_long()[["model", "item", "correct"]]
+      model item  correct
+    0    m1   q1      1.0
+    1    m1   q2      0.0
     """
     _check_options("long", options, reader="read_every_eval_ever")
     if correct not in ("score", "is_correct"):
@@ -210,6 +231,7 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     Parameters
     ----------
     responses : ResponseSet
+        The data to write: every response (model, item, sample) becomes one record.
     path : str or path
         The ``.jsonl`` file to write (its folder must exist).
     evaluation_id : str, optional
@@ -219,6 +241,7 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     Returns
     -------
     Path
+        The file written.
 
     Notes
     -----
@@ -230,6 +253,22 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     :data:`benchkit.NO_ANSWER`), ``evaluation.score`` = ``correct`` and ``is_correct`` =
     ``correct == 1``. benchkit's item id, sample and variant go to ``metadata`` so
     :func:`read_every_eval_ever` restores the same ResponseSet.
+
+    References
+    ----------
+    EvalEval Coalition, Every Eval Ever, https://github.com/evaleval/every_eval_ever
+    (``instance_level_eval.schema.json``, schema version 0.3.0).
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet, io
+    >>> rs = ResponseSet.from_long(pd.DataFrame({"model": ["m1"], "item": ["q1"], "correct": [1]}))
+    >>> path = io.write_every_eval_ever(rs, pathlib.Path(tempfile.mkdtemp()) / "records.jsonl")
+    >>> record = json.loads(path.read_text().splitlines()[0])
+    >>> record["model_id"], record["sample_id"], record["evaluation"]
+    ('m1', 'q1', {'score': 1.0, 'is_correct': True})
     """
     if not isinstance(responses, ResponseSet):
         raise BenchkitTypeError(f"responses must be a ResponseSet, got {describe(responses)}")
