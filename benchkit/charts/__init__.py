@@ -88,12 +88,33 @@ def enable_offline_rendering(*, static: bool = False) -> None:
         stored in the output itself, so a saved notebook shows its charts anywhere, without a
         kernel (no tooltips or selections). Use it for notebooks shared as reports.
 
+    Returns
+    -------
+    None
+        Altair's active renderer is switched for the session (``alt.renderers.active``).
+
     Notes
     -----
     See the module docstring for why the default renderers do not work offline in JupyterLab 4.6
     with Altair 6. A saved output that holds both a widget reference and an SVG does not help:
     JupyterLab renders the widget mimetype, falls back to its text/plain line when the widget
     state is missing, and never shows the SVG (checked in headless JupyterLab 4.6).
+
+    References
+    ----------
+    The Altair documentation, "Displaying Altair Charts" (renderers, ``"jupyter"`` with
+    ``offline=True``), https://altair-viz.github.io/user_guide/display_frontends.html; the
+    vl-convert project, https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import altair as alt
+    >>> from benchkit.charts import enable_offline_rendering
+    >>> before = alt.renderers.active
+    >>> enable_offline_rendering(static=True)
+    >>> alt.renderers.active
+    'svg'
+    >>> _ = alt.renderers.enable(before)  # back to the previous renderer
     """
     if not isinstance(static, bool):
         raise BenchkitTypeError(f"static must be True or False, got {static!r}")
@@ -117,11 +138,25 @@ def to_svg(chart: Any) -> str:
     Parameters
     ----------
     chart : altair.Chart or any Altair top-level chart
+        The chart to draw (any benchkit chart function's result).
 
     Returns
     -------
     str
         The SVG text.
+
+    References
+    ----------
+    The vl-convert project (Vega-Lite to SVG/PNG without a browser), https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> svg = charts.to_svg(charts.accuracy_chart(rs))
+    >>> svg.startswith("<svg")
+    True
     """
     _altair()
     try:
@@ -144,6 +179,28 @@ def show(chart: Any) -> None:
     Parameters
     ----------
     chart : altair.Chart
+        The chart to display.
+
+    Returns
+    -------
+    None
+        The chart is displayed (twice with an interactive renderer: live, then as SVG).
+
+    References
+    ----------
+    The Jupyter display protocol (``IPython.display.display``),
+    https://ipython.readthedocs.io/en/stable/api/generated/IPython.display.html.
+
+    Examples
+    --------
+    Outside a notebook ``display`` prints each output's text form: the chart, then its SVG.
+
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.show(charts.accuracy_chart(rs))
+    alt.Chart(...)
+    <IPython.core.display.SVG object>
     """
     alt = _altair()
     from IPython.display import SVG
@@ -170,6 +227,27 @@ def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Ch
     altair.Chart
         Data columns ``model``, ``accuracy``, ``family``, ``rank`` (1 = most accurate; ties keep
         roster order).
+
+    References
+    ----------
+    J. VanderPlas et al. (2018), "Altair: Interactive Statistical Visualizations for Python",
+    Journal of Open Source Software 3(32), 1057. A. Satyanarayan, D. Moritz, K. Wongsuphasawat and
+    J. Heer (2017), "Vega-Lite: A Grammar of Interactive Graphics", IEEE Transactions on
+    Visualization and Computer Graphics 23(1), 341-350.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> chart = charts.accuracy_chart(rs)
+    >>> chart.mark
+    'bar'
+    >>> chart.data.head(3).round(3)
+           model  accuracy   family  rank
+    0  sim-mcq-7     0.827  unknown     1
+    1  sim-mcq-8     0.823  unknown     2
+    2  sim-mcq-6     0.710  unknown     3
     """
     alt = _altair()
     rs = _check_response_set(rs)
@@ -209,10 +287,34 @@ def difficulty_bins(rs: "ResponseSet", *, bins: int = 20) -> pd.DataFrame:
     :func:`numpy.histogram`, except that a p-value on an edge is never pushed into the lower bin by
     floating-point rounding. Items observed for no model have no p-value and are left out.
 
+    Parameters
+    ----------
+    rs : ResponseSet
+        The responses; a single variant.
+    bins : int, default 20
+        Number of equal-width bins on [0, 1] (1 to 1,000).
+
     Returns
     -------
     pandas.DataFrame
-        Columns ``bin_start``, ``bin_end``, ``n_items``.
+        Columns ``bin_start``, ``bin_end``, ``n_items``: one row per bin, empty bins included.
+
+    References
+    ----------
+    F. M. Lord and M. R. Novick (1968), Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the item p-value, classical test theory's difficulty index).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.difficulty_bins(rs, bins=4)
+       bin_start  bin_end  n_items
+    0       0.00     0.25       45
+    1       0.25     0.50       37
+    2       0.50     0.75       63
+    3       0.75     1.00      155
     """
     rs = _check_response_set(rs)
     bins = check_int("bins", bins, min=1, max=1000)
@@ -233,6 +335,7 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     Parameters
     ----------
     rs : ResponseSet
+        The responses; a single variant.
     bins : int
         Number of equal-width bins on [0, 1] (default 20, i.e. 0.05 wide).
     title : str, optional
@@ -243,6 +346,24 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     altair.Chart
         A bar per bin; the data are :func:`difficulty_bins` (``bin_start``, ``bin_end``,
         ``n_items``), binned in Python so the chart shows exactly these counts.
+
+    References
+    ----------
+    F. M. Lord and M. R. Novick (1968), Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the item p-value).
+    J. VanderPlas et al. (2018), "Altair: Interactive Statistical Visualizations for Python",
+    Journal of Open Source Software 3(32), 1057. A. Satyanarayan, D. Moritz, K. Wongsuphasawat and
+    J. Heer (2017), "Vega-Lite: A Grammar of Interactive Graphics", IEEE Transactions on
+    Visualization and Computer Graphics 23(1), 341-350.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> chart = charts.difficulty_histogram(rs, bins=4)
+    >>> chart.mark, chart.data["n_items"].tolist()
+    ('bar', [45, 37, 63, 155])
     """
     alt = _altair()
     data = difficulty_bins(rs, bins=bins)
