@@ -182,6 +182,7 @@ def to_png(chart: Any) -> bytes:
     Parameters
     ----------
     chart : altair.Chart or any Altair top-level chart
+        The chart to draw.
 
     Returns
     -------
