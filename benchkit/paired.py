@@ -119,11 +119,9 @@ class Comparison:
 
     References
     ----------
-    Q. McNemar (1947), "Note on the sampling error of the difference between correlated
-    proportions or percentages", Psychometrika 12(2), 153-157. K.-Y. Liang and S. L. Zeger (1986),
-    Biometrika 73(1), 13-22. A. C. Cameron and D. L. Miller (2015), J. Human Resources 50(2),
-    317-372. B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman &
-    Hall/CRC. E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640.
+    Q. McNemar (1947), Psychometrika 12(2), 153-157 (the exact test of the discordant counts).
+    E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640 (paired differences of
+    evaluation scores).
 
     Examples
     --------
@@ -220,14 +218,12 @@ class Comparisons:
     S. Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian Journal
     of Statistics 6(2), 65-70. Y. Benjamini and Y. Hochberg (1995), "Controlling the false
     discovery rate: a practical and powerful approach to multiple testing", J. R. Stat. Soc. B
-    57(1), 289-300. Q. McNemar (1947), "Note on the sampling error of the difference between correlated
-    proportions or percentages", Psychometrika 12(2), 153-157. K.-Y. Liang and S. L. Zeger (1986),
-    Biometrika 73(1), 13-22. A. C. Cameron and D. L. Miller (2015), J. Human Resources 50(2),
-    317-372. B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman &
-    Hall/CRC. E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640.
+    57(1), 289-300.
 
     Examples
     --------
+    Eight simulated models: three neighbour pairs can be told apart, so four tiers:
+
     >>> import benchkit
     >>> sim = benchkit.simulate.mcq_probabilities(rng=0)          # 300 items x 8 models
     >>> res = benchkit.compare_all(sim.responses)
@@ -501,6 +497,7 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
     ----------
     Q. McNemar (1947), Psychometrika 12(2), 153-157. K.-Y. Liang and S. L. Zeger (1986), Biometrika
     73(1), 13-22. A. C. Cameron and D. L. Miller (2015), J. Human Resources 50(2), 317-372.
+    B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman & Hall/CRC.
     E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640.
 
     Examples
@@ -597,11 +594,7 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     S. Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian Journal
     of Statistics 6(2), 65-70. Y. Benjamini and Y. Hochberg (1995), "Controlling the false
     discovery rate: a practical and powerful approach to multiple testing", J. R. Stat. Soc. B
-    57(1), 289-300. Q. McNemar (1947), "Note on the sampling error of the difference between correlated
-    proportions or percentages", Psychometrika 12(2), 153-157. K.-Y. Liang and S. L. Zeger (1986),
-    Biometrika 73(1), 13-22. A. C. Cameron and D. L. Miller (2015), J. Human Resources 50(2),
-    317-372. B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman &
-    Hall/CRC. E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640.
+    57(1), 289-300. The paired statistics of each pair: see :func:`compare`.
 
     Examples
     --------

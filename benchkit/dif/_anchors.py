@@ -249,13 +249,16 @@ class FoldAnchors:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchkit.dif.steps import purify, simulate_family_dif
+    The anchors an audit learnt on owner half 0:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> keep = np.array([f is not None for f in sim.family])     # models of an audited family
-    >>> fa = purify(sim.Y[:, keep], sim.family[keep], sim.source, K=2, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> fa = audit.anchors[0]
     >>> fa.K, fa.selected.sum(axis=1).tolist(), fa.jaccard.round(3).tolist()
-    (2, [64, 64, 64], [0.778, 0.91])
+    (2, [64, 64, 64], [0.684, 0.882])
     >>> float(fa.weights.sum())        # the cells keep their mass: weights sum to the items
     120.0
     """

@@ -120,30 +120,28 @@ class MatchedRandomResult:
     interval : tuple of ndarray
         2.5th and 97.5th percentiles of :math:`T_r`.
     rng_entropy : int or None
-        Entropy of the root seed of ``rng``: passing ``rng=rng_entropy`` repeats the call when
-        ``rng`` was None, an int or a Generator (inside :func:`run_audit` the seed is a child of the
-        audit's root: repeat the audit).
+        Entropy of the root seed of ``rng``: ``matched_random(..., rng=rng_entropy)`` draws the same subtests
+        after ``rng=None``, an int or a Generator. Inside :func:`run_audit` the seed is a child of
+        the audit's root (repeat the audit instead).
 
     References
     ----------
     Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
-    Recomposition?", Sec. 3.4, Eq. 10-11; App. C.6, Eq. 34-35. B. Phipson and G. K. Smyth (2010),
-    "Permutation p-values should never be zero", Statistical Applications in Genetics and
-    Molecular Biology 9(1), Article 39.
+    Recomposition?", Table 1 (Random, Excess, p_rand), Eq. 10-11.
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchkit.dif.steps import FoldTargets, pair_set
-    >>> Y = np.array([[1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0], [1, 0, 0, 0]])
-    >>> fold = FoldTargets(models=np.arange(4), owner=np.arange(4), family=np.array([0, 1, 0, 1]),
-    ...                    Y=Y.astype(float), weights=np.array([0.0, 2.0, 0.0, 2.0, 1.0]),
-    ...                    cells=np.array([0, 0, 1, 1, 2]))
-    >>> pairs = pair_set(fold, max_gap=0.2)    # (0, 1) reverses under the anchors; (2, 3) ties
-    >>> from benchkit.dif.steps import matched_random
-    >>> res = matched_random([fold], [pairs], [1.0], thresholds=(0.2,), n_resamples=99, rng=0)
-    >>> res.median.tolist(), res.excess_pp.tolist(), res.p_value.tolist()
-    ([0.5], [50.0], [0.27])
+    The matched-random controls of an audit on simulated data (no planted ranking effect):
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.controls.to_frame()[["threshold_pp", "low_dif_rate", "random_median", "p_value"]].iloc[2:4]
+       threshold_pp  low_dif_rate  random_median  p_value
+    2           1.0      0.428571       0.428571     0.62
+    3           2.0      0.393939       0.393939     0.58
     """
 
     thresholds: tuple
@@ -188,7 +186,7 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     n_jobs : int, optional
         Workers over the blocks; results are identical for any value.
     progress : bool, default False
-        Show a progress bar.
+        Show a progress bar over the R subtests.
 
     Returns
     -------
@@ -215,13 +213,12 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     One fold, one eligible near-tie pair, reversed under the anchor scoring (observed rate 1):
 
     >>> import numpy as np
-    >>> from benchkit.dif.steps import FoldTargets, pair_set
+    >>> from benchkit.dif.steps import FoldTargets, matched_random, pair_set
     >>> Y = np.array([[1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0], [1, 0, 0, 0]])
     >>> fold = FoldTargets(models=np.arange(4), owner=np.arange(4), family=np.array([0, 1, 0, 1]),
     ...                    Y=Y.astype(float), weights=np.array([0.0, 2.0, 0.0, 2.0, 1.0]),
     ...                    cells=np.array([0, 0, 1, 1, 2]))
     >>> pairs = pair_set(fold, max_gap=0.2)    # (0, 1) reverses under the anchors; (2, 3) ties
-    >>> from benchkit.dif.steps import matched_random
     >>> res = matched_random([fold], [pairs], [1.0], thresholds=(0.2,), n_resamples=99, rng=0)
     >>> res.replicates[:6, 0].tolist()          # random subtests reverse it sometimes
     [1.0, 1.0, 0.5, 0.0, 0.5, 0.5]
@@ -337,9 +334,10 @@ class BootstrapResult:
     n_units : int
         Bootstrap units B (sources, or clusters).
     rng_entropy : int or None
-        Entropy of the root seed of ``rng``: passing ``rng=rng_entropy`` repeats the call when
-        ``rng`` was None, an int or a Generator (inside :func:`run_audit` the seed is a child of the
-        audit's root: repeat the audit).
+        Entropy of the root seed of ``rng``: ``composition_bootstrap(..., rng=rng_entropy)`` draws the same
+        recompositions
+        after ``rng=None``, an int or a Generator. Inside :func:`run_audit` the seed is a child of
+        the audit's root (repeat the audit instead).
 
     References
     ----------
@@ -349,19 +347,18 @@ class BootstrapResult:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchkit.dif.steps import FoldTargets, pair_set
-    >>> Y = np.array([[1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0], [1, 0, 0, 0]])
-    >>> fold = FoldTargets(models=np.arange(4), owner=np.arange(4), family=np.array([0, 1, 0, 1]),
-    ...                    Y=Y.astype(float), weights=np.array([0.0, 2.0, 0.0, 2.0, 1.0]),
-    ...                    cells=np.array([0, 0, 1, 1, 2]))
-    >>> pairs = pair_set(fold, max_gap=0.2)    # (0, 1) reverses under the anchors; (2, 3) ties
-    >>> from benchkit.dif.steps import composition_bootstrap
-    >>> res = composition_bootstrap([fold], [pairs], np.arange(5), [1.0], thresholds=(0.2,),
-    ...                             n_resamples=99, rng=0)
-    >>> res.n_units, res.to_frame()
-    (5,    threshold_pp  observed  low  high
-    0          20.0       1.0  0.0   1.0)
+    How far the pooled reversal rate moves when the simulated benchmark is recomposed (it has
+    fewer than five sources, so 100 contiguous item clusters are resampled):
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.bootstrap.n_units, audit.bootstrap.to_frame().iloc[2:4].round(3)
+    (100,    threshold_pp  observed    low   high
+    2           1.0     0.429  0.077  0.563
+    3           2.0     0.394  0.131  0.484)
     """
 
     thresholds: tuple
@@ -405,7 +402,7 @@ def composition_bootstrap(folds: list[FoldTargets], pairs: list[PairSet], units:
     n_jobs : int, optional
         Workers over the blocks; results are identical for any value.
     progress : bool, default False
-        Show a progress bar.
+        Show a progress bar over the bootstrap replicates.
 
     Returns
     -------
@@ -426,18 +423,21 @@ def composition_bootstrap(folds: list[FoldTargets], pairs: list[PairSet], units:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchkit.dif.steps import FoldTargets, pair_set
-    >>> Y = np.array([[1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0], [1, 0, 0, 0]])
-    >>> fold = FoldTargets(models=np.arange(4), owner=np.arange(4), family=np.array([0, 1, 0, 1]),
-    ...                    Y=Y.astype(float), weights=np.array([0.0, 2.0, 0.0, 2.0, 1.0]),
-    ...                    cells=np.array([0, 0, 1, 1, 2]))
-    >>> pairs = pair_set(fold, max_gap=0.2)    # (0, 1) reverses under the anchors; (2, 3) ties
-    >>> from benchkit.dif.steps import composition_bootstrap
-    >>> res = composition_bootstrap([fold], [pairs], np.arange(5), [1.0], thresholds=(0.2,),
-    ...                             n_resamples=99, rng=0)
-    >>> res.interval[0].tolist(), res.interval[1].tolist()
-    ([0.0], [1.0])
+    Recompose an audit's simulated benchmark from its 100 contiguous item clusters:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.dif.steps import bootstrap_units, composition_bootstrap, pair_set
+    >>> pairs = [pair_set(fold, max_gap=0.05) for fold in audit.folds]
+    >>> res = composition_bootstrap(list(audit.folds), pairs, bootstrap_units(audit.source),
+    ...                             audit.ranking.rate, n_resamples=99, rng=1)
+    >>> res.to_frame().iloc[2:4].round(3)
+       threshold_pp  observed    low   high
+    2           1.0     0.429  0.071  0.571
+    3           2.0     0.394  0.110  0.467
     """
     n_jobs = check_n_jobs(n_jobs)
     R = check_int("n_resamples", n_resamples, min=1)
@@ -508,9 +508,10 @@ class OwnerBootstrapResult:
     families : tuple
         Family labels, sorted (the last axis of ``replicates``).
     rng_entropy : int or None
-        Entropy of the root seed of ``rng``: passing ``rng=rng_entropy`` repeats the call when
-        ``rng`` was None, an int or a Generator (inside :func:`run_audit` the seed is a child of the
-        audit's root: repeat the audit).
+        Entropy of the root seed of ``rng``: ``owner_bootstrap(..., rng=rng_entropy)`` draws the same owner
+        draws
+        after ``rng=None``, an int or a Generator. Inside :func:`run_audit` the seed is a child of
+        the audit's root (repeat the audit instead).
 
     References
     ----------
@@ -519,15 +520,17 @@ class OwnerBootstrapResult:
 
     Examples
     --------
-    >>> from benchkit.dif.steps import owner_bootstrap
-    >>> shifts = [1.0, -0.5, 2.0, 0.5, -1.0, 0.0]             # anchor minus full score, pp
-    >>> family = ["llama", "llama", "qwen", "qwen", "qwen", "llama"]
-    >>> owner = ["o1", "o2", "o3", "o3", "o4", "o5"]          # o3 uploaded two qwen models
-    >>> res = owner_bootstrap(shifts, family, owner, n_resamples=200, rng=0)
-    >>> res.to_frame()[["family", "mean", "n_models", "n_owners"]].round(3)
-      family   mean  n_models  n_owners
-    0  llama  0.167         3         3
-    1   qwen  0.500         3         2
+    The family score shifts of an audit, with owner-bootstrap intervals:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.owner_shifts.to_frame()[["family", "statistic", "mean", "low", "high"]].round(2).head(2)
+      family       statistic  mean   low  high
+    0  gemma  score_shift_pp  0.13 -1.93  3.06
+    1  llama  score_shift_pp -0.78 -2.92  1.70
     """
 
     table: pd.DataFrame
@@ -564,7 +567,7 @@ def owner_bootstrap(values, family, owner, *, names=("score_shift_pp",), n_resam
     n_jobs : int, optional
         Workers over the blocks; results are identical for any value.
     progress : bool, default False
-        Show a progress bar.
+        Show a progress bar over the owner resamples.
 
     Returns
     -------

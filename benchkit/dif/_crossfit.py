@@ -66,12 +66,14 @@ class CrossFit:
 
     Examples
     --------
+    With the paper's sensitivity fraction alpha = 0.3 (a third of the items as anchors):
+
     >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
     >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
-    >>> cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=0)
-    >>> cf.K, cf.alpha, [f.models.size for f in cf.folds]
-    ((2, 2), 0.5, [22, 21])
+    >>> cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), anchor_fraction=0.3, rng=0)
+    >>> cf.K, cf.alpha, [f.models.size for f in cf.folds], [int(a.selected[-1].sum()) for a in cf.anchors]
+    ((2, 2), 0.3, [22, 21], [32, 32])
     """
 
     K: tuple
@@ -142,6 +144,8 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
 
     Examples
     --------
+    Both directions on a simulated population, K frozen at 2:
+
     >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
     >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)

@@ -122,11 +122,13 @@ class RankingAudit:
 
     Examples
     --------
+    A quick audit of a simulated leaderboard (fewer replicates than the paper's defaults):
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> audit.to_frame()[["K", "tau_b", "close_n", "low_dif_pct", "random_pct", "excess_pp",
     ...                   "p_rand"]].round(3)
          K  tau_b  close_n  low_dif_pct  random_pct  excess_pp  p_rand
@@ -336,11 +338,13 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
 
     Examples
     --------
+    The audit on a simulated 0/1 matrix; ``rng=audit.rng_entropy`` repeats it exactly:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> audit.K, audit.families
     ((2, 2), ('gemma', 'llama', 'mistral', 'phi', 'qwen'))
     >>> again = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
@@ -519,11 +523,13 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
 
     Examples
     --------
+    The leave-one-family-out variant "omit phi" of an audit:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.steps import run_variant
     >>> row = run_variant(sim.Y, audit.model_ids, audit.source, audit.K, overrides={"omit": ("phi",)},
     ...                   base=audit.settings, n_controls=49, rng=0)
@@ -599,11 +605,13 @@ def robustness_table(Y, primary: RankingAudit, *, perturbations: Mapping[str, Ma
 
     Examples
     --------
+    Table 6's column for one perturbation of a simulated benchmark:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.steps import robustness_table
     >>> table = robustness_table(sim.Y, audit, perturbations={"omit phi": {"omit": ("phi",),
     ...                                                                  "min_family_size": 5}},
@@ -682,11 +690,13 @@ def compare_family_shifts(left: RankingAudit, right: RankingAudit, *, n_resample
 
     Examples
     --------
+    The same models on a second, noisier copy of the benchmark:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> import numpy as np
     >>> from benchkit.dif.steps import compare_family_shifts
     >>> noisy = (sim.Y ^ (np.random.default_rng(1).random(sim.Y.shape) < 0.1)).astype(np.uint8)

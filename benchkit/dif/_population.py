@@ -177,19 +177,15 @@ class Population:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchkit.dif.steps import build_population
-    >>> ids = [f"o{o}/{f}-{k}" for o, f in [(1, "llama"), (2, "llama"), (3, "qwen"), (4, "qwen")]
-    ...        for k in range(3)]
-    >>> pop = build_population(ids, np.linspace(0.4, 0.7, 12), owner_cap=2, min_family_size=2, rng=0)
-    >>> pop.families, pop.retained.size
-    (('llama', 'qwen'), 8)
-    >>> pop.counts_frame()
-      family  half  checkpoints  owners  representatives
-    0  llama     0            2       1                1
-    1  llama     1            2       1                1
-    2   qwen     0            2       1                1
-    3   qwen     1            2       1                1
+    The population of a simulated leaderboard (Zipf-sized owners, a few unmatched names):
+
+    >>> from benchkit.dif.steps import build_population, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
+    >>> pop.families, pop.retained.size, pop.representatives().size
+    (('gemma', 'llama', 'mistral', 'phi', 'qwen'), 160, 43)
+    >>> pop.table["status"].value_counts().to_dict()
+    {'retained': 160, 'owner cap 5': 125, 'no family pattern matches': 15}
     """
 
     table: pd.DataFrame

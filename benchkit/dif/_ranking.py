@@ -64,14 +64,18 @@ class FoldTargets:
 
     Examples
     --------
-    >>> import numpy as np
-    >>> from benchkit.dif.steps import FoldTargets, pair_set
-    >>> Y = np.array([[1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0], [1, 0, 0, 0]])
-    >>> fold = FoldTargets(models=np.arange(4), owner=np.arange(4), family=np.array([0, 1, 0, 1]),
-    ...                    Y=Y.astype(float), weights=np.array([0.0, 2.0, 0.0, 2.0, 1.0]),
-    ...                    cells=np.array([0, 0, 1, 1, 2]))
-    >>> fold.full.tolist(), fold.weighted().tolist()      # A_m and the anchor score (Eq. 8)
-    ([0.8, 0.6, 0.6, 0.4], [0.6, 0.8, 0.4, 0.4])
+    The first fold of an audit: half 1's representatives scored with half 0's anchor weights:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> fold = audit.folds[0]
+    >>> fold.models.size, float(fold.weights.sum())       # 22 targets; weights sum to the items
+    (22, 120.0)
+    >>> fold.full[:3].round(3).tolist(), fold.weighted()[:3].round(3).tolist()   # Eq. 8
+    ([0.508, 0.617, 0.575], [0.548, 0.631, 0.517])
     """
 
     models: np.ndarray
@@ -135,14 +139,15 @@ class PairSet:
 
     Examples
     --------
+    Three models of three owners; models 0 and 1 share a family, so two pairs remain:
+
     >>> import numpy as np
     >>> from benchkit.dif.steps import FoldTargets, pair_set
-    >>> Y = np.array([[1, 1, 1, 0], [1, 1, 0, 1], [1, 0, 1, 1], [0, 1, 1, 0], [1, 0, 0, 0]])
-    >>> fold = FoldTargets(models=np.arange(4), owner=np.arange(4), family=np.array([0, 1, 0, 1]),
-    ...                    Y=Y.astype(float), weights=np.array([0.0, 2.0, 0.0, 2.0, 1.0]),
-    ...                    cells=np.array([0, 0, 1, 1, 2]))
-    >>> pair_set(fold, max_gap=0.2)
-    PairSet(i=[0, 2], j=[1, 3], gap=[0.2, 0.2], sign=[1, 1])
+    >>> fold = FoldTargets(models=np.arange(3), owner=np.arange(3), family=np.array([0, 0, 1]),
+    ...                    Y=np.array([[1.0, 1, 0], [1, 0, 1], [1, 1, 0]]), weights=np.ones(3),
+    ...                    cells=np.zeros(3, int))
+    >>> pair_set(fold)
+    PairSet(i=[0, 1], j=[2, 2], gap=[0.6666666666666666, 0.3333333333333333], sign=[1, 1])
     """
 
     i: np.ndarray
@@ -276,11 +281,13 @@ class RankingResult:
 
     Examples
     --------
+    The observed reversals of an audit's anchor scoring:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> audit.ranking.to_frame().iloc[2:4].round(3)
        threshold_pp  eligible  flips   rate
     2           1.0        14      6  0.429

@@ -47,16 +47,16 @@ class ResidualDIF:
 
     Examples
     --------
+    Three families; item 0 favours family a, item 1 favours none:
+
     >>> import numpy as np
     >>> from benchkit.dif.steps import fit_residual_dif
-    >>> Y = np.array([[1] * 10 + [0] * 10,         # item 0: family a right, family b wrong
-    ...               [1, 0] * 10])                # item 1: both families right half the time
-    >>> family = np.array(["a"] * 10 + ["b"] * 10)
-    >>> fit = fit_residual_dif(Y, family, np.zeros((2, 20)))
-    >>> fit.to_frame().round(3)
-         b  delta_a  delta_b      D
-    0  0.0    1.634   -1.634  3.267
-    1  0.0    0.000    0.000  0.000
+    >>> family = np.array(["a", "b", "c"] * 4)
+    >>> Y = np.array([[1, 0, 0] * 4, [1, 1, 1, 0, 0, 0] * 2])
+    >>> fit_residual_dif(Y, family, np.zeros((2, 12))).to_frame().round(2)
+          b  delta_a  delta_b  delta_c     D
+    0 -0.82     1.42    -0.71    -0.71  2.13
+    1  0.00     0.00     0.00     0.00  0.00
     """
 
     b: np.ndarray

@@ -243,17 +243,18 @@ class Replication:
 
     Examples
     --------
-    >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
+    Signatures of an audit's two owner halves on simulated data with planted item effects:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
-    >>> cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=0)
-    >>> from benchkit.dif.steps import replicate_signatures
-    >>> rep = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=99, rng=0)
-    >>> rep.to_frame().round(3)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.replication.to_frame().round(3)
               statistic  value  p_value
-    0        median_rho  0.174     0.01
+    0        median_rho  0.178     0.01
     1       top_overlap  0.542     0.01
-    2  family_agreement  0.769     0.09
+    2  family_agreement  0.846     0.05
     """
 
     families: tuple
@@ -317,7 +318,7 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
     n_jobs : int, optional
         Workers over the blocks; results are identical for any value.
     progress : bool, default False
-        Show a progress bar.
+        Show a progress bar over the permutations.
 
     Returns
     -------
@@ -340,6 +341,8 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
 
     Examples
     --------
+    Cross-half replication on simulated data with planted item x family effects:
+
     >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
     >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
@@ -406,6 +409,8 @@ def source_effects(disc: FoldAnchors, val: FoldAnchors, source, *, min_items: in
 
     Examples
     --------
+    One most negative and one most positive source per family, checked in the other half:
+
     >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
     >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
@@ -479,6 +484,8 @@ def source_decomposition(Y_target: np.ndarray, family_target: np.ndarray, weight
 
     Examples
     --------
+    Half 0's anchors scoring half 1's models; per family the contributions add up (Eq. 57):
+
     >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
     >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
@@ -574,6 +581,8 @@ class SourceSupport:
 
     Examples
     --------
+    Benchmark B keeps too few signs, so only one benchmark meets its rate:
+
     >>> import pandas as pd
     >>> from benchkit.dif.steps import source_support
     >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
@@ -641,6 +650,8 @@ def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
 
     Examples
     --------
+    Two benchmarks keep 18 and 14 of their 20 selected signs:
+
     >>> import pandas as pd
     >>> from benchkit.dif.steps import source_support
     >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
@@ -721,15 +732,17 @@ class FoldSwapCheck:
 
     Examples
     --------
-    >>> import pandas as pd
+    The check on an audit's exact source decomposition (both cross-fitting directions):
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.steps import fold_swap_signs
-    >>> decomposition = pd.DataFrame({
-    ...     "direction": ["0->1"] * 4 + ["1->0"] * 4, "family": "llama",
-    ...     "source": ["law", "math", "bio", "art"] * 2,
-    ...     "contribution_pp": [1.2, 0.4, -0.8, -0.1, 0.9, -0.2, -0.5, 0.3]})
-    >>> check = fold_swap_signs(decomposition)
+    >>> check = fold_swap_signs(audit.decomposition)
     >>> check.n_checked, check.n_same, check.rate
-    (4, 2, 0.5)
+    (16, 8, 0.5)
     """
 
     table: pd.DataFrame

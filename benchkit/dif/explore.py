@@ -50,11 +50,13 @@ def heatmap_view(audit, *, half: int = 0, bins: int | None = None) -> pd.DataFra
 
     Examples
     --------
+    Half 0's items, most family-dependent first:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.explore import heatmap_view
     >>> view = heatmap_view(audit)
     >>> len(view), list(view.columns[:6])
@@ -106,11 +108,13 @@ def signature_view(audit, item) -> pd.DataFrame:
 
     Examples
     --------
+    One item's effects in the two owner halves:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.explore import signature_view
     >>> view = signature_view(audit, audit.item_ids[0])
     >>> view.shape, sorted(set(view["half"]))
@@ -152,11 +156,13 @@ def reversal_curve_view(audit) -> pd.DataFrame:
 
     Examples
     --------
+    Figure 1's points of an audit:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.explore import reversal_curve_view
     >>> reversal_curve_view(audit)[["threshold_pp", "excess_pp", "filled", "primary"]].iloc[2:4]
        threshold_pp  excess_pp  filled  primary
@@ -234,11 +240,13 @@ def near_tie_view(audit, *, epsilon: float | None = None) -> pd.DataFrame:
 
     Examples
     --------
+    The near-tied pairs of an audit, reversals first:
+
     >>> from benchkit.dif.steps import run_audit, simulate_family_dif
     >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
-    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
-    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
-    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
     >>> from benchkit.dif.explore import near_tie_view
     >>> view = near_tie_view(audit)
     >>> len(view), int(view["reversed"].sum())

@@ -206,20 +206,21 @@ def analyze_robustness(rs, primary: RankingAudit, *, perturbations: Mapping[str,
     References
     ----------
     Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
-    Recomposition?", Sec. 4.1, Sec. 5.3 (Figure 2); App. D.2, Eq. 44-46.
+    Recomposition?", Sec. 4.1 (the nine perturbations), Sec. 5.3 (Figure 2); App. D.2 (population
+    rules, Eq. 44-46), App. B.3 (family/owner robustness matrix).
 
     Examples
     --------
+    The owner-cap-1 perturbation of a primary audit (App. D.2 keeps at least 15 models per family):
+
+    >>> from benchkit.dif import PERTURBATIONS, analyze_robustness, audit_rankings
     >>> from benchkit.simulate import load_sample
-    >>> from benchkit.dif import audit_rankings
-    >>> rs = load_sample("dif")                           # 400 items x 300 models, 5 families
-    >>> rs = rs.select(items=list(rs.item_ids[:160]))     # a quicker example
-    >>> audit = audit_rankings(rs, K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99,
-    ...                        n_permutations=99, rng=0, progress=False)
-    >>> from benchkit.dif import PERTURBATIONS, analyze_robustness
+    >>> rs = load_sample("dif").select(items=[f"q{i:04d}" for i in range(160)])
+    >>> primary = audit_rankings(rs, K=(2, 2), sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
+    ...                          n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
     >>> PERTURBATIONS["owner cap 1"]
     {'owner_cap': 1, 'min_family_size': 15}
-    >>> table = analyze_robustness(rs, audit, perturbations={"owner cap 1": PERTURBATIONS["owner cap 1"]},
+    >>> table = analyze_robustness(rs, primary, perturbations={"owner cap 1": PERTURBATIONS["owner cap 1"]},
     ...                            n_controls=49, rng=0, progress=False)
     >>> table[["variant", "models", "close_n", "excess_pp", "p_value"]].round(3)
               variant  models  close_n  excess_pp  p_value

@@ -51,18 +51,18 @@ class ConfidentJoint:
 
     References
     ----------
-    C. G. Northcutt, L. Jiang and I. L. Chuang (2021), "Confident learning: estimating uncertainty
-    in dataset labels", Journal of Artificial Intelligence Research 70, 1373-1411.
+    Northcutt, Jiang and Chuang (2021), JAIR 70, 1373-1411: the confident joint of Sec. 3.1 and
+    its calibration.
 
     Examples
     --------
+    Four items with three options; item 3 is keyed A but its models lean to C:
+
     >>> from benchkit.labels.steps import confident_joint
-    >>> cj = confident_joint([[0.9, 0.1], [0.1, 0.9], [0.05, 0.95]], [0, 1, 0])
-    >>> cj.to_frame()              # the third example, labelled 0, is confidently class 1
-    confident  0  1
-    given
-    0          1  1
-    1          0  1
+    >>> probs = [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7], [0.1, 0.1, 0.8]]
+    >>> cj = confident_joint(probs, [0, 1, 2, 0])
+    >>> cj.thresholds.round(3).tolist(), cj.confident.tolist(), cj.off_diagonal.tolist()
+    ([0.45, 0.7, 0.7], [0, 1, 2, 2], [False, False, False, True])
     """
 
     thresholds: np.ndarray
@@ -166,6 +166,8 @@ def confident_joint(probs, labels, *, valid=None, thresholds=None) -> ConfidentJ
 
     Examples
     --------
+    The third example is labelled 0 but confidently class 1 (its 0.95 reaches t_1 = 0.9):
+
     >>> from benchkit.labels.steps import confident_joint
     >>> cj = confident_joint([[0.9, 0.1], [0.1, 0.9], [0.05, 0.95]], [0, 1, 0])
     >>> cj.thresholds.round(3).tolist(), cj.confident.tolist()

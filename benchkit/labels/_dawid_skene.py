@@ -62,12 +62,14 @@ class DawidSkene:
 
     Examples
     --------
+    Five items, three models; model 0 agrees with the majority everywhere:
+
     >>> import numpy as np
     >>> from benchkit.labels.steps import dawid_skene
-    >>> choices = np.array([[0, 0, 1], [1, 1, 1], [2, 2, 0], [0, 0, 0]])  # items x models
-    >>> fit = dawid_skene(np.eye(3)[choices])
-    >>> fit.ability.round(3).tolist(), fit.converged          # model 2 disagrees most
-    ([0.969, 0.969, 0.518], True)
+    >>> votes = np.eye(3)[[[0, 0, 0], [1, 1, 0], [2, 2, 2], [1, 1, 1], [0, 2, 0]]]
+    >>> fit = dawid_skene(votes)
+    >>> fit.posterior.argmax(axis=1).tolist(), fit.ability.round(3).tolist()
+    ([0, 1, 2, 1, 0], [0.978, 0.792, 0.795])
     """
 
     posterior: np.ndarray

@@ -581,19 +581,17 @@ def benchmark_table(frame: Any, *, by: str = "benchmark", block: int = 512) -> p
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    The 2,400 (item, model) points of the MCQ sample, its items split into two "benchmarks":
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import benchmark_table
     >>> benchmark_table(frame).round(3)
                points  mean_h_norm    mpd
     benchmark
-    arc             4         0.45  0.229
-    mmlu            4         0.60  0.488
+    first        1200        0.553  0.431
+    second       1200        0.558  0.429
     """
     f = _check_frame(frame, [by, "p_top1", "h_norm"])
     out = pd.DataFrame({
@@ -747,19 +745,18 @@ def model_table(
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    Each model's own MPD on each half of the MCQ sample's items:
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import model_table
-    >>> model_table(frame).round(3)
-    benchmark    arc   mmlu
+    >>> model_table(frame).round(3).head(3)
+    benchmark  first  second
     model
-    m1         0.141  0.806
-    m2         0.269  0.361
+    sim-mcq-1  0.280   0.284
+    sim-mcq-2  0.343   0.320
+    sim-mcq-3  0.412   0.399
     """
     check_choice("orient", orient, ("model", "benchmark"))
     f = _check_frame(frame, [model_column, benchmark_column, "p_top1", "h_norm"])
@@ -803,19 +800,18 @@ def rank_table(frame: Any, *, model_column: str = "model", benchmark_column: str
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    The halves of the MCQ sample ranked model by model (most dispersed first):
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import rank_table
-    >>> rank_table(frame)
-            1st  2nd
+    >>> rank_table(frame).head(3)
+                  1st     2nd
     model
-    m1     mmlu  arc
-    m2     mmlu  arc
+    sim-mcq-1  second   first
+    sim-mcq-2   first  second
+    sim-mcq-3   first  second
     """
     wide = model_table(frame, model_column=model_column, benchmark_column=benchmark_column, models=models,
                        block=block)
@@ -857,19 +853,18 @@ def summary_table(frame: Any, *, by: str | Sequence[str] = ("model", "variant"),
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    Per model of the MCQ sample (the weakest models are the least confident):
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import summary_table
-    >>> summary_table(frame, by="benchmark").round(3)
-               n  accuracy  mean_h_norm  mean_p_top1    mpd
-    benchmark
-    arc        4       NaN         0.45        0.838  0.229
-    mmlu       4       NaN         0.60        0.600  0.488
+    >>> summary_table(frame, by="model").round(3).head(3)
+                 n  accuracy  mean_h_norm  mean_p_top1    mpd
+    model
+    sim-mcq-1  300     4.667        0.733        0.552  0.282
+    sim-mcq-2  300    29.333        0.691        0.625  0.331
+    sim-mcq-3  300    66.000        0.538        0.765  0.405
     """
     by_cols = [by] if isinstance(by, str) else list(by)
     f = _check_frame(frame, by_cols + ["p_top1", "h_norm"])
@@ -987,20 +982,17 @@ def average_over_models(frame: Any, *, by: str | Sequence[str] | None = "benchma
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    Fig. 2's points for the MCQ sample: one per item, averaged over its eight models:
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import average_over_models
-    >>> average_over_models(frame)
-      benchmark item  p_top1  h_norm  n_models
-    0       arc   a1   0.925    0.45         2
-    1       arc   a2   0.750    0.45         2
-    2      mmlu   b1   0.450    0.85         2
-    3      mmlu   b2   0.750    0.35         2
+    >>> average_over_models(frame).round(3).head(3)
+      benchmark   item  p_top1  h_norm  n_models
+    0     first  q0000   0.894   0.802         8
+    1     first  q0001   0.625   0.787         8
+    2     first  q0002   0.832   0.705         8
     """
     keys = _as_list(by) + [item_column]
     f = _check_frame(frame, keys + [model_column] + list(columns))
@@ -1039,24 +1031,22 @@ class MPDReadings:
 
     References
     ----------
-    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.3, Table 1, Fig. 2,
-    App. A (Table 7).
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372: pooled MPD, Sec. 3.3
+    and Table 1; item-averaged landscape, Fig. 2; per-model MPD, App. A and Table 7.
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    Averaging over models shrinks the cloud; pooling adds the cross-model pairs:
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import mpd_readings
-    >>> mpd_readings(frame).table.round(3)
-               pooled  item_averaged  mean_per_model  points  items  models
+    >>> mpd_readings(frame).table[["pooled", "item_averaged", "mean_per_model"]].round(3)
+               pooled  item_averaged  mean_per_model
     benchmark
-    arc         0.229          0.175           0.205       4      2       2
-    mmlu        0.488          0.583           0.583       4      2       2
+    first       0.431          0.258           0.381
+    second      0.429          0.247           0.383
     """
 
     table: pd.DataFrame
@@ -1103,25 +1093,23 @@ def mpd_readings(frame: Any, *, by: str | Sequence[str] | None = "benchmark",
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> frame = pd.DataFrame({
-    ...     "benchmark": ["arc"] * 4 + ["mmlu"] * 4,
-    ...     "model": ["m1", "m1", "m2", "m2"] * 2,
-    ...     "item": ["a1", "a2", "a1", "a2", "b1", "b2", "b1", "b2"],
-    ...     "p_top1": [0.9, 0.8, 0.95, 0.7, 0.5, 0.9, 0.4, 0.6],
-    ...     "h_norm": [0.5, 0.6, 0.4, 0.3, 0.9, 0.2, 0.8, 0.5]})
+    The three readings of the MCQ sample's two halves, and the per-model terms:
+
+    >>> import benchkit
+    >>> frame = benchkit.landscape.map_points(benchkit.simulate.load_sample("mcq")).to_frame()
+    >>> frame["benchmark"] = frame["item"].map(lambda i: "first" if i < "q0150" else "second")
     >>> from benchkit.landscape.steps import mpd_readings
     >>> r = mpd_readings(frame)
-    >>> r.table[["pooled", "item_averaged", "mean_per_model"]].round(3)
-               pooled  item_averaged  mean_per_model
+    >>> r.table[["points", "items", "models"]]
+               points  items  models
     benchmark
-    arc         0.229          0.175           0.205
-    mmlu        0.488          0.583           0.583
-    >>> r.per_model.round(3)
-    model         m1     m2
+    first        1200    150       8
+    second       1200    150       8
+    >>> r.per_model.iloc[:, :3].round(3)
+    model      sim-mcq-1  sim-mcq-2  sim-mcq-3
     benchmark
-    arc        0.141  0.269
-    mmlu       0.806  0.361
+    first          0.280      0.343      0.412
+    second         0.284      0.320      0.399
     """
     groups = _as_list(by)
     f = _check_frame(frame, groups + [item_column, model_column] + list(columns))

@@ -245,18 +245,16 @@ def normalize_items(items: Any) -> pd.DataFrame:
 
     Examples
     --------
+    A key may be a letter or a 0-based index, and ``question`` is read as ``text``:
+
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import normalize_items
-    >>> normalize_items(items)[["item", "answer_key", "answer_index", "n_options"]]
-      item answer_key  answer_index  n_options
-    0   q1          B             1          4
-    1   q2          C             2          4
+    >>> items = pd.DataFrame({"item": ["q1", "q2"], "question": ["2 + 2 = ?", "Capital of Peru?"],
+    ...                       "options": [["3", "4"], ["Lima", "Quito", "Cusco"]], "answer_key": [1, "a"]})
+    >>> normalize_items(items)[["item", "text", "answer_key", "answer_index", "n_options"]]
+      item              text answer_key  answer_index  n_options
+    0   q1         2 + 2 = ?          B             1          2
+    1   q2  Capital of Peru?          A             0          3
     """
     if not isinstance(items, pd.DataFrame):
         raise BenchkitTypeError(
@@ -336,16 +334,13 @@ def baseline(items: Any) -> pd.DataFrame:
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
 
     Returns
     -------
     DataFrame
-        The variants table: the items' columns with the perturbed ``text``, ``options``,
-        ``answer_key``, ``answer_index`` and ``n_options``, plus ``variant`` and the guard columns
-        ``negation``, ``collision_risk``, ``guard_terms``; one row per item.
+        The items as variant ``baseline``: one row per item, the columns of
+        :func:`normalize_items` plus ``variant`` and the guard columns (False, empty).
 
     References
     ----------
@@ -355,17 +350,12 @@ def baseline(items: Any) -> pd.DataFrame:
     Examples
     --------
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import baseline
-    >>> baseline(items)[["item", "variant", "answer_key"]]
-      item   variant answer_key
-    0   q1  baseline          B
-    1   q2  baseline          C
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which planet is largest?"], "answer_key": ["C"],
+    ...                       "options": [["Mars", "Venus", "Jupiter", "Earth"]]})
+    >>> baseline(items)[["item", "variant", "text", "answer_index"]]
+      item   variant                      text  answer_index
+    0   q1  baseline  Which planet is largest?             2
     """
     df = normalize_items(items)
     return _finish(df, "baseline", df["text"], df["options"], df["answer_index"])
@@ -386,9 +376,7 @@ def mask(items: Any, *, token: str = "[MASK]", fraction: float = 1.0, rng: Any =
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     token : str, default "[MASK]"
         The replacement of each masked word.
     fraction : float, default 1.0
@@ -401,9 +389,8 @@ def mask(items: Any, *, token: str = "[MASK]", fraction: float = 1.0, rng: Any =
     Returns
     -------
     DataFrame
-        The variants table: the items' columns with the perturbed ``text``, ``options``,
-        ``answer_key``, ``answer_index`` and ``n_options``, plus ``variant`` and the guard columns
-        ``negation``, ``collision_risk``, ``guard_terms``; one row per item.
+        The masked variant: one row per item with the masked ``text``, the columns of
+        :func:`normalize_items` plus ``variant`` and the guard columns (False, empty).
 
     References
     ----------
@@ -412,16 +399,15 @@ def mask(items: Any, *, token: str = "[MASK]", fraction: float = 1.0, rng: Any =
 
     Examples
     --------
+    The question's words are replaced; the options and the key stay:
+
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import mask
-    >>> mask(items).loc[1, "text"]
-    '[MASK] [MASK] [MASK] [MASK] [MASK] [MASK] [MASK] [MASK]'
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb from the air?"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]],
+    ...                       "answer_key": ["B"]})
+    >>> mask(items).loc[0, ["text", "answer_key"]].tolist()
+    ['[MASK] [MASK] [MASK] [MASK] [MASK] [MASK] [MASK] [MASK]', 'B']
     >>> half = mask(items, fraction=0.5, rng=0)
     >>> half.loc[0, "variant"], half.loc[0, "text"]
     ('mask50', 'Which gas [MASK] plants absorb [MASK] [MASK] [MASK]')
@@ -459,9 +445,7 @@ def no_answer(items: Any, *, label: str = "No Answer", name: str = "no_answer") 
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     label : str, default "No Answer"
         The text that replaces the keyed option.
     name : str, default "no_answer"
@@ -470,9 +454,8 @@ def no_answer(items: Any, *, label: str = "No Answer", name: str = "no_answer") 
     Returns
     -------
     DataFrame
-        The variants table: the items' columns with the perturbed ``text``, ``options``,
-        ``answer_key``, ``answer_index`` and ``n_options``, plus ``variant`` and the guard columns
-        ``negation``, ``collision_risk``, ``guard_terms``; one row per item.
+        The No-Answer variant: one row per item, the keyed option's text replaced by ``label``,
+        plus ``variant`` and the guard columns (False, empty).
 
     References
     ----------
@@ -482,16 +465,12 @@ def no_answer(items: Any, *, label: str = "No Answer", name: str = "no_answer") 
     Examples
     --------
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import no_answer
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which planet is largest?"], "answer_key": ["C"],
+    ...                       "options": [["Mars", "Venus", "Jupiter", "Earth"]]})
     >>> v = no_answer(items)
     >>> v.loc[0, "options"], v.loc[0, "answer_key"]
-    (['Oxygen', 'No Answer', 'Helium', 'Neon'], 'B')
+    (['Mars', 'Venus', 'No Answer', 'Earth'], 'C')
     """
     df = normalize_items(items)
     opts = []
@@ -514,9 +493,7 @@ def score_bias(items: Any, *, value: str = "10/10", template: str = " (Score: {v
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     value : str, default "10/10"
         The displayed score (the paper's representative value).
     template : str, default " (Score: {value})"
@@ -527,9 +504,8 @@ def score_bias(items: Any, *, value: str = "10/10", template: str = " (Score: {v
     Returns
     -------
     DataFrame
-        The variants table: the items' columns with the perturbed ``text``, ``options``,
-        ``answer_key``, ``answer_index`` and ``n_options``, plus ``variant`` and the guard columns
-        ``negation``, ``collision_risk``, ``guard_terms``; one row per item.
+        The score-bias variant: one row per item with the suffixed ``text``, plus ``variant`` and
+        the guard columns (False, empty).
 
     References
     ----------
@@ -539,15 +515,13 @@ def score_bias(items: Any, *, value: str = "10/10", template: str = " (Score: {v
     Examples
     --------
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import score_bias
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["At what temperature does water boil at sea level?"],
+    ...                       "options": [["90 C", "100 C", "110 C", "120 C"]], "answer_key": ["B"]})
     >>> score_bias(items).loc[0, "text"]
-    'Which gas do plants absorb from the air? (Score: 10/10)'
+    'At what temperature does water boil at sea level? (Score: 10/10)'
+    >>> score_bias(items, value="1/10").loc[0, "variant"]
+    'score_bias_1/10'
     """
     if not isinstance(value, str) or not value:
         raise BenchkitValueError(f"value must be a non-empty string such as '10/10'; got {value!r}")
@@ -568,9 +542,7 @@ def positional_bias(items: Any, position: str | int, *, name: str | None = None)
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     position : str or int
         The key's new position: a letter (``"A"``..) or a 0-based index, within the smallest
         option count of ``items``.
@@ -580,9 +552,8 @@ def positional_bias(items: Any, position: str | int, *, name: str | None = None)
     Returns
     -------
     DataFrame
-        The variants table: the items' columns with the perturbed ``text``, ``options``,
-        ``answer_key``, ``answer_index`` and ``n_options``, plus ``variant`` and the guard columns
-        ``negation``, ``collision_risk``, ``guard_terms``; one row per item.
+        The positional-bias variant: one row per item with the swapped ``options`` and the new
+        ``answer_key`` / ``answer_index``, plus ``variant`` and the guard columns (False, empty).
 
     References
     ----------
@@ -591,17 +562,15 @@ def positional_bias(items: Any, position: str | int, *, name: str | None = None)
 
     Examples
     --------
+    The key (C) swaps places with the option at A:
+
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import positional_bias
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which planet is largest?"], "answer_key": ["C"],
+    ...                       "options": [["Mars", "Venus", "Jupiter", "Earth"]]})
     >>> v = positional_bias(items, "A")
     >>> v.loc[0, "options"], v.loc[0, "answer_key"], v.loc[0, "variant"]
-    (['Carbon dioxide', 'Oxygen', 'Helium', 'Neon'], 'A', 'bias_A')
+    (['Jupiter', 'Venus', 'Mars', 'Earth'], 'A', 'bias_A')
     """
     df = normalize_items(items)
     if isinstance(position, str):
@@ -680,9 +649,7 @@ def noise_injection(items: Any, *, rng: Any = 0, city_list: Sequence[str] | None
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     rng : None, int, SeedSequence or Generator, default 0
         Seeds the cities drawn (per item: the root and the item id, so an item's variant does not
         depend on the other items).
@@ -696,9 +663,9 @@ def noise_injection(items: Any, *, rng: Any = 0, city_list: Sequence[str] | None
     Returns
     -------
     DataFrame
-        The variants table: the items' columns with the perturbed ``text``, ``options``,
-        ``answer_key``, ``answer_index`` and ``n_options``, plus ``variant`` and the guard columns
-        ``negation``, ``collision_risk``, ``guard_terms``; one row per item.
+        The noise variant: one row per item (fewer with ``skip_flagged``) with the new
+        ``options``, plus ``variant`` and the guards ``negation``, ``collision_risk`` (bool) and
+        ``guard_terms`` (the words that triggered them).
 
     References
     ----------
@@ -790,9 +757,7 @@ def standardize_choices(items: Any, *, n_options: int = 4, name: str | None = No
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     n_options : int, default 4
         k, the number of options kept (the paper's 4-choice format).
     name : str, optional
@@ -850,9 +815,7 @@ def perturb(items: Any, *, variants: Sequence[str] = VARIANTS, rng: Any = 0,
     Parameters
     ----------
     items : DataFrame
-        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
-        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
-        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
     variants : sequence of str, default :data:`VARIANTS`
         Which builders to run, in this order: ``baseline``, ``mask``, ``no_answer``,
         ``score_bias``, ``noise``, ``bias_A`` .. ``bias_D``.
@@ -878,22 +841,23 @@ def perturb(items: Any, *, variants: Sequence[str] = VARIANTS, rng: Any = 0,
 
     Examples
     --------
+    Five-choice items cut to the paper's four-choice format, then three variants each:
+
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import perturb
-    >>> ps = perturb(items, variants=["baseline", "mask", "noise"], rng=0)
+    >>> items = pd.DataFrame({"item": ["c1", "c2"],
+    ...                       "text": ["Where do you keep milk?", "What do bees make?"],
+    ...                       "options": [["fridge", "oven", "shelf", "car", "bag"],
+    ...                                   ["wax", "silk", "milk", "wool", "honey"]],
+    ...                       "answer_key": ["A", "E"]})
+    >>> ps = perturb(items, variants=["baseline", "mask", "noise"], standardize=4, rng=0)
     >>> ps.names, len(ps), ps.rng_entropy
     (('baseline', 'mask', 'noise'), 6, 0)
     >>> ps.to_frame().groupby("variant")["answer_key"].agg(list)
     variant
-    baseline    [B, C]
-    mask        [B, C]
-    noise       [B, C]
+    baseline    [A, D]
+    mask        [A, D]
+    noise       [A, D]
     Name: answer_key, dtype: object
     """
     if isinstance(variants, str):
@@ -993,13 +957,10 @@ def render(variants: Any, *, system: str | None = None) -> pd.DataFrame:
     Examples
     --------
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"],
-    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
-    ...     "answer_key": ["B", "C"]})
     >>> from benchkit.landscape.steps import baseline, render
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb from the air?"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]],
+    ...                       "answer_key": ["B"]})
     >>> r = render(baseline(items))
     >>> r.loc[0, "system"]
     'You are a helpful assistant. Output only the answer choice letter (A, B, C, or D) and nothing else.'

@@ -572,24 +572,20 @@ class RunResult:
 
     Examples
     --------
+    Two variants of one item, from a backend that always prefers B:
+
     >>> import pandas as pd
-    >>> from benchkit.landscape.steps import CallableBackend, baseline, render, run_prompts
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"], "text": ["Which gas do plants absorb?", "Which planet is largest?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Mars", "Venus", "Jupiter", "Earth"]],
-    ...     "answer_key": ["B", "C"]})
-    >>> def toy_model(prompt):      # a stand-in for a real model: letter log-probabilities
-    ...     if prompt.item == "q1":
-    ...         return {"B": -0.1, "A": -2.5, "C": -4.0}      # D not among the top tokens
-    ...     return [-3.0, -2.0, -0.2, -4.0]
-    >>> backend = CallableBackend(toy_model, model="toy", batched=False)
-    >>> run = run_prompts(render(baseline(items)), backend, progress=False)
+    >>> from benchkit.landscape.steps import CallableBackend, perturb, run_prompts
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb?"], "answer_key": ["B"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]]})
+    >>> backend = CallableBackend(lambda prompts: [[-2.0, -0.2, -3.0, -4.0]] * len(prompts), model="toy")
+    >>> run = run_prompts(perturb(items, variants=["baseline", "no_answer"]), backend, progress=False)
     >>> run.n_prompts, run.n_new, run.n_failed
     (2, 2, 0)
-    >>> run.missing_letters        # q1's reply had no D among its top tokens
-      model item   variant  n_missing
-    0   toy   q1  baseline          1
+    >>> run.to_long()[["variant", "answer", "correct"]]
+         variant answer  correct
+    0   baseline      B      1.0
+    1  no_answer      B      1.0
     """
 
     records: pd.DataFrame
@@ -702,23 +698,17 @@ def points_from_records(records: pd.DataFrame, *, missing_letters: str = "raise"
 
     Examples
     --------
+    Records as :func:`read_results` returns them (two noise-injection items):
+
     >>> import pandas as pd
-    >>> from benchkit.landscape.steps import CallableBackend, baseline, render, run_prompts
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"], "text": ["Which gas do plants absorb?", "Which planet is largest?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Mars", "Venus", "Jupiter", "Earth"]],
-    ...     "answer_key": ["B", "C"]})
-    >>> def toy_model(prompt):      # a stand-in for a real model: letter log-probabilities
-    ...     if prompt.item == "q1":
-    ...         return {"B": -0.1, "A": -2.5, "C": -4.0}      # D not among the top tokens
-    ...     return [-3.0, -2.0, -0.2, -4.0]
-    >>> backend = CallableBackend(toy_model, model="toy", batched=False)
-    >>> run = run_prompts(render(baseline(items)), backend, progress=False)
     >>> from benchkit.landscape.steps import points_from_records
-    >>> pts = points_from_records(run.records, missing_letters="nan")
-    >>> pts.p_top1.round(3).tolist(), pts.correct.tolist()
-    ([0.9, 0.801], [True, True])
+    >>> records = pd.DataFrame({"model": "toy", "item": ["q1", "q2"], "variant": "noise",
+    ...                         "letters": [("A", "B", "C", "D")] * 2, "answer_index": [0, 2],
+    ...                         "option_logprobs": [[-0.05, -3.5, -4.0, -4.5], [-1.2, -0.9, -2.0, -1.6]]})
+    >>> points_from_records(records).to_frame()[["item", "p_top1", "h_norm", "pred", "correct"]].round(3)
+      item  p_top1  h_norm pred  correct
+    0   q1   0.941   0.929    A     True
+    1   q2   0.389   0.953    B    False
     """
     from benchkit.landscape._points import LandscapePoints
     from benchkit.landscape._points import points
@@ -796,23 +786,14 @@ def to_long(records: pd.DataFrame, *, answer: bool = True) -> pd.DataFrame:
     Examples
     --------
     >>> import pandas as pd
-    >>> from benchkit.landscape.steps import CallableBackend, baseline, render, run_prompts
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"], "text": ["Which gas do plants absorb?", "Which planet is largest?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Mars", "Venus", "Jupiter", "Earth"]],
-    ...     "answer_key": ["B", "C"]})
-    >>> def toy_model(prompt):      # a stand-in for a real model: letter log-probabilities
-    ...     if prompt.item == "q1":
-    ...         return {"B": -0.1, "A": -2.5, "C": -4.0}      # D not among the top tokens
-    ...     return [-3.0, -2.0, -0.2, -4.0]
-    >>> backend = CallableBackend(toy_model, model="toy", batched=False)
-    >>> run = run_prompts(render(baseline(items)), backend, progress=False)
     >>> from benchkit.landscape.steps import to_long
-    >>> to_long(run.records)[["item", "answer", "correct"]]
+    >>> records = pd.DataFrame({"model": "toy", "item": ["q1", "q2"], "variant": "baseline",
+    ...                         "letters": [("A", "B", "C")] * 2, "answer_index": [0, 2],
+    ...                         "option_logprobs": [[-0.2, -1.9, -3.0], [-2.2, -0.3, -1.5]]})
+    >>> to_long(records)[["item", "answer", "correct"]]
       item answer  correct
-    0   q1      B      1.0
-    1   q2      C      1.0
+    0   q1      A      1.0
+    1   q2      B      0.0
     """
     if not isinstance(records, pd.DataFrame):
         raise BenchkitTypeError(f"records must be a DataFrame; got {type(records).__name__}")
@@ -913,27 +894,17 @@ def read_results(path: str | os.PathLike) -> pd.DataFrame:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from benchkit.landscape.steps import CallableBackend, baseline, render, run_prompts
-    >>> items = pd.DataFrame({
-    ...     "item": ["q1", "q2"], "text": ["Which gas do plants absorb?", "Which planet is largest?"],
-    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
-    ...                 ["Mars", "Venus", "Jupiter", "Earth"]],
-    ...     "answer_key": ["B", "C"]})
-    >>> def toy_model(prompt):      # a stand-in for a real model: letter log-probabilities
-    ...     if prompt.item == "q1":
-    ...         return {"B": -0.1, "A": -2.5, "C": -4.0}      # D not among the top tokens
-    ...     return [-3.0, -2.0, -0.2, -4.0]
-    >>> backend = CallableBackend(toy_model, model="toy", batched=False)
-    >>> run = run_prompts(render(baseline(items)), backend, progress=False)
     >>> import os, tempfile
-    >>> from benchkit.landscape.steps import read_results
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import CallableBackend, baseline, read_results, render, run_prompts
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Is water wet?"], "answer_key": ["A"],
+    ...                       "options": [["yes", "no"]]})
     >>> path = os.path.join(tempfile.mkdtemp(), "toy.jsonl")
+    >>> backend = CallableBackend(lambda p: {"A": -0.1, "B": -2.4}, model="toy", batched=False)
     >>> _ = run_prompts(render(baseline(items)), backend, path=path, progress=False)
-    >>> read_results(path)[["model", "item", "variant"]]
-      model item   variant
-    0   toy   q1  baseline
-    1   toy   q2  baseline
+    >>> read_results(path)[["model", "item", "letters", "option_logprobs"]]
+      model item letters option_logprobs
+    0   toy   q1  (A, B)    [-0.1, -2.4]
     """
     if not isinstance(path, (str, os.PathLike)):
         raise BenchkitTypeError(f"path must be a file path, got {describe(path)}")

@@ -341,20 +341,20 @@ class StructuralResult:
 
     References
     ----------
-    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.2, App. K, Table 18.
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.2 (a
+    complementary signal), App. K (Table 18's columns).
 
     Examples
     --------
+    A duplicated option is a formatting defect of the choices:
+
     >>> import pandas as pd
-    >>> items = pd.DataFrame({
-    ...     "item": ["m1", "m2", "m3"], "benchmark": "mmlu",
-    ...     "text": ["Which fraction is largest?", "What is the capital of France?", "Compute 10?2."],
-    ...     "options": [["6-Jan", "5-Jan", "3-Jan", "2-Jan"], ["Paris", "Rome", "Oslo", "Bern"],
-    ...                 ["5", "8", "12", "20"]]})
     >>> from benchkit.landscape.steps import classify_structure
+    >>> items = pd.DataFrame({"item": ["a1", "a2"], "benchmark": "arc", "text": ["Which is a mammal?"] * 2,
+    ...                       "options": [["whale", "shark", "trout"], ["whale", "whale", "trout"]]})
     >>> res = classify_structure(items)
-    >>> res.flagged, res.method
-    (('m1', 'm3'), 'rules')
+    >>> res.flagged, res.method, float(res.table.loc["arc", "flag_rate"])
+    (('a2',), 'rules', 0.5)
     """
 
     labels: pd.DataFrame

@@ -197,6 +197,8 @@ def taxonomy_counts(labelled: Any) -> pd.DataFrame:
 
     Examples
     --------
+    Three reviewed items and one not yet reviewed:
+
     >>> from benchkit.landscape.steps import taxonomy_counts
     >>> t = taxonomy_counts(["A2", "X1", "X1", None])
     >>> t.loc[["X1", "A2"], ["group", "count", "paper_count"]]
@@ -240,17 +242,20 @@ class NoiseFailures:
 
     Examples
     --------
+    Item a is missed by both models even with city names as distractors:
+
     >>> import pandas as pd
     >>> from benchkit.landscape.steps import noise_failures
-    >>> frame = pd.DataFrame({"item": ["q1"] * 3 + ["q2"] * 3, "model": ["m1", "m2", "m3"] * 2,
-    ...                       "variant": "noise", "correct": [0, 0, 0, 1, 0, 1]})
+    >>> frame = pd.DataFrame({"item": ["a", "a", "b", "b", "c", "c"], "model": ["m1", "m2"] * 3,
+    ...                       "variant": "noise", "correct": [False, False, True, False, True, True]})
     >>> res = noise_failures(frame)
     >>> res.flagged
-    ('q1',)
+    ('a',)
     >>> res.to_frame()
       item  n_models  n_failed  flagged
-    0   q1         3         3     True
-    1   q2         3         1    False
+    0    a         2         2     True
+    1    b         2         1    False
+    2    c         2         0    False
     """
 
     table: pd.DataFrame
@@ -353,8 +358,19 @@ class ConsistencyResult:
 
     Examples
     --------
+    Two models that order four items' ``H_norm`` in opposite ways:
+
     >>> import pandas as pd
     >>> from benchkit.landscape.steps import hnorm_consistency
+    >>> frame = pd.DataFrame({"benchmark": "arc", "item": list("abcd") * 2, "model": ["m1"] * 4 + ["m2"] * 4,
+    ...                       "h_norm": [0.1, 0.5, 0.7, 0.9, 0.9, 0.7, 0.5, 0.1]})
+    >>> hnorm_consistency(frame).summary
+               all
+    benchmark
+    arc       -1.0
+
+    Three models of one benchmark:
+
     >>> frame = pd.DataFrame({"benchmark": "mmlu", "item": list("abcd") * 3,
     ...                       "model": ["m1"] * 4 + ["m2"] * 4 + ["m3"] * 4,
     ...                       "h_norm": [0.1, 0.5, 0.7, 0.9, 0.2, 0.4, 0.8, 0.6,
@@ -420,10 +436,9 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
 
     References
     ----------
-    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. H, Table 16 (small-model
-    and all-pair mean r). C. Spearman (1904), "The proof
-    and measurement of association between two things", American Journal of Psychology 15(1),
-    72-101.
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. H, Table 16
+    (small-model and all-pair mean r). C. Spearman (1904), "The proof and measurement of association
+    between two things", American Journal of Psychology 15(1), 72-101.
 
     Examples
     --------
@@ -506,12 +521,13 @@ class Agreement:
 
     References
     ----------
-    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. I, Table 17. J. Cohen
-    (1960), "A coefficient of agreement for nominal scales",
-    Educational and Psychological Measurement 20(1), 37-46.
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. I (Table 17's
+    columns: n, kappa, agreement).
 
     Examples
     --------
+    Table 17's ARC row: every item labelled X1 by both, so kappa is undefined:
+
     >>> from benchkit.landscape.steps import annotation_agreement
     >>> annotation_agreement(["X1"] * 5, ["X1"] * 5)
     Agreement(n=5, kappa=nan, agreement=1.0)
@@ -550,9 +566,9 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
 
     References
     ----------
-    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. I, Table 17. J. Cohen
-    (1960), "A coefficient of agreement for nominal scales",
-    Educational and Psychological Measurement 20(1), 37-46.
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. I, Table 17.
+    J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational and Psychological
+    Measurement 20(1), 37-46.
 
     Examples
     --------
@@ -765,6 +781,8 @@ def validation_table(signals: Mapping[str, Any], expert: Any, *, universe: Any =
 
     Examples
     --------
+    Table 6's first row and the random baseline, from the paper's counts:
+
     >>> from benchkit.landscape.steps import validation_table
     >>> universe = [f"q{i}" for i in range(373)]
     >>> validation_table({"Noise injection": ["q0", "q1"]}, universe[:9], universe=universe).round(3)

@@ -89,18 +89,14 @@ class ViewStats:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from benchkit.landscape.steps import points
+    The weakest model of the MCQ sample: unsure (low ``P_top1``) and mostly wrong:
+
+    >>> from benchkit.simulate import load_sample
     >>> from benchkit.landscape.explore import landscape_view
-    >>> meta = pd.DataFrame({"model": "m1", "item": ["q1", "q2", "q1", "q2"],
-    ...                      "variant": ["baseline", "baseline", "noise", "noise"]})
-    >>> pts = points([[0.5, 0.3, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1],
-    ...               [0.97, 0.01, 0.01, 0.01], [0.9, 0.05, 0.03, 0.02]],
-    ...              meta=meta, answer=[0, 1, 0, 1])
-    >>> view = landscape_view(pts)
-    >>> st = view.stats(view.view_rows(variant="noise"))
-    >>> st.n_points, round(st.mpd, 3), st.mean_p_top1, st.accuracy
-    (2, 0.094, 0.935, 0.5)
+    >>> view = landscape_view(load_sample("mcq"))
+    >>> st = view.stats(view.view_rows(model="sim-mcq-1"))
+    >>> st.n_points, round(st.mpd, 3), round(st.mean_p_top1, 3), round(st.accuracy, 3)
+    (300, 0.282, 0.552, 0.047)
     """
 
     n_points: int
@@ -571,23 +567,23 @@ def landscape_view(source: Any, *, items: pd.DataFrame | None = None, by: str = 
 
     Examples
     --------
+    From points whose metadata names the model, the item and the benchmark (the group picker):
+
     >>> import pandas as pd
     >>> from benchkit.landscape.steps import points
     >>> from benchkit.landscape.explore import landscape_view
-    >>> meta = pd.DataFrame({"model": "m1", "item": ["q1", "q2", "q1", "q2"],
-    ...                      "variant": ["baseline", "baseline", "noise", "noise"]})
-    >>> pts = points([[0.5, 0.3, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1],
-    ...               [0.97, 0.01, 0.01, 0.01], [0.9, 0.05, 0.03, 0.02]],
-    ...              meta=meta, answer=[0, 1, 0, 1])
-    >>> view = landscape_view(pts)
-    >>> view.variants, view.groups
-    (['baseline', 'noise'], ['all'])
-    >>> view.frame[["item", "variant", "p_top1", "correct"]]
-      item   variant  p_top1  correct
-    0   q1  baseline    0.50     True
-    1   q2  baseline    0.40    False
-    2   q1     noise    0.97     True
-    3   q2     noise    0.90    False
+    >>> meta = pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2"] * 2,
+    ...                      "benchmark": ["arc", "mmlu"] * 2})
+    >>> view = landscape_view(points([[0.6, 0.2, 0.2], [0.5, 0.4, 0.1], [0.9, 0.05, 0.05],
+    ...                               [0.3, 0.3, 0.4]], meta=meta, answer=[0, 1, 0, 2]))
+    >>> view.models, view.groups, view.variants
+    (['m1', 'm2'], ['arc', 'mmlu'], ['(none)'])
+    >>> view.frame[["model", "item", "group", "pred", "correct"]]
+      model item group pred  correct
+    0    m1   q1   arc    A     True
+    1    m1   q2  mmlu    A    False
+    2    m2   q1   arc    A     True
+    3    m2   q2  mmlu    C     True
     """
     from benchkit.landscape.responses import map_points
     from benchkit.response_set import ResponseSet
