@@ -5,6 +5,7 @@ nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``b
 ``benchkit.simulate``, and the method modules. :func:`compare` and :func:`compare_all`
 (:mod:`benchkit.paired`) compare models item by item.
 """
+from benchkit._budget import resource_budget
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -31,6 +32,7 @@ __all__ = [
     "BenchkitWarning",
     "compare",
     "compare_all",
+    "resource_budget",
 ]
 
 

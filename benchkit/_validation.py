@@ -18,6 +18,7 @@ __all__ = [
     "BenchkitValueError",
     "BenchkitTypeError",
     "BenchkitWarning",
+    "check_bool",
     "check_choice",
     "check_choices",
     "check_int",
@@ -81,6 +82,13 @@ def check_choices(name: str, value: Any, allowed: Sequence[Any]) -> list:
     for v in chosen:
         check_choice(name, v, allowed)
     return [a for a in allowed if a in chosen]
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Return ``value`` as a bool if it is True or False (numpy's too); a truthy string is refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise BenchkitTypeError(f"{name} must be True or False, got {describe(value)}")
+    return bool(value)
 
 
 def check_int(

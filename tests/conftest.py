@@ -33,6 +33,10 @@ from jupyter_harness import jupyterlab_server  # noqa: E402
 from jupyter_harness import notebook_run  # noqa: E402
 from jupyter_harness import write_notebook  # noqa: E402
 
+# tests/tool_fixtures holds the scripts that regenerate the tool-written fixtures (make_<tool>.py,
+# run by hand with the tool installed): they are not tests and are not imported by --doctest-modules.
+collect_ignore_glob = ["tool_fixtures/*"]
+
 # The fast lane (``./dev test --fast``) deselects ``slow``: every test that takes more than SLOW_SECONDS
 # on 2 cores carries ``@pytest.mark.slow`` (browser tests and notebooks are slow by definition), and
 # the end of every run lists the unmarked tests that took longer, so a new slow test is noticed.

@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchkit._budget import check_memory
+from benchkit._budget import check_time
 from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
 from benchkit._random import check_rng
@@ -277,6 +279,57 @@ def _check_reference(reference, n: int | None) -> np.ndarray:
     return ref
 
 
+# Cost model of the tables that grow with T (measured on the 2-core test machines; rough estimates,
+# checked against the resource budget before building): an entry of the h tables (a Python loop)
+# or of the binomial alias tables (scipy's binom.pmf) takes 0.7-1.2 us; one model's count in one
+# simulated vector 0.2 us while the h(F / (T lcm)) table fits in cache (217 x 200,000 vectors of
+# n = 6, T = 100 in 51 s), 0.7 us beyond (T = 1000: 145 s); an alias entry holds ~40 bytes while
+# it is built (pmf, its normalized copy, prob, alias).
+_SECONDS_PER_ENTRY = 1e-6
+_ALIAS_BYTES = 40
+
+
+def statistic_cost(n: int, T: int) -> tuple[float, float]:
+    """(bytes, seconds) of :func:`benchkit._kernels.lrt.lr_statistic`'s h tables for (n, T).
+
+    It tabulates h(S / (T L)) for block lengths L <= n: (n + 1)(n T + 1) floats, n (n + 1) T / 2
+    of them computed one by one.
+    """
+    return 8.0 * (n + 1) * (n * T + 1), (T + 1 + n * (n + 1) / 2 * T) * _SECONDS_PER_ENTRY
+
+
+def build_cost(n: int, T: int, nref: int, n_resamples: int, chunk: int = 16,
+               n_jobs=None) -> tuple[float, float]:
+    """(bytes, seconds) of :func:`build_table` (see the cost model above)."""
+    from joblib import effective_n_jobs
+
+    from benchkit._kernels.pava import lcm_upto
+
+    nchunks = -(-nref // chunk)
+    lcm = lcm_upto(n)
+    workers = 1 if n_jobs in (None, 1) else max(1, min(nchunks, effective_n_jobs(n_jobs)))
+    memory = workers * (8.0 * T * lcm + _ALIAS_BYTES * chunk * n * (T + 1.0) + 8.0 * chunk * n_resamples)
+    per_draw = 2e-7 if T * lcm <= 32_768 else 7e-7
+    seconds = (nchunks * (T * lcm + chunk * n * (T + 1.0)) * _SECONDS_PER_ENTRY
+               + nref * n_resamples * n * per_draw)
+    return memory, seconds
+
+
+def check_cost(what: str, memory: float, seconds: float) -> None:
+    """Refuse ``what`` when its (bytes, seconds) estimate exceeds the resource budget."""
+    hint = ("the boundary tables grow with the sample budget T (h(F / (T lcm)), binomial alias tables and "
+            "gamma have about T entries per model, pair or reference vector)")
+    check_memory(what, memory, hint=hint)
+    check_time(what, seconds, hint=hint)
+
+
+def table_available(n: int, T: int) -> bool:
+    """True when :func:`get_calibration` (n, T) with the default B and seed needs no simulation."""
+    name = table_path(n, T)
+    return (("monte-carlo", n, T, DEFAULT_B, DEFAULT_SEED) in _MEMO or (_DATA / name).is_file()
+            or (_cache_dir() / name).is_file())
+
+
 def _simulate_chunk(theta, T, n_resamples, seeds, block_size, threads):
     from contextlib import nullcontext
 
@@ -332,6 +385,8 @@ def build_calibration(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAU
     chunk = check_int("chunk", chunk, min=1)
     ref = reference_family(n) if reference is None else _check_reference(reference, n)
     nref = ref.shape[0]
+    check_cost(f"building the Monte Carlo calibration table for n={n}, T={T:,} ({nref} reference vectors x "
+               f"B={n_resamples:,})", *build_cost(n, T, nref, n_resamples, chunk, n_jobs))
     nblocks = (n_resamples + block_size - 1) // block_size
     seeds = lrt.block_seeds(root, nref, nblocks)
     parts = [(s, min(nref, s + chunk)) for s in range(0, nref, chunk)]

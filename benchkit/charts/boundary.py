@@ -165,8 +165,9 @@ def trajectory_chart(profile: Any, items: Any, *, models: Sequence[str] | None =
         fr = trajectory_frames(p, it, models=models)
         num = fr["numbers"].iloc[0]
         label = fr["numbers"].index[0]
-        title = (f"{label}: x={num['x']:.2f} w={num['w']:.2f} v={num['v']:.2f} "
-                 f"o={num['o']:.3g}{' FLAG' if num['flagged'] else ''}")
+        # two lines, so the title is no wider than the panel (three panels fit a notebook)
+        title = [f"{label}:", f"x={num['x']:.2f} w={num['w']:.2f} v={num['v']:.2f} "
+                 f"o={num['o']:.3g}{' FLAG' if num['flagged'] else ''}"]
         long = fr["points"].melt(id_vars=["model", "position", "k"], value_vars=["c", "fit", "entropy"],
                                  var_name="series", value_name="value")
         long["series"] = long["series"].map({"c": "C (correctness)", "fit": "isotonic fit",

@@ -96,7 +96,7 @@ def _ecdf_on_grid(s, knots: int) -> dict[str, pd.DataFrame]:
     return {"steps": steps, "area": area, "gaps": s.top_gaps.to_frame()}
 
 
-def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
+def ecdf_chart(result: Any, *, title: str | None = None, width: int = 400,
                height: int = 320, max_knots: int = 2000) -> "altair.LayerChart":
     r"""ECDF of normalized difficulties vs the same-size uniform reference (paper 002's explorer).
 
@@ -125,8 +125,9 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
     f = ecdf_frames(s) if s.n_items <= max_knots else _ecdf_on_grid(s, max_knots)
     name = getattr(result, "name", s.name)
     if title is None:
-        title = (f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f}, "
-                 f"Top-{len(s.top_gaps)} Sum {s.top_sum:.3f} (n = {s.n_items})")
+        # two lines, no wider than the plot: two ECDFs side by side fit a notebook
+        title = [f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f},",
+                 f"Top-{len(s.top_gaps)} Sum {s.top_sum:.3f} (n = {s.n_items})"]
     xs = alt.Scale(domain=[0, 1])
     # adjacent gaps share an edge: in left-to-right order the bands alternate two hues (as in the
     # explorer, widgets/ecdf_gap.js) with a white edge, and their labels alternate two rows, so
@@ -156,7 +157,7 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
         width=width, height=height, title=alt.TitleParams(title, offset=26))
 
 
-def detection_power_chart(power: Any, *, title: str | None = None, width: int = 480,
+def detection_power_chart(power: Any, *, title: str | None = None, width: int = 360,
                           height: int = 280) -> "altair.LayerChart":
     r"""Theorem 2.3's detection boundary: power vs width w, one line per k, rule at w = G(B).
 
@@ -190,7 +191,7 @@ def detection_power_chart(power: Any, *, title: str | None = None, width: int = 
     return alt.layer(lines, rule, alpha).properties(width=width, height=height, title=title)
 
 
-def measure_table_chart(table: Any, *, width: int = 160, height: int | None = None) -> "altair.HConcatChart":
+def measure_table_chart(table: Any, *, width: int = 150, height: int | None = None) -> "altair.HConcatChart":
     """Table 1 as dot plots: DDM, Max Gap and Top-k Sum per benchmark, thresholds as rules.
 
     Parameters

@@ -118,7 +118,8 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
     ratio : float in (0, 1], default 0.35
         Share of items kept: ``max(1, round(ratio * n))``; ignored by "cad-threshold".
     method : str, default "cad+ds"
-        One of :data:`METHODS`. "cad+ds": items whose CAD score exceeds ``cad_threshold`` first,
+        One of :data:`benchkit.quality.METHODS`. "cad+ds": items whose CAD score exceeds
+        ``cad_threshold`` first,
         each group by DS contribution (highest first); "cad": by item CAD score; "ds": by DS
         contribution; "cad-threshold": every item with CAD score > ``cad_threshold`` (Table 5);
         "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5 accuracy;

@@ -23,6 +23,7 @@ from benchkit.simulate._common import _flaw_table
 from benchkit.simulate._common import _freeze
 from benchkit.simulate._common import _item_ids
 from benchkit.simulate._common import _model_generators
+from benchkit.simulate._common import _refuse_oversized
 from benchkit.simulate._common import _state_labels
 from benchkit.simulate._common import _with_means
 
@@ -120,6 +121,9 @@ def mcq_probabilities(
     n_items = check_int("n_items", n_items, min=1)
     n_models = check_int("n_models", n_models, min=1)
     n_options = check_int("n_options", n_options, min=2, max=26)
+    # rows of the long table (a list of n_options probabilities each) and the dense views
+    _refuse_oversized("mcq_probabilities", f"{n_items:,} items x {n_models:,} models",
+                      float(n_items) * n_models, 200 + 48 * n_options)
     if flawed is None:
         flawed = {"miskeyed": 0.03, "ambiguous": 0.03}
     counts = _check_flawed(flawed, FLAW_KINDS["mcq_probabilities"], n_items)

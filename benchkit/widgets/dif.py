@@ -98,12 +98,14 @@ class DIFExplorer(BenchkitWidget):
             m = {str(k): v for k, v in dict(texts).items()}
             txt = ["" if m.get(i) is None else str(m.get(i))[:max_text] for i in ids]
         forest = []
+        self._robustness: dict = {}
         if robustness is not None:
             tables = robustness if isinstance(robustness, Mapping) else {"": robustness}
             for name, table in tables.items():
                 if not isinstance(table, pd.DataFrame):
                     raise BenchkitTypeError(f"robustness must be a DataFrame (or a mapping of them) from "
                                             f"benchkit.dif.analyze_robustness; got {type(table).__name__}")
+                self._robustness[str(name)] = table
                 v = robustness_forest_view(table, benchmark=str(name) if name else None)
                 if "benchmark" not in v:
                     v.insert(0, "benchmark", "")
@@ -206,10 +208,38 @@ class DIFExplorer(BenchkitWidget):
                     anchor_tie=t["anchor_tie"].to_numpy(bool), reversed=t["reversed"].to_numpy(bool))}
 
     def static_chart(self):
-        """Figure 1's near-tie reversal curve of the audit: the image stored with the live explorer.
+        """The whole explorer as one chart: the image stored with the live explorer.
 
-        :func:`benchkit.charts.dif.reversal_curve_chart` of the audit shown.
+        Its title is the summary line; below it the heatmap window shown (rows ``offset`` to
+        ``offset + window`` of the half shown, ordered by D_i, anchors marked), the signature of
+        the selected item (of the top item when none is selected), Figure 1
+        (:func:`benchkit.charts.dif.reversal_curve_chart`), Figure 2
+        (:func:`~benchkit.charts.dif.robustness_forest_chart`, when robustness tables were given)
+        and the first rows of the near-tie pair table at :attr:`epsilon`.
         """
-        from benchkit.charts.dif import reversal_curve_chart
+        import altair as alt
 
-        return reversal_curve_chart(self._result)
+        from benchkit.charts.dif import explorer_panels
+
+        half = int(self.half)
+        fa = self._result.anchors[half]
+        order = np.lexsort((np.arange(fa.D.size), -fa.D))
+        win = min(int(self.window), len(order))
+        off = max(0, min(int(self.offset), len(order) - win))
+        rows = order[off:off + win]
+        selected = self.selected or self.items[int(order[0])]
+        S = self.summary
+
+        def num(key, d):
+            v = S.get(key)
+            return f"{v:.{d}f}" if isinstance(v, (int, float)) else "–"
+
+        title = (f"Family-DIF audit: K {S.get('K', '–')} · τb {num('tau_b', 3)} · close pairs "
+                 f"{num('close_n', 0)} · low-DIF reversal {num('low_dif_pct', 1)}% · random "
+                 f"{num('random_pct', 1)}% · excess {num('excess_pp', 1)} pp · p {num('p_rand', 3)}")
+        panels = explorer_panels(
+            self._result, half=half, rows=rows, first_row=off, selected=selected,
+            selected_given=bool(self.selected), robustness=self._robustness or None,
+            pairs=self.pair_table, epsilon=float(self.epsilon))
+        return alt.vconcat(*panels).resolve_scale(color="independent", fill="independent").properties(
+            title=alt.TitleParams(title, anchor="start", fontSize=14))

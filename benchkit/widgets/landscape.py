@@ -512,8 +512,9 @@ class LandscapeExplorer(BenchkitWidget):
         A scatter up to ``density_threshold`` points, else the binned density (``bins`` per axis,
         so the image stays small at 800k points; coloured by quantile class on viridis, as
         live); with a comparison variant, one panel per
-        variant. Its title gives the view and its MPD (exact or sampled +- SE, as shown live). The
-        image stored with the live explorer in a saved notebook.
+        variant. Its title gives the view and its MPD (exact or sampled +- SE, as shown live), the
+        subtitle the explorer's stats line; after a brush, the first listed items (one page) follow
+        below the plot. The image stored with the live explorer in a saved notebook.
         """
         from benchkit.charts.landscape import landscape_chart
 
@@ -531,6 +532,31 @@ class LandscapeExplorer(BenchkitWidget):
         # Every panel's points go into one chart (Altair refuses more than 5,000 rows), so the
         # threshold applies to their total, not to each variant's.
         dense = len(f) > self._threshold
-        return landscape_chart(f, facet="variant" if self.compare else None, density=dense,
-                               max_points=self._threshold, bins=self._bins, columns=2,
-                               width=260, height=220, title=title, density_scale="quantile")
+        sv = self.stats
+        line2 = " · ".join(f"{label} {sv[k]:.3f}" for k, label in (
+            ("mean_h_norm", "mean H_norm"), ("mean_p_top1", "mean P_top1"), ("accuracy", "accuracy"))
+            if isinstance(sv.get(k), (int, float)))
+        chart = landscape_chart(f, facet="variant" if self.compare else None, density=dense,
+                                max_points=self._threshold, bins=self._bins, columns=2,
+                                width=260, height=220, title=title, density_scale="quantile")
+        import altair as alt
+
+        if line2:  # the explorer's stats line under the title
+            chart = chart.properties(title=alt.TitleParams(text=chart.title, subtitle=line2))
+        if not self.brush or not self.selected:
+            return chart
+        # the brushed items listed below the plot, as the explorer lists them
+        from benchkit.charts import _text_table
+
+        b = self.brush
+        rows = pd.DataFrame(self.selected).head(self.page_size)
+        table = pd.DataFrame({
+            "model": rows["model"].astype(str), "item": rows["item"].astype(str),
+            "P_top1": rows["p_top1"].map("{:.3f}".format), "H_norm": rows["h_norm"].map("{:.3f}".format),
+            "pred / key": [f"{p} / {a}" for p, a in zip(rows["pred"], rows["answer"])],
+            "text": rows["text"].fillna("").astype(str)})
+        widths = {"model": 130, "item": 130, "P_top1": 55, "H_norm": 55, "pred / key": 70, "text": 300}
+        listed = _text_table(alt, table, widths, title=(
+            f"{self.n_selected:,} points with P_top1 in [{b[0]:.2f}, {b[1]:.2f}] and H_norm in "
+            f"[{b[2]:.2f}, {b[3]:.2f}] (first {len(rows)} listed)"))
+        return alt.vconcat(chart, listed).resolve_scale(color="independent")

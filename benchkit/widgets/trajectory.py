@@ -27,6 +27,7 @@ there without a kernel.
 from __future__ import annotations
 
 from typing import Any
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -114,6 +115,8 @@ class TrajectoryExplorer(BenchkitWidget):
     sort_by = traitlets.Unicode("o").tag(sync=True)
     sort_descending = traitlets.Bool(False).tag(sync=True)
     visible = traitlets.Bytes(b"").tag(sync=True)
+    #: listed items shown in the stored image
+    static_rows: ClassVar[int] = 15
     hist_selected = traitlets.Dict().tag(sync=True)
     selected = traitlets.Int(-1).tag(sync=True)
     trajectory = traitlets.Dict().tag(sync=True)
@@ -299,22 +302,34 @@ class TrajectoryExplorer(BenchkitWidget):
 
     # ----------------------------------------------------------------- static rendering
     def static_chart(self):
-        """The selected item's trajectories above the benchmark-level histograms.
+        """The explorer's whole view as one chart: the image stored with the live explorer.
 
-        :func:`benchkit.charts.boundary.trajectory_chart` of the selected item and
-        :func:`~benchkit.charts.boundary.distribution_chart` of the profiles.
-
-        The static image stored with the live explorer in a saved notebook.
+        :func:`benchkit.charts.boundary.distribution_chart` of the profiles (the benchmark-level
+        histograms), the selected item's :func:`~benchkit.charts.boundary.trajectory_chart`, and the
+        first :attr:`static_rows` listed items (filtered and sorted as shown) with x, w, v, o, the
+        flag and Delta.
         """
         import altair as alt
 
+        from benchkit.charts import _text_table
         from benchkit.charts.boundary import distribution_chart
         from benchkit.charts.boundary import trajectory_chart
 
         prof = self._view.profile
-        dist = distribution_chart(prof, bins=len(self._edges) - 1, width=120, height=90)
-        if self.selected < 0:
-            return dist
-        traj = trajectory_chart(prof, [int(self.selected)], models=self._view.models, width=360,
-                                height=220)
-        return alt.vconcat(traj, dist)
+        parts = [distribution_chart(prof, bins=len(self._edges) - 1, width=120, height=90)]
+        if self.selected >= 0:
+            parts.append(trajectory_chart(prof, [int(self.selected)], models=self._view.models, width=360,
+                                          height=220))
+        listed = self.listed
+        f = self.filtered.head(self.static_rows)
+        table = pd.DataFrame({
+            "item": [("→ " if i == self.selected else "") + self._view.items[i]
+                     for i in listed[:self.static_rows]],
+            **{k: [f"{v:.3g}" if k == "o" else f"{v:.2f}" for v in f[k]] for k in ("x", "w", "v", "o")},
+            "flag": ["FLAG" if v else "" for v in f["flagged"]],
+            "Delta": [f"{v:.2f}" for v in f["delta"]]})
+        more = f" (first {len(f)} of {len(listed)})" if len(listed) > len(f) else ""
+        parts.append(_text_table(alt, table, {"item": 230, "x": 50, "w": 50, "v": 50, "o": 70, "flag": 45,
+                                              "Delta": 50},
+                                 title=f"Items listed, sorted by {self.sort_by}{more}"))
+        return alt.vconcat(*parts).resolve_scale(color="independent")
