@@ -6,9 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import naive
+from benchkit._kernels.dif import matched_scores
 from benchkit._random import spawn
-from benchkit.dif._controls import _cell_k
-from benchkit.dif._controls import _random_weights
+from benchkit.dif._controls import _cell_design
 from benchkit.dif._controls import bootstrap_units
 from benchkit.dif._controls import composition_bootstrap
 from benchkit.dif._controls import matched_random
@@ -72,19 +73,43 @@ def test_hand_case_ties_excluded():
     assert (f[0], e[0]) == (1, 2)
 
 
-def test_random_weights_restore_cells():
-    rng = np.random.default_rng(0)
-    cells = rng.integers(0, 9, 200)
-    sel = np.zeros(200, dtype=bool)
-    for c in range(9):
+def _design(seed, n_items=200, n_cells=9, M=30):
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, n_cells, n_items) * 3 + 1  # codes with gaps, as easiness_cells makes
+    sel = np.zeros(n_items, dtype=bool)
+    for c in np.unique(cells):
         idx = np.flatnonzero(cells == c)
-        sel[idx[: max(1, idx.size // 2)]] = True
-    k_i, w_i = _cell_k(cells, sel.astype(float))
-    W = _random_weights(rng, cells.astype(float), k_i, w_i, 50)
-    for c in range(9):
-        m = cells == c
-        assert np.all((W[:, m] > 0).sum(1) == sel[m].sum())  # same k_c as the anchor
-        np.testing.assert_allclose(W[:, m].sum(1), m.sum())  # Eq. 7 mass restored
+        sel[idx[: max(1, idx.size // 3)]] = True
+    Y = (rng.random((n_items, M)) < 0.6).astype(float)
+    ft = FoldTargets(models=np.arange(M), owner=np.arange(M), family=np.arange(M) % 3, Y=Y,
+                     weights=sel * 2.5, cells=cells)
+    return ft, sel, _cell_design(ft)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_matched_draws_restore_cells_and_equal_full_sort(seed):
+    ft, sel, design = _design(seed)
+    cellv, ptr, items, k_c, w_c, Yu = design
+    keys = np.random.default_rng(seed).random((40, cellv.size))
+    keys[0, :5] = keys[0, 5]  # tied keys: broken by item index, as a stable argsort does
+    keys[1, items[:3]] = 1 - 2.0**-53  # cell + key rounds up to the next code (a float artifact)
+    got = matched_scores(keys, *design)
+    # the e599a3b draw (full stable argsort per replicate, W @ Y): same items drawn, so the
+    # scores agree to rounding (the kernel adds integer counts per cell, then weights them)
+    np.testing.assert_allclose(got, naive.matched_scores(keys, *design), rtol=1e-14, atol=0)
+    # Eq. 7: every replicate keeps k_c items per cell with weight n_c / k_c, restoring the cell mass
+    for c in range(ptr.size - 1):
+        m = items[ptr[c]:ptr[c + 1]]
+        assert k_c[c] == sel[m].sum()
+        assert w_c[c] * k_c[c] == pytest.approx(m.size)
+    # one-hot Y per item: the score of column j counts the drawn items whose one-hot is j
+    one = np.zeros((cellv.size, cellv.size), dtype=np.uint8)
+    np.fill_diagonal(one, 1)
+    W = matched_scores(keys, cellv, ptr, items, k_c, w_c, one) * (w_c * k_c).sum()
+    for c in range(ptr.size - 1):
+        m = items[ptr[c]:ptr[c + 1]]
+        assert np.all((W[:, m] > 0).sum(1) == k_c[c])
+        np.testing.assert_allclose(W[:, m].sum(1), m.size)
 
 
 def test_matched_random_reproducible_and_njobs(fitted):

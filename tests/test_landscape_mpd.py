@@ -13,6 +13,7 @@ from scipy.spatial.distance import squareform
 
 import naive
 from benchkit._kernels import mpd as K
+from benchkit.landscape._mpd import FLOAT32_FROM
 from benchkit.landscape.steps import benchmark_table
 from benchkit.landscape.steps import model_table
 from benchkit.landscape.steps import mpd
@@ -53,23 +54,45 @@ def test_exact_on_real_landscape_like_points_with_duplicates_and_scale():
     assert mpd(np.zeros((10, 2))).mpd == 0.0
 
 
-def test_kernel_partials_do_not_depend_on_thread_count():
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernel_partials_do_not_depend_on_thread_count(dtype):
     rng = np.random.default_rng(9)
     n = 3000
-    x, y = rng.random(n), rng.random(n)
-    bi, bj = K.tile_tasks(n, 256)
+    x, y = rng.random(n).astype(dtype), rng.random(n).astype(dtype)
+    starts, _ = K.tile_starts([1000, 7, 1993], 256)  # tiles never straddle the three segments
+    assert set(np.diff(starts)) == {256, 232, 7, 201}
+    assert starts[-1] == n
+    bi, bj = K.tile_tasks(starts.size - 1, 1)
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = K.pair_sums_2d(x, y, bi, bj, 256)
+        a = K.pair_sums_tiles(x, y, starts, bi, bj)
         numba.set_num_threads(max(2, old) if numba.config.NUMBA_NUM_THREADS >= 2 else 1)
-        b = K.pair_sums_2d(x, y, bi, bj, 256)
+        b = K.pair_sums_tiles(x, y, starts, bi, bj)
     finally:
         numba.set_num_threads(old)
-    c = K.pair_sums_2d_serial(x, y, bi, bj, 256)
+    c = K.pair_sums_tiles_serial(x, y, starts, bi, bj)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(a, c)
-    assert math.fsum(a) == pytest.approx(pdist(np.c_[x, y]).sum(), rel=1e-13)
+    ref = pdist(np.c_[x, y].astype(np.float64)).sum()
+    # float32: each distance rounded to 24 bits (errors cancel over 4.5e6 pairs), summed in float64
+    assert math.fsum(a) == pytest.approx(ref, rel=1e-13 if dtype == np.float64 else 1e-9)
+
+
+@pytest.mark.parametrize("n", [FLOAT32_FROM, 30_000])
+def test_float32_coordinates_within_1e_9_of_float64(n):
+    # issue 25: MPD from float32 coordinates (centred), float64 accumulation; oracle: the float64
+    # kernel on the same points (itself equal to pdist to 1e-13 above). Landscape points of random
+    # logits, with a far offset that centring removes.
+    rng = np.random.default_rng(n)
+    P = points(rng.normal(size=(n, 4)) * rng.uniform(0.5, 6.0, (n, 1)), kind="logits").xy
+    for Q in (P, P + [1e3, -2e3]):
+        x, y = np.ascontiguousarray(Q[:, 0]), np.ascontiguousarray(Q[:, 1])
+        starts, _ = K.tile_starts([n], 512)
+        bi, bj = K.tile_tasks(starts.size - 1, 1)
+        ref = math.fsum(K.pair_sums_tiles(x, y, starts, bi, bj).tolist())
+        got = pairwise_distance_sum(Q)
+        assert abs(got - ref) <= 1e-9 * ref
 
 
 def test_weighted_kernel_against_numpy():

@@ -12,12 +12,12 @@ from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
 from benchkit._validation import check_int
+from benchkit.stats import jaccard
 
 __all__ = [
     "FoldAnchors",
     "anchor_weights",
     "easiness_cells",
-    "jaccard",
     "purify",
     "select_anchors",
 ]
@@ -164,42 +164,6 @@ def anchor_weights(selected, cells) -> np.ndarray:
     w = np.zeros(selected.size)
     w[selected] = n_c[inv[selected]] / k_c[inv[selected]]
     return w
-
-
-def jaccard(a, b) -> float:
-    """Jaccard overlap ``|a & b| / |a | b|`` of two boolean masks (1.0 when both are empty).
-
-    Purification records the overlap of successive anchor sets to show convergence; it is not a
-    stopping rule (App. C.5).
-
-    Parameters
-    ----------
-    a, b : array_like of bool
-        Two masks of one shape (e.g. anchor sets of rounds t - 1 and t).
-
-    Returns
-    -------
-    float
-        In [0, 1]; 1 when the sets are equal.
-
-    References
-    ----------
-    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
-    Recomposition?", App. C.5 ("convergence of the anchor set is recorded through successive Jaccard
-    overlap"). P. Jaccard (1912), "The distribution of the flora in the alpine zone", New
-    Phytologist 11(2), 37-50.
-
-    Examples
-    --------
-    >>> from benchkit.dif.steps import jaccard
-    >>> round(jaccard([1, 1, 0, 0], [1, 0, 1, 0]), 3)
-    0.333
-    """
-    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
-    if a.shape != b.shape:
-        raise BenchkitValueError(f"jaccard needs two boolean masks of one shape; got {a.shape} and {b.shape}")
-    u = np.sum(a | b)
-    return float(np.sum(a & b) / u) if u else 1.0
 
 
 @result
@@ -349,7 +313,7 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     >>> bool((fa2.weights == fa.weights).all())
     True
     """
-    from benchkit.dif._residual import fit_residual_dif
+    from benchkit.dif._residual import fit_residual_spectral
     from benchkit.irt._spectral import fit_spectral
     from benchkit.irt._spectral import standardize
 
@@ -363,7 +327,7 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     for t in range(rounds):
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[t])
-        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
+        fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
         cells = easiness_cells(fit.b, source, n_strata=n_strata)
         S = select_anchors(fit.D, cells, anchor_fraction=anchor_fraction)
         sel.append(S)
@@ -372,7 +336,7 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     if refit:
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[rounds])
-        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
+        fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
     jac = np.array([jaccard(sel[t - 1], sel[t]) for t in range(1, rounds)])
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,
                        b=fit.b, delta=fit.delta, D=fit.D, round_D=np.array(rD),

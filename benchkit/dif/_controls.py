@@ -39,45 +39,32 @@ _BLOCK = 25
 
 
 # ------------------------------------------------------------------ matched-random controls
-def _random_weights(g: np.random.Generator, cells: np.ndarray, k_of_item: np.ndarray,
-                    w_of_item: np.ndarray, n: int) -> np.ndarray:
-    """``n`` replicates of Eq. 34: k_c items per cell uniformly without replacement.
+def _cell_design(ft: FoldTargets) -> tuple:
+    """The fixed inputs of :func:`benchkit._kernels.dif.matched_scores` for one fold.
 
-    Each drawn item weighs n_c/k_c. ``k_of_item`` / ``w_of_item`` hold the item's cell's k_c and
-    n_c/k_c.
+    Cells as float64 (the draw sorts ``cells + keys``), each cell's items in index order, k_c
+    (anchors of the cell) and the weight n_c / k_c of a drawn item, and the 0/1 block as uint8.
     """
-    n_items = cells.size
-    keys = g.random((n, n_items))
-    order = np.argsort(cells[None, :] + keys, axis=1, kind="stable")  # grouped by cell, random
-    cs = cells[order]
-    # rank within cell: position minus the cell's first position
-    first = np.searchsorted(np.sort(cells), cells)  # first position of each item's cell
-    rank = np.arange(n_items)[None, :] - first[order]
-    take = rank < k_of_item[order]
-    W = np.zeros((n, n_items))
-    rows = np.repeat(np.arange(n), n_items).reshape(n, n_items)
-    W[rows[take], order[take]] = w_of_item[order[take]]
-    del cs
-    return W
+    cells = np.asarray(ft.cells, dtype=np.int64)
+    uc, inv = np.unique(cells, return_inverse=True)
+    items = np.argsort(inv, kind="stable").astype(np.int64)
+    ptr = np.searchsorted(inv[items], np.arange(uc.size + 1)).astype(np.int64)
+    n_c = np.bincount(inv, minlength=uc.size)
+    k_c = np.bincount(inv, weights=ft.weights > 0, minlength=uc.size).astype(np.int64)
+    w_c = n_c / np.maximum(k_c, 1)
+    return cells.astype(np.float64), ptr, items, k_c, w_c, np.ascontiguousarray(ft.Y, dtype=np.uint8)
 
 
-def _cell_k(cells: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    _, inv = np.unique(cells, return_inverse=True)
-    n_c = np.bincount(inv)
-    k_c = np.bincount(inv, weights=weights > 0).astype(np.int64)
-    return k_c[inv], n_c[inv] / np.maximum(k_c[inv], 1)
+def _controls_block(seed, start, stop, designs, pairs, thresholds):
+    from benchkit._kernels.dif import matched_scores
 
-
-def _controls_block(seed, start, stop, folds, pairs, thresholds):
     g = np.random.default_rng(seed)
     n = stop - start
-    F = np.zeros((n, len(thresholds), len(folds)), dtype=np.int64)
+    F = np.zeros((n, len(thresholds), len(designs)), dtype=np.int64)
     E = np.zeros_like(F)
-    for h, (ft, ps) in enumerate(zip(folds, pairs)):  # the same replicate index in both folds
-        cells = ft.cells.astype(np.float64)
-        k_i, w_i = _cell_k(ft.cells, ft.weights)
-        W = _random_weights(g, cells, k_i, w_i, n)
-        alt = (W @ ft.Y) / W.sum(1, keepdims=True)
+    for h, (design, ps) in enumerate(zip(designs, pairs)):  # the same replicate index in both folds
+        keys = g.random((n, design[0].size))  # Eq. 34: a uniform random order within every cell
+        alt = matched_scores(keys, *design)
         F[:, :, h], E[:, :, h] = reversal_counts(ps, alt, thresholds)
     return F, E
 
@@ -196,10 +183,11 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     Notes
     -----
     Replicate r samples, in every fold, ``k_c`` items per cell uniformly without replacement
-    (Eq. 34) with weights ``n_c / k_c``; the same index is pooled over the folds (Eq. 35). The
-    near-tie pairs are frozen from the full scores. ``p = (1 + #{T_r >= T_DIF}) / (R + 1)``;
-    replicates with no eligible pair (NaN) count as not exceeding; with no eligible observed pair
-    the median, excess and p are NaN.
+    (Eq. 34: the ``k_c`` smallest of one uniform key per item, selected per cell in linear time
+    by :func:`benchkit._kernels.dif.matched_scores`) with weights ``n_c / k_c``; the same index is
+    pooled over the folds (Eq. 35). The near-tie pairs are frozen from the full scores.
+    ``p = (1 + #{T_r >= T_DIF}) / (R + 1)``; replicates with no eligible pair (NaN) count as not
+    exceeding; with no eligible observed pair the median, excess and p are NaN.
 
     References
     ----------
@@ -230,9 +218,10 @@ def matched_random(folds: list[FoldTargets], pairs: list[PairSet], observed: np.
     n_jobs = check_n_jobs(n_jobs)
     R = check_int("n_resamples", n_resamples, min=1)
     root = seed_sequence(rng)
+    designs = [_cell_design(ft) for ft in folds]
     out = blocked_map(_controls_block, R, rng=root, block_size=_BLOCK,
-                      args=(folds, pairs, tuple(thresholds)), n_jobs=n_jobs, progress=progress,
-                      desc="matched-random controls")
+                      args=(designs, pairs, tuple(thresholds)), n_jobs=n_jobs, progress=progress,
+                      desc="matched-random controls", prefer="threads")
     F = np.concatenate([o[0] for o in out])
     E = np.concatenate([o[1] for o in out])
     T = pooled_rates(F, E)

@@ -11,16 +11,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
-from benchkit.dif._anchors import FoldAnchors
 from benchkit.dif._anchors import purify
 from benchkit.dif._population import Population
 from benchkit.dif._ranking import FoldTargets
 from benchkit.irt._spectral import K_GRID
-from benchkit.irt._spectral import DimensionSelection
+from benchkit.irt._spectral import _one_blas_thread
 from benchkit.irt._spectral import select_dimension
 
 __all__ = ["CrossFit", "cross_fit"]
@@ -88,14 +89,36 @@ def _codes(values) -> np.ndarray:
     return pd.factorize(np.asarray(values, dtype=object))[0].astype(np.int64)
 
 
+def _fit_half(Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibration_fraction,
+              ridge_theta, n_iter, anchor_fraction, rounds, ridge, sel_seed, purify_seed):
+    """K selection (unless ``K_h`` is given) and anchor purification in one owner half.
+
+    Runs on one BLAS thread: OpenBLAS splits its sums by thread count (results differ by ~1e-13
+    between 1 and 2 threads), so pinning it keeps the result the same for any ``n_jobs``.
+    """
+    with _one_blas_thread():
+        if K_h is None:
+            sel = select_dimension(Yh, owners=own_h, sources=source, grid=grid,
+                                   validation_fraction=validation_fraction,
+                                   calibration_fraction=calibration_fraction,
+                                   ridge_theta=ridge_theta, n_iter=n_iter, rng=sel_seed)
+            K_h = sel.K_star
+        else:
+            sel = None
+        return sel, K_h, purify(Yh, fam_h, source, K=K_h, anchor_fraction=anchor_fraction,
+                                rounds=rounds, ridge=ridge, n_iter=n_iter, rng=purify_seed)
+
+
 def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int] | None = None,
               anchor_fraction: float = 0.5, grid: Sequence[int] = K_GRID, rounds: int = 3,
               ridge: float = 1.0, n_iter: int = 5, validation_fraction: float = 0.25,
               calibration_fraction: float = 0.5, ridge_theta: float = 1.0, rng: Any = None,
-              progress=None) -> CrossFit:
+              n_jobs: Any = None, progress=None) -> CrossFit:
     """Run both cross-fitting directions on a population.
 
     ``K=None`` selects K in each half (App. C.3); a pair ``(K_0, K_1)`` freezes it (App. D.2).
+    The two halves are independent and run in parallel with ``n_jobs`` (threads by default,
+    :func:`benchkit._parallel.parallel_map`); the result is the same for any ``n_jobs``.
     ``progress`` is an optional tqdm bar advanced once per half.
 
     In each direction one owner half selects the spectral dimension, purifies the low-DIF anchors
@@ -153,6 +176,7 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
     >>> [int(a.selected[-1].sum()) for a in cf.anchors]        # anchors per half (of 120 items)
     [64, 64]
     """
+    n_jobs = check_n_jobs(n_jobs)
     t = population.table
     fam_all = t["family"].to_numpy(dtype=object)
     own_all = t["owner"].to_numpy(dtype=object)
@@ -160,9 +184,7 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
     fam_lookup = {f: k for k, f in enumerate(population.families)}
     root = seed_sequence(rng)
     seeds = spawn(root, 4)
-    sels: list[DimensionSelection | None] = []
-    anchors: list[FoldAnchors] = []
-    Ks = []
+    tasks = []
     for h in (0, 1):
         cols = population.half_models(h)
         if cols.size < 2:
@@ -173,21 +195,17 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
             raise BenchkitValueError(f"owner half {h} holds a single family "
                                      f"({np.unique(fam_h.astype(str))}); residual family DIF "
                                      "needs at least two families per half")
-        Yh = np.ascontiguousarray(Y[:, cols])
-        if K is None:
-            sel = select_dimension(Yh, owners=own_all[cols], sources=source, grid=grid,
-                                   validation_fraction=validation_fraction,
-                                   calibration_fraction=calibration_fraction,
-                                   ridge_theta=ridge_theta, n_iter=n_iter, rng=seeds[2 * h])
-            k_h = sel.K_star
-        else:
-            sel, k_h = None, int(K[h])
-        sels.append(sel)
-        Ks.append(k_h)
-        anchors.append(purify(Yh, fam_h, source, K=k_h, anchor_fraction=anchor_fraction, rounds=rounds,
-                              ridge=ridge, n_iter=n_iter, rng=seeds[2 * h + 1]))
-        if progress is not None:
-            progress.update(1)
+        tasks.append((np.ascontiguousarray(Y[:, cols]), fam_h, own_all[cols], source,
+                      None if K is None else int(K[h]), grid, validation_fraction,
+                      calibration_fraction, ridge_theta, n_iter, anchor_fraction, rounds, ridge,
+                      seeds[2 * h], seeds[2 * h + 1]))
+    with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
+        halves = parallel_map(_fit_half, tasks, n_jobs=n_jobs, prefer="threads")
+    if progress is not None:
+        progress.update(2)
+    sels = tuple(r[0] for r in halves)
+    Ks = tuple(r[1] for r in halves)
+    anchors = tuple(r[2] for r in halves)
     folds = []
     for h in (0, 1):
         reps = population.representatives(h=1 - h)
@@ -197,5 +215,5 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
                                  Y=np.ascontiguousarray(Y[:, reps], dtype=np.float64),
                                  weights=anchors[h].weights,
                                  cells=anchors[h].cells))
-    return CrossFit(K=tuple(Ks), selection=tuple(sels), anchors=tuple(anchors),
-                    folds=tuple(folds), alpha=anchor_fraction, rng_entropy=root.entropy)
+    return CrossFit(K=Ks, selection=sels, anchors=anchors, folds=tuple(folds), alpha=anchor_fraction,
+                    rng_entropy=root.entropy)

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
@@ -40,6 +41,7 @@ from benchkit.dif._robustness import source_decomposition
 from benchkit.dif._robustness import source_effects
 from benchkit.irt._spectral import K_GRID
 from benchkit.irt._spectral import _binary
+from benchkit.irt._spectral import _one_blas_thread
 
 __all__ = ["RankingAudit", "robustness_table", "run_audit", "run_variant"]
 
@@ -240,6 +242,12 @@ class RankingAudit:
         return pd.concat(rows, ignore_index=True)
 
 
+def _alpha_refit(Yh, fam_h, source, K, anchor_fraction, rng):
+    """One anchor-fraction sensitivity refit (Table 5) on one BLAS thread (see ``_fit_half``)."""
+    with _one_blas_thread():
+        return purify(Yh, fam_h, source, K=K, anchor_fraction=anchor_fraction, refit=False, rng=rng)
+
+
 def _check_families(pop: Population) -> None:
     if len(pop.families) < 2:
         raise BenchkitValueError(
@@ -399,7 +407,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         _check_families(pop)
         done("population")
         stage("cross-fit (K selection, 3 purification rounds, both folds)")
-        cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0])
+        cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0],
+                       n_jobs=n_jobs)
         done("cross-fit (K selection, 3 purification rounds, both folds)")
         stage("ranking")
         folds = list(cf.folds)
@@ -432,16 +441,17 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         sens = [{"alpha": anchor_fraction, "mean_tau_b": ranking.mean_tau_b,
                  "rate": ranking.rate[thresholds.index(epsilon)]}]
         fam_all = pop.table["family"].to_numpy(object)
+        sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
+        halves = [(np.ascontiguousarray(Yb[:, cols]), fam_all[cols])
+                  for cols in (pop.half_models(0), pop.half_models(1))]
+        tasks = [(*halves[h], src, cf.K[h], a, sseeds[2 * k + h])
+                 for k, a in enumerate(sensitivity_fractions) for h in (0, 1)]
+        with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
+            refits = parallel_map(_alpha_refit, tasks, n_jobs=n_jobs, prefer="threads")
         for k, a in enumerate(sensitivity_fractions):
-            sub = []
-            sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
-            for h in (0, 1):
-                cols = pop.half_models(h)
-                fa = purify(np.ascontiguousarray(Yb[:, cols]), fam_all[cols], src, K=cf.K[h],
-                            anchor_fraction=a, refit=False, rng=sseeds[2 * k + h])
-                f0 = folds[h]
-                sub.append(FoldTargets(models=f0.models, owner=f0.owner, family=f0.family,
-                                       Y=f0.Y, weights=fa.weights, cells=fa.cells))
+            sub = [FoldTargets(models=f0.models, owner=f0.owner, family=f0.family, Y=f0.Y,
+                               weights=fa.weights, cells=fa.cells)
+                   for f0, fa in zip(folds, refits[2 * k:2 * k + 2])]
             r = observed_ranking(sub, pairs, ids, thresholds)
             sens.append({"alpha": a, "mean_tau_b": r.mean_tau_b,
                          "rate": r.rate[thresholds.index(epsilon)]})
@@ -546,7 +556,7 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     pop = build_population(ids, Yb.mean(0), **kw)
     _check_families(pop)
     s1, s2 = spawn(rng, 2)
-    cf = cross_fit(Yb, pop, source, K=K, rng=s1)
+    cf = cross_fit(Yb, pop, source, K=K, rng=s1, n_jobs=n_jobs)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=epsilon) for f in folds]
     r = observed_ranking(folds, pairs, ids, (epsilon,))
@@ -580,7 +590,8 @@ def robustness_table(Y, primary: RankingAudit, *, perturbations: Mapping[str, Ma
         One child seed per variant (:func:`benchkit._random.spawn`), so a row does not depend on
         the other variants.
     n_jobs : int, optional
-        Workers of the matched-random controls; results are identical for any value.
+        Workers of the two cross-fit halves and the matched-random controls; results are
+        identical for any value.
     progress : bool, default True
         A progress bar over the variants.
 

@@ -10,7 +10,7 @@ from benchkit._validation import check_array
 from benchkit._validation import check_float
 from benchkit._validation import check_int
 
-__all__ = ["ResidualDIF", "family_codes", "fit_residual_dif"]
+__all__ = ["ResidualDIF", "family_codes", "fit_residual_dif", "fit_residual_spectral"]
 
 
 @result
@@ -172,26 +172,70 @@ def fit_residual_dif(Y, family, offset, *, ridge: float = 1.0, n_cycles: int = 5
     >>> fit.D.round(3).tolist()
     [3.267, 0.0]
     """
-    from threadpoolctl import threadpool_limits
-
-    from benchkit._kernels.dif import residual_dif
     from benchkit.irt._spectral import _binary
 
     Yb = np.ascontiguousarray(_binary("Y", Y))
     n_items, M = Yb.shape
+    codes, labels = _checked_families(family, M)
+    offsets = np.ascontiguousarray(check_array("offset", offset, ndim=2, dtype="float", shape=(n_items, M)))
+    return _fit(Yb, codes, labels, "dense", (offsets,), ridge, n_cycles, max_newton, tol, max_step)
+
+
+def _checked_families(family, M: int) -> tuple[np.ndarray, tuple]:
     codes, labels = family_codes(family)
     if codes.size != M:
         raise BenchkitValueError(f"family must have one label per model ({M}); got {codes.size}")
     if len(labels) < 2:
         raise BenchkitValueError(f"family must hold at least 2 distinct labels; got {labels}")
-    offsets = np.ascontiguousarray(check_array("offset", offset, ndim=2, dtype="float", shape=(n_items, M)))
+    return codes, labels
+
+
+def _fit(Yb, codes, labels, offsets_from, args, ridge, n_cycles, max_newton, tol, max_step
+         ) -> ResidualDIF:
+    """Run the kernel on models in family order (``offsets_from``: "dense" or "factors")."""
+    from benchkit._kernels.dif import residual_dif
+    from benchkit.irt._spectral import _one_blas_thread
+
     lam = check_float("ridge", ridge, min=0.0, min_inclusive=False)
     n_cycles = check_int("n_cycles", n_cycles, min=1)
     max_newton = check_int("max_newton", max_newton, min=1)
     tol = check_float("tol", tol, min=0.0)
     max_step = check_float("max_step", max_step, min=0.0, min_inclusive=False)
-    with threadpool_limits(1):
-        b, delta, cycles = residual_dif(Yb, codes, offsets, np.int64(len(labels)), lam,
-                                        np.int64(n_cycles), np.int64(max_newton), tol, max_step)
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(len(labels) + 1)).astype(np.int64)
+    none = np.empty((0, 0))
+    if offsets_from == "dense":
+        offsets, L, thetaT, s, clip = args[0], none, none, np.empty(0), 0.0
+    else:
+        L, theta, s, clip = args
+        offsets, thetaT = none, np.ascontiguousarray(theta[order].T)
+    with _one_blas_thread():
+        b, delta, cycles, _ = residual_dif(Yb, order, starts, offsets, L, thetaT, s, clip, lam,
+                                           np.int64(n_cycles), np.int64(max_newton), tol, max_step)
     D = delta.max(1) - delta.min(1)
     return ResidualDIF(b=b, delta=delta, D=D, families=labels, cycles=cycles)
+
+
+def fit_residual_spectral(Y, family, spectral, *, ridge: float = 1.0, n_cycles: int = 5,
+                          max_newton: int = 30, tol: float = 1e-8, max_step: float = 2.0,
+                          clip: float = 6.0) -> ResidualDIF:
+    """:func:`fit_residual_dif` with ``offset = spectral.offsets(clip=clip)`` (Eq. 17).
+
+    The offsets are rebuilt item by item inside the kernel from the rank-K factors
+    (``spectral.loadings``, ``spectral.theta``, ``spectral.s``) instead of materialising the dense
+    (items x models) matrix; equal to the dense route up to rounding (~1e-15 on each offset).
+    """
+    from benchkit.irt._spectral import _binary
+
+    Yb = np.ascontiguousarray(_binary("Y", Y))
+    n_items, M = Yb.shape
+    codes, labels = _checked_families(family, M)
+    L = np.ascontiguousarray(spectral.loadings, dtype=np.float64)
+    theta = np.asarray(spectral.theta, dtype=np.float64)
+    if L.shape[0] != n_items or theta.shape[0] != M:
+        raise BenchkitValueError(f"spectral fit is for {L.shape[0]} items x {theta.shape[0]} models; "
+                                 f"Y has shape {Yb.shape}")
+    s = np.ascontiguousarray(spectral.s, dtype=np.float64)
+    clip = check_float("clip", clip, min=0.0)
+    return _fit(Yb, codes, labels, "factors", (L, theta, s, clip), ridge, n_cycles, max_newton, tol,
+                max_step)
