@@ -58,8 +58,37 @@ def drop_live_views(nb: Any) -> int:
     """Remove every widget view from ``nb``'s outputs and its saved widget state, in place.
 
     An output that held a widget view keeps its other mimetypes: the PNG and caption of a benchkit
-    chart or explorer, or the ``text/plain`` of any other widget. Returns the number of views
-    removed.
+    chart or explorer, or the ``text/plain`` of any other widget.
+
+    Parameters
+    ----------
+    nb : nbformat.NotebookNode or dict
+        A notebook (version 4), changed in place.
+
+    Returns
+    -------
+    int
+        The number of widget views removed.
+
+    References
+    ----------
+    The Jupyter widgets message and MIME specification (``application/vnd.jupyter.widget-view+json``),
+    https://github.com/jupyter-widgets/ipywidgets/blob/main/packages/schema/messages.md; the notebook
+    format, https://nbformat.readthedocs.io/en/latest/format_description.html.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> from benchkit.notebook import WIDGET_VIEW, drop_live_views
+    >>> nb = nbformat.v4.new_notebook()
+    >>> out = nbformat.v4.new_output("display_data", data={
+    ...     WIDGET_VIEW: {"model_id": "ab" * 16, "version_major": 2, "version_minor": 1},
+    ...     "image/png": "iVBORw0KGgo=", "text/plain": "Accuracy per model."})
+    >>> nb.cells.append(nbformat.v4.new_code_cell("show(chart)", outputs=[out]))
+    >>> drop_live_views(nb)
+    1
+    >>> sorted(nb.cells[0].outputs[0].data)
+    ['image/png', 'text/plain']
     """
     if not isinstance(nb, dict) or "cells" not in nb:
         raise BenchkitTypeError(f"nb must be a notebook (nbformat.NotebookNode), got {type(nb).__name__}")
@@ -97,6 +126,18 @@ def execute_notebook(path: str | Path, *, timeout: int = 1800, kernel_name: str 
         The executed notebook as written: widget views dropped (:func:`drop_live_views`), no
         per-cell timing metadata. A cell error stops the run and raises nbclient's
         ``CellExecutionError``; the file is then left unchanged.
+
+    References
+    ----------
+    nbclient, "Executing notebooks", https://nbclient.readthedocs.io/en/latest/client.html.
+
+    Examples
+    --------
+    The repository's notebooks are refreshed this way (``scripts/execute_notebooks.py``); it starts a
+    kernel and runs every cell, so it is not run here:
+
+    >>> from benchkit.notebook import execute_notebook
+    >>> nb = execute_notebook("notebooks/00_quickstart.ipynb")  # doctest: +SKIP
     """
     from nbclient import NotebookClient
 
@@ -205,6 +246,27 @@ class OfflineHTMLExporter(HTMLExporter):
     ``jupyter nbconvert --to benchkit.notebook.OfflineHTMLExporter notebook.ipynb`` writes
     ``notebook.html``; :func:`notebook_to_html` does the same from Python. See the module
     docstring for what the template changes.
+
+    Parameters
+    ----------
+    config : traitlets.config.Config, optional
+        nbconvert configuration, as for any exporter.
+    **kw
+        Other exporter traits (``embed_images``, ``exclude_input``, ...).
+
+    References
+    ----------
+    nbconvert, "Customizing exporters" and the ``lab`` HTML template,
+    https://nbconvert.readthedocs.io/en/latest/external_exporters.html.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> from benchkit.notebook import OfflineHTMLExporter
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# A report")])
+    >>> body, _ = OfflineHTMLExporter().from_notebook_node(nb)
+    >>> "<script" in body, "Content-Security-Policy" in body
+    (False, True)
     """
 
     export_from_notebook = "benchkit offline HTML"
@@ -248,6 +310,21 @@ def notebook_to_html(path: str | Path, *, out: str | Path | None = None) -> str:
         The HTML: the notebook's inputs and outputs with JupyterLab's styles inlined, every image
         embedded, TeX as MathML, a Content-Security-Policy that forbids any request (``CSP``)
         and no script.
+
+    References
+    ----------
+    nbconvert, "Using as a library", https://nbconvert.readthedocs.io/en/latest/nbconvert_library.html.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, nbformat
+    >>> from benchkit.notebook import notebook_to_html
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("Accuracy $p = k / T$")])
+    >>> nbformat.write(nb, folder / "report.ipynb")
+    >>> page = notebook_to_html(folder / "report.ipynb", out=folder / "report.html")
+    >>> "<math" in page, (folder / "report.html").exists()
+    (True, True)
     """
     path = Path(path)
     if path.suffix != ".ipynb" or not path.is_file():

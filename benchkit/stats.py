@@ -78,11 +78,21 @@ def kendall_tau_b(x, y) -> np.ndarray | float:
     ties are handled as scipy does. Benchmark² Eq. 1 (CBRC) and the subset-ranking scores of
     BSDProbe use it.
 
+    References
+    ----------
+    M. G. Kendall (1945), "The treatment of ties in ranking problems", Biometrika 33(3), 239-251
+    (the tie-corrected tau-b).
+
     Examples
     --------
+    One swapped pair among the six pairs of four models: five concordant, one discordant, so
+    tau = (5 - 1) / 6. Leading axes are batches (one tau per row):
+
     >>> from benchkit.stats import kendall_tau_b
     >>> kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4])
     0.6666666666666666
+    >>> kendall_tau_b([[1, 2, 3, 4], [4, 3, 2, 1]], [1, 2, 3, 4]).tolist()
+    [1.0, -1.0]
     """
     xa = check_array("x", x, ndim=None, dtype="float")
     ya = check_array("y", y, ndim=None, dtype="float")
@@ -119,11 +129,33 @@ def kendall_tau_b(x, y) -> np.ndarray | float:
 def holm(pvalues) -> np.ndarray:
     """Holm (1979) step-down adjusted p-values.
 
-    ``p_(i) * (m - i + 1)`` in ascending order, made monotone by a cumulative maximum and capped at 1
-    (``statsmodels.stats.multitest.multipletests(method="holm")``, the oracle in the tests).
+    Controls the family-wise error rate over ``m`` tests without assuming independence: reject
+    hypothesis ``i`` at level alpha where the adjusted p-value is ``<= alpha``.
+
+    Parameters
+    ----------
+    pvalues : array_like (m,)
+        Raw p-values, each in [0, 1].
+
+    Returns
+    -------
+    ndarray (m,)
+        Adjusted p-values in the input order: ``p_(i) * (m - i + 1)`` in ascending order, made
+        monotone by a cumulative maximum and capped at 1 (equal p-values keep their input order).
+
+    Notes
+    -----
+    ``statsmodels.stats.multitest.multipletests(method="holm")`` is the oracle in the tests.
+
+    References
+    ----------
+    S. Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian Journal
+    of Statistics 6(2), 65-70.
 
     Examples
     --------
+    The smallest p-value is multiplied by 3, the next by 2 (then raised to keep the order):
+
     >>> from benchkit.stats import holm
     >>> holm([0.01, 0.04, 0.03]).round(4).tolist()
     [0.03, 0.06, 0.06]
@@ -137,8 +169,29 @@ def holm(pvalues) -> np.ndarray:
 def benjamini_hochberg(pvalues) -> np.ndarray:
     """Benjamini-Hochberg (1995) adjusted p-values (q-values) controlling the false discovery rate.
 
-    ``min_{j >= i} p_(j) * m / j``, capped at 1 (``multipletests(method="fdr_bh")``, the oracle in
-    the tests). Reject at FDR level q where the result is ``<= q``.
+    Reject at FDR level q where the result is ``<= q``: among the rejected hypotheses, the expected
+    share of true nulls is at most q (for independent or positively dependent tests).
+
+    Parameters
+    ----------
+    pvalues : array_like (m,)
+        Raw p-values, each in [0, 1].
+
+    Returns
+    -------
+    ndarray (m,)
+        q-values in the input order: ``min_{j >= i} p_(j) * m / j`` over the ascending p-values,
+        capped at 1.
+
+    Notes
+    -----
+    ``statsmodels.stats.multitest.multipletests(method="fdr_bh")`` is the oracle in the tests.
+
+    References
+    ----------
+    Y. Benjamini and Y. Hochberg (1995), "Controlling the false discovery rate: a practical and
+    powerful approach to multiple testing", Journal of the Royal Statistical Society B 57(1),
+    289-300.
 
     Examples
     --------
@@ -172,7 +225,31 @@ def _pvalues(pvalues) -> np.ndarray:
 
 
 def xlogx(x) -> np.ndarray:
-    """``x * log(x)`` elementwise with ``0 log 0 = 0`` (natural log)."""
+    """``x * log(x)`` elementwise with ``0 log 0 = 0`` (natural log).
+
+    The summand of every entropy in benchkit (``H(p) = -sum(xlogx(p))``).
+
+    Parameters
+    ----------
+    x : array_like
+        Non-negative values (probabilities); entries ``<= 0`` give 0.
+
+    Returns
+    -------
+    ndarray
+        ``x log x`` (float64, the shape of ``x``).
+
+    References
+    ----------
+    T. M. Cover and J. A. Thomas (2006), Elements of Information Theory, 2nd ed., Wiley, Sec. 2.1
+    (the convention ``0 log 0 = 0``).
+
+    Examples
+    --------
+    >>> from benchkit.stats import xlogx
+    >>> xlogx([0.0, 0.5, 1.0]).round(4).tolist()
+    [0.0, -0.3466, 0.0]
+    """
     p = np.asarray(x, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
@@ -181,9 +258,42 @@ def xlogx(x) -> np.ndarray:
 def jsd(P, Q, *, axis: int = -1) -> np.ndarray:
     """Jensen-Shannon divergence with natural logs, in ``[0, log 2]``.
 
+    How far apart two answer distributions are: 0 for identical distributions, ``log 2`` for
+    distributions with disjoint support.
+
+    Parameters
+    ----------
+    P, Q : array_like
+        Probability distributions along ``axis`` (not renormalized here); broadcast against each
+        other.
+    axis : int, default -1
+        The axis holding the states.
+
+    Returns
+    -------
+    ndarray
+        One divergence per distribution pair (the shape of ``P`` and ``Q`` without ``axis``).
+
+    Notes
+    -----
     ``JSD = H(M) - (H(P) + H(Q)) / 2`` with ``M = (P + Q) / 2``, which equals
-    ``(KL(P||M) + KL(Q||M)) / 2`` (BSDProbe App. G, Eq. 20). The oracle in the tests is
-    ``scipy.spatial.distance.jensenshannon(P, Q) ** 2``.
+    ``(KL(P||M) + KL(Q||M)) / 2`` (BSDProbe App. G, Eq. 20), clipped at 0 against rounding. The
+    oracle in the tests is ``scipy.spatial.distance.jensenshannon(P, Q) ** 2``.
+
+    References
+    ----------
+    J. Lin (1991), "Divergence measures based on the Shannon entropy", IEEE Transactions on
+    Information Theory 37(1), 145-151. H. Hu et al., "Are Benchmarks Reliable? Toward Structural
+    Diagnosis via Item-Level Capability Boundaries" (BSDProbe), arXiv:2609.33196, App. G, Eq. (20).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.stats import jsd
+    >>> round(float(jsd([1.0, 0.0], [0.0, 1.0])), 4), round(float(np.log(2)), 4)
+    (0.6931, 0.6931)
+    >>> jsd([[0.5, 0.5], [0.9, 0.1]], [0.5, 0.5]).round(4).tolist()
+    [0.0, 0.1017]
     """
     P = np.asarray(P, dtype=np.float64)
     Q = np.asarray(Q, dtype=np.float64)
@@ -202,12 +312,14 @@ def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
     n_states : int or array_like of int, optional
         The number of possible states; defaults to the length of ``axis``. An array broadcasts
         against the result (one count per distribution).
-    axis : int
+    axis : int, default -1
+        The axis holding the states.
 
     Returns
     -------
     ndarray
-        In ``[0, 1]``; 0 where ``n_states <= 1``.
+        In ``[0, 1]``; 0 where ``n_states <= 1``. 1 means the mass is spread evenly over all
+        ``n_states`` states, 0 that it sits on one state.
 
     Notes
     -----
@@ -215,6 +327,22 @@ def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
     M_q = 1) and the landscape's H_norm (entropy of the renormalized non-top options over
     ``log(k - 1)``; 0 when k = 2) are both this function. ``0 log 0 = 0``; the result is clipped
     to [0, 1] against rounding. Oracle in the tests: ``scipy.stats.entropy(p) / log(n)``.
+
+    References
+    ----------
+    C. E. Shannon (1948), "A mathematical theory of communication", Bell System Technical Journal
+    27(3), 379-423. H. Hu et al. (BSDProbe), arXiv:2609.33196, Sec. 3.1, Eq. (2). "Auditing MCQA
+    Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.2 (H_norm).
+
+    Examples
+    --------
+    Two answer states seen out of four possible, half the samples in each:
+
+    >>> from benchkit.stats import normalized_entropy
+    >>> round(float(normalized_entropy([0.5, 0.5, 0.0, 0.0])), 4)
+    0.5
+    >>> normalized_entropy([[0.5, 0.5], [1.0, 0.0]]).tolist()
+    [1.0, 0.0]
     """
     p = np.asarray(probs, dtype=np.float64)
     h = -xlogx(p).sum(axis=axis)
@@ -227,8 +355,42 @@ def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
 def hypergeom_sf(k: int, M: int, n: int, N: int) -> float:
     """Exact ``P(X >= k)`` for ``X ~ Hypergeometric(M population, n successes, N draws)``.
 
+    The p-value of an overlap: the chance that ``N`` items drawn at random from ``M``, of which
+    ``n`` are marked, contain at least ``k`` marked ones.
+
+    Parameters
+    ----------
+    k : int
+        The observed count of marked items among the draws.
+    M : int
+        Population size.
+    n : int
+        Marked items in the population.
+    N : int
+        Items drawn (without replacement).
+
+    Returns
+    -------
+    float
+        ``P(X >= k)``: 1 when ``k`` is at or below the smallest possible count, 0 above the largest.
+
+    Notes
+    -----
     Exact integer arithmetic (``math.comb``, :class:`fractions.Fraction`), rounded once to float.
-    Oracle in the tests: ``scipy.stats.hypergeom(M, n, N).sf(k - 1)``.
+    Oracle in the tests: ``scipy.stats.hypergeom(M, n, N).sf(k - 1)`` (the same parameter order).
+
+    References
+    ----------
+    N. L. Johnson, A. W. Kemp and S. Kotz (2005), Univariate Discrete Distributions, 3rd ed., Wiley,
+    Ch. 6 (the hypergeometric distribution).
+
+    Examples
+    --------
+    10 items, 4 of them marked, 3 drawn: all three marked with probability C(4,3) / C(10,3) = 4/120.
+
+    >>> from benchkit.stats import hypergeom_sf
+    >>> round(hypergeom_sf(3, 10, 4, 3), 6)
+    0.033333
     """
     lo, hi = max(0, N - (M - n)), min(n, N)
     if k <= lo:
@@ -249,7 +411,9 @@ def percentile_interval(replicates, *, confidence_level: float = 0.95, axis: int
         Bootstrap replicates of a statistic along ``axis``; NaN replicates (undefined statistic on a
         resample) are left out.
     confidence_level : float, default 0.95
+        The interval's coverage c, strictly between 0 and 1.
     axis : int, default 0
+        The axis holding the replicates.
 
     Returns
     -------
@@ -260,6 +424,18 @@ def percentile_interval(replicates, *, confidence_level: float = 0.95, axis: int
     -----
     Linear interpolation between order statistics, as ``scipy.stats.bootstrap(method="percentile")``
     (the oracle in the tests: the same interval from its ``bootstrap_distribution``).
+
+    References
+    ----------
+    B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman & Hall, Ch. 13
+    (the percentile interval).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.stats import percentile_interval
+    >>> percentile_interval(np.arange(101.0), confidence_level=0.9)
+    (5.0, 95.0)
     """
     c = check_probability("confidence_level", confidence_level, open_interval=True)
     r = np.asarray(replicates, dtype=np.float64)
@@ -303,6 +479,11 @@ def roc_curve(scores, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ``(0, 0)`` at threshold ``inf``. The trapezoid area under the curve equals :func:`auroc`
         (ties form one diagonal step, counted half), which the tests check.
 
+    References
+    ----------
+    T. Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+    861-874 (Algorithm 1: one point per distinct score).
+
     Examples
     --------
     >>> from benchkit.stats import roc_curve
@@ -337,8 +518,16 @@ def auroc(scores, labels) -> float:
         positive scores above a random negative (ties count 1/2). The oracle in the tests is
         ``scipy.stats.mannwhitneyu(pos, neg).statistic / (n_1 n_0)``.
 
+    References
+    ----------
+    J. A. Hanley and B. J. McNeil (1982), "The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve", Radiology 143(1), 29-36. H. B. Mann and D. R. Whitney
+    (1947), Annals of Mathematical Statistics 18(1), 50-60.
+
     Examples
     --------
+    Of the four (positive, negative) pairs, three have the positive scored higher:
+
     >>> from benchkit.stats import auroc
     >>> auroc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
     0.75
@@ -371,6 +560,11 @@ def mcnemar_exact(b: int, c: int) -> float:
         ``min(1, 2 P(X <= min(b, c)))`` for ``X ~ Binomial(b + c, 1/2)``; 1 when ``b + c = 0``.
         This is ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True).pvalue``, the
         oracle in the tests (McNemar 1947; the exact form conditions on ``b + c``).
+
+    References
+    ----------
+    Q. McNemar (1947), "Note on the sampling error of the difference between correlated proportions
+    or percentages", Psychometrika 12(2), 153-157.
 
     Examples
     --------
@@ -407,8 +601,16 @@ def average_precision(scores, labels) -> float:
         tests check; with ties it equals ``sklearn.metrics.average_precision_score`` (the second
         oracle). The baseline of a random ranking is the share of positives.
 
+    References
+    ----------
+    C. D. Manning, P. Raghavan and H. Schütze (2008), *Introduction to Information Retrieval*,
+    Cambridge University Press, Sec. 8.4 (evaluation of ranked retrieval results: average
+    precision as the mean of the precisions at the ranks of the relevant documents).
+
     Examples
     --------
+    The two positives rank first and third: AP = (1/1 + 2/3) / 2.
+
     >>> from benchkit.stats import average_precision
     >>> round(average_precision([0.1, 0.4, 0.35, 0.8], [False, False, True, True]), 6)
     0.833333
@@ -426,6 +628,10 @@ def average_precision(scores, labels) -> float:
 def cohen_kappa(a, b) -> float:
     r"""Cohen's (1960) kappa of two label sequences: agreement beyond chance.
 
+    Says how much two raters (e.g. two audit methods' flags on the same items) agree beyond what
+    their label shares alone would give: 1 is perfect agreement, 0 no more than chance, negative
+    less than chance.
+
     Parameters
     ----------
     a, b : array_like (n,)
@@ -440,8 +646,16 @@ def cohen_kappa(a, b) -> float:
         The oracle in the tests is ``statsmodels.stats.inter_rater.cohens_kappa`` on the
         contingency table, and a hand-worked 2 x 2 case.
 
+    References
+    ----------
+    J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational and
+    Psychological Measurement 20(1), 37-46.
+
     Examples
     --------
+    Observed agreement 4/5, chance agreement (3 x 2 + 2 x 3) / 25 = 0.48, so
+    kappa = (0.8 - 0.48) / 0.52:
+
     >>> from benchkit.stats import cohen_kappa
     >>> round(cohen_kappa([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]), 6)
     0.615385
@@ -463,6 +677,9 @@ def cohen_kappa(a, b) -> float:
 def jaccard(a, b) -> float:
     """Jaccard index ``|A and B| / |A or B|`` of two boolean masks (flag or selection sets).
 
+    The share of the units in either set that are in both: how much two methods' flag sets (or
+    two selections) overlap, from 0 (disjoint) to 1 (identical).
+
     Parameters
     ----------
     a, b : array_like of bool, one shape
@@ -473,8 +690,15 @@ def jaccard(a, b) -> float:
     float
         In [0, 1]; 1 when both sets are empty (two empty sets are equal).
 
+    References
+    ----------
+    P. Jaccard (1912), "The distribution of the flora in the alpine zone", New Phytologist 11(2),
+    37-50.
+
     Examples
     --------
+    One unit in both sets, three in either:
+
     >>> from benchkit.stats import jaccard
     >>> jaccard([1, 1, 0, 0], [1, 0, 1, 0])
     0.3333333333333333

@@ -210,3 +210,39 @@ def test_no_eligible_pair_gives_nan_p():
     assert np.isnan(res.p_value[0])
     assert np.isnan(res.median[0])
     assert np.isnan(res.excess_pp[0])
+
+
+def test_controls_rng_entropy_repeats_and_int_seeds_unchanged():
+    # rule 5: each result records its root's entropy (rng=entropy repeats the draws); int seeds give
+    # the replicates they gave before (sums printed by commit d7d702c's code with the same calls)
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import cross_fit
+    from benchkit.dif.steps import simulate_family_dif
+
+    sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=3)
+    pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=4)
+    folds = list(cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=5).folds)
+    pairs = [pair_set(f, max_gap=0.05) for f in folds]
+    obs = observed_ranking(folds, pairs, sim.model_ids).rate
+    units = bootstrap_units(sim.source)
+    ob_args = ([1.0, -0.5, 2.0, 0.5, -1.0, 0.0], list("aabbba"), ["o1", "o2", "o3", "o3", "o4", "o5"])
+    g = np.random.default_rng(0)
+    mr = matched_random(folds, pairs, obs, n_resamples=60, rng=g)
+    cb = composition_bootstrap(folds, pairs, units, obs, n_resamples=150, rng=g)
+    ob = owner_bootstrap(*ob_args, n_resamples=150, rng=g)
+    for res in (mr, cb, ob):
+        assert isinstance(res.rng_entropy, int)
+    np.testing.assert_array_equal(
+        matched_random(folds, pairs, obs, n_resamples=60, rng=mr.rng_entropy).replicates, mr.replicates)
+    np.testing.assert_array_equal(
+        composition_bootstrap(folds, pairs, units, obs, n_resamples=150, rng=cb.rng_entropy).replicates,
+        cb.replicates)
+    np.testing.assert_array_equal(owner_bootstrap(*ob_args, n_resamples=150, rng=ob.rng_entropy).replicates,
+                                  ob.replicates)
+    mr7 = matched_random(folds, pairs, obs, n_resamples=60, rng=7)
+    cb8 = composition_bootstrap(folds, pairs, units, obs, n_resamples=150, rng=8)
+    ob9 = owner_bootstrap(*ob_args, n_resamples=150, rng=9)
+    assert (mr7.rng_entropy, cb8.rng_entropy, ob9.rng_entropy) == (7, 8, 9)
+    assert float(np.nansum(mr7.replicates)) == 92.2451823211496
+    assert float(np.nansum(cb8.replicates)) == 157.61672455161835
+    assert float(np.nansum(ob9.replicates)) == 61.29404761904762

@@ -187,6 +187,34 @@ def test_bootstrap_is_seeded_and_sensible():
     assert not np.array_equal(g1.boot, g2.boot)
 
 
+def test_rng_entropy_repeats_the_run_and_int_seeds_are_unchanged():
+    # rule 5 (benchkit._random): the result records the root's entropy; rng=entropy repeats the run
+    P = np.random.default_rng(4).random((120, 2))
+    df = pd.DataFrame({"g": np.repeat(["a", "b"], 60), "p_top1": P[:, 0], "h_norm": P[:, 1]})
+    first = mpd(P, confidence_level=0.9, n_resamples=130, rng=np.random.default_rng(11))
+    assert isinstance(first.rng_entropy, int)
+    again = mpd(P, confidence_level=0.9, n_resamples=130, rng=first.rng_entropy)
+    np.testing.assert_array_equal(first.boot, again.boot)
+    assert (first.ci_low, first.ci_high, first.se) == (again.ci_low, again.ci_high, again.se)
+    grouped = mpd(df, by="g", confidence_level=0.9, n_resamples=70, rng=None)
+    assert grouped.rng_entropy == grouped["a"].rng_entropy == grouped["b"].rng_entropy
+    regrouped = mpd(df, by="g", confidence_level=0.9, n_resamples=70, rng=grouped.rng_entropy)
+    for k in ("a", "b"):
+        np.testing.assert_array_equal(grouped[k].boot, regrouped[k].boot)
+    sampled = mpd(P, method="sampled", n_pairs=5000, rng=np.random.default_rng(2))
+    assert mpd(P, method="sampled", n_pairs=5000, rng=sampled.rng_entropy).mpd == sampled.mpd
+    # an int rng gives the numbers it gave before rng_entropy was recorded (printed by the code
+    # of commit d7d702c with the same calls): the root copies SeedSequence(7)
+    r = mpd(P, confidence_level=0.9, n_resamples=130, rng=7)
+    assert r.rng_entropy == 7
+    assert (r.ci_low, r.ci_high, r.se) == (0.48681299849071297, 0.5340289584187388, 0.013619936764430664)
+    assert float(r.boot.sum()) == 66.36215524090764
+    g = mpd(df, by="g", confidence_level=0.9, n_resamples=70, rng=7)
+    assert (g["a"].ci_low, g["b"].ci_low) == (0.46919647715662427, 0.4788228756087257)
+    s = mpd(P, method="sampled", n_pairs=5000, rng=7)
+    assert (s.mpd, s.se) == (0.5130737350759761, 0.003471285760705384)
+
+
 def test_cluster_bootstrap_replicate_by_hand():
     # 2 clusters of 2 points; a replicate drawing cluster 0 twice has points {p0,p1,p0,p1}: pairs of
     # distinct points: (p0,p1) x 4 -> MPD* = d01. Drawing one of each -> all 6 pairs of 4 points.

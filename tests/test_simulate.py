@@ -735,6 +735,71 @@ def test_samples_readme_and_size():
     assert total < 3_000_000
 
 
+# ---------------------------------------------------------------------------------------------
+# rule 5: every generator records the entropy of its root seed
+# ---------------------------------------------------------------------------------------------
+# (call(rng) -> Simulation, what to compare, the int-seeded value printed by the code of commit
+# d7d702c, before the generators recorded rng_entropy: an int rng must still give it bit for bit)
+_RNG_CASES = {
+    "binary_matrix": (lambda r: sim.binary_matrix(30, 8, rng=r),
+                      lambda s: s.matrix[:, 0].tolist(),
+                      [1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0,
+                       0, 0, 1, 1]),
+    "mirt_2pl": (lambda r: sim.mirt_2pl(n_items=30, n_models=12, rng=r),
+                 lambda s: [s.truth.flaws["item"].tolist(), s.matrix[:, 0].tolist()],
+                 [["q0000", "q0017", "q0018"],
+                  [1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1,
+                   0, 0, 0]]),
+    "repeated_sampling": (lambda r: sim.repeated_sampling(n_items=20, rng=r),
+                          lambda s: [s.truth.flaws["item"].tolist(),
+                                     s.responses.counts().K[:, 0].tolist()],
+                          [["q0012", "q0016", "q0018"],
+                           [3, 2, 0, 2, 0, 0, 1, 0, 3, 2, 0, 1, 7, 1, 0, 0, 5, 9, 1, 1]]),
+    "mcq_probabilities": (lambda r: sim.mcq_probabilities(n_items=20, n_models=3, rng=r),
+                          lambda s: [s.truth.flaws["item"].tolist(),
+                                     s.truth.arrays["option_probs"].ravel()[:4].round(12).tolist()],
+                          [["q0000", "q0015"],
+                           [0.545987862159, 0.45298529991, 7.5515312e-05, 0.000951322618]]),
+    # printed by the code of commit ab140e4, before audit_suite recorded rng_entropy
+    "audit_suite": (lambda r: sim.audit_suite(n_items=40, benchmarks=1, n_models=20, T=3,
+                                              near_duplicate=False, rng=r),
+                    lambda s: [s.truth.flaws["item"].tolist(),
+                               s.responses.counts().K[:, -1].tolist(),
+                               s.truth.arrays["option_probs"].ravel()[:4].round(12).tolist()],
+                    [["sim1/q0000", "sim1/q0002", "sim1/q0005", "sim1/q0007", "sim1/q0012",
+                      "sim1/q0020", "sim1/q0028", "sim1/q0032"],
+                     [3, 3, 1, 3, 3, 0, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3, 3, 2, 2, 3, 0, 2, 3, 3, 3, 3,
+                      3, 3, 0, 3, 2, 3, 2, 3, 3, 3, 3, 3, 3, 3],
+                     [0.99544533426, 0.001905247323, 0.002174216135, 0.000475202282]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RNG_CASES))
+def test_generators_record_rng_entropy(name):
+    call, value, before = _RNG_CASES[name]
+    s = call(4)
+    assert value(s) == before  # an int rng: the same data as before the change
+    assert s.rng_entropy == 4
+    first = call(np.random.default_rng(9))  # a Generator: its root gets an int entropy
+    assert isinstance(first.rng_entropy, int)
+    assert value(call(first.rng_entropy)) == value(first)
+    fresh = call(None)  # fresh OS entropy, recorded, so even this run can be repeated
+    assert value(call(fresh.rng_entropy)) == value(fresh)
+
+
+def test_write_long_parquet_records_rng_entropy(tmp_path):
+    res = sim.write_long_parquet(tmp_path / "a.parquet", 30, 8, rng=4)
+    assert res.rng_entropy == 4
+    correct = pd.read_parquet(res.path)["correct"]
+    # before the change (commit d7d702c): 130 correct, the first model's column as below
+    assert int(correct.sum()) == 130
+    assert correct.tolist()[:30] == _RNG_CASES["binary_matrix"][2]
+    first = sim.write_long_parquet(tmp_path / "b.parquet", 30, 8, rng=np.random.default_rng(9))
+    again = sim.write_long_parquet(tmp_path / "c.parquet", 30, 8, rng=first.rng_entropy)
+    pd.testing.assert_frame_equal(pd.read_parquet(again.path), pd.read_parquet(first.path))
+    assert sim.load_sample("mcq", with_truth=True).rng_entropy == sim.SAMPLES["mcq"].rng
+
+
 def test_repeated_sampling_non_monotone_items_fail_order_consistency(ladder):
     # population trajectories: D = 0 for monotone and flat items, large for planted peaks/dips;
     # sampled counts (T = 10): planted items have much larger D than regular ones

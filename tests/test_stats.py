@@ -113,6 +113,10 @@ def test_rng_rule():
     assert (_random.generator(ss).random() == _random.generator(ss).random())
     g = np.random.default_rng(0)
     assert _random.seed_sequence(g).entropy != _random.seed_sequence(g).entropy
+    # the root of a Generator has an int entropy, so a recorded rng_entropy repeats the draws
+    root = _random.seed_sequence(np.random.default_rng(1))
+    assert isinstance(root.entropy, int)
+    assert _random.generator(root.entropy).random() == _random.generator(root).random()
     with pytest.raises(TypeError, match="rng must be None, a non-negative int, a numpy SeedSequence"
                                         " or a numpy Generator; got 'x'"):
         _random.seed_sequence("x")

@@ -90,12 +90,33 @@ def enable_offline_rendering(*, static: bool = False) -> None:
         text and a caption: a running kernel shows the interactive chart, a stored notebook the
         PNG. True: ``"benchkit-static"``, the PNG and the caption only (no widget at all).
 
+    Returns
+    -------
+    None
+        Altair's active renderer is switched for the session (``alt.renderers.active``).
+
     Notes
     -----
     See the module docstring for why Altair's own renderers do not work offline in JupyterLab 4.6
     with Altair 6, and :mod:`benchkit.charts._display` for the bundle. JupyterLab shows an SVG
     only in a trusted notebook and a widget view only while its kernel runs ("Error displaying
     widget: model not found" otherwise, checked in headless JupyterLab 4.6), hence the PNG.
+
+    References
+    ----------
+    The Altair documentation, "Displaying Altair Charts" (renderers, ``"jupyter"`` with
+    ``offline=True``), https://altair-viz.github.io/user_guide/display_frontends.html; the
+    vl-convert project, https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import altair as alt
+    >>> from benchkit.charts import enable_offline_rendering
+    >>> before = alt.renderers.active
+    >>> enable_offline_rendering(static=True)
+    >>> alt.renderers.active
+    'benchkit-static'
+    >>> _ = alt.renderers.enable(before)  # back to the previous renderer
     """
     if not isinstance(static, bool):
         raise BenchkitTypeError(f"static must be True or False, got {static!r}")
@@ -151,11 +172,25 @@ def to_svg(chart: Any) -> str:
     Parameters
     ----------
     chart : altair.Chart or any Altair top-level chart
+        The chart to draw (any benchkit chart function's result).
 
     Returns
     -------
     str
         The SVG text.
+
+    References
+    ----------
+    The vl-convert project (Vega-Lite to SVG/PNG without a browser), https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> svg = charts.to_svg(charts.accuracy_chart(rs))
+    >>> svg.startswith("<svg")
+    True
     """
     import vl_convert
 
@@ -168,11 +203,25 @@ def to_png(chart: Any) -> bytes:
     Parameters
     ----------
     chart : altair.Chart or any Altair top-level chart
+        The chart to draw.
 
     Returns
     -------
     bytes
         The PNG image: twice the chart's size in CSS pixels, with 12 px of room around it.
+
+    References
+    ----------
+    The vl-convert project (Vega-Lite to SVG/PNG without a browser),
+    https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.to_png(charts.accuracy_chart(rs))[1:4]
+    b'PNG'
     """
     from benchkit.charts import _display
 
@@ -190,9 +239,29 @@ def show(chart: Any, *, alt: str | None = None) -> None:
     Parameters
     ----------
     chart : altair.Chart
+        The chart to display.
     alt : str, optional
         Alt text and caption of the image; default a description generated from the spec
         (title, kind of chart, what each axis and legend shows).
+
+    Returns
+    -------
+    None
+        The chart is displayed as one output (live view, PNG with alt text, caption).
+
+    References
+    ----------
+    The Jupyter display protocol (``IPython.display.display``),
+    https://ipython.readthedocs.io/en/stable/api/generated/IPython.display.html.
+
+    Examples
+    --------
+    In a notebook cell (outside one, ``display`` prints the whole bundle, PNG included):
+
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.show(charts.accuracy_chart(rs), alt="Accuracy of 8 models.")  # doctest: +SKIP
     """
     if alt is not None and not isinstance(alt, str):
         raise BenchkitTypeError(f"alt must be a string, got {type(alt).__name__}")
@@ -244,6 +313,27 @@ def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Ch
     altair.Chart
         Data columns ``model``, ``accuracy``, ``family``, ``rank`` (1 = most accurate; ties keep
         roster order).
+
+    References
+    ----------
+    J. VanderPlas et al. (2018), "Altair: Interactive Statistical Visualizations for Python",
+    Journal of Open Source Software 3(32), 1057. A. Satyanarayan, D. Moritz, K. Wongsuphasawat and
+    J. Heer (2017), "Vega-Lite: A Grammar of Interactive Graphics", IEEE Transactions on
+    Visualization and Computer Graphics 23(1), 341-350.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> chart = charts.accuracy_chart(rs)
+    >>> chart.mark
+    'bar'
+    >>> chart.data.head(3).round(3)
+           model  accuracy   family  rank
+    0  sim-mcq-7     0.827  unknown     1
+    1  sim-mcq-8     0.823  unknown     2
+    2  sim-mcq-6     0.710  unknown     3
     """
     alt = _altair()
     rs = _check_response_set(rs)
@@ -283,10 +373,34 @@ def difficulty_bins(rs: "ResponseSet", *, bins: int = 20) -> pd.DataFrame:
     :func:`numpy.histogram`, except that a p-value on an edge is never pushed into the lower bin by
     floating-point rounding. Items observed for no model have no p-value and are left out.
 
+    Parameters
+    ----------
+    rs : ResponseSet
+        The responses; a single variant.
+    bins : int, default 20
+        Number of equal-width bins on [0, 1] (1 to 1,000).
+
     Returns
     -------
     pandas.DataFrame
-        Columns ``bin_start``, ``bin_end``, ``n_items``.
+        Columns ``bin_start``, ``bin_end``, ``n_items``: one row per bin, empty bins included.
+
+    References
+    ----------
+    F. M. Lord and M. R. Novick (1968), Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the item p-value, classical test theory's difficulty index).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.difficulty_bins(rs, bins=4)
+       bin_start  bin_end  n_items
+    0       0.00     0.25       45
+    1       0.25     0.50       37
+    2       0.50     0.75       63
+    3       0.75     1.00      155
     """
     rs = _check_response_set(rs)
     bins = check_int("bins", bins, min=1, max=1000)
@@ -307,6 +421,7 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     Parameters
     ----------
     rs : ResponseSet
+        The responses; a single variant.
     bins : int
         Number of equal-width bins on [0, 1] (default 20, i.e. 0.05 wide).
     title : str, optional
@@ -317,6 +432,24 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     altair.Chart
         A bar per bin; the data are :func:`difficulty_bins` (``bin_start``, ``bin_end``,
         ``n_items``), binned in Python so the chart shows exactly these counts.
+
+    References
+    ----------
+    F. M. Lord and M. R. Novick (1968), Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the item p-value).
+    J. VanderPlas et al. (2018), "Altair: Interactive Statistical Visualizations for Python",
+    Journal of Open Source Software 3(32), 1057. A. Satyanarayan, D. Moritz, K. Wongsuphasawat and
+    J. Heer (2017), "Vega-Lite: A Grammar of Interactive Graphics", IEEE Transactions on
+    Visualization and Computer Graphics 23(1), 341-350.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> chart = charts.difficulty_histogram(rs, bins=4)
+    >>> chart.mark, chart.data["n_items"].tolist()
+    ('bar', [45, 37, 63, 155])
     """
     alt = _altair()
     data = difficulty_bins(rs, bins=bins)

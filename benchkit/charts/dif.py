@@ -55,8 +55,12 @@ def reversal_curve_chart(result: Any, *, width: int = 240, height: int = 200, co
     result : RankingAudit or mapping of str to RankingAudit
         One audit, or several (one panel each, in the mapping's order, ``columns`` to a row:
         five benchmarks side by side were too wide to read in a notebook).
+    width, height : int
+        Size of each panel in pixels.
+    columns : int, default 3
+        Panels per row when several audits are drawn.
     title : str or list of str, optional
-        Default: the figure's name and its legend, on two lines.
+        Default: the figure's name (Figure 1) and its legend, on two lines.
 
     Returns
     -------
@@ -65,6 +69,35 @@ def reversal_curve_chart(result: Any, *, width: int = 240, height: int = 200, co
         matched-random p <= .05), the matched-random median (dashed) and its 95% range (band),
         from :func:`benchkit.dif.explore.reversal_curve_view`. The x axis is ordinal (the
         paper's thresholds 0.25-5 pp evenly spaced).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.4 (the ranking estimand and the matched control) and
+    Figure 1.
+
+    Examples
+    --------
+    Not run as a doctest: the audit takes a few seconds (more on a cold numba cache), beyond the
+    doctest budget. The output shown was produced by this code.
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> from benchkit.dif import audit_rankings
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> s = simulate_family_dif(n_items=200, n_models=300, n_owners=60, n_sources=4, rng=21)
+    >>> wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(200)], columns=list(s.model_ids))
+    >>> rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+    >>> audit = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=3, n_controls=20,
+    ...                        n_bootstrap=20, n_owner_bootstrap=20, n_permutations=10,
+    ...                        sensitivity_fractions=(0.3,), progress=False)  # doctest: +SKIP
+    >>> from benchkit.charts.dif import reversal_curve_chart
+    >>> chart = reversal_curve_chart(audit)  # doctest: +SKIP
+    >>> chart.data[["threshold", "low_dif_rate_pct", "random_median_pct"]].round(1).head(3)  # doctest: +SKIP
+      threshold  low_dif_rate_pct  random_median_pct
+    0      0.25               NaN                NaN
+    1       0.5              46.2               43.9
+    2         1              40.7               45.3
     """
     from benchkit.dif.explore import reversal_curve_view
 
@@ -113,12 +146,48 @@ def robustness_forest_chart(tables: Any, *, width: int = 320, columns: int = 2,
         Table 6 column(s) from :func:`benchkit.dif.analyze_robustness` (rows with an error are dropped,
         as :func:`benchkit.dif.explore.robustness_forest_view` does); several give one panel
         each, ``columns`` to a row.
+    width : int, default 320
+        Width of each panel in pixels (the height grows with the variants).
+    columns : int, default 2
+        Panels per row when several tables are drawn.
+    title : str, optional
+        Chart title (default: Figure 2's).
 
     Returns
     -------
     altair.Chart
         One row per variant (baseline first, in bold via its label), the excess as a point
         (filled when p <= .05), a zero rule; facets by benchmark when several are given.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.1, Sec. 5.3 (population robustness) and Figure 2.
+
+    Examples
+    --------
+    Not run as a doctest: the audit takes a few seconds (more on a cold numba cache), beyond the
+    doctest budget. The output shown was produced by this code.
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> from benchkit.dif import audit_rankings
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> s = simulate_family_dif(n_items=200, n_models=300, n_owners=60, n_sources=4, rng=21)
+    >>> wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(200)], columns=list(s.model_ids))
+    >>> rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+    >>> audit = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=3, n_controls=20,
+    ...                        n_bootstrap=20, n_owner_bootstrap=20, n_permutations=10,
+    ...                        sensitivity_fractions=(0.3,), progress=False)  # doctest: +SKIP
+    >>> from benchkit.dif import analyze_robustness
+    >>> from benchkit.charts.dif import robustness_forest_chart
+    >>> table = analyze_robustness(rs, audit, perturbations={"owner cap 3": {"owner_cap": 3}},
+    ...                            n_controls=20, rng=1, progress=False)  # doctest: +SKIP
+    >>> chart = robustness_forest_chart(table)  # doctest: +SKIP
+    >>> chart.data[["variant", "excess_pp"]].round(2)  # doctest: +SKIP
+              variant  excess_pp
+    0  baseline cap 5      -4.56
+    1     owner cap 3     -11.05
     """
     from benchkit.dif.explore import robustness_forest_view
 
@@ -159,12 +228,44 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
         From :func:`benchkit.dif.steps.analyze_annotations`.
     min_difference : float
         The frozen effect-size requirement (8 pp), drawn as dashed lines at +-100 x this.
+    width : int, default 320
+        Width of the chart in pixels (the height grows with the axes).
+    title : str, optional
+        Chart title (default: Figure 3's).
 
     Returns
     -------
     altair.Chart
         One row per binary axis, one point per annotator (``d`` of Eq. 60, in pp), filled when
         the BH q <= .05.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.3, App. D.4, Eq. (60) and Figure 3.
+
+    Examples
+    --------
+    Random annotations of 50 matched pairs (no planted effect):
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchkit.dif import BINARY_AXES, ORDINAL_AXES
+    >>> from benchkit.dif.steps import analyze_annotations, content_sample
+    >>> from benchkit.charts.dif import content_audit_chart
+    >>> g = np.random.default_rng(3)
+    >>> high = g.random(400) < 0.3
+    >>> _, key = content_sample(high, high, g.integers(0, 8, 400), [f"i{i}" for i in range(400)],
+    ...                         benchmark="b", n_pairs=50, rng=0)
+    >>> ann = pd.DataFrame({"blinded_id": key["blinded_id"],
+    ...                     **{a: g.integers(0, 2, len(key)) for a in BINARY_AXES},
+    ...                     **{a: g.integers(0, 4, len(key)) for a in ORDINAL_AXES}})
+    >>> chart = content_audit_chart(analyze_annotations(key, ann, ann, min_benchmarks=1))
+    >>> chart.layer[2].data[["axis", "annotator", "d_pp", "significance"]].head(3)
+                    axis annotator  d_pp significance
+    0       quantitative         A  -4.0      q > .05
+    1        formal_rule         A   6.0      q > .05
+    2  factual_knowledge         A  14.0      q > .05
     """
     from benchkit.dif._audit_content import ContentAudit
 

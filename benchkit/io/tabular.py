@@ -160,18 +160,55 @@ def _from_frame(frame: pd.DataFrame, layout: str, index_col: str | None, options
 
 def read_csv(path, *, layout: str = "long", index_col: str | None = None,
              read_options: dict | None = None, **options) -> ResponseSet:
-    """Read a CSV file into a ResponseSet.
+    r"""Read a CSV file into a ResponseSet.
+
+    Ids (``model``, ``item``, ``variant`` and a wide table's index column) are read as strings
+    ("001" stays "001", a model called "NA" is not missing).
 
     Parameters
     ----------
     path : str or path
+        The CSV file.
     layout : {"long", "counts", "wide"}
+        The table's shape: ``"long"`` one row per (model, item[, sample]) response with columns
+        ``model, item, correct`` (:meth:`ResponseSet.from_long`); ``"counts"`` one row per cell
+        with ``model, item, n_correct, n_samples`` (:meth:`ResponseSet.from_counts`); ``"wide"``
+        items as rows and models as columns (:meth:`ResponseSet.from_wide`).
     index_col : str, optional
         For ``layout="wide"``: the column with item ids (default: the first column).
     read_options : dict, optional
         Passed to :func:`pandas.read_csv` (e.g. ``{"sep": ";"}``).
     **options
         Passed to the ResponseSet constructor (``models=``, ``items=``, ``T=``, ...).
+
+    Returns
+    -------
+    ResponseSet
+        Validated once, with errors naming the file, column and bad value.
+
+    References
+    ----------
+    Y. Shafranovich (2005), "Common Format and MIME Type for Comma-Separated Values (CSV) Files",
+    RFC 4180. The pandas documentation of ``pandas.read_csv``.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "responses.csv").write_text(
+    ...     "model,item,correct\nm1,q1,1\nm1,q2,0\nm2,q1,1\nm2,q2,1\n")
+    >>> rs = io.read_csv(tmp / "responses.csv")
+    >>> rs
+    ResponseSet: 2 items x 2 models, 4 responses, T=1, 0.0% cells missing
+    >>> rs.accuracy().tolist()
+    [0.5, 1.0]
+
+    A wide table (items as rows, models as columns):
+
+    >>> _ = (tmp / "wide.csv").write_text("item,m1,m2\nq1,1,1\nq2,0,1\n")
+    >>> io.read_csv(tmp / "wide.csv", layout="wide").binary().tolist()
+    [[1.0, 1.0], [0.0, 1.0]]
     """
     p = _path("path", path)
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
@@ -288,12 +325,19 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
     path : str or path
         A file, or a glob pattern DuckDB understands (``"results/*.parquet"``).
     layout : {"long", "counts", "wide"}
+        The table's shape: ``"long"`` one row per (model, item[, sample]) response with columns
+        ``model, item, correct`` (:meth:`ResponseSet.from_long`); ``"counts"`` one row per cell
+        with ``model, item, n_correct, n_samples`` (:meth:`ResponseSet.from_counts`); ``"wide"``
+        items as rows and models as columns (:meth:`ResponseSet.from_wide`).
     aggregate : bool or "auto"
         For ``layout="long"``: reduce 0/1 responses to counts inside DuckDB (see module notes).
         ``"auto"`` aggregates when the file has only ``model, item, correct`` (one sample per
         cell, so nothing is lost). With a ``sample`` column aggregation drops the principal
         sample, so :meth:`ResponseSet.binary` then needs ``T == 1``.
+    index_col : str, optional
+        For ``layout="wide"``: the column with item ids (default: the first column).
     connection : duckdb connection, optional
+        The DuckDB connection to read with (default: a new in-memory one).
     engine : {"auto", "duckdb", "pyarrow"}
         Who reads the file when aggregating. "duckdb" handles globs, remote paths and hive
         partitions; "pyarrow" streams one local file's row groups keeping Parquet's dictionary
@@ -303,6 +347,11 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
         and 9.5 GiB.
     **options
         Passed to the ResponseSet constructor.
+
+    Returns
+    -------
+    ResponseSet
+        Validated once, with errors naming the file, column and bad value.
 
     Notes
     -----
@@ -316,6 +365,23 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
     appearance (DuckDB preserves insertion order) unless ``models=`` / ``items=`` give it. The
     rows stream from DuckDB as Arrow batches and are reduced to counts with one ``bincount``:
     a 70M-row file needs about 1.2 GB beyond the two count matrices.
+
+    References
+    ----------
+    The Apache Parquet file format, https://parquet.apache.org/docs/. The DuckDB documentation,
+    "Reading and writing Parquet files", https://duckdb.org/docs/data/parquet/overview.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> from benchkit import io
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "responses.parquet"
+    >>> pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2", "q1", "q2"],
+    ...               "correct": [1, 0, 1, 1]}).to_parquet(path)
+    >>> rs = io.read_parquet(path)  # aggregated to counts: only model, item, correct
+    >>> rs.counts().K.tolist()
+    [[1, 1], [0, 1]]
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
     if not isinstance(path, (str, os.PathLike)):
@@ -385,6 +451,47 @@ def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
     ``query_or_table`` is a table/view name in ``connection`` or a ``SELECT`` statement. Roster
     order is first appearance in the query's output unless ``models=`` / ``items=`` give it.
     Other options as in :func:`read_parquet`.
+
+    Parameters
+    ----------
+    query_or_table : str
+        A table or view name, or a query starting with ``SELECT``, ``WITH``, ``FROM`` or ``(``.
+    connection : duckdb connection, optional
+        Where the table lives (default: a new in-memory connection, for queries over files such
+        as ``"SELECT * FROM 'runs/*.parquet'"``).
+    layout : {"long", "counts", "wide"}
+        The table's shape: ``"long"`` one row per (model, item[, sample]) response with columns
+        ``model, item, correct`` (:meth:`ResponseSet.from_long`); ``"counts"`` one row per cell
+        with ``model, item, n_correct, n_samples`` (:meth:`ResponseSet.from_counts`); ``"wide"``
+        items as rows and models as columns (:meth:`ResponseSet.from_wide`).
+    aggregate : bool or "auto"
+        For ``layout="long"``: reduce 0/1 responses to counts inside DuckDB, as in
+        :func:`read_parquet`.
+    index_col : str, optional
+        For ``layout="wide"``: the column with item ids (default: the first column).
+    **options
+        Passed to the ResponseSet constructor.
+
+    Returns
+    -------
+    ResponseSet
+        Validated once, with errors naming the file, column and bad value.
+
+    References
+    ----------
+    The DuckDB documentation, "Python API", https://duckdb.org/docs/api/python/overview.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from benchkit import io
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES ('m1', 'q1', 1), "
+    ...                 "('m1', 'q2', 0), ('m2', 'q1', 1), ('m2', 'q2', 1)) t(model, item, correct)")
+    >>> io.read_duckdb("runs", connection=con).accuracy().tolist()
+    [0.5, 1.0]
+    >>> io.read_duckdb("SELECT * FROM runs WHERE model = 'm2'", connection=con).n_models
+    1
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
     _check_aggregate(aggregate)

@@ -64,19 +64,46 @@ def _mpd_sampled(xy: np.ndarray, n_pairs: int, rng: Any):
 class ViewStats:
     """Summary of one view's points (Sec. 3.3, Tables 1-4).
 
+    The numbers the explorer prints beside a view: its size, MPD, mean ``H_norm`` and
+    ``P_top1`` and accuracy (what Tables 1-4 report per benchmark and variant).
+
+    Parameters
+    ----------
+    n_points, mpd, mean_h_norm, mean_p_top1, accuracy, mpd_method, mpd_se
+        The fields described under Attributes (built by :meth:`LandscapeView.stats`).
+
     Attributes
     ----------
     n_points : int
+        Points in the view.
     mpd : float
         Mean pairwise distance of the pooled view points (:func:`benchkit.landscape.steps.mpd`): exact,
         or the sampled-pairs estimate (see ``mpd_method``); NaN below 2 points.
-    mean_h_norm, mean_p_top1 : float
+    mean_h_norm : float
+        Mean normalized residual entropy of the points (Table 1's mean ``H_norm``).
+    mean_p_top1 : float
+        Mean top-option probability (model confidence).
     accuracy : float
         Mean correctness (NaN when correctness is unknown).
     mpd_method : str
         ``"exact"`` or ``"sampled"``.
     mpd_se : float
         Standard error of a sampled estimate (0 for exact; NaN below 2 points).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.3, Tables 1-4.
+
+    Examples
+    --------
+    The weakest model of the MCQ sample: unsure (low ``P_top1``) and mostly wrong:
+
+    >>> from benchkit.simulate import load_sample
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> view = landscape_view(load_sample("mcq"))
+    >>> st = view.stats(view.view_rows(model="sim-mcq-1"))
+    >>> st.n_points, round(st.mpd, 3), round(st.mean_p_top1, 3), round(st.accuracy, 3)
+    (300, 0.282, 0.552, 0.047)
     """
 
     n_points: int
@@ -96,12 +123,44 @@ class ViewStats:
 class Moves:
     """Per-point moves from one variant to another (the before/after view).
 
+    Where each (model, item) point goes under a perturbation, e.g. from the baseline to noise
+    injection (Sec. 3.4): long moves towards ``P_top1 = 1`` are items the distractors made hard.
+
+    Parameters
+    ----------
+    frame
+        The field described under Attributes (built by :meth:`LandscapeView.moves`).
+
     Attributes
     ----------
     frame : DataFrame
         One row per (model, item) present in both variants: ``row_before, row_after, model, item,
         x0, y0, x1, y1, distance`` (Euclidean length of the move in the landscape), in the order of
         the before variant's rows.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (perturbations),
+    Sec. 5.3-5.4.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> meta = pd.DataFrame({"model": "m1", "item": ["q1", "q2", "q1", "q2"],
+    ...                      "variant": ["baseline", "baseline", "noise", "noise"]})
+    >>> pts = points([[0.5, 0.3, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1],
+    ...               [0.97, 0.01, 0.01, 0.01], [0.9, 0.05, 0.03, 0.02]],
+    ...              meta=meta, answer=[0, 1, 0, 1])
+    >>> view = landscape_view(pts)
+    >>> moves = view.moves(view.view_rows(variant="baseline"), view.view_rows(variant="noise"))
+    >>> moves.to_frame()[["item", "x0", "x1", "distance"]].round(3)
+      item   x0    x1  distance
+    0   q1  0.5  0.97     0.489
+    1   q2  0.4  0.90     0.521
+    >>> moves.largest(1)["item"].tolist()
+    ['q2']
     """
 
     frame: pd.DataFrame
@@ -126,6 +185,15 @@ class Moves:
 class LandscapeView:
     """Landscape points with their metadata, ready for the explorer.
 
+    The view model of :class:`benchkit.widgets.LandscapeExplorer`: everything it shows (the
+    points of a model / group / variant, their MPD and means, densities, moves between variants,
+    the items in a brushed box) is a method here, computed without Jupyter.
+
+    Parameters
+    ----------
+    frame, items, option_labels, group_column, label_column, name, points
+        The fields described under Attributes (built by :func:`landscape_view`).
+
     Attributes
     ----------
     frame : DataFrame
@@ -136,13 +204,30 @@ class LandscapeView:
         Indexed by item id: ``text`` (or None), ``options`` (list of str or None), ``answer`` (key),
         ``label`` (expert label or None).
     option_labels : tuple of str
+        The option letters (``A, B, ...``), in column order of the ``p_<label>`` columns.
     group_column : str
         Item column the group picker uses (default ``"benchmark"``).
     label_column : str or None
         Item column shown as the expert label.
     name : str or None
+        The data's name (the ResponseSet's), shown by the explorer.
     points : LandscapePoints
         The points as computed by :func:`benchkit.landscape.steps.points`.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.3, Fig. 2, Tables
+    1-4.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import load_sample
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> view = landscape_view(load_sample("mcq"))
+    >>> len(view), view.models[:2], view.groups, view.option_labels
+    (2400, ['sim-mcq-1', 'sim-mcq-2'], ['sim'], ('A', 'B', 'C', 'D'))
+    >>> round(view.stats(view.view_rows(model="sim-mcq-1")).mpd, 3)
+    0.282
     """
 
     frame: pd.DataFrame
@@ -577,12 +662,38 @@ def landscape_view(source: Any, *, items: pd.DataFrame | None = None, by: str = 
     Returns
     -------
     LandscapeView
+        ``frame`` (one row per point), ``items`` (text, options, key, label per item) and the
+        methods the explorer calls.
 
     Notes
     -----
     Coordinates are those of :func:`benchkit.landscape.steps.points` (Sec. 3.1-3.2: ``P_top1`` and
     ``H_norm`` over the offered options). Correctness is the responses' ``correct`` column
     (ResponseSet input), so variants that move the key (positional bias) stay right.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.3, Fig. 2.
+
+    Examples
+    --------
+    From points whose metadata names the model, the item and the benchmark (the group picker):
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> meta = pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2"] * 2,
+    ...                      "benchmark": ["arc", "mmlu"] * 2})
+    >>> view = landscape_view(points([[0.6, 0.2, 0.2], [0.5, 0.4, 0.1], [0.9, 0.05, 0.05],
+    ...                               [0.3, 0.3, 0.4]], meta=meta, answer=[0, 1, 0, 2]))
+    >>> view.models, view.groups, view.variants
+    (['m1', 'm2'], ['arc', 'mmlu'], ['(none)'])
+    >>> view.frame[["model", "item", "group", "pred", "correct"]]
+      model item group pred  correct
+    0    m1   q1   arc    A     True
+    1    m1   q2  mmlu    A    False
+    2    m2   q1   arc    A     True
+    3    m2   q2  mmlu    C     True
     """
     from benchkit.landscape.responses import map_points
     from benchkit.response_set import ResponseSet

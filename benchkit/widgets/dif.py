@@ -43,6 +43,8 @@ class DIFExplorer(BenchkitWidget):
         Item texts shown with the signature (cut to ``max_text`` characters).
     max_text : int
         Longest text kept per item (keeps the export small).
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -57,6 +59,27 @@ class DIFExplorer(BenchkitWidget):
     threshold's pair table (binary columns) and filters it by gap, so it switches thresholds
     without a kernel. Measured on a 14,042-item x 5,000-model simulated audit (673
     representatives, 26,898 pairs within 5 pp): see ``benchmarks/bench_explorers.py``.
+
+    Examples
+    --------
+    Not run as a doctest: the audit it shows takes a few seconds (more on a cold numba cache),
+    beyond the doctest budget. Constructing the explorer computes its state in Python; showing
+    it needs a JupyterLab front end.
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> from benchkit.dif import audit_rankings
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> from benchkit.widgets import DIFExplorer
+    >>> s = simulate_family_dif(n_items=200, n_models=300, n_owners=60, n_sources=4, rng=21)
+    >>> wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(200)], columns=list(s.model_ids))
+    >>> rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+    >>> audit = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=3, n_controls=20,
+    ...                        n_bootstrap=20, n_owner_bootstrap=20, n_permutations=10,
+    ...                        sensitivity_fractions=(0.3,), progress=False)  # doctest: +SKIP
+    >>> explorer = DIFExplorer(audit)  # doctest: +SKIP
+    >>> explorer.epsilon  # doctest: +SKIP
+    1.0
     """
 
     _esm_file = "dif.js"

@@ -61,6 +61,8 @@ class ECDFGapExplorer(BenchkitWidget):
     text_chars : int
         Item text is cut to this many characters in the widget state (default 300; the full text
         stays in ``result``).
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -76,6 +78,17 @@ class ECDFGapExplorer(BenchkitWidget):
     Python accessors: :attr:`measure` (the selected :class:`BenchmarkMeasure`),
     :attr:`selected_items` (the clicked gap's neighbours as a DataFrame), :attr:`what_if_result`
     (the last :class:`benchkit.measure.WhatIf`), :meth:`add_items`, :meth:`clear_added`.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import benchkit
+    >>> from benchkit.widgets import ECDFGapExplorer
+    >>> explorer = ECDFGapExplorer(benchkit.simulate.load_sample("suite"))
+    >>> explorer.benchmarks, round(explorer.metrics["max_gap"], 3)
+    (['sample-suite'], 0.129)
     """
 
     _esm_file = "ecdf_gap.js"

@@ -110,6 +110,8 @@ class LandscapeExplorer(BenchkitWidget):
     exact_limit : int
         Views up to this many points get the exact MPD at once (default
         :data:`~benchkit.landscape.explore.EXACT_LIMIT`); larger ones the sampled estimate.
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -130,6 +132,17 @@ class LandscapeExplorer(BenchkitWidget):
     Python accessors: :attr:`result` (the LandscapeView), :attr:`view_rows`, :attr:`view_stats`,
     :attr:`selected_items` (all brushed rows, in list order, as a DataFrame), :attr:`moves`,
     :attr:`flow_field`, :meth:`select_box`, :meth:`clear_brush`, :meth:`compute_exact`.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import benchkit
+    >>> from benchkit.widgets import LandscapeExplorer
+    >>> explorer = LandscapeExplorer(benchkit.simulate.load_sample("mcq"))  # 300 items x 8 models
+    >>> explorer.models[:2], explorer.mode, round(explorer.stats["mpd"], 3)
+    (['(all)', 'sim-mcq-1'], 'points', 0.43)
     """
 
     _esm_file = "landscape.js"

@@ -78,6 +78,8 @@ class QualityDashboard(BenchkitWidget):
         the build: about 35 s for the notebook's 24 benchmarks, a few seconds for a handful).
     text_chars : int
         Item text is cut to this many characters in the widget state (default 240).
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -92,6 +94,20 @@ class QualityDashboard(BenchkitWidget):
     Python accessors: :attr:`result`, :attr:`selection` (the
     :class:`~benchkit.quality.explore.SelectionView`), :attr:`subset_items` (the subset at the current
     ratio as a DataFrame), :meth:`subset_for`.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import benchkit
+    >>> from benchkit.quality import assess
+    >>> from benchkit.widgets import QualityDashboard
+    >>> result = assess(benchkit.simulate.load_sample("suite"), family_by="family",
+    ...                 n_resamples=0, progress=False)
+    >>> dashboard = QualityDashboard(result, ratio=0.5, ratios=(0.5, 1.0), n_rep=5)
+    >>> dashboard.benchmark, dashboard.ratio_grid, dashboard.subset["n_items"]
+    ('math', [0.5, 1.0], 50)
     """
 
     _esm_file = "quality.js"

@@ -72,6 +72,8 @@ class TrajectoryExplorer(BenchkitWidget):
         Text is cut to this many characters in the widget state.
     n_answers : int, default 6
         Answer states listed per model (most frequent first; the rest are summed as "other").
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -94,6 +96,19 @@ class TrajectoryExplorer(BenchkitWidget):
     The high-side region drawn is H = {i : s_i >= Q_0.75} (Eq. 6), i.e. the models from
     ``result.high_start`` on; Delta = 0 items have no crossings and no high-side region, and their
     x (App. B position) is drawn as an assigned position.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.widgets import TrajectoryExplorer
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> explorer = TrajectoryExplorer(profiles(K, 10, items=["q0", "q1", "q2"]))
+    >>> explorer.item_ids, explorer.sort_by, explorer.summary["n_flat"]
+    (['q0', 'q1', 'q2'], 'o', 1)
     """
 
     _esm_file = "trajectory.js"
