@@ -105,6 +105,34 @@ def folder_formats(path) -> list[tuple[str, str]]:
 
     Several entries mean a folder mixing tools: :func:`detect_format` refuses it (reading one would
     leave the others out); the command line reads each with its own reader (``benchkit report``).
+
+    Parameters
+    ----------
+    path : str or path
+        A folder.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(format, reason)`` per tool found, in the order lm_eval, evalscope, helm, inspect; empty
+        when the file names point at no tool.
+
+    References
+    ----------
+    The file names each tool writes: lm-evaluation-harness ``--log_samples``
+    (``samples_<task>_<date>.jsonl``), EvalScope's ``reviews/`` folder, HELM's
+    ``scenario_state.json``, Inspect's ``.eval`` logs (each reader's docstring cites its tool's
+    documentation).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from benchkit.io.detect import folder_formats
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "samples_mmlu_2026-12-01.jsonl").write_text("")
+    >>> _ = (tmp / "run.eval").write_bytes(b"")
+    >>> folder_formats(tmp)
+    [('lm_eval', 'folder with samples_*.jsonl files'), ('inspect', 'folder with .eval logs')]
     """
     p = Path(path)
     names = [q.name for q in walk(p)]

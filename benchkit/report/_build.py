@@ -273,6 +273,31 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
     str
         The HTML page: no request leaves it (Content-Security-Policy ``default-src 'none'``), every
         user string escaped, explorer data gzip-compressed.
+
+    Notes
+    -----
+    ``benchkit report PATH... --out report.html`` builds ``runs`` from :func:`benchkit.audit`'s
+    results, ``comparisons`` from :func:`benchkit.compare_all` and ``inputs`` from its readers;
+    this function only lays out what it is given (every number on the page is a result's).
+
+    References
+    ----------
+    Each method's section cites its paper (listed under "Methods and references" in the page);
+    the Content-Security-Policy is W3C's Content Security Policy Level 3
+    (https://www.w3.org/TR/CSP3/).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from types import SimpleNamespace
+    >>> from benchkit.report import build_report
+    >>> rs = benchkit.simulate.load_sample("mcq")
+    >>> res = benchkit.measure.measure_benchmarks(rs)
+    >>> run = SimpleNamespace(result=res, call="benchkit.measure.measure_benchmarks(rs)",
+    ...                       headline={"DDM": round(float(res.to_frame()["DDM"].iloc[0]), 4)})
+    >>> page = build_report(rs, {"measure": run}, static=True, rng=0)
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, '<section id="method-measure">' in page
+    (True, False, True)
     """
     max_items = check_int("max_items", max_items, min=1)
     if not isinstance(runs, Mapping):
