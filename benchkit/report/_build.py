@@ -288,16 +288,17 @@ def build_report(rs: Any, runs: Mapping[str, Any], *, not_run: Mapping[str, str]
 
     Examples
     --------
+    A report of the data alone (pass each method's run to add its section, as the command does):
+
     >>> import benchkit
-    >>> from types import SimpleNamespace
     >>> from benchkit.report import build_report
     >>> rs = benchkit.simulate.load_sample("mcq")
-    >>> res = benchkit.measure.measure_benchmarks(rs)
-    >>> run = SimpleNamespace(result=res, call="benchkit.measure.measure_benchmarks(rs)",
-    ...                       headline={"DDM": round(float(res.to_frame()["DDM"].iloc[0]), 4)})
-    >>> page = build_report(rs, {"measure": run}, static=True, rng=0)
-    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, '<section id="method-measure">' in page
+    >>> page = build_report(rs, {}, not_run={"dif": "too few models"}, static=True, rng=0,
+    ...                     title="<b>8 models</b>")
+    >>> page.startswith("<!DOCTYPE html>"), "<script" in page, "&lt;b&gt;8 models&lt;/b&gt;" in page
     (True, False, True)
+    >>> '<section id="not-run">' in page
+    True
     """
     max_items = check_int("max_items", max_items, min=1)
     if not isinstance(runs, Mapping):
