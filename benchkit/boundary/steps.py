@@ -30,12 +30,12 @@ from benchkit.boundary._axis import size_axis
 from benchkit.boundary._axis import subaxes
 from benchkit.boundary._calibration import CalibrationTable
 from benchkit.boundary._calibration import build_calibration
-from benchkit.boundary._calibration import compare_with_exact
-from benchkit.boundary._calibration import exact_calibration
-from benchkit.boundary._calibration import exact_reference_tails
-from benchkit.boundary._calibration import get_calibration
-from benchkit.boundary._calibration import min_attainable_o
 from benchkit.boundary._calibration import reference_family
+from benchkit.boundary._calibration_exact import compare_with_exact
+from benchkit.boundary._calibration_exact import exact_calibration
+from benchkit.boundary._calibration_exact import exact_reference_tails
+from benchkit.boundary._calibration_lookup import get_calibration
+from benchkit.boundary._calibration_lookup import min_attainable_o
 from benchkit.boundary._profiles import endpoint_gamma
 from benchkit.boundary._profiles import gamma_grid
 from benchkit.boundary._profiles import profiles
