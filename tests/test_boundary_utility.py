@@ -13,7 +13,7 @@ from benchkit._clustering import _CorrelationDistance
 from benchkit._clustering import _EuclideanDistance
 from benchkit._clustering import _lloyd
 from benchkit.boundary import measure_utility
-from benchkit.boundary._utility import _allocate
+from benchkit.boundary._selection import _allocate
 from benchkit.boundary.steps import ndr
 from benchkit.boundary.steps import profiles
 from benchkit.boundary.steps import select_bsdprobe

@@ -27,6 +27,7 @@ ResponseSet); ``steps`` (the second tier); ``explore`` (view models).
 """
 from benchkit.boundary import steps as steps
 from benchkit.boundary._axis import ModelAxis
+from benchkit.boundary._measure_utility import measure_utility
 from benchkit.boundary._profiles import ProfileResult
 from benchkit.boundary._reliability import ReliabilityResult
 from benchkit.boundary._summary import BenchmarkSummary
@@ -34,7 +35,6 @@ from benchkit.boundary._summary import Diagnosis
 from benchkit.boundary._trajectories import Trajectories
 from benchkit.boundary._utility import BASELINES
 from benchkit.boundary._utility import SubsetUtilityResult
-from benchkit.boundary._utility import measure_utility
 from benchkit.boundary.responses import ResponseProfiles
 from benchkit.boundary.responses import diagnose
 from benchkit.boundary.responses import estimate_reliability

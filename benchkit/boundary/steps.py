@@ -56,13 +56,13 @@ from benchkit.boundary._reliability import budget_sensitivity
 from benchkit.boundary._reliability import reliability_table
 from benchkit.boundary._reliability import split_half_reliability
 from benchkit.boundary._reliability import subaxis_sensitivity
+from benchkit.boundary._selection import select_bsdprobe
 from benchkit.boundary._summary import summarize_profiles
 from benchkit.boundary._summary import tabulate_profiles
 from benchkit.boundary._trajectories import answer_entropy
 from benchkit.boundary._trajectories import binary_state_counts
 from benchkit.boundary._trajectories import state_trajectories
 from benchkit.boundary._utility import ndr
-from benchkit.boundary._utility import select_bsdprobe
 from benchkit.boundary._utility import subset_utility
 from benchkit.boundary._utility import utility_table
 from benchkit.boundary.responses import answers_from_generations
