@@ -50,13 +50,13 @@ from benchkit.boundary._reducers import qa_match
 from benchkit.boundary._reducers import reduce_generation
 from benchkit.boundary._reducers import reduce_generations
 from benchkit.boundary._reducers import score_state
-from benchkit.boundary._reliability import BudgetSensitivityResult
-from benchkit.boundary._reliability import SubaxisSensitivityResult
-from benchkit.boundary._reliability import budget_sensitivity
 from benchkit.boundary._reliability import reliability_table
 from benchkit.boundary._reliability import split_half_reliability
-from benchkit.boundary._reliability import subaxis_sensitivity
 from benchkit.boundary._selection import select_bsdprobe
+from benchkit.boundary._sensitivity import BudgetSensitivityResult
+from benchkit.boundary._sensitivity import SubaxisSensitivityResult
+from benchkit.boundary._sensitivity import budget_sensitivity
+from benchkit.boundary._sensitivity import subaxis_sensitivity
 from benchkit.boundary._summary import summarize_profiles
 from benchkit.boundary._summary import tabulate_profiles
 from benchkit.boundary._trajectories import answer_entropy
