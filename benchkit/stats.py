@@ -16,7 +16,10 @@ statsmodels in ``tests/test_stats.py``.
 :func:`percentile_interval`            percentile bootstrap interval of replicates
 :func:`auroc`                          area under the ROC curve by the rank (Mann-Whitney) formula
 :func:`roc_curve`                      the ROC curve's points (one per distinct score)
+:func:`average_precision`              average precision (area under the precision-recall steps)
 :func:`mcnemar_exact`                  exact McNemar p-value from the two discordant counts
+:func:`cohen_kappa`                    Cohen's kappa of two label sequences
+:func:`jaccard`                        Jaccard index of two boolean masks (flag sets)
 =====================================  ===========================================================
 """
 from __future__ import annotations
@@ -44,7 +47,10 @@ __all__ = [
     "percentile_interval",
     "auroc",
     "roc_curve",
+    "average_precision",
     "mcnemar_exact",
+    "cohen_kappa",
+    "jaccard",
 ]
 
 _PAIR_CHUNK = 1 << 22  # pairs per chunk in kendall_tau_b (bounds memory for long rankings)
@@ -574,3 +580,101 @@ def mcnemar_exact(b: int, c: int) -> float:
         return 1.0
     return float(min(1.0, 2.0 * binom.cdf(min(b, c), b + c, 0.5)))
 
+
+
+def average_precision(scores, labels) -> float:
+    r"""Average precision of ``scores`` for the positives in ``labels`` (ties form one step).
+
+    Parameters
+    ----------
+    scores, labels : array_like (n,)
+        As :func:`auroc`: finite scores (higher = more likely positive) and booleans with both
+        classes present.
+
+    Returns
+    -------
+    float
+        :math:`\mathrm{AP} = \sum_j (R_j - R_{j-1}) P_j` over the distinct scores in decreasing
+        order, where :math:`P_j` and :math:`R_j` are the precision and recall of
+        ``scores >= threshold_j`` (a run of tied scores enters at once). Without ties this is the
+        mean, over the positives, of the precision at each positive's rank, the hand formula the
+        tests check; with ties it equals ``sklearn.metrics.average_precision_score`` (the second
+        oracle). The baseline of a random ranking is the share of positives.
+
+    Examples
+    --------
+    >>> from benchkit.stats import average_precision
+    >>> round(average_precision([0.1, 0.4, 0.35, 0.8], [False, False, True, True]), 6)
+    0.833333
+    """
+    s, y, n1, _ = _scored(scores, labels)
+    order = np.argsort(-s, kind="stable")
+    ss, yy = s[order], y[order]
+    last = np.r_[ss[1:] != ss[:-1], True]  # the last position of each run of equal scores
+    tp = np.cumsum(yy)[last].astype(np.float64)
+    n = (np.flatnonzero(last) + 1).astype(np.float64)
+    recall = tp / n1
+    return float(np.sum(np.diff(np.r_[0.0, recall]) * (tp / n)))
+
+
+def cohen_kappa(a, b) -> float:
+    r"""Cohen's (1960) kappa of two label sequences: agreement beyond chance.
+
+    Parameters
+    ----------
+    a, b : array_like (n,)
+        Labels of the same n units by two raters (any comparable values: bools, ints, strings).
+
+    Returns
+    -------
+    float
+        :math:`\kappa = (p_o - p_e) / (1 - p_e)` with the observed agreement :math:`p_o` and the
+        chance agreement :math:`p_e = \sum_c p_{a}(c)\,p_{b}(c)` from the two raters' marginal
+        shares; NaN when :math:`p_e = 1` (both raters used one and the same label: undefined).
+        The oracle in the tests is ``statsmodels.stats.inter_rater.cohens_kappa`` on the
+        contingency table, and a hand-worked 2 x 2 case.
+
+    Examples
+    --------
+    >>> from benchkit.stats import cohen_kappa
+    >>> round(cohen_kappa([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]), 6)
+    0.615385
+    """
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim != 1 or a.shape != b.shape or a.size == 0:
+        raise BenchkitValueError(
+            f"cohen_kappa needs two non-empty 1-D label sequences of one length; got shapes "
+            f"{a.shape} and {b.shape}")
+    labs, codes = np.unique(np.r_[a, b], return_inverse=True)
+    ca, cb = codes[:a.size], codes[a.size:]
+    po = float(np.mean(ca == cb))
+    pe = float(np.sum(np.bincount(ca, minlength=labs.size) * np.bincount(cb, minlength=labs.size))
+               / a.size**2)
+    return (po - pe) / (1.0 - pe) if pe < 1.0 else float("nan")
+
+
+def jaccard(a, b) -> float:
+    """Jaccard index ``|A and B| / |A or B|`` of two boolean masks (flag or selection sets).
+
+    Parameters
+    ----------
+    a, b : array_like of bool, one shape
+        Membership of each unit in the two sets.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 1 when both sets are empty (two empty sets are equal).
+
+    Examples
+    --------
+    >>> from benchkit.stats import jaccard
+    >>> jaccard([1, 1, 0, 0], [1, 0, 1, 0])
+    0.3333333333333333
+    """
+    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
+    if a.shape != b.shape:
+        raise BenchkitValueError(f"jaccard needs two boolean masks of one shape; got {a.shape} and {b.shape}")
+    u = int(np.sum(a | b))
+    return float(np.sum(a & b) / u) if u else 1.0

@@ -5,7 +5,6 @@ import pytest
 from benchkit._validation import BenchkitValueError
 from benchkit.dif._anchors import anchor_weights
 from benchkit.dif._anchors import easiness_cells
-from benchkit.dif._anchors import jaccard
 from benchkit.dif._anchors import purify
 from benchkit.dif._anchors import select_anchors
 from benchkit.dif.steps import simulate_family_dif
@@ -49,10 +48,6 @@ def test_select_and_weights_restore_mass_exactly():
 def test_k_is_at_least_one():
     sel = select_anchors(np.array([3.0, 1.0]), np.array([0, 1]), anchor_fraction=0.3)
     assert sel.tolist() == [True, True]
-
-
-def test_jaccard():
-    assert jaccard([1, 1, 0, 0], [1, 0, 1, 0]) == 1 / 3
 
 
 def test_purify_rounds_and_mass():

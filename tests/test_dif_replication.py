@@ -4,13 +4,11 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.inter_rater import cohens_kappa
 
 from benchkit._validation import BenchkitValueError
 from benchkit.dif._audit_content import BINARY_AXES
 from benchkit.dif._audit_content import ORDINAL_AXES
 from benchkit.dif._audit_content import analyze_annotations
-from benchkit.dif._audit_content import cohen_kappa
 from benchkit.dif._audit_content import content_sample
 from benchkit.dif._robustness import PERTURBATIONS
 from benchkit.dif._robustness import _spearman_cols
@@ -95,15 +93,6 @@ def test_robustness_pass_hand():
     assert bool(out.loc["v", "passes"])
     assert out.loc["w", "G_sig"] == 4
     assert bool(out.loc["w", "passes"])
-
-
-def test_kappa_matches_statsmodels():
-    rng = np.random.default_rng(1)
-    a = rng.integers(0, 2, 200)
-    b = np.where(rng.random(200) < 0.8, a, 1 - a)
-    table = pd.crosstab(a, b).to_numpy()
-    assert cohen_kappa(a, b) == pytest.approx(cohens_kappa(table).kappa, abs=1e-12)
-    assert np.isnan(cohen_kappa(np.ones(5), np.ones(5)))
 
 
 def _annotations(key, planted, effect, noise, rng):

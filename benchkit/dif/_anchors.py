@@ -11,12 +11,12 @@ from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
 from benchkit._validation import check_int
+from benchkit.stats import jaccard
 
 __all__ = [
     "FoldAnchors",
     "anchor_weights",
     "easiness_cells",
-    "jaccard",
     "purify",
     "select_anchors",
 ]
@@ -79,14 +79,6 @@ def anchor_weights(selected, cells) -> np.ndarray:
     w = np.zeros(selected.size)
     w[selected] = n_c[inv[selected]] / k_c[inv[selected]]
     return w
-
-
-def jaccard(a, b) -> float:
-    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
-    if a.shape != b.shape:
-        raise BenchkitValueError(f"jaccard needs two boolean masks of one shape; got {a.shape} and {b.shape}")
-    u = np.sum(a | b)
-    return float(np.sum(a & b) / u) if u else 1.0
 
 
 @result

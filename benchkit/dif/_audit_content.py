@@ -20,13 +20,13 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
 from benchkit._validation import check_int
 from benchkit.stats import benjamini_hochberg
+from benchkit.stats import cohen_kappa
 
 __all__ = [
     "BINARY_AXES",
     "ORDINAL_AXES",
     "ContentAudit",
     "analyze_annotations",
-    "cohen_kappa",
     "content_sample",
     "family_direction_tests",
 ]
@@ -102,18 +102,6 @@ def content_sample(high_D, high_V, cells, item_ids, *, texts=None, benchmark: st
     sheet = pd.DataFrame({"blinded_id": blinded, "text": txt})
     sheet = sheet.iloc[g.permutation(len(sheet))].reset_index(drop=True)
     return sheet, key
-
-
-def cohen_kappa(a, b) -> float:
-    """Cohen's (1960) kappa of two label vectors; NaN when both are constant (undefined)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise BenchkitValueError(
-            f"cohen_kappa needs two 1-D label sequences of one length; got shapes {a.shape} and {b.shape}")
-    labs = np.unique(np.r_[a, b])
-    po = np.mean(a == b)
-    pe = sum(np.mean(a == k) * np.mean(b == k) for k in labs)
-    return float((po - pe) / (1 - pe)) if pe < 1 else float("nan")
 
 
 def _mcnemar_exact(x_high: np.ndarray, x_ctrl: np.ndarray) -> float:

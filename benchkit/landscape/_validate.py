@@ -22,6 +22,7 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
 from benchkit._validation import check_int
+from benchkit.stats import cohen_kappa
 from benchkit.stats import hypergeom_sf
 
 __all__ = [
@@ -332,10 +333,8 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
                                  f"and {len(b)}")
     n = len(a)
     po = sum(x == y for x, y in zip(a, b)) / n
-    cats = set(a) | set(b)
-    pe = sum((a.count(c) / n) * (b.count(c) / n) for c in cats)
-    kappa = float("nan") if pe >= 1.0 else (po - pe) / (1.0 - pe)
-    return Agreement(n, float(kappa), float(po))
+    codes = pd.factorize(pd.Series(a + b, dtype=object))[0]  # any hashable labels, mixed types too
+    return Agreement(n, cohen_kappa(codes[:n], codes[n:]), float(po))
 
 
 # ----------------------------------------------------------------------------- validation

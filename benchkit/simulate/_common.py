@@ -32,6 +32,7 @@ FLAW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "mirt_2pl": ("miskeyed", "non_monotone", "family_biased", "owner_biased"),
     "repeated_sampling": ("non_monotone", "flat"),
     "mcq_probabilities": ("miskeyed", "ambiguous"),
+    "audit_suite": ("miskeyed", "ambiguous", "non_monotone", "family_biased"),
 })
 
 _LN3 = math.log(3.0)
