@@ -26,7 +26,6 @@ import pytest
 
 from jupyter_harness import REPO_ROOT
 from jupyter_harness import browser_errors
-from jupyter_harness import chromium
 from jupyter_harness import jupyterlab_page
 from jupyter_harness import jupyterlab_server
 from jupyter_harness import notebook_run
@@ -65,10 +64,10 @@ def _trusted_copy(path, dest, data_dir) -> None:
 
 
 @pytest.fixture(scope="module")
-def browser():
-    """The module's one headless chromium."""
-    with chromium() as launched:
-        yield launched
+def browser(lab_browser):
+    """The session's one headless chromium (conftest's ``lab_browser``: Playwright's sync API allows
+    one running instance per thread, so a second launch would fail after other browser tests)."""
+    return lab_browser
 
 
 @pytest.fixture(scope="module")

@@ -208,3 +208,22 @@ def test_replication_uses_the_families_both_halves_estimated(cf):
         one = _drop_family(one, f)
     with pytest.raises(ValueError, match="at least 2 families estimated in both halves"):
         replicate_signatures(d, one, s.source, n_resamples=5, rng=0)
+
+
+def test_replication_rng_entropy_repeats_and_int_seed_unchanged():
+    # rule 5: rng=result.rng_entropy repeats the permutations; an int seed gives the null it gave
+    # before (the sum printed by commit d7d702c's code with the same calls)
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import cross_fit
+    from benchkit.dif.steps import simulate_family_dif
+
+    sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=3)
+    pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=4)
+    cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=5)
+    first = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=70, rng=None)
+    again = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=70,
+                                 rng=first.rng_entropy)
+    np.testing.assert_array_equal(again.null, first.null)
+    rep = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=70, rng=10)
+    assert rep.rng_entropy == 10
+    assert float(rep.null.sum()) == 32.36256549451737

@@ -23,8 +23,6 @@ from benchkit.boundary._calibration import reference_family
 from benchkit.boundary._calibration import statistic_cost
 from benchkit.boundary._calibration_lookup import get_calibration
 from benchkit.boundary._calibration_lookup import table_available
-from benchkit.boundary._trajectories import answer_entropy
-from benchkit.boundary._trajectories import binary_state_counts
 
 __all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_grid"]
 
@@ -372,9 +370,19 @@ class ProfileResult:
         return df
 
 
-def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
-    """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis."""
-    return answer_entropy(binary_state_counts(counts, T)[0], T=T)[0]
+def _binary_entropy_table(T: int) -> np.ndarray:
+    """Eq. 2 on the states {correct, incorrect} of one cell with k of T correct, k = 0..T.
+
+    The values :func:`~benchkit.boundary.steps.answer_entropy` gives on binary state counts when the
+    item has both states somewhere on the axis (M_q = 2; the same arithmetic, so the same bits):
+    clip(H(k/T) / log 2, 0, 1). Items with one state seen (M_q = 1) get 0.
+    """
+    from benchkit.stats import xlogx
+
+    plogp = xlogx(np.arange(T + 1) / float(T))
+    kk = np.arange(T + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.clip((0.0 - (plogp[T - kk] + plogp[kk])) / np.log(2.0), 0.0, 1.0)
 
 
 def _positions(a_num, q50, flat, n, T, groups):
@@ -387,9 +395,19 @@ def _positions(a_num, q50, flat, n, T, groups):
         ref = sel & ~flat
         totals = a_num[ref]
         if totals.size:
-            ut, inv = np.unique(totals, return_inverse=True)
-            b = np.array([np.median(q50[ref][inv == j]) for j in range(ut.size)])
-            u = ut / (n * T)
+            # medians of q50 per total count from one sort (by total, then q50): the middle value,
+            # or the mean of the two middle values, as numpy.median computes them
+            vals = q50[ref]
+            order = np.argsort(vals)  # then a stable sort by total: radix on int16 totals
+            order = order[np.argsort(totals[order].astype(np.int16 if n * T < 2**15 else np.int64),
+                                     kind="stable")]
+            ts, vs = totals[order], vals[order]
+            starts = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
+            cnt = np.diff(np.r_[starts, ts.size])
+            lo, hi = starts + (cnt - 1) // 2, starts + cnt // 2
+            b = np.where(lo == hi, vs[lo], (vs[lo] + vs[hi]) / 2)
+            b[np.add.reduceat(np.isnan(vs), starts) > 0] = np.nan  # numpy.median's NaN rule
+            u = ts[starts] / (n * T)
         else:
             u = np.array([], dtype=np.float64)
             b = np.array([], dtype=np.float64)
@@ -482,6 +500,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     """
     from benchkit._kernels.lrt import lr_statistic
     from benchkit._kernels.pava import pava_counts_batch
+    from benchkit._kernels.pava import profile_rows
 
     T = check_int("T", T, min=1)
     k = check_array("counts", counts, ndim=2, dtype="int")
@@ -494,7 +513,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     alpha_o = check_probability("alpha_o", alpha_o)
     _check_profile_cost(k, n, T, calibration)
     if entropy is None:
-        e = _binary_entropy(k, T)
+        e = None
         source = "binary"
     else:
         e = check_array("entropy", entropy, ndim=2, dtype="float", shape=(m, n))
@@ -543,35 +562,12 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     D, keys = lr_statistic(k, T)
     table = _calibration_table(calibration, n, T)
     num, den, blocks = pava_counts_batch(k)
-    fit = num / (den * float(T))
-    c = k / float(T)
-    N1, L1 = num[:, 0], den[:, 0]
-    Nn, Ln = num[:, -1], den[:, -1]
-    flat = Nn * L1 == N1 * Ln
+    rows = profile_rows(k, num, den, T, _binary_entropy_table(T) if e is None else np.empty(0))
+    fit, c, a_num = rows["fit"], rows["c"], rows["a_num"]
+    q25, q50, q75, i75 = rows["q25"], rows["q50"], rows["q75"], rows["i75"]
+    e = rows["e"] if e is None else e
+    flat = i75 < 0  # Delta = 0 (decided on the integer fit)
     delta = np.where(flat, 0.0, fit[:, -1] - fit[:, 0])
-    rows = np.arange(m)
-
-    def crossing(aq: int):
-        # fit_i >= c1 + (aq/4) Delta  <=>  4 N_i L1 Ln - (4-aq) N1 L_i Ln - aq Nn L_i L1 >= 0
-        cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
-            - aq * (Nn * L1)[:, None] * den >= 0
-        i_star = np.argmax(cond, axis=1)
-        i_star = np.where(flat, 1, np.maximum(i_star, 1))
-        Np, Lp = num[rows, i_star - 1], den[rows, i_star - 1]
-        Nc, Lc = num[rows, i_star], den[rows, i_star]
-        LN = (4 - aq) * N1 * Ln + aq * Nn * L1
-        LD = 4 * L1 * Ln
-        t_num = (LN * Lp - Np * LD) * Lc
-        t_den = (Nc * Lp - Np * Lc) * LD
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = t_num / t_den
-        q = (i_star - 1 + t) / (n - 1)
-        return np.where(flat, np.nan, q), np.where(flat, -1, i_star)
-
-    q25, _ = crossing(1)
-    q50, _ = crossing(2)
-    q75, i75 = crossing(3)
-    a_num = k.sum(axis=1)
     a = a_num / float(n * T)
     x_flat, info = _positions(a_num, q50, flat, n, T, groups)
     x = np.where(flat, x_flat, q50)

@@ -8,7 +8,11 @@
   :meth:`benchkit.landscape.explore.LandscapeView.density_counts`) coloured by **quantile class** of
   the bin counts on the perceptually uniform viridis ramp, with a legend giving each shade's count
   range, so structure stays visible at 160k-800k points;
-- the view's MPD and mean H_norm, P_top1 and accuracy. Views up to
+- the view's MPD and mean H_norm, P_top1 and accuracy. Every view of a variant with at most
+  :data:`~benchkit.landscape.explore.PAIR_CACHE_LIMIT` points gets its exact MPD on every view
+  change: the variant's (model, group) cell-pair distance sums are computed once, on its first
+  view, and a view adds those of its cells
+  (:meth:`~benchkit.landscape.explore.LandscapeView.view_stats`). In larger variants, views up to
   :data:`~benchkit.landscape.explore.EXACT_LIMIT` points get the exact MPD at once; larger views
   show the **sampled-pairs estimate with its standard error** at once
   (:func:`benchkit.landscape.steps.mpd` with ``method="sampled"``) and the exact value on request (the
@@ -26,10 +30,10 @@
 Arrays travel as binary buffers (:func:`benchkit.widgets._base.pack_arrays`). ``to_html()`` writes
 a compact static page (gzip-compressed binary columns, inflated in the page): every point with
 P_top1 / H_norm / option probabilities quantized to 16 bits (resolution 1.5e-5), and every view's
-statistics computed in Python -- exact MPD for views up to ``EXPORT_EXACT_LIMIT`` points (and
-views whose exact value was computed live), the sampled estimate with its standard error above (the
-page says which, per view). Pickers, the flow field and the
-brush work there without a kernel.
+statistics computed in Python -- exact MPD for views of cached variants, for views up to
+``EXPORT_EXACT_LIMIT`` points and for views whose exact value was computed live, the sampled
+estimate with its standard error above (the page says which, per view). Pickers, the flow field and
+the brush work there without a kernel.
 """
 from __future__ import annotations
 
@@ -328,8 +332,10 @@ class LandscapeExplorer(BenchkitWidget):
         if exact is not None:
             return exact
         rows = self._rows_of(variant)
-        method = "exact" if len(rows) <= self.exact_limit else "sampled"
-        return self.cached(("stats", method, *key), lambda: self._result.stats(rows, method=method))
+        d = self._result
+        method = "exact" if len(rows) <= self.exact_limit or d.pair_cacheable(variant) else "sampled"
+        return self.cached(("stats", method, *key), lambda: d.view_stats(
+            model=self.model, group_value=self.group, variant=variant, method=method))
 
     def _pts(self, rows: np.ndarray) -> bytes:
         c = self._result.codes
@@ -490,11 +496,12 @@ class LandscapeExplorer(BenchkitWidget):
                     rows = d.view_rows(model=m, group_value=g, variant=v)
                     if len(rows) == 0:
                         continue
-                    method = "exact" if len(rows) <= limit else "sampled"
+                    method = "exact" if len(rows) <= limit or d.pair_cacheable(v) else "sampled"
                     ex = self.view_cache.peek(("exact", m, g, v))
                     st = ex if ex is not None else self.view_cache.get(
                         ("stats", method, m, g, v),
-                        lambda rows=rows, method=method: d.stats(rows, method=method))
+                        lambda m=m, g=g, v=v, method=method: d.view_stats(
+                            model=m, group_value=g, variant=v, method=method))
                     key = _SEP.join((m, g, v))
                     views[key] = _stats_dict(st)
                     if len(rows) > self._threshold:
