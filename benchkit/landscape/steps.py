@@ -24,6 +24,12 @@
   into option log-probabilities, resumable (:func:`run_prompts`, :func:`read_results`,
   :func:`letter_logprobs`, :func:`points_from_records`, :func:`to_long`).
 """
+from benchkit.landscape._backends import Backend
+from benchkit.landscape._backends import CallableBackend
+from benchkit.landscape._backends import Prompt
+from benchkit.landscape._backends import RunnerError
+from benchkit.landscape._backends import TransientError
+from benchkit.landscape._backends import letter_logprobs
 from benchkit.landscape._mpd import GroupedMPDResult
 from benchkit.landscape._mpd import MPDReadings
 from benchkit.landscape._mpd import MPDResult
@@ -37,6 +43,7 @@ from benchkit.landscape._mpd import rank_table
 from benchkit.landscape._mpd import score_spread_table
 from benchkit.landscape._mpd import summary_table
 from benchkit.landscape._mpd import variant_table
+from benchkit.landscape._openai_backend import OpenAIBackend
 from benchkit.landscape._perturb import PerturbationSet
 from benchkit.landscape._perturb import baseline
 from benchkit.landscape._perturb import cities
@@ -52,16 +59,9 @@ from benchkit.landscape._perturb import render_prompt
 from benchkit.landscape._perturb import score_bias
 from benchkit.landscape._perturb import standardize_choices
 from benchkit.landscape._points import points
-from benchkit.landscape._runners import Backend
-from benchkit.landscape._runners import CallableBackend
-from benchkit.landscape._runners import OpenAIBackend
-from benchkit.landscape._runners import Prompt
-from benchkit.landscape._runners import RunnerError
+from benchkit.landscape._results_file import read_results
 from benchkit.landscape._runners import RunResult
-from benchkit.landscape._runners import TransientError
-from benchkit.landscape._runners import letter_logprobs
 from benchkit.landscape._runners import points_from_records
-from benchkit.landscape._runners import read_results
 from benchkit.landscape._runners import run_prompts
 from benchkit.landscape._runners import to_long
 from benchkit.landscape._structure import StructuralResult
