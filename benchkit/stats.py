@@ -601,8 +601,16 @@ def average_precision(scores, labels) -> float:
         tests check; with ties it equals ``sklearn.metrics.average_precision_score`` (the second
         oracle). The baseline of a random ranking is the share of positives.
 
+    References
+    ----------
+    C. D. Manning, P. Raghavan and H. Schütze (2008), *Introduction to Information Retrieval*,
+    Cambridge University Press, Sec. 8.4 (evaluation of ranked retrieval results: average
+    precision as the mean of the precisions at the ranks of the relevant documents).
+
     Examples
     --------
+    The two positives rank first and third: AP = (1/1 + 2/3) / 2.
+
     >>> from benchkit.stats import average_precision
     >>> round(average_precision([0.1, 0.4, 0.35, 0.8], [False, False, True, True]), 6)
     0.833333
@@ -620,6 +628,10 @@ def average_precision(scores, labels) -> float:
 def cohen_kappa(a, b) -> float:
     r"""Cohen's (1960) kappa of two label sequences: agreement beyond chance.
 
+    Says how much two raters (e.g. two audit methods' flags on the same items) agree beyond what
+    their label shares alone would give: 1 is perfect agreement, 0 no more than chance, negative
+    less than chance.
+
     Parameters
     ----------
     a, b : array_like (n,)
@@ -634,8 +646,16 @@ def cohen_kappa(a, b) -> float:
         The oracle in the tests is ``statsmodels.stats.inter_rater.cohens_kappa`` on the
         contingency table, and a hand-worked 2 x 2 case.
 
+    References
+    ----------
+    J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational and
+    Psychological Measurement 20(1), 37-46.
+
     Examples
     --------
+    Observed agreement 4/5, chance agreement (3 x 2 + 2 x 3) / 25 = 0.48, so
+    kappa = (0.8 - 0.48) / 0.52:
+
     >>> from benchkit.stats import cohen_kappa
     >>> round(cohen_kappa([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]), 6)
     0.615385
@@ -657,6 +677,9 @@ def cohen_kappa(a, b) -> float:
 def jaccard(a, b) -> float:
     """Jaccard index ``|A and B| / |A or B|`` of two boolean masks (flag or selection sets).
 
+    The share of the units in either set that are in both: how much two methods' flag sets (or
+    two selections) overlap, from 0 (disjoint) to 1 (identical).
+
     Parameters
     ----------
     a, b : array_like of bool, one shape
@@ -667,8 +690,15 @@ def jaccard(a, b) -> float:
     float
         In [0, 1]; 1 when both sets are empty (two empty sets are equal).
 
+    References
+    ----------
+    P. Jaccard (1912), "The distribution of the flora in the alpine zone", New Phytologist 11(2),
+    37-50.
+
     Examples
     --------
+    One unit in both sets, three in either:
+
     >>> from benchkit.stats import jaccard
     >>> jaccard([1, 1, 0, 0], [1, 0, 1, 0])
     0.3333333333333333

@@ -212,6 +212,26 @@ def test_reproducible_from_rng_entropy_and_independent_of_n_jobs(small):
     np.testing.assert_array_equal(a.results["quality"].replicates, e.results["quality"].replicates)
 
 
+def test_rng_entropy_repeats_the_run(small):
+    # rule 5 (benchkit._random): rng=result.rng_entropy repeats a run exactly, also one seeded by a
+    # Generator (its root gets an int entropy), and an int rng gives the draws it gave before
+    rs = small.responses
+    a = audit(rs, methods=["quality"], n_resamples=40, rng=11, progress=False)
+    assert a.rng_entropy == 11
+    # printed by the code of commit ab140e4 (the quality bootstrap's first replicates)
+    np.testing.assert_array_equal(a.results["quality"].replicates.ravel()[:5].round(12),
+                                  [0.302772906673, 0.142409900261, 0.309763800597, 0.362044426318,
+                                   0.215451480604])
+    again = audit(rs, methods=["quality"], n_resamples=40, rng=a.rng_entropy, progress=False)
+    np.testing.assert_array_equal(again.results["quality"].replicates, a.results["quality"].replicates)
+    first = audit(rs, methods=["quality"], n_resamples=40, rng=np.random.default_rng(9), progress=False)
+    assert isinstance(first.rng_entropy, int)
+    repeat = audit(rs, methods=["quality"], n_resamples=40, rng=first.rng_entropy, progress=False)
+    np.testing.assert_array_equal(repeat.results["quality"].replicates,
+                                  first.results["quality"].replicates)
+    pd.testing.assert_frame_equal(repeat.items, first.items)
+
+
 def test_progress_on_stderr(small, capsys):
     audit(small.responses, methods=["labels"], progress=True)
     err = capsys.readouterr().err
