@@ -26,6 +26,8 @@ import pandas as pd
 from benchkit._budget import check_memory
 from benchkit._budget import format_bytes
 from benchkit._response_checks import check_dense_size
+from benchkit._response_ingest import _options
+from benchkit._response_ingest import _rosters
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -36,8 +38,6 @@ from benchkit.io._files import check_no_nul
 from benchkit.io._files import sniff
 from benchkit.io._paths import path_kind
 from benchkit.response_set import ResponseSet
-from benchkit.response_set import _options
-from benchkit.response_set import _rosters
 
 __all__ = ["read_csv", "read_parquet", "read_duckdb"]
 

@@ -13,8 +13,8 @@ model runners, and validation against expert labels. The explorer's view model i
 :mod:`benchkit.landscape.explore`.
 
 Layout: private implementation modules ``_points``, ``_mpd``, ``_perturb``, ``_validate``,
-``_structure``, ``_runners``; ``responses`` (ResponseSet entry points); ``steps`` (the second
-tier); ``explore`` (view models).
+``_structure``, ``_runners`` (with ``_backends``, ``_openai_backend``, ``_results_file``);
+``responses`` (ResponseSet entry points); ``steps`` (the second tier); ``explore`` (view models).
 """
 from benchkit.landscape import steps as steps
 from benchkit.landscape._perturb import PROMPT_TEMPLATE
