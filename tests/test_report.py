@@ -338,3 +338,21 @@ def test_a_report_whose_methods_give_no_item_verdict_says_so(tmp_path):
     assert "No method that ran gives a verdict per item" in section
     assert "<svg" not in section
     assert "<svg" in page[page.index('<section id="method-measure">'):]
+
+
+def test_many_input_hashes_fold_under_one_line():
+    # A folder of 57 files (MMLU-Redux) listed its hashes before any finding; past 5 files they fold
+    # into <details> (no script needed, so the --static report folds them too), each hash still in
+    # the file.
+    from benchkit.report._build import _provenance_section
+
+    def inputs(n):
+        files = [(f"f{k}.csv", hashlib.sha256(str(k).encode()).hexdigest()) for k in range(n)]
+        return [{"path": "d", "format": "csv", "reason": "r", "summary": "s", "skipped": [],
+                 "files": files}]
+
+    few = _provenance_section(inputs(5), "c", 0, None, [])
+    many = _provenance_section(inputs(7), "c", 0, None, [])
+    assert "<details>" not in few
+    assert "<details><summary>Input files (sha256): 7 files</summary>" in many
+    assert all(hashlib.sha256(str(k).encode()).hexdigest() in many for k in range(7))

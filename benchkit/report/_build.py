@@ -171,8 +171,12 @@ def _provenance_section(inputs, command, seed, created, skipped) -> str:
                 ("skipped", list(i["skipped"]))]
         body.append(definition_list(read))
         if i.get("files"):
-            body.append(table(pd.DataFrame(i["files"], columns=["file", "sha256"]), max_rows=200,
-                              caption="Input files (sha256)"))
+            # a folder of many files: the hashes fold under one line so the findings stay near the top
+            files = table(pd.DataFrame(i["files"], columns=["file", "sha256"]), max_rows=200,
+                          caption="Input files (sha256)")
+            n = len(i["files"])
+            body.append(files if n <= 5 else
+                        f"<details><summary>Input files (sha256): {n} files</summary>{files}</details>")
     if skipped:
         body.append(f"<p>Joining the inputs: {text('; '.join(skipped))}</p>")
     return "<section id=\"provenance\"><h2>Provenance</h2>" + "".join(body) + "</section>"
