@@ -30,6 +30,7 @@ from benchkit.landscape._backends import Prompt
 from benchkit.landscape._backends import RunnerError
 from benchkit.landscape._backends import TransientError
 from benchkit.landscape._backends import letter_logprobs
+from benchkit.landscape._items import normalize_items
 from benchkit.landscape._mpd import GroupedMPDResult
 from benchkit.landscape._mpd import MPDResult
 from benchkit.landscape._mpd import mpd
@@ -43,15 +44,14 @@ from benchkit.landscape._mpd_tables import rank_table
 from benchkit.landscape._mpd_tables import score_spread_table
 from benchkit.landscape._mpd_tables import summary_table
 from benchkit.landscape._mpd_tables import variant_table
+from benchkit.landscape._noise import cities
+from benchkit.landscape._noise import negation_terms
+from benchkit.landscape._noise import noise_injection
 from benchkit.landscape._openai_backend import OpenAIBackend
 from benchkit.landscape._perturb import PerturbationSet
 from benchkit.landscape._perturb import baseline
-from benchkit.landscape._perturb import cities
 from benchkit.landscape._perturb import mask
-from benchkit.landscape._perturb import negation_terms
 from benchkit.landscape._perturb import no_answer
-from benchkit.landscape._perturb import noise_injection
-from benchkit.landscape._perturb import normalize_items
 from benchkit.landscape._perturb import perturb
 from benchkit.landscape._perturb import positional_bias
 from benchkit.landscape._perturb import render
