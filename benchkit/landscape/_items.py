@@ -18,6 +18,8 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
 from benchkit.landscape._points import LETTERS
 
+__all__ = ["normalize_items"]
+
 _BASE_COLS = ["item", "variant", "text", "options", "answer_key", "answer_index", "n_options"]
 
 

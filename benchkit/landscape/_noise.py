@@ -20,6 +20,8 @@ from benchkit.landscape._items import _finish
 from benchkit.landscape._items import _item_rng
 from benchkit.landscape._items import normalize_items
 
+__all__ = ["cities", "negation_terms", "noise_injection"]
+
 _NEGATION = re.compile(
     r"\b(not|except|never|least|false|incorrect|untrue|cannot|can't|isn't|aren't|doesn't|don't|"
     r"exception|neither|nor)\b",

@@ -30,6 +30,9 @@ from benchkit.landscape._backends import Prompt
 from benchkit.landscape._backends import RunnerError
 from benchkit.landscape._backends import TransientError
 from benchkit.landscape._backends import letter_logprobs
+from benchkit.landscape._flag_validation import FlagValidation
+from benchkit.landscape._flag_validation import validate_flags
+from benchkit.landscape._flag_validation import validation_table
 from benchkit.landscape._items import normalize_items
 from benchkit.landscape._mpd import GroupedMPDResult
 from benchkit.landscape._mpd import MPDResult
@@ -73,7 +76,6 @@ from benchkit.landscape._structure import structural_prompt
 from benchkit.landscape._structure import structural_rules
 from benchkit.landscape._validate import Agreement
 from benchkit.landscape._validate import ConsistencyResult
-from benchkit.landscape._validate import FlagValidation
 from benchkit.landscape._validate import NoiseFailures
 from benchkit.landscape._validate import annotation_agreement
 from benchkit.landscape._validate import hnorm_consistency
@@ -81,8 +83,6 @@ from benchkit.landscape._validate import labelling_table
 from benchkit.landscape._validate import noise_failures
 from benchkit.landscape._validate import taxonomy
 from benchkit.landscape._validate import taxonomy_counts
-from benchkit.landscape._validate import validate_flags
-from benchkit.landscape._validate import validation_table
 
 __all__ = [
     "Agreement",
