@@ -106,8 +106,9 @@ and ``widgets/my_explorer.js``::
 Layout: this module holds :class:`BenchkitWidget` and :func:`explorer_module`; the wire format
 (:func:`pack_arrays`, :func:`unpack_arrays`, :func:`to_jsonable`) is in :mod:`._wire`, the
 per-view cache (:class:`ViewCache`) in :mod:`._view_cache` and the static HTML export
-(:func:`static_html`) in :mod:`._export`. All are re-exported here, the one import path of an
-explorer.
+(:func:`static_html`, and for pages holding several explorers :data:`MOUNT_JS`,
+:func:`explorer_blocks`, :func:`data_block`) in :mod:`._export`. All are re-exported here, the
+one import path of an explorer.
 """
 from __future__ import annotations
 
@@ -127,6 +128,9 @@ import traitlets
 from benchkit._validation import BenchkitValueError
 from benchkit.widgets._assets import asset
 from benchkit.widgets._assets import asset_path
+from benchkit.widgets._export import MOUNT_JS
+from benchkit.widgets._export import data_block
+from benchkit.widgets._export import explorer_blocks
 from benchkit.widgets._export import static_html
 from benchkit.widgets._view_cache import ViewCache
 from benchkit.widgets._wire import _json_ready
@@ -135,8 +139,11 @@ from benchkit.widgets._wire import to_jsonable
 from benchkit.widgets._wire import unpack_arrays
 
 __all__ = [
+    "MOUNT_JS",
     "BenchkitWidget",
     "ViewCache",
+    "data_block",
+    "explorer_blocks",
     "explorer_module",
     "pack_arrays",
     "static_html",
@@ -349,6 +356,28 @@ class BenchkitWidget(anywidget.AnyWidget):
         return {}
 
     # ----------------------------------------------------------------- export
+    def export_parts(self) -> tuple[str, str, dict[str, Any], dict[str, bytes]]:
+        """What a static page needs: ``(module, css, JSON state, binary state)``, ``static_mode`` on.
+
+        :meth:`to_html` writes them as one page; :mod:`benchkit.report` embeds several explorers
+        in one report with the same :data:`MOUNT_JS`.
+
+        Returns
+        -------
+        tuple of (str, str, dict, dict)
+            The ES module's text, the CSS, the JSON-ready state (with :meth:`_static_state`,
+            ``static_mode = True``, ``busy = False``) and the binary traits as ``bytes``.
+        """
+        state = self.state()
+        for k, v in self._static_state().items():
+            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
+        state["static_mode"] = True
+        state["busy"] = False
+        binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
+        plain = {k: v for k, v in state.items() if k not in binary}
+        css = asset(self._css_file) if self._css_file else ""
+        return explorer_module(self._esm_file), css, plain, binary
+
     def to_html(self, path: str | Path | None = None, *, title: str | None = None) -> str:
         """A self-contained, offline HTML page of this explorer in its current state.
 
@@ -367,16 +396,8 @@ class BenchkitWidget(anywidget.AnyWidget):
             ``static_mode = True``; it loads nothing from the network. Actions that need Python
             are disabled there.
         """
-        state = self.state()
-        for k, v in self._static_state().items():
-            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
-        state["static_mode"] = True
-        state["busy"] = False
-        binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
-        plain = {k: v for k, v in state.items() if k not in binary}
-        css = asset(self._css_file) if self._css_file else ""
-        page = static_html(explorer_module(self._esm_file), css, plain, title=title or self._html_title,
-                           binary=binary)
+        esm, css, plain, binary = self.export_parts()
+        page = static_html(esm, css, plain, title=title or self._html_title, binary=binary)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page
