@@ -10,6 +10,12 @@ block order, so they are bit-identical for any ``n_jobs`` and any backend.
 
 ``n_jobs=None`` means "whatever ``parallel_config`` says" (serial outside any context), as in
 scikit-learn.
+
+A fixed, small set of deterministic tasks that are steps of one call (the two owner halves of the
+family-DIF cross-fit, its anchor-fraction refits) is not resampling: :func:`thread_map` runs it on
+benchkit's internal kernel threads whatever ``n_jobs`` is, as the numba kernels use every core
+whatever ``n_jobs`` is. Each task computes exactly what it computes alone, so the results are the
+same as a serial loop.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import describe
 
-__all__ = ["check_n_jobs", "parallel_map", "blocked_map", "block_bounds"]
+__all__ = ["check_n_jobs", "parallel_map", "blocked_map", "block_bounds", "thread_map"]
 
 
 def check_n_jobs(n_jobs: Any) -> int | None:
@@ -71,6 +77,28 @@ def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = 
         return out
     finally:
         bar.close()
+
+
+def thread_map(fn: Callable[..., Any], tasks: Sequence[Any]) -> list[Any]:
+    """``[fn(*task) for task in tasks]`` on benchkit's internal threads, in task order.
+
+    For a fixed pair (or a few) of deterministic tasks inside one call, which spend their time in
+    code that releases the GIL (numba ``nogil`` kernels, BLAS). They run concurrently whatever
+    ``n_jobs`` is, on :func:`benchkit._kernels.boundary_threads.parallel_for`'s pool (at most
+    ``NUMBA_NUM_THREADS`` threads; one inside ``limit_threads(1)``). Nothing a task computes depends
+    on the others, so the results equal the serial loop's; BLAS must be pinned to one thread around
+    the call when the tasks use it (OpenBLAS's sums depend on its thread count).
+    """
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    tasks = list(tasks)
+    out: list[Any] = [None] * len(tasks)
+
+    def run(c: int) -> None:
+        out[c] = fn(*tasks[c])
+
+    parallel_for(run, len(tasks))
+    return out
 
 
 def block_bounds(total: int, block_size: int) -> list[tuple[int, int]]:

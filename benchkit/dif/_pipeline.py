@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._parallel import parallel_map
+from benchkit._parallel import thread_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
@@ -330,7 +330,10 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
     rng : None, int, SeedSequence or Generator
         Everything else; resolved once into a root whose children seed each stage.
     n_jobs : int, optional
-        Workers of the resampling stages; results are identical for any value.
+        Workers of the resampling stages; results are identical for any value. The two owner
+        halves of the cross-fit and the anchor-fraction refits are fixed deterministic tasks: they
+        run on benchkit's internal threads whatever ``n_jobs`` is (as the numba kernels use every
+        core).
     progress : bool, default True
         A progress bar per stage.
 
@@ -447,7 +450,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         tasks = [(*halves[h], src, cf.K[h], a, sseeds[2 * k + h])
                  for k, a in enumerate(sensitivity_fractions) for h in (0, 1)]
         with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
-            refits = parallel_map(_alpha_refit, tasks, n_jobs=n_jobs, prefer="threads")
+            refits = thread_map(_alpha_refit, tasks)  # fixed deterministic tasks: internal threads
         for k, a in enumerate(sensitivity_fractions):
             sub = [FoldTargets(models=f0.models, owner=f0.owner, family=f0.family, Y=f0.Y,
                                weights=fa.weights, cells=fa.cells)
