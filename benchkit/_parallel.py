@@ -85,17 +85,29 @@ def thread_map(fn: Callable[..., Any], tasks: Sequence[Any]) -> list[Any]:
     For a fixed pair (or a few) of deterministic tasks inside one call, which spend their time in
     code that releases the GIL (numba ``nogil`` kernels, BLAS). They run concurrently whatever
     ``n_jobs`` is, on :func:`benchkit._kernels.boundary_threads.parallel_for`'s pool (at most
-    ``NUMBA_NUM_THREADS`` threads; one inside ``limit_threads(1)``). Nothing a task computes depends
-    on the others, so the results equal the serial loop's; BLAS must be pinned to one thread around
-    the call when the tasks use it (OpenBLAS's sums depend on its thread count).
+    ``NUMBA_NUM_THREADS`` threads; one inside ``limit_threads(1)``). The caller's numba threads are
+    shared out between the concurrent tasks (``numba.set_num_threads`` per task thread, restored
+    after it): two tasks with a team of two each would oversubscribe the cores (measured 25%
+    slower on 2 cores). Nothing a task computes depends on the others or on its thread count, so
+    the results equal the serial loop's; BLAS must be pinned to one thread around the call when
+    the tasks use it (OpenBLAS's sums depend on its thread count).
     """
+    import numba
+
+    from benchkit._kernels.boundary_threads import n_threads
     from benchkit._kernels.boundary_threads import parallel_for
 
     tasks = list(tasks)
     out: list[Any] = [None] * len(tasks)
+    share = max(1, numba.get_num_threads() // max(1, min(n_threads(), len(tasks))))
 
     def run(c: int) -> None:
-        out[c] = fn(*tasks[c])
+        own = numba.get_num_threads()
+        numba.set_num_threads(min(own, share))
+        try:
+            out[c] = fn(*tasks[c])
+        finally:
+            numba.set_num_threads(own)
 
     parallel_for(run, len(tasks))
     return out
