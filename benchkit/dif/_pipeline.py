@@ -481,6 +481,10 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
             names=("score_shift_pp", "percentile_shift"), n_resamples=n_owner_bootstrap,
             confidence_level=confidence_level, rng=seeds[3], n_jobs=n_jobs, progress=progress)
         done("owner bootstrap")
+        stage("signature replication")
+        rep = replicate_signatures(cf.anchors[0], cf.anchors[1], src, n_resamples=n_permutations,
+                                   rng=seeds[5], n_jobs=n_jobs, progress=progress)
+        done("signature replication")
         stage("anchor-fraction sensitivity")
         sens = [{"alpha": anchor_fraction, "mean_tau_b": ranking.mean_tau_b,
                  "rate": ranking.rate[thresholds.index(epsilon)]}]
@@ -494,10 +498,6 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
                          "rate": r.rate[thresholds.index(epsilon)]})
         sens_df = pd.DataFrame(sens).sort_values("alpha").reset_index(drop=True)
         done("anchor-fraction sensitivity")
-        stage("signature replication")
-        rep = replicate_signatures(cf.anchors[0], cf.anchors[1], src, n_resamples=n_permutations,
-                                   rng=seeds[5], n_jobs=n_jobs, progress=progress)
-        done("signature replication")
         stage("source attribution")
         eff = source_effects(cf.anchors[0], cf.anchors[1], src)
         dec = []
