@@ -269,19 +269,25 @@ def ds(scores, *, eps: float = 0.02) -> float:
 
 
 def _ds_rows(S: np.ndarray, eps: float) -> np.ndarray:
-    """DS of each row of a complete (rows x models) score matrix."""
-    m = S.shape[1]
-    mean = S.mean(1)
-    sd = S.std(1)
-    i, j = np.triu_indices(m, 1)
+    """DS of each row of a (rows x models) score matrix; NaN cells (unscored models) left out.
+
+    Each row uses its own scored models (NaN with fewer than 2 or a zero mean), as :func:`ds`.
+    """
+    ok = ~np.isnan(S)
+    m = ok.sum(1)
+    S0 = np.where(ok, S, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = S0.sum(1) / m
+        sd = np.sqrt(np.where(ok, (S0 - mean[:, None]) ** 2, 0.0).sum(1) / m)
+    i, j = np.triu_indices(S.shape[1], 1)
     cnt = np.zeros(S.shape[0], dtype=np.int64)
     step = max(1, (1 << 22) // max(i.size, 1))
     for a in range(0, S.shape[0], step):
         blk = S[a:a + step]
-        cnt[a:a + step] = (np.abs(blk[:, i] - blk[:, j]) > eps).sum(1)
+        cnt[a:a + step] = (np.abs(blk[:, i] - blk[:, j]) > eps).sum(1)  # NaN > eps is False
     with np.errstate(invalid="ignore", divide="ignore"):
         out = sd / mean * np.sqrt(cnt / (m * (m - 1) / 2))
-    return np.where(mean == 0, np.nan, out)
+    return np.where((m < 2) | (mean == 0), np.nan, out)
 
 
 def ds_contributions(Y, *, eps: float = 0.02) -> np.ndarray:

@@ -1,6 +1,7 @@
 """ResponseSet-level entry point: :func:`assess` several benchmarks into Table 1's layout."""
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from collections.abc import Sequence
 from typing import Any
@@ -13,6 +14,7 @@ from benchkit._random import check_rng
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
+from benchkit._validation import BenchkitWarning
 from benchkit._validation import check_choice
 from benchkit._validation import check_float
 from benchkit._validation import check_int
@@ -20,6 +22,8 @@ from benchkit._validation import check_probability
 from benchkit._validation import describe
 from benchkit.quality._bootstrap import BootstrapInput
 from benchkit.quality._bootstrap import bootstrap_replicates
+from benchkit.quality._bootstrap import item_pools
+from benchkit.quality._bootstrap import jackknife
 from benchkit.quality._families import Families
 from benchkit.quality._families import families_from_models
 from benchkit.quality._metrics import CADResult
@@ -30,11 +34,13 @@ from benchkit.quality._metrics import cad
 from benchkit.quality._metrics import ds
 from benchkit.quality._metrics import kendall_matrix
 from benchkit.response_set import ResponseSet
-from benchkit.stats import percentile_interval
+from benchkit.stats import bootstrap_interval
 
 __all__ = ["QualityResult", "assess"]
 
 _METRICS = ("cbrc", "ds", "cad", "bqs")
+_DIAGNOSTICS = ["benchmark", "metric", "estimate", "low", "high", "bias", "se", "z0", "acceleration",
+                "level_low", "level_high", "n_finite", "inside", "reason"]
 
 
 @result
@@ -62,13 +68,20 @@ class QualityResult:
         Models dropped by the alignment: ``model``, ``benchmarks`` (where present), ``reason``.
     replicates : ndarray (n_resamples, benchmarks, 4)
         Bootstrap replicates of CBRC, DS, CAD, BQS (App. E).
+    interval_diagnostics : DataFrame
+        Table 14 in long form with the interval's diagnostics: per benchmark and metric
+        ``estimate``, ``low``, ``high``, ``bias`` (mean replicate minus estimate), ``se``, ``z0``,
+        ``acceleration``, the quantile levels, ``n_finite``, ``inside`` and ``reason`` (why the
+        interval cannot be trusted; None where it can). See :func:`benchkit.stats.bootstrap_interval`.
     matrices : dict of benchmark -> DataFrame
         The items x models responses used (mean correctness per cell; NaN missing).
     item_text : dict of benchmark -> Series or None
         Item text where the ResponseSet has a ``text`` column (for the length baselines).
     domains : dict of benchmark -> str
     settings : dict
-        lam, eps, weights, n_resamples, confidence_level, align.
+        lam, eps, weights, n_resamples, confidence_level, interval_method, align, min_models,
+        nan_policy and ``item_pools`` (the benchmarks resampled jointly because they share item
+        ids, one tuple per pool).
     """
 
     table: pd.DataFrame
@@ -78,6 +91,7 @@ class QualityResult:
     families: dict
     dropped: pd.DataFrame
     replicates: np.ndarray
+    interval_diagnostics: pd.DataFrame
     matrices: dict
     item_text: dict
     domains: dict
@@ -88,12 +102,18 @@ class QualityResult:
         return self.table.copy()
 
     def intervals(self) -> pd.DataFrame:
-        """Table 14: per benchmark and metric the estimate and its percentile interval."""
-        rows = []
-        for b in self.table.index:
-            for m in (*_METRICS, "raw_cad"):
-                rows.append((b, m, self.table.at[b, m], self.table.at[b, f"{m}_low"],
-                             self.table.at[b, f"{m}_high"]))
+        """Table 14: per benchmark and metric the estimate, its interval and the diagnostics.
+
+        The rows of :attr:`interval_diagnostics`, benchmark by benchmark (empty intervals when
+        ``n_resamples=0``).
+        """
+        if len(self.interval_diagnostics):
+            order = {b: k for k, b in enumerate(self.table.index)}
+            d = self.interval_diagnostics
+            return d.iloc[np.lexsort((np.arange(len(d)), d["benchmark"].map(order).to_numpy()))
+                          ].reset_index(drop=True)
+        rows = [(b, m, self.table.at[b, m], np.nan, np.nan) for b in self.table.index
+                for m in (*_METRICS, "raw_cad")]
         return pd.DataFrame(rows, columns=["benchmark", "metric", "estimate", "low", "high"])
 
     def family_table(self) -> pd.DataFrame:
@@ -177,7 +197,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
            family_by=("series", "variant"), overrides=None, aliases=None,
            align: str = "intersection", lam: float = 12.0, eps: float = 0.02,
            weights=(0.3, 0.3, 0.4), min_models: int = 2, nan_policy: str = "propagate",
-           n_resamples: int = 1000,
+           n_resamples: int = 1000, interval_method: str = "bca",
            confidence_level: float = 0.95, rng=None, n_jobs=None,
            progress: bool = True) -> QualityResult:
     """Benchmark² assessment of several benchmarks: CBRC, DS, CAD, BQS with bootstrap intervals.
@@ -207,6 +227,11 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         or the mean over the peers with a defined tau (``n_peers`` in the table says how many).
     n_resamples : int, default 1000
         Bootstrap replicates (App. E); 0 skips the intervals.
+    interval_method : {"bca", "basic", "percentile"}, default "bca"
+        The interval read from the replicates (:func:`benchkit.stats.bootstrap_interval`): BCa
+        (acceleration from the leave-one-item-out jackknife of every pool), basic (reverse
+        percentile) or percentile. Which one covers best is measured in
+        ``benchmarks/bench_quality.py`` (see Notes).
     confidence_level : float, default 0.95
     rng, n_jobs, progress : randomness, joblib workers, tqdm bar.
 
@@ -217,10 +242,17 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     Notes
     -----
     Model scores are mean correctness per benchmark (mean over samples for count data, then over
-    items, missing cells left out). Intervals: percentile bootstrap over items resampled within
-    each benchmark (App. E does not say what is resampled; items are the reading, models being
-    too few). Stability (Sec. 3.4) is a property of a selective benchmark, so it is reported by
-    :func:`benchkit.quality.selective_scores` and the sweeps, not here.
+    items, missing cells left out). Intervals (App. E does not say what is resampled; items are
+    the reading, models being too few): replicates resample items, jointly for the benchmarks of a
+    domain that share item ids (HumanEval / HumanEval+, MBPP / MBPP+; ``settings["item_pools"]``),
+    and every replicate uses the models scored in it (a model is never dropped for a block of
+    replicates); see :mod:`benchkit.quality._bootstrap`. The interval corrects bias (BCa by
+    default) and reports its diagnostics in :meth:`QualityResult.intervals`; a
+    :class:`~benchkit.BenchkitWarning` names every interval that cannot be trusted (for
+    instance an estimate beyond the 97.5% quantile of its replicates: Kendall tau between
+    re-estimated model means shrinks under resampling, and no quantile interval then contains
+    the estimate). Stability (Sec. 3.4) is a property of a selective benchmark, so it is
+    reported by :func:`benchkit.quality.selective_scores` and the sweeps, not here.
     """
     sets = _split(data, by)
     if len(sets) < 1:
@@ -232,6 +264,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     eps = check_float("eps", eps, min=0.0)
     n_resamples = check_int("n_resamples", n_resamples, min=0)
     confidence_level = check_probability("confidence_level", confidence_level, open_interval=True)
+    check_choice("interval_method", interval_method, ["bca", "basic", "percentile"])
     min_models = check_int("min_models", min_models, min=2)
     check_rng(rng)
     check_n_jobs(n_jobs)
@@ -328,37 +361,11 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         table[f"{m}_band"] = [band(m, v) for v in table[m]]
     table["raw_cad_level"] = [band("raw_cad", v) for v in table["raw_cad"]]
 
-    if n_resamples:
-        pos = {m: i for i, m in enumerate(keep)}
-        own = {b: [m for m in mats[b].columns if mats[b][m].notna().any()] for b in names}
-        arrs = {b: np.ascontiguousarray(mats[b][own[b]].to_numpy(dtype=np.float64)) for b in names}
-        Ys = tuple(np.nan_to_num(arrs[b], nan=0.0) for b in names)
-        obs = tuple((~np.isnan(arrs[b])).astype(np.float64) for b in names)
-        cols = tuple(np.array([pos[m] for m in own[b]], dtype=np.int64) for b in names)
-        payload = BootstrapInput(Y=Ys, cols=cols, n_models=len(keep), obs=obs,
-                                 inv=tuple(cads[b].item_inversions for b in names),
-                                 comp=tuple(cads[b].item_comparisons for b in names), codes=codes,
-                                 eps=eps, lam=lam, weights=w, min_models=min_models,
-                                 omit=omit)
-        reps = bootstrap_replicates(payload, n_resamples, rng=rng, n_jobs=n_jobs, progress=progress)
-    else:
-        reps = np.empty((0, len(names), 4))
-    for j, m in enumerate(_METRICS):
-        if reps.shape[0]:
-            lo, hi = percentile_interval(reps[:, :, j], confidence_level=confidence_level, axis=0)
-        else:
-            lo = hi = np.full(len(names), np.nan)
-        table[f"{m}_low"] = lo
-        table[f"{m}_high"] = hi
-    if reps.shape[0]:  # the raw inversion rate's interval, from the same replicates
-        with np.errstate(divide="ignore"):
-            lo, hi = percentile_interval(-np.log(reps[:, :, 2]) / lam, confidence_level=confidence_level,
-                                         axis=0)
-    else:
-        lo = hi = np.full(len(names), np.nan)
-    table["raw_cad_low"] = lo
-    table["raw_cad_high"] = hi
-
+    reps, diag, pools = _intervals(mats, names, keep, cads, codes, tau, table, eps=eps, lam=lam, w=w,
+                                   min_models=min_models, omit=omit, n_resamples=n_resamples,
+                                   interval_method=interval_method,
+                                   confidence_level=confidence_level, rng=rng, n_jobs=n_jobs,
+                                   progress=progress)
     kend = {}
     for d in dict.fromkeys(dom[b] for b in names):
         ix = [k for k, b in enumerate(names) if dom[b] == d]
@@ -373,8 +380,56 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         else:
             text[b] = None
     settings = dict(lam=lam, eps=eps, weights=tuple(w), n_resamples=n_resamples,
-                    confidence_level=confidence_level, align=align, min_models=min_models,
-                    nan_policy=nan_policy)
+                    confidence_level=confidence_level, interval_method=interval_method,
+                    align=align, min_models=min_models, nan_policy=nan_policy,
+                    item_pools=[tuple(names[b] for b in range(len(names)) if pools[b] == p)
+                                for p in range(int(pools.max()) + 1)] if len(names) else [])
     return QualityResult(table=table, scores=scores, kendall=kend, cad_results=cads, families=fam_by_bench,
-                         dropped=dropped, replicates=reps, matrices=mats, item_text=text,
-                         domains=dom, settings=settings)
+                         dropped=dropped, replicates=reps, interval_diagnostics=diag, matrices=mats,
+                         item_text=text, domains=dom, settings=settings)
+
+
+def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_models, omit,
+               n_resamples, interval_method, confidence_level, rng, n_jobs, progress):
+    """Bootstrap replicates, Table 14's bounds (written into ``table``) and their diagnostics."""
+    pos = {m: i for i, m in enumerate(keep)}
+    own = {b: [m for m in mats[b].columns if mats[b][m].notna().any()] for b in names}
+    arrs = {b: np.ascontiguousarray(mats[b][own[b]].to_numpy(dtype=np.float64)) for b in names}
+    pools, units, sizes = item_pools([list(mats[b].index) for b in names], codes)
+    payload = BootstrapInput(
+        Y=tuple(np.nan_to_num(arrs[b], nan=0.0) for b in names),
+        cols=tuple(np.array([pos[m] for m in own[b]], dtype=np.int64) for b in names),
+        n_models=len(keep), obs=tuple((~np.isnan(arrs[b])).astype(np.float64) for b in names),
+        inv=tuple(cads[b].item_inversions for b in names),
+        comp=tuple(cads[b].item_comparisons for b in names), pool=pools, units=units,
+        pool_sizes=sizes, codes=codes, tau=tau, eps=eps, lam=lam, weights=w,
+        min_models=min_models, omit=omit)
+    if not n_resamples:
+        for m in (*_METRICS, "raw_cad"):
+            table[f"{m}_low"] = table[f"{m}_high"] = np.nan
+        return np.empty((0, len(names), 4)), pd.DataFrame(columns=_DIAGNOSTICS), pools
+    reps = bootstrap_replicates(payload, n_resamples, rng=rng, n_jobs=n_jobs, progress=progress)
+    jk = jackknife(payload) if interval_method == "bca" else None
+    rows = []
+    for j, m in enumerate((*_METRICS, "raw_cad")):
+        def pick(a):
+            return -np.log(a[:, :, 2]) / lam if m == "raw_cad" else a[:, :, j]
+        with np.errstate(divide="ignore"):
+            iv = bootstrap_interval(pick(reps), table[m].to_numpy(dtype=float), method=interval_method,
+                                    jackknife=None if jk is None else [pick(a) for a in jk],
+                                    confidence_level=confidence_level)
+        table[f"{m}_low"] = iv.low
+        table[f"{m}_high"] = iv.high
+        f = iv.to_frame()
+        f.insert(0, "metric", m)
+        f.insert(0, "benchmark", names)
+        rows.append(f)
+    diag = pd.concat(rows, ignore_index=True)
+    bad = diag[diag["reason"].notna() & diag["estimate"].notna()]
+    if len(bad):
+        listed = "; ".join(f"{r.benchmark} {r.metric}: {r.reason}" for r in bad.head(8).itertuples())
+        more = f" (and {len(bad) - 8} more)" if len(bad) > 8 else ""
+        warnings.warn(f"{len(bad)} bootstrap interval(s) cannot be trusted: {listed}{more}; see "
+                      "QualityResult.intervals() (columns bias, z0, inside, reason)", BenchkitWarning,
+                      stacklevel=3)
+    return reps, diag, pools
