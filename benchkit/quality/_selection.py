@@ -31,6 +31,7 @@ from benchkit._validation import check_float
 from benchkit._validation import check_int
 from benchkit.quality._metrics import RAW_CAD_LEVELS
 from benchkit.quality._metrics import _check_Y
+from benchkit.quality._metrics import _constant_rows
 from benchkit.quality._metrics import band
 from benchkit.quality._metrics import cad
 from benchkit.quality._metrics import ds
@@ -120,7 +121,8 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
     method : str, default "cad+ds"
         One of :data:`METHODS`. "cad+ds": items whose CAD score exceeds ``cad_threshold`` first,
         each group by DS contribution (highest first); "cad": by item CAD score; "ds": by DS
-        contribution; "cad-threshold": every item with CAD score > ``cad_threshold`` (Table 5);
+        contribution (ties keep item order: most items tie at CAD score 1); "cad-threshold":
+        every item with CAD score > ``cad_threshold`` (Table 4's "CAD alone", Table 5);
         "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5 accuracy;
         "random": uniform without replacement (``rng``); "longest" / "shortest": by ``lengths``.
     cad_threshold : float, default 0.15
@@ -155,8 +157,9 @@ def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> di
     """Quality of a selective benchmark.
 
     ``n_items``, ``share``, ``tau`` (Kendall tau_b between model scores on the subset and on the full
-    benchmark), ``stability`` (Sec. 3.4 with ``ratio = |subset| / |B|`` drawn from the subset) and
-    ``ds`` (Eq. 2 on the subset scores).
+    benchmark), ``stability`` (Sec. 3.4 with ``ratio = |subset| / |B|`` drawn from the subset; NaN
+    when every item of the subset gives all models the same score, since every ranking then ties)
+    and ``ds`` (Eq. 2 on the subset scores).
     """
     Ya = _check_Y(Y, allow_nan=False)
     items = np.asarray(items, dtype=np.int64)
@@ -166,7 +169,8 @@ def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> di
     full = Ya.mean(axis=0)
     sub = Ya[items].mean(axis=0)
     tau = kendall_tau_b(sub, full) if Ya.shape[1] >= 2 else np.nan
-    st = stability(Ya, items.size / n, K=K, items=items, rng=rng)
+    st = (np.nan if _constant_rows(Ya[items]) or Ya.shape[1] < 2
+          else stability(Ya, items.size / n, K=K, items=items, rng=rng))
     return dict(n_items=int(items.size), share=items.size / n, tau=float(tau), stability=st,
                 ds=ds(sub, eps=eps))
 
@@ -264,15 +268,40 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
                            desc="ratio sweep"), ["method", "ratio"])
 
 
-def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
+def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "cad+ds"),
              cad_threshold: float = 0.15, K: int = 100, rng=None, n_jobs=None,
              progress: bool = True) -> pd.DataFrame:
-    """Table 4: metric combinations for item selection at one ratio ("full" = all items)."""
+    """Table 4: metric combinations for item selection ("full" = all items).
+
+    Parameters
+    ----------
+    result : QualityResult
+    ratio : float, default 0.35
+        Share kept by the ranking strategies ("ds", "cad+ds").
+    methods : sequence of str, default ("cad-threshold", "ds", "cad+ds")
+        Selection strategies (:data:`METHODS`). Table 4's "CAD alone" is the threshold filter
+        "cad-threshold": every item whose CAD score exceeds ``cad_threshold``, whatever their share
+        (Sec. 5.4.2: "filtering by CAD alone (score > 0.15)").
+    cad_threshold : float, default 0.15
+    K, rng, n_jobs, progress
+        Stability draws, randomness, workers, progress bar.
+
+    Returns
+    -------
+    DataFrame
+        One row per benchmark and method (and ``benchmark == "mean"``) with ``n_items``,
+        ``share``, ``tau``, ``stability``, ``ds``.
+
+    Notes
+    -----
+    The "cad" strategy (top ``ratio`` by item CAD score) is not Table 4's row: item CAD scores
+    tie at 1 for most items (no inversion), so a top-35% cut would keep tied items in file order.
+    """
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
     out = _run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
-    out.loc[out["ratio"] == 1.0, "method"] = "full"
+    out.loc[(out["ratio"] == 1.0) & (out["method"] == "cad+ds"), "method"] = "full"
     return _with_mean(out, ["method", "ratio"])
 
 
