@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 from benchkit import ResponseSet
+from benchkit._random import seed_sequence
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit.dif import audit
@@ -122,3 +123,61 @@ def test_audit_content_sample(dif_result):
     assert not np.any(rep.high_D[lo] | rep.high_V[lo])
     assert set(sheet.blinded_id) == set(key.blinded_id)
     assert key.advantaged_D.isin(dif_result.families).all()
+
+
+@pytest.mark.slow
+def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_options,
+                                                          monkeypatch):
+    # App. D.2: "all remaining parameters are held at their primary values". A primary audit at
+    # alpha = 0.3 (and other non-default population settings) must run its variants at 0.3,
+    # not at the 0.5 default (the anchor share was 0.52 instead of 0.30).
+    from benchkit.dif import _pipeline
+
+    _s, rs = dif_sim_rs
+    primary = audit(rs, min_family_size=10, K=(4, 4), alpha=0.3, owner_cap=4,
+                    representative="lexicographic", population_rng=7, rng=3, **dif_small_options)
+    seen = {}
+
+    def spy(name, fn):
+        def wrapped(*args, **kw):
+            out = fn(*args, **kw)
+            seen.setdefault(name, []).append((kw, out))
+            return out
+        monkeypatch.setattr(_pipeline, name, wrapped)
+
+    spy("build_population", _pipeline.build_population)
+    spy("cross_fit", _pipeline.cross_fit)
+    robustness(rs, primary, perturbations={"owner cap 1": {"owner_cap": 1}, "same": {}},
+               n_controls=10, rng=0, progress=False)
+    for kw, cf in seen["cross_fit"]:
+        for fa in cf.anchors:  # k_c = max(1, round(0.3 n_c)) per cell: the share is ~0.30
+            assert abs(fa.selected[-1].mean() - 0.3) < 0.03
+        assert kw["alpha"] == 0.3
+        assert kw["K"] == primary.K
+    (kw1, pop1), (kw0, pop0) = seen["build_population"]
+    assert seed_sequence(kw1.pop("rng")).entropy == 7  # the primary's population seed
+    assert kw1 == {"families": primary.settings["families"], "owner_cap": 1, "min_family_size": 10,
+                   "representative": "lexicographic", "owners": None}
+    # the empty perturbation rebuilds exactly the primary population
+    pd.testing.assert_frame_equal(pop0.table, primary.population.table)
+    with pytest.raises(BenchkitValueError, match=r"overrides \['alpha'\] are not population settings"):
+        _pipeline.run_variant(rs.binary(), primary.model_ids, primary.source, primary.K,
+                              overrides={"alpha": 0.5}, base=primary.settings)
+
+
+@pytest.mark.slow
+def test_audit_records_the_seed_entropy_it_used(dif_sim_rs, dif_small_options):
+    # rng=None draws fresh OS entropy (randomized SVDs, K splits, controls): the result records it,
+    # and the recorded seed reruns the audit exactly
+    _s, rs = dif_sim_rs
+    a = audit(rs, min_family_size=10, K=(4, 4), rng=None, **dif_small_options)
+    ent, key = a.settings["rng_entropy"], a.settings["rng_spawn_key"]
+    assert isinstance(ent, int)
+    assert key == ()
+    b = audit(rs, min_family_size=10, K=(4, 4), rng=np.random.SeedSequence(ent, spawn_key=key),
+              **dif_small_options)
+    np.testing.assert_array_equal(a.anchors[0].weights, b.anchors[0].weights)
+    np.testing.assert_array_equal(a.controls.replicates, b.controls.replicates)
+    assert a.settings["population_rng_entropy"] == 0  # the default population seed
+    c = audit(rs, min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
+    assert c.settings["rng_entropy"] == 3

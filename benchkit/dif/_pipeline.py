@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
@@ -84,6 +85,13 @@ class AuditResult:
         Peak traced bytes per stage, filled only when :mod:`tracemalloc` is tracing (the
         benchmark does so; numpy reports its buffers to tracemalloc).
     settings : dict
+        The options used, and the seeds: ``rng_entropy`` and ``rng_spawn_key`` (the root
+        :class:`numpy.random.SeedSequence` of ``rng``; ``rng=None`` draws fresh OS entropy, and
+        ``numpy.random.SeedSequence(rng_entropy, spawn_key=rng_spawn_key)`` reruns the audit
+        exactly) and ``population_rng_entropy`` / ``population_rng_spawn_key`` (the same for
+        ``population_rng``, which the population variants reuse). The randomized SVDs of the
+        spectral model make the anchors depend on the seed (notebook 02 shows how much the
+        verdict moves across seeds).
     """
 
     population: Population
@@ -234,7 +242,9 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
     check_float("alpha", alpha, min=0.0, max=1.0, min_inclusive=False)
     items = np.arange(n_items).astype(str).astype(object) if item_ids is None else np.asarray(item_ids,
                                                                                        dtype=object)
-    seeds = spawn(rng, 8)
+    root = seed_sequence(rng)  # recorded: rng=None draws fresh entropy, which a rerun then needs
+    pop_root = seed_sequence(population_rng, "population_rng")
+    seeds = root.spawn(8)
     bar = _bar(progress, 9)
     timings: dict[str, float] = {}
     peaks: dict[str, int] = {}
@@ -259,7 +269,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         acc = Yb.mean(0)
         pop = build_population(ids, acc, owners=owners, families=families, owner_cap=owner_cap,
                                min_family_size=min_family_size, representative=representative,
-                               rng=population_rng)
+                               rng=pop_root)
         _check_families(pop)
         done("population")
         stage("cross-fit (K selection, 3 purification rounds, both folds)")
@@ -331,12 +341,21 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
                     "representative": representative, "alpha": alpha, "epsilon": epsilon,
                     "thresholds": thresholds, "n_controls": n_controls, "n_bootstrap": n_bootstrap,
                     "n_owner_bootstrap": n_owner_bootstrap, "n_permutations": n_permutations,
-                    "grid": tuple(grid), "population_rng": population_rng, "owners": owners}
+                    "grid": tuple(grid), "population_rng": population_rng, "owners": owners,
+                    "rng_entropy": root.entropy, "rng_spawn_key": tuple(root.spawn_key),
+                    "population_rng_entropy": pop_root.entropy,
+                    "population_rng_spawn_key": tuple(pop_root.spawn_key)}
     return AuditResult(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
                        folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
                        owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
                        source_effects=eff, decomposition=dec, item_ids=items, model_ids=ids,
                        source=src, timings=timings, settings=settings, peak_memory=peaks)
+
+
+#: The primary audit's settings a population variant inherits (App. D.2: "all remaining
+#: parameters are held at their primary values"); a perturbation overrides some of the first six.
+_POPULATION_SETTINGS = ("families", "owner_cap", "min_family_size", "representative", "owners",
+                        "lineage_filter", "omit", "lineage_terms")
 
 
 def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: Mapping[str, Any],
@@ -345,21 +364,33 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     """One population perturbation (App. D.2).
 
     Rebuild the population with ``base`` (the primary audit's settings) updated by
-    ``overrides``, refit both cross-fitting directions with ``K`` (a per-half pair) frozen, and
-    draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
+    ``overrides``, refit both cross-fitting directions with ``K`` (a per-half pair) frozen and
+    every other primary setting (the anchor fraction ``alpha``, the population seed) unchanged,
+    and draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
     counts as a dict (see :func:`robustness_table`, which calls this once per variant).
+
+    ``overrides`` may name only population settings (``families``, ``owner_cap``,
+    ``min_family_size``, ``representative``, ``owners``, ``lineage_filter``, ``omit``,
+    ``lineage_terms``): a variant changes what its perturbation names and nothing else.
     """
     n_jobs = check_n_jobs(n_jobs)
+    unknown = sorted(set(overrides) - set(_POPULATION_SETTINGS))
+    if unknown:
+        raise BenchkitValueError(f"overrides {unknown} are not population settings; a perturbation "
+                                 f"may change {list(_POPULATION_SETTINGS)}")
     Yb = np.ascontiguousarray(_binary("Y", Y))
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
-    kw = {"families": base.get("families", PAPER_FAMILIES), "owner_cap": base.get("owner_cap", 5),
-              "representative": base.get("representative", "median"),
-              "owners": base.get("owners"), "rng": base.get("population_rng", 0)}
+    kw = {k: base[k] for k in _POPULATION_SETTINGS if k in base}
+    if "population_rng_entropy" in base:  # the primary's population seed, even if it was None
+        kw["rng"] = np.random.SeedSequence(base["population_rng_entropy"],
+                                           spawn_key=base.get("population_rng_spawn_key", ()))
+    else:
+        kw["rng"] = base.get("population_rng", 0)
     kw.update(overrides)
     pop = build_population(ids, Yb.mean(0), **kw)
     _check_families(pop)
     s1, s2 = spawn(rng, 2)
-    cf = cross_fit(Yb, pop, source, K=K, rng=s1)
+    cf = cross_fit(Yb, pop, source, K=K, alpha=base.get("alpha", 0.5), rng=s1)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=epsilon) for f in folds]
     r = observed_ranking(folds, pairs, ids, (epsilon,))
