@@ -94,7 +94,7 @@ def test_missing_model_is_handled_per_replicate():
 def three():
     sets = {b: _rs(_frame(10 + k, n, [f"{b}{i}" for i in range(n)]), b)
             for k, (b, n) in enumerate([("A", 40), ("B", 35), ("C", 30)])}
-    return sets, _quiet(sets, n_resamples=400, rng=2, progress=False)
+    return sets, _quiet(sets, n_resamples=400, rng=2, progress=False, interval_method="bca")
 
 
 @pytest.mark.parametrize(("metric", "col"), [("cbrc", 0), ("ds", 1), ("cad", 2)])
