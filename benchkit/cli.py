@@ -178,9 +178,8 @@ def _loader_options(name: str, pairs: list[tuple[str, str]]) -> dict:
     return options
 
 
-def main(argv: list[str] | None = None, out=None) -> int:
-    """Run the ``benchkit`` command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    out = out or sys.stdout
+def build_parser() -> argparse.ArgumentParser:
+    """The ``benchkit`` argument parser (the docs print its help, so the command-line page stays true)."""
     parser = argparse.ArgumentParser(prog="benchkit", description="Item-level diagnosis of LLM benchmarks.")
     parser.add_argument("--debug", action="store_true", help="show the full traceback of an error")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -197,6 +196,13 @@ def main(argv: list[str] | None = None, out=None) -> int:
                         help="skip content detection")
     p_info.add_argument("--layout", choices=("long", "counts", "wide"), default="long",
                         help="table layout of a CSV/Parquet file")
+    return parser
+
+
+def main(argv: list[str] | None = None, out=None) -> int:
+    """Run the ``benchkit`` command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
+    out = out or sys.stdout
+    parser = build_parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "datasets":

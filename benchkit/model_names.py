@@ -42,7 +42,7 @@ __all__ = ["ModelName", "parse_model_name", "parse_model_names", "model_owner", 
            "KNOWN_SIZES", "PUBLISHERS"]
 
 #: (regular expression on the normalized name, family, owner). First match wins. The normalized
-#: name is lower case with the organisation prefix ("meta-llama/", HELM's "meta_") removed.
+#: name is lower case with the organisation prefix ("meta-llama/", HELM's ``meta_``) removed.
 FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
     (r"^code-?llama", "codellama", "meta"),
     (r"llama", "llama", "meta"),

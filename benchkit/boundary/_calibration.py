@@ -393,7 +393,7 @@ def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
     Monte Carlo error and no add-one correction (Eq. 19's (1 + count) / (B + 1)). With
     ``flat_levels=0`` (the same family) it equals the shipped Monte Carlo tables within 4 standard
     errors at every atom when each Monte Carlo entry is judged by its exact law, the max over the
-    family of binomial counts (:func:`compare_with_exact`; n = 6, T = 20: max |z| 3.47 over
+    family of binomial counts (:func:`compare_with_exact`; n = 6, T = 20: max ``|z|`` 3.47 over
     6,711 atoms). The default adds 201 flat vectors, so its envelope can only be higher than the
     family's. Deterministic and independent
     of the number of threads: every probability mass is summed in the same vector order and the

@@ -25,7 +25,7 @@ Readings of the paper (also in the docstrings):
 * Score^(a)_i(A) is principal-answer accuracy of reference model i on item set A. With count data
   only (no principal sample) the kit uses mean correctness k/T, its expectation.
 * The adjacent-model gaps of Eq. 9 follow the reference axis order as given (weakest first); the
-  denominator uses |gaps| on the full scoreable set Q^(a) because a prescribed order need not be
+  denominator uses ``|gaps|`` on the full scoreable set Q^(a) because a prescribed order need not be
   the accuracy order (the paper's cross-model MCQ order puts DeepSeek-R1-Distill-Qwen-14B after
   GLM-4-9B although it scores lower on GPQA, Table 5/6). NDR is NaN when the denominator is 0.
 * Subset scores are plain accuracies on the selected items for every method (Eq. 9 literally);

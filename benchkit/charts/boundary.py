@@ -207,12 +207,13 @@ def distribution_frame(profiles: Any, *, bins: int = 10) -> pd.DataFrame:
 
     Returns
     -------
-    DataFrame with columns ``condition, variable, weighting, bin, bin_start, bin_end, count,
-    share, n_items``: ``weighting`` is ``"items"`` (share = count / items in the summary) or
-    ``"v-weighted"`` (x and w only: share = sum of v in the bin / total v; ``count`` is then the
-    v mass). As in Sec. 3.3, x and w use Delta > 0 items only (App. B's assigned positions are
-    excluded), v uses all items, and the v-weighted rows are present only when the total weight
-    is positive.
+    DataFrame
+        Columns ``condition, variable, weighting, bin, bin_start, bin_end, count, share,
+        n_items``: ``weighting`` is ``"items"`` (share = count / items in the summary) or
+        ``"v-weighted"`` (x and w only: share = sum of v in the bin / total v; ``count`` is then
+        the v mass). As in Sec. 3.3, x and w use Delta > 0 items only (App. B's assigned positions
+        are excluded), v uses all items, and the v-weighted rows are present only when the total
+        weight is positive.
     """
     bins = check_int("bins", bins, min=1)
     edges = np.linspace(0.0, 1.0, bins + 1)

@@ -92,7 +92,7 @@ def load(*, subjects=None) -> ResponseSet:
 
         - ``variant``: the prompt id ``"prompt_0"`` .. ``"prompt_9"`` (axis 0 of the scores);
         - ``option_probs``: the stored softmax over A-D (4 floats, unchanged);
-        - ``answer``: the argmax letter (``"A"``..``"D"``; ties, which do not occur in the
+        - ``answer``: the argmax letter (``"A"`` to ``"D"``; ties, which do not occur in the
           pinned data, go to the first letter);
         - ``correct``: 1 when the argmax equals the gold index, else 0;
         - items, index ``"<subject>/<row>"`` (row = position in the subject's arrays), columns

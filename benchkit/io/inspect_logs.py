@@ -4,7 +4,7 @@ Format read (UKGovernmentBEIS/inspect_ai, ``src/inspect_ai/log/_log.py`` and
 ``src/inspect_ai/log/_recorders/eval.py``; log schema version 2, inspect_ai 0.3.x):
 
 * ``.eval`` (the default format since inspect_ai 0.3.46): a zip archive with ``header.json``
-  (the :class:`EvalLog` without samples: ``version``, ``status``, ``eval`` (EvalSpec: ``task``,
+  (the ``EvalLog`` without samples: ``version``, ``status``, ``eval`` (EvalSpec: ``task``,
   ``model``, ``run_id``, ``dataset``, ``config``, ...), ``plan``, ``results``, ``stats``),
   ``samples/<id>_epoch_<n>.json`` (one EvalSample each), ``summaries.json`` and the write
   journal ``_journal/start.json`` + ``_journal/summaries/<k>.json``. A log still being written

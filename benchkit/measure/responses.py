@@ -516,8 +516,8 @@ def leave_one_model_out(
     -------
     LOOStability
         ``models``: per left-out model, Pearson and Spearman correlation of its refit's
-        difficulties with the full fit's, max |change| of normalized difficulty, and DDM, Max Gap,
-        Top-5 Sum of the refit; ``items``: per item, SD and max |change| of the normalized
+        difficulties with the full fit's, max ``|change|`` of normalized difficulty, and DDM, Max Gap,
+        Top-5 Sum of the refit; ``items``: per item, SD and max ``|change|`` of the normalized
         difficulty across refits.
 
     Notes

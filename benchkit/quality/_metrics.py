@@ -581,7 +581,7 @@ def stability(Y, ratio, *, K: int = 100, items=None, replace: bool = True, rng=N
     Notes
     -----
     Sec. 3.4 leaves the pool ambiguous; this reading samples ``r |B|`` instances from the
-    selective benchmark ``items`` (for r |B| = |B_s| an ordinary bootstrap of B_s), with
+    selective benchmark ``items`` (for ``r |B| = |B_s|`` an ordinary bootstrap of B_s), with
     replacement by default. Sample size ``max(1, round(r |B|))``.
 
     Examples

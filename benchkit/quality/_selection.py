@@ -457,7 +457,7 @@ def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
     """Table 3: :func:`selective_scores` with ``held_out_models`` left out of the selection.
 
     ``held_out_models`` do not enter the selection criteria; ``.domains["avg_abs_rank_change"]`` is
-    the table's Avg |dRk|.
+    the table's Avg ``|dRk|``.
     """
     if len(list(held_out_models)) == 0:
         raise BenchkitValueError("held_out_models must name at least one model")

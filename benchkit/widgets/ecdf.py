@@ -62,8 +62,9 @@ class ECDFGapExplorer(BenchkitWidget):
         Item text is cut to this many characters in the widget state (default 300; the full text
         stays in ``result``).
 
-    Synced state (traitlets)
-    ------------------------
+    Notes
+    -----
+    Synced state (traitlets):
     ``benchmarks`` (names), ``table`` (Table 1 rows), ``thresholds``, ``benchmark`` (selected),
     ``z`` (binary, ``pack_arrays(z=...)``: its sorted normalized difficulties, float64),
     ``metrics``, ``gaps`` (top-k, widest first), ``gap_items`` (per gap, its neighbour rows),

@@ -26,7 +26,7 @@
 Arrays travel as binary buffers (:func:`benchkit.widgets._base.pack_arrays`). ``to_html()`` writes
 a compact static page (gzip-compressed binary columns, inflated in the page): every point with
 P_top1 / H_norm / option probabilities quantized to 16 bits (resolution 1.5e-5), and every view's
-statistics computed in Python -- exact MPD for views up to :data:`EXPORT_EXACT_LIMIT` points (and
+statistics computed in Python -- exact MPD for views up to ``EXPORT_EXACT_LIMIT`` points (and
 views whose exact value was computed live), the sampled estimate with its standard error above (the
 page says which, per view). Pickers, the flow field and the
 brush work there without a kernel.
@@ -107,8 +107,9 @@ class LandscapeExplorer(BenchkitWidget):
         Views up to this many points get the exact MPD at once (default
         :data:`~benchkit.landscape.explore.EXACT_LIMIT`); larger ones the sampled estimate.
 
-    Synced state (traitlets)
-    ------------------------
+    Notes
+    -----
+    Synced state (traitlets):
     ``models``, ``groups`` (picker values, ``"(all)"`` first), ``variants``, ``option_labels``,
     ``group_name``, ``label_name``, ``title``; the view ``model``, ``group``, ``variant``,
     ``compare`` (``""`` = none) and ``shown`` (the view the drawn state belongs to); ``mode``
@@ -122,7 +123,7 @@ class LandscapeExplorer(BenchkitWidget):
     ``page_size``, ``selected`` (the page's rows), ``n_selected``; ``busy``, ``busy_label``,
     ``revision``, ``static_mode``.
 
-    Python accessors: :attr:`data` (the LandscapeData), :attr:`view_rows`, :attr:`view_stats`,
+    Python accessors: :attr:`result` (the LandscapeData), :attr:`view_rows`, :attr:`view_stats`,
     :attr:`selected_items` (all brushed rows, in list order, as a DataFrame), :attr:`moves`,
     :attr:`flow_field`, :meth:`select_box`, :meth:`clear_brush`, :meth:`compute_exact`.
     """

@@ -79,8 +79,9 @@ class QualityDashboard(BenchkitWidget):
     text_chars : int
         Item text is cut to this many characters in the widget state (default 240).
 
-    Synced state (traitlets)
-    ------------------------
+    Notes
+    -----
+    Synced state (traitlets):
     ``table`` (Table 1 rows with bands and intervals), ``benchmarks``, ``domains``, ``kendall``
     ({domain: {names, tau}}), ``benchmark`` (selected), ``families`` (Table 7 rows of it),
     ``inverted`` (its inverted items), ``curve`` (its Figure 2 rows; ``mean_curve`` over

@@ -72,8 +72,9 @@ class TrajectoryExplorer(BenchkitWidget):
     n_answers : int, default 6
         Answer states listed per model (most frequent first; the rest are summed as "other").
 
-    Synced state (traitlets)
-    ------------------------
+    Notes
+    -----
+    Synced state (traitlets):
     ``table`` (binary: ``x, w, v, o, D, gamma, delta`` float32 and ``flat, flagged`` uint8 per
     item), ``item_ids``, ``previews`` (text previews or empty), ``models``, ``T``, ``alpha_o``,
     ``entropy_source``, ``summary``, ``histograms`` (per variable: edges, counts, v-weighted
@@ -83,8 +84,6 @@ class TrajectoryExplorer(BenchkitWidget):
     ``trajectory`` (everything drawn for the selected item), ``busy``, ``revision``,
     ``static_mode``.
 
-    Notes
-    -----
     Filter rule (also applied by the front end of exported pages): an item is listed when, for
     every brushed variable ``var`` with range [lo, hi], ``lo <= value <= hi`` holds, and for x and
     w also Delta > 0 (their histograms count Delta > 0 items, Sec. 3.3); plus the flag filter
