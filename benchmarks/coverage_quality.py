@@ -49,7 +49,9 @@ for DS and CAD. CBRC of the two benchmarks sharing item ids: basic 0.845 (joint)
 replicates are biased (DS up, CBRC down: Kendall tau of re-estimated means shrinks), the basic
 interval corrects that best, and CBRC intervals still under-cover (a non-smooth statistic: pairs
 of models near a tie flip), so ``assess`` uses basic by default and CBRC intervals are a lower
-bound on the uncertainty.
+bound on the uncertainty. An estimate outside its own interval is the cue ``assess`` warns on:
+the basic CBRC intervals with the estimate outside covered 0.477 (separated, 88 of 1,200 cases)
+and 0.155 (close, 58 of 1,200) against 0.875 and 0.683 with the estimate inside.
 """
 from __future__ import annotations
 
@@ -210,6 +212,10 @@ def main(argv=None) -> int:
     print("\nestimate inside its own interval:")
     print(s.pivot_table(index=["scenario", "resampling", "metric"], columns="method",
                         values="inside", sort=False).round(3).to_string())
+    cb = frame[frame["metric"] == "cbrc"]
+    print("\nCBRC coverage given whether the estimate lies inside its interval (the warning's cue):")
+    print(cb.groupby(["scenario", "resampling", "method", "inside"], sort=False)["covered"]
+          .agg(["mean", "size"]).round(3).to_string())
     shared = frame[frame["benchmark"].isin(["base", "plus"]) & (frame["metric"] == "cbrc")]
     print("\nCBRC of the two benchmarks sharing item ids (base, plus), coverage:")
     print(shared.groupby(["scenario", "resampling", "method"], sort=False)["covered"].mean()
