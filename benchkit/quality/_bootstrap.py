@@ -119,9 +119,7 @@ def replicate_metrics(W, data: BootstrapInput, reps: int) -> np.ndarray:
             Sb = (w @ data.Y[b]) / (w @ data.obs[b])
             ic = w @ data.comp[b]
             rate = np.where(ic > 0, (w @ data.inv[b]) / np.where(ic > 0, ic, 1), np.nan)
-        full = np.full((Sb.shape[0], data.n_models), np.nan)
-        full[:, data.cols[b]] = Sb
-        S.append(full)
+        S.append(Sb)  # columns: the benchmark's own models, data.cols[b]
         out[:, b, 1] = _ds_rows(Sb, data.eps)
         out[:, b, 2] = np.exp(-data.lam * rate)
     tau = np.broadcast_to(data.tau, (reps, nb, nb)).copy()
@@ -130,7 +128,10 @@ def replicate_metrics(W, data: BootstrapInput, reps: int) -> np.ndarray:
         for j in range(i + 1, nb):
             if data.codes[i] != data.codes[j] or (W[i] is None and W[j] is None):
                 continue
-            t = kendall_tau_b(S[i], S[j], nan_policy="omit", min_objects=minm)
+            _, a, b = np.intersect1d(data.cols[i], data.cols[j], return_indices=True)
+            if a.size < minm:
+                continue  # NaN as in the data (fewer shared models than min_models)
+            t = kendall_tau_b(S[i][:, a], S[j][:, b], nan_policy="omit", min_objects=minm)
             tau[:, i, j] = tau[:, j, i] = t
     for r in range(reps):
         out[r, :, 0] = _cbrc_from_tau(tau[r], data.codes, data.omit)

@@ -39,6 +39,10 @@ from benchkit.stats import bootstrap_interval
 __all__ = ["QualityResult", "assess"]
 
 _METRICS = ("cbrc", "ds", "cad", "bqs")
+#: Each metric's range; interval bounds are cut to it (CBRC is a mean of Kendall taus, DS and
+#: BQS are not bounded above, CAD and the inversion rate are in [0, 1]).
+_RANGES = {"cbrc": (-1.0, 1.0), "ds": (0.0, np.inf), "cad": (0.0, 1.0), "bqs": (0.0, np.inf),
+           "raw_cad": (0.0, 1.0)}
 _DIAGNOSTICS = ["benchmark", "metric", "estimate", "low", "high", "bias", "se", "z0", "acceleration",
                 "level_low", "level_high", "n_finite", "inside", "reason"]
 
@@ -247,7 +251,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     domain that share item ids (HumanEval / HumanEval+, MBPP / MBPP+; ``settings["item_pools"]``),
     and every replicate uses the models scored in it (a model is never dropped for a block of
     replicates); see :mod:`benchkit.quality._bootstrap`. The interval corrects bias (basic by
-    default) and reports its diagnostics in :meth:`QualityResult.intervals`; a
+    default; its bounds are cut to the metric's range, e.g. CBRC to [-1, 1]) and reports its
+    diagnostics in :meth:`QualityResult.intervals`; a
     :class:`~benchkit.BenchkitWarning` names every interval that cannot be trusted (for
     instance an estimate beyond the 97.5% quantile of its replicates: Kendall tau between
     re-estimated model means shrinks under resampling, and no quantile interval then contains
@@ -429,9 +434,11 @@ def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_m
             iv = bootstrap_interval(pick(reps), table[m].to_numpy(dtype=float), method=interval_method,
                                     jackknife=None if jk is None else [pick(a) for a in jk],
                                     confidence_level=confidence_level)
-        table[f"{m}_low"] = iv.low
-        table[f"{m}_high"] = iv.high
         f = iv.to_frame()
+        f["low"] = np.clip(f["low"].to_numpy(dtype=float), *_RANGES[m])  # a basic bound may leave it
+        f["high"] = np.clip(f["high"].to_numpy(dtype=float), *_RANGES[m])
+        table[f"{m}_low"] = f["low"].to_numpy()
+        table[f"{m}_high"] = f["high"].to_numpy()
         f.insert(0, "metric", m)
         f.insert(0, "benchmark", names)
         rows.append(f)
