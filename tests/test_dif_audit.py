@@ -101,6 +101,22 @@ def test_explore_views(dif_result):
     assert pairs.reversed.iloc[0] or not pairs.reversed.any()
     with pytest.raises(BenchkitValueError, match="not in this audit"):
         explore.signature_view(r, "nope")
+    assert explore.dimension_selection_view(r).empty  # K frozen: nothing was selected
+
+
+def test_dimension_selection_view_is_the_one_se_rule(dif_selected):
+    # Eq. 23 by hand: K* = the smallest K whose mean loss is within one SE of the best K's
+    from benchkit.dif import explore
+
+    v = explore.dimension_selection_view(dif_selected)
+    for h, sel in enumerate(dif_selected.selection):
+        f = v[v.half == h]
+        best = int(np.argmin(sel.mean_loss))
+        limit = sel.mean_loss[best] + sel.se[best]
+        assert f["threshold"].iloc[0] == limit
+        ok = [k for k, m in zip(sel.grid, sel.mean_loss) if m <= limit]
+        assert f.loc[f["selected"], "K"].tolist() == [min(ok)] == [sel.K_star]
+        assert f.loc[f["best"], "K"].tolist() == [sel.grid[best]]
 
 
 def test_compare_family_shifts_self_is_zero(dif_result):

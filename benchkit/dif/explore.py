@@ -12,6 +12,7 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
 
 __all__ = [
+    "dimension_selection_view",
     "heatmap_view",
     "near_tie_view",
     "reversal_curve_view",
@@ -73,6 +74,27 @@ def reversal_curve_view(audit) -> pd.DataFrame:
     out["filled"] = out["p_value"] <= 0.05
     out["primary"] = np.isclose(out["threshold_pp"], 100 * audit.settings.get("epsilon", 0.01))
     return out
+
+
+def dimension_selection_view(audit) -> pd.DataFrame:
+    r"""App. C.3's held-out loss curves and the one-standard-error rule, one row per half and K.
+
+    Columns ``half, K, mean_loss, se`` (Eq. 21-22), ``threshold`` (the best K's loss plus its
+    SE), ``best`` (the raw minimiser), ``selected`` (:math:`K^\star`, Eq. 23) and
+    ``within_one_se``. Empty when the audit froze K instead of selecting it.
+    """
+    rows = []
+    for h, sel in enumerate(audit.selection):
+        if sel is None:
+            continue
+        f = sel.to_frame()
+        b = list(sel.grid).index(sel.K_best)
+        f.insert(0, "half", h)
+        f["threshold"] = sel.mean_loss[b] + sel.se[b]
+        f["within_one_se"] = f["mean_loss"] <= f["threshold"]
+        rows.append(f)
+    cols = ["half", "K", "mean_loss", "se", "selected", "best", "threshold", "within_one_se"]
+    return pd.concat(rows, ignore_index=True)[cols] if rows else pd.DataFrame(columns=cols)
 
 
 def robustness_forest_view(table: pd.DataFrame, *, benchmark: str | None = None) -> pd.DataFrame:
