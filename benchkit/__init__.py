@@ -2,13 +2,17 @@
 
 The compute layers (everything but :mod:`benchkit.widgets` and :mod:`benchkit.charts`) import
 nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``benchkit.io``,
-``benchkit.simulate``, and the method modules.
+``benchkit.simulate``, and the method modules. :func:`compare` and :func:`compare_all`
+(:mod:`benchkit.paired`) compare models item by item.
 """
+from benchkit._budget import resource_budget
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
 from benchkit._version import __version__
+from benchkit.paired import compare
+from benchkit.paired import compare_all
 from benchkit.response_set import NO_ANSWER
 from benchkit.response_set import AnswerCounts
 from benchkit.response_set import CountMatrix
@@ -26,6 +30,9 @@ __all__ = [
     "BenchkitValueError",
     "BenchkitTypeError",
     "BenchkitWarning",
+    "compare",
+    "compare_all",
+    "resource_budget",
 ]
 
 
@@ -39,9 +46,11 @@ _SUBMODULES = (
     "dif",
     "io",
     "irt",
+    "labels",
     "landscape",
     "measure",
     "model_names",
+    "paired",
     "quality",
     "simulate",
     "stats",

@@ -18,6 +18,7 @@ __all__ = [
     "BenchkitValueError",
     "BenchkitTypeError",
     "BenchkitWarning",
+    "check_bool",
     "check_choice",
     "check_choices",
     "check_int",
@@ -25,7 +26,6 @@ __all__ = [
     "check_probability",
     "check_array",
     "check_columns",
-    "check_response_set",
     "describe",
 ]
 
@@ -82,6 +82,13 @@ def check_choices(name: str, value: Any, allowed: Sequence[Any]) -> list:
     for v in chosen:
         check_choice(name, v, allowed)
     return [a for a in allowed if a in chosen]
+
+
+def check_bool(name: str, value: Any) -> bool:
+    """Return ``value`` as a bool if it is True or False (numpy's too); a truthy string is refused."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise BenchkitTypeError(f"{name} must be True or False, got {describe(value)}")
+    return bool(value)
 
 
 def check_int(
@@ -213,16 +220,3 @@ def check_columns(
             raise BenchkitValueError(
                 f"{name} has unknown column(s) {_preview(extra)}; allowed: {_preview(allowed, 20)}"
             )
-
-
-def check_response_set(name: str, value: Any) -> Any:
-    """``value`` must be a :class:`benchkit.ResponseSet` (a DataFrame is pointed to ``from_long``)."""
-    from benchkit.response_set import ResponseSet
-
-    if isinstance(value, ResponseSet):
-        return value
-    shown, hint = describe(value), ""
-    if type(value).__name__ == "DataFrame":
-        shown = f"a DataFrame ({value.shape[0]} rows x {value.shape[1]} columns)"
-        hint = "; build one with ResponseSet.from_long(frame) (or from_counts / from_wide)"
-    raise BenchkitTypeError(f"{name} must be a benchkit.ResponseSet, got {shown}{hint}")

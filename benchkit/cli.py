@@ -8,6 +8,11 @@
                                       # recognize an evaluation file or folder by its content
                                       # (Inspect, lm-eval, HELM, EvalScope, Every Eval Ever,
                                       # CSV/Parquet), read it, and print what was read and skipped
+
+Every string that comes from a user's file (model names, item ids, file names, values, error
+messages, warnings) is printed through :func:`benchkit._terminal.escape`, so an ESC sequence or a
+bidirectional override in a log cannot reach the terminal; the output streams escape what
+remains (everything but the line breaks the command itself writes).
 """
 from __future__ import annotations
 
@@ -18,8 +23,11 @@ import sys
 import traceback
 import types
 import typing
+import warnings
 from typing import Any
 
+from benchkit._terminal import EscapingWriter
+from benchkit._terminal import escape
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitValueError
 
@@ -32,24 +40,26 @@ def _summarize(obj, out) -> None:
     from benchkit.response_set import ResponseSet
 
     if isinstance(obj, ResponseSet):
-        print(repr(obj), file=out)
+        print(escape(repr(obj), keep_newlines=True), file=out)
         if obj.variants:
-            obj = obj.select(variant=obj.variants[0])
-            print(f"(accuracy of variant {obj.variants[0] if obj.variants else ''!s})", file=out)
+            variant = obj.variants[0]
+            obj = obj.select(variant=variant)
+            print(f"(accuracy of variant {escape(variant)})", file=out)
         try:
             acc = obj.accuracy().sort_values(ascending=False)
         except BenchkitError:
             return
+        acc.index = acc.index.map(escape)
         print(acc.round(4).to_string(), file=out)
     elif isinstance(obj, dict):
         for key, value in obj.items():
-            print(f"== {key}", file=out)
+            print(f"== {escape(key)}", file=out)
             _summarize(value, out)
     elif isinstance(obj, pd.DataFrame):
-        print(f"table: {len(obj):,} rows x {obj.shape[1]} columns ({', '.join(map(str, obj.columns[:10]))})",
-              file=out)
+        columns = ", ".join(escape(c) for c in obj.columns[:10])
+        print(f"table: {len(obj):,} rows x {obj.shape[1]} columns ({columns})", file=out)
     else:
-        print(repr(obj), file=out)
+        print(escape(repr(obj), keep_newlines=True), file=out)
 
 
 def _info(path: str, fmt: str | None, layout: str, out) -> None:
@@ -65,11 +75,11 @@ def _info(path: str, fmt: str | None, layout: str, out) -> None:
     else:
         reason = "--format"
     rs, fmt, _ = read_any(path, fmt=fmt, **options)
-    print(f"format: {fmt} ({reason})", file=out)
+    print(f"format: {fmt} ({escape(reason)})", file=out)
     meta = rs.meta or {}
     for key in ("scorer", "metric", "filter", "result", "correct"):
         if meta.get(key) not in (None, {}, []):
-            print(f"{key}: {meta[key]}", file=out)
+            print(f"{key}: {escape(meta[key])}", file=out)
     print("read:", file=out)
     _summarize(rs, out)
     skipped = []
@@ -79,26 +89,34 @@ def _info(path: str, fmt: str | None, layout: str, out) -> None:
         for u in unscored[:10]:
             detail = u.get("error") or u.get("why") or "no score"
             ident = u.get("id", u.get("item"))
-            skipped.append(f"  {ident} (epoch/sample {u.get('epoch', u.get('sample'))}): {detail}")
+            skipped.append(f"  {escape(ident)} (epoch/sample {escape(u.get('epoch', u.get('sample')))}): "
+                           f"{escape(detail)}")
         if len(unscored) > 10:
             skipped.append(f"  ... {len(unscored) - 10} more")
     missing = meta.get("missing") or []
     if missing:
         skipped.append(f"{len(missing)} samples the log declares but does not hold:")
         for m in missing[:10]:
-            skipped.append(f"  {m.get('file')}: " + (f"id {m['id']!r} epoch {m.get('epoch')}"
-                                                     if m.get("id") is not None else "(not named)"))
+            ident = f"id {escape(repr(m['id']))} epoch {m.get('epoch')}" if m.get("id") is not None else \
+                "(not named)"
+            skipped.append(f"  {escape(m.get('file'))}: {ident}")
         if len(missing) > 10:
             skipped.append(f"  ... {len(missing) - 10} more")
+    partial = meta.get("partial") or []
+    if partial:
+        skipped.append(f"{len(partial)} mismatch(es) with what the tool declared (a partial or edited log):")
+        for m in partial[:10]:
+            skipped.append(f"  {escape(m['where'])}: {escape(m['what'])}: declared "
+                           f"{escape(repr(m['declared']))}, read {escape(repr(m['found']))}")
     if meta.get("other_scorers"):
-        skipped.append(f"other scorers (pass scorer=... to read one): {meta['other_scorers']}")
+        skipped.append(f"other scorers (pass scorer=... to read one): {escape(meta['other_scorers'])}")
     if meta.get("skipped_filters"):
-        skipped.append(f"records of other filters: {meta['skipped_filters']}")
+        skipped.append(f"records of other filters: {escape(meta['skipped_filters'])}")
     if meta.get("skipped_results"):
-        skipped.append(f"records of other results: {meta['skipped_results']}")
+        skipped.append(f"records of other results: {escape(meta['skipped_results'])}")
     report = getattr(rs, "report", None)
     if report:
-        skipped.append(str(report))
+        skipped.extend(escape(line) for line in str(report).split("\n"))
     print("skipped: " + ("nothing" if not skipped else ""), file=out)
     for line in skipped:
         print(f"  {line}", file=out)
@@ -201,9 +219,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None, out=None) -> int:
     """Run the ``benchkit`` command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    out = out or sys.stdout
+    out = EscapingWriter(out or sys.stdout)
+    err = EscapingWriter(sys.stderr)
     parser = build_parser()
     args = parser.parse_args(argv)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        code = _run(args, parser, out, err)
+    for w in caught:  # shown after the output, escaped like it (a warning can quote a file)
+        print(f"benchkit: warning: {escape(' '.join(str(w.message).split()))}", file=err)
+    return code
+
+
+def _run(args, parser, out, err) -> int:
     try:
         if args.command == "datasets":
             from benchkit.datasets import sources
@@ -223,11 +251,11 @@ def main(argv: list[str] | None = None, out=None) -> int:
             _info(args.path, args.fmt, args.layout, out)
     except Exception as exc:  # every error: one line and exit code 2 (--debug: the traceback)
         if args.debug:
-            traceback.print_exc()
+            traceback.print_exc(file=err)
         text = " ".join(str(exc).split()) or type(exc).__name__
         if not isinstance(exc, BenchkitError):
             text = f"{type(exc).__name__}: {text}"
-        print(f"benchkit: error: {text}", file=sys.stderr)
+        print(f"benchkit: error: {escape(text)}", file=err)
         return 2
     return 0
 

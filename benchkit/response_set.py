@@ -28,9 +28,13 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
+from benchkit._response_checks import answer_key_findings
+from benchkit._response_checks import check_dense_size
+from benchkit._response_checks import item_columns_per_row
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_bool
 from benchkit._validation import check_choice
 from benchkit._validation import check_columns
 from benchkit._validation import check_int
@@ -74,9 +78,14 @@ class DropEntry:
 
 @result
 class DropReport:
-    """Everything construction dropped on request (``drop_incomplete=True`` and the like)."""
+    """Everything construction dropped on request, and the rows it kept but found inconsistent.
+
+    ``entries``: what ``drop_incomplete=True`` and the like dropped. ``findings``: rows kept whose
+    answer, answer key and ``correct`` contradict each other (``strict=True`` refuses them).
+    """
 
     entries: tuple[DropEntry, ...] = ()
+    findings: tuple[DropEntry, ...] = ()
 
     @property
     def n_rows(self) -> int:
@@ -89,22 +98,24 @@ class DropReport:
         return sum(e.n_cells for e in self.entries)
 
     def __bool__(self) -> bool:
-        return bool(self.entries)
+        return bool(self.entries) or bool(self.findings)
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per reason: reason, n_rows, n_cells and example cells."""
+        """One row per reason: action ("dropped" or "kept"), reason, n_rows, n_cells, example cells."""
         return pd.DataFrame(
-            [(e.reason, e.n_rows, e.n_cells, "; ".join(e.examples)) for e in self.entries],
-            columns=["reason", "n_rows", "n_cells", "examples"],
+            [(action, e.reason, e.n_rows, e.n_cells, "; ".join(e.examples))
+             for action, group in (("dropped", self.entries), ("kept", self.findings)) for e in group],
+            columns=["action", "reason", "n_rows", "n_cells", "examples"],
         )
 
     def __str__(self) -> str:
-        if not self.entries:
+        if not self:
             return "nothing dropped"
         return "\n".join(
-            f"dropped {e.n_rows:,} rows ({e.n_cells:,} cells): {e.reason}"
-            + (f" (e.g. {', '.join(e.examples)})" if e.examples else "")
-            for e in self.entries
+            [f"dropped {e.n_rows:,} rows ({e.n_cells:,} cells): {e.reason}"
+             + (f" (e.g. {', '.join(e.examples)})" if e.examples else "") for e in self.entries]
+            + [f"kept {e.n_rows:,} rows ({e.n_cells:,} cells) where {e.reason}"
+               + (f" (e.g. {', '.join(e.examples)})" if e.examples else "") for e in self.findings]
         )
 
 
@@ -664,6 +675,7 @@ class ResponseSet:
         name_rules=FAMILY_RULES,
         name: str | None = None,
         meta: Mapping[str, Any] | None = None,
+        strict: bool = False,
     ) -> "ResponseSet":
         """Build from long-form responses, one row per (model, item[, variant], sample).
 
@@ -696,7 +708,19 @@ class ResponseSet:
             The family rules used for parsing (see :data:`benchkit.model_names.FAMILY_RULES`).
         name, meta : optional
             A label and a provenance dict kept with the data.
+        strict : bool
+            Rows whose ``answer`` is an option letter, on an item with an ``answer_key``, must
+            agree with ``correct`` (0/1): the answer is the key exactly when correct is 1. Rows
+            that contradict that are kept and counted in :attr:`report` (``findings``) unless
+            True, which refuses them.
+
+        Notes
+        -----
+        The dense views take about 48 bytes per (variant, item, model) cell, however few rows
+        there are; a set above the memory budget (:func:`benchkit.resource_budget`) is refused
+        before anything is allocated, with the estimate in the message.
         """
+        strict = check_bool("strict", strict)
         opts = _options(T=T, sample_budget=sample_budget, drop_incomplete=drop_incomplete,
                         parse_names=parse_names, name_rules=name_rules, name=name, meta=meta)
         frame, where, model_ids, item_ids = _start_frame(
@@ -705,6 +729,12 @@ class ResponseSet:
         correct = frame["correct"]
         if correct.dtype == bool:
             correct = correct.astype(np.float64)
+        if pd.api.types.is_complex_dtype(correct.dtype):
+            row = int(np.argmax(np.imag(correct.to_numpy()) != 0))
+            raise BenchkitTypeError(
+                f"responses column 'correct' holds complex numbers (dtype {correct.dtype}, e.g. row {row}: "
+                f"{correct.iloc[row]!r}); correct must be real: 0/1, bool or a score in [0, 1]"
+            )
         if not pd.api.types.is_numeric_dtype(correct.dtype):
             raise BenchkitTypeError(
                 f"responses column 'correct' must be numeric (0/1, bool or a score in [0, 1]); "
@@ -746,6 +776,7 @@ class ResponseSet:
         m_codes, i_codes, model_meta, item_meta, m_order, i_order = _roster_codes(
             model_ids, item_ids, models, items)
         n_models, n_items, n_var = len(m_order), len(i_order), len(v_index)
+        check_dense_size(n_items, n_models, len(frame), n_variants=n_var)
 
         # duplicate (model, item, variant, sample)
         cell = (v_codes * n_items + i_codes) * n_models + m_codes
@@ -837,6 +868,14 @@ class ResponseSet:
         models_frame = _model_table(model_meta, m_order, opts)
         items_frame = _item_table(item_meta, i_order)
         _check_answer_keys(items_frame, None if P is None else P.shape[1])
+        findings = []
+        if answer is not None and "answer_key" in items_frame.columns:
+            keys, n_opts = item_columns_per_row(items_frame, i_codes)
+            for reason, rows in answer_key_findings(answer.to_numpy(dtype=object), corr, keys, n_opts, where,
+                                                    strict=strict):
+                ex = tuple(f"{where(int(r))}: answer {answer.iloc[int(r)]!r}, key {keys[int(r)]!r}"
+                           for r in rows[:3])
+                findings.append(DropEntry(reason, int(len(rows)), int(len(np.unique(cell[rows]))), ex))
 
         # long table of kept rows, with codes
         kr = keep_rows
@@ -856,7 +895,7 @@ class ResponseSet:
         if P is not None:
             P = P[kr]
         return cls._build(models_frame, items_frame, long, P, T_val, opts.name, opts.meta,
-                          DropReport(tuple(entries)))
+                          DropReport(tuple(entries), tuple(findings)))
 
     @classmethod
     def _build(cls, models_frame, items_frame, long, P, T_val, name, meta, report):
@@ -923,6 +962,7 @@ class ResponseSet:
     @classmethod
     def _from_code_counts(cls, m_codes, i_codes, k, n, m_order, i_order, model_meta, item_meta, opts):
         n_models, n_items = len(m_order), len(i_order)
+        check_dense_size(n_items, n_models, len(k))
         flat = i_codes * n_models + m_codes
         seen = np.bincount(flat, minlength=n_items * n_models)
         if (seen > 1).any():
@@ -985,6 +1025,11 @@ class ResponseSet:
                 f"matrix index has duplicate item {matrix.index[matrix.index.duplicated()][0]!r}"
             )
         for col in matrix.columns:
+            if pd.api.types.is_complex_dtype(matrix[col].dtype):
+                raise BenchkitTypeError(
+                    f"matrix column {col!r} holds complex numbers (dtype {matrix[col].dtype}); values must "
+                    "be real: 0/1, a score in [0, 1] or a count"
+                )
             if not pd.api.types.is_numeric_dtype(matrix[col].dtype):
                 raise BenchkitTypeError(
                     f"matrix column {col!r} must be numeric, got dtype {matrix[col].dtype}"
@@ -1183,7 +1228,10 @@ class ResponseSet:
                 "this ResponseSet has no option probabilities; build it with an 'option_probs' or "
                 "'option_logprobs' column"
             )
-        return self._principal_matrix(self._P, self._P.shape[1])
+        k = self._P.shape[1]
+        check_dense_size(self.n_items, self.n_models, len(self._P), per_cell=8.0 * k,
+                         what=f"the option probabilities ({k} options)")
+        return self._principal_matrix(self._P, k)
 
     def answer_counts(self) -> AnswerCounts:
         """Answer-state counts per item, model and state (see :class:`AnswerCounts`)."""
@@ -1199,6 +1247,8 @@ class ResponseSet:
         s_codes = pair.groupby("i", sort=False)["a"].transform(lambda s: pd.factorize(s)[0]).to_numpy()
         s_codes = s_codes.astype(np.int64)
         S = int(s_codes.max()) + 1
+        check_dense_size(self.n_items, self.n_models, len(long), per_cell=8.0 * S + 16,
+                         what=f"the answer-state counts ({S:,} states per item at most)")
         counts = np.zeros((self.n_items, self.n_models, S), dtype=np.int64)
         np.add.at(counts, (ii, mi, s_codes), 1)
         flat = ii * S + s_codes
@@ -1331,3 +1381,14 @@ class ResponseSet:
         cols = ["model", "item"] + (["variant"] if "variant" in out.columns else []) + ["sample", "correct"]
         cols += [c for c in ("answer", "option_probs", "principal") if c in out.columns]
         return out[cols]
+
+
+def check_response_set(name: str, value: Any) -> Any:
+    """``value`` must be a :class:`benchkit.ResponseSet` (a DataFrame is pointed to ``from_long``)."""
+    if isinstance(value, ResponseSet):
+        return value
+    shown, hint = describe(value), ""
+    if type(value).__name__ == "DataFrame":
+        shown = f"a DataFrame ({value.shape[0]} rows x {value.shape[1]} columns)"
+        hint = "; build one with ResponseSet.from_long(frame) (or from_counts / from_wide)"
+    raise BenchkitTypeError(f"{name} must be a benchkit.ResponseSet, got {shown}{hint}")

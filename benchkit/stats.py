@@ -16,6 +16,9 @@ statsmodels in ``tests/test_stats.py``.
 :func:`percentile_interval`            percentile bootstrap interval of replicates
 :func:`bootstrap_interval`             percentile, basic or BCa interval with its diagnostics
                                        (bias, z0, acceleration, whether the estimate is inside)
+:func:`auroc`                          area under the ROC curve by the rank (Mann-Whitney) formula
+:func:`roc_curve`                      the ROC curve's points (one per distinct score)
+:func:`mcnemar_exact`                  exact McNemar p-value from the two discordant counts
 =====================================  ===========================================================
 """
 from __future__ import annotations
@@ -26,6 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
@@ -46,6 +50,9 @@ __all__ = [
     "percentile_interval",
     "BootstrapInterval",
     "bootstrap_interval",
+    "auroc",
+    "roc_curve",
+    "mcnemar_exact",
 ]
 
 _PAIR_CHUNK = 1 << 22  # pairs per chunk in kendall_tau_b (bounds memory for long rankings)
@@ -347,10 +354,8 @@ class BootstrapInterval:
         out = np.vectorize(lambda v: v is None, otypes=[bool])(r) if r.ndim else r.item() is None
         return bool(out) if np.ndim(out) == 0 else out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per statistic (flattened in C order) with every field."""
-        import pandas as pd
-
         cols = ["estimate", "low", "high", "bias", "se", "z0", "acceleration", "level_low",
                 "level_high", "n_finite", "inside", "reason"]
         return pd.DataFrame({c: np.ravel(np.asarray(getattr(self, c), dtype=object if c == "reason"
@@ -496,3 +501,117 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
                              acceleration=shaped(out["acc"]), level_low=shaped(out["l1"]),
                              level_high=shaped(out["l2"]), n_finite=shaped(n_fin),
                              inside=shaped(inside), reason=shaped(reason))
+def _scored(scores, labels) -> tuple[np.ndarray, np.ndarray, int, int]:
+    s = check_array("scores", scores, ndim=1, dtype="float")
+    y = np.asarray(labels)
+    if y.shape != s.shape:
+        raise BenchkitValueError(f"labels must have the shape of scores {s.shape}; got {y.shape}")
+    if y.dtype != bool:
+        if not np.isin(y, (0, 1)).all():
+            raise BenchkitValueError("labels must be booleans (or 0/1)")
+        y = y.astype(bool)
+    n1 = int(y.sum())
+    n0 = y.size - n1
+    if n1 == 0 or n0 == 0:
+        raise BenchkitValueError(f"needs positives and negatives among the labels; got {n1} and {n0}")
+    return s, y, n1, n0
+
+
+def roc_curve(scores, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ROC curve: false- and true-positive rates at every distinct score, highest first.
+
+    Parameters
+    ----------
+    scores, labels : array_like (n,)
+        As :func:`auroc`.
+
+    Returns
+    -------
+    fpr, tpr, thresholds : ndarray
+        ``fpr[j], tpr[j]`` are the rates of ``scores >= thresholds[j]``; the first point is
+        ``(0, 0)`` at threshold ``inf``. The trapezoid area under the curve equals :func:`auroc`
+        (ties form one diagonal step, counted half), which the tests check.
+
+    Examples
+    --------
+    >>> from benchkit.stats import roc_curve
+    >>> fpr, tpr, t = roc_curve([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
+    >>> fpr.tolist(), tpr.tolist()
+    ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    """
+    s, y, n1, n0 = _scored(scores, labels)
+    order = np.argsort(-s, kind="stable")
+    ss, yy = s[order], y[order]
+    last = np.r_[ss[1:] != ss[:-1], True]  # the last position of each run of equal scores
+    tp = np.cumsum(yy)[last]
+    fp = np.cumsum(~yy)[last]
+    return (np.r_[0.0, fp / n0], np.r_[0.0, tp / n1], np.r_[np.inf, ss[last]])
+
+
+def auroc(scores, labels) -> float:
+    """Area under the ROC curve of ``scores`` for the positives in ``labels``, ties counted half.
+
+    Parameters
+    ----------
+    scores : array_like (n,)
+        Higher = more likely positive. Must be finite.
+    labels : array_like of bool (n,)
+        True for the positives; both classes must be present.
+
+    Returns
+    -------
+    float
+        ``(R_1 - n_1 (n_1 + 1) / 2) / (n_1 n_0)`` with ``R_1`` the sum of the positives' mid-ranks:
+        the Mann-Whitney U of the positives over ``n_1 n_0``, i.e. the probability that a random
+        positive scores above a random negative (ties count 1/2). The oracle in the tests is
+        ``scipy.stats.mannwhitneyu(pos, neg).statistic / (n_1 n_0)``.
+
+    Examples
+    --------
+    >>> from benchkit.stats import auroc
+    >>> auroc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
+    0.75
+    """
+    s, y, n1, n0 = _scored(scores, labels)
+    order = np.argsort(s, kind="stable")
+    sorted_s = s[order]
+    # mid-ranks: each run of ties gets the mean of its positions (1-based)
+    first = np.r_[True, sorted_s[1:] != sorted_s[:-1]]
+    run = np.cumsum(first) - 1
+    starts = np.flatnonzero(first)
+    ends = np.r_[starts[1:], s.size]
+    mid = (starts + ends + 1) / 2.0
+    ranks = np.empty(s.size)
+    ranks[order] = mid[run]
+    return float((ranks[y].sum() - n1 * (n1 + 1) / 2.0) / (n1 * n0))
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Exact McNemar test of paired 0/1 outcomes: the two-sided binomial p-value of the discordant pairs.
+
+    Parameters
+    ----------
+    b, c : int
+        The discordant counts (first right and second wrong; first wrong and second right).
+
+    Returns
+    -------
+    float
+        ``min(1, 2 P(X <= min(b, c)))`` for ``X ~ Binomial(b + c, 1/2)``; 1 when ``b + c = 0``.
+        This is ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True).pvalue``, the
+        oracle in the tests (McNemar 1947; the exact form conditions on ``b + c``).
+
+    Examples
+    --------
+    >>> from benchkit.stats import mcnemar_exact
+    >>> round(mcnemar_exact(9, 2), 6)
+    0.06543
+    """
+    from scipy.stats import binom
+
+    b = check_int("b", b, min=0)
+    c = check_int("c", c, min=0)
+    if b + c == 0:
+        return 1.0
+    return float(min(1.0, 2.0 * binom.cdf(min(b, c), b + c, 0.5)))
+

@@ -1,7 +1,7 @@
 r"""Item-subset selection for efficient evaluation: the generic selectors and ranking agreement.
 
 Shared by the papers' subset experiments (BSDProbe's measurement utility, Sec. 4.4 / App. J, builds
-on it in :mod:`benchkit.boundary.utility`). Input everywhere is an items x models matrix.
+on it in :func:`benchkit.boundary.measure_utility`). Input everywhere is an items x models matrix.
 
 =================================== ===========================================================
 :func:`select_random`               uniform sampling without replacement (the Random baseline)

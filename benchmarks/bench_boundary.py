@@ -78,8 +78,8 @@ def _kit_one_vector():
 
 
 def _kit_full_table():
-    from benchkit.boundary import build_table
-    return lambda: build_table(6, 20)
+    from benchkit.boundary.steps import build_calibration
+    return lambda: build_calibration(6, 20)
 
 
 _K = [np.random.default_rng(s).binomial(20, np.sort(np.random.default_rng(s + 9).random((14_000, 6)), axis=1))
@@ -87,9 +87,9 @@ _K = [np.random.default_rng(s).binomial(20, np.sort(np.random.default_rng(s + 9)
 
 
 def _kit_profiles():
-    from benchkit.boundary import get_table
-    from benchkit.boundary import profiles
-    table = get_table(6, 20)
+    from benchkit.boundary.steps import get_calibration
+    from benchkit.boundary.steps import profiles
+    table = get_calibration(6, 20)
 
     def run():
         _state["i"] += 1
@@ -99,7 +99,7 @@ def _kit_profiles():
 
 def _reliability_paper_scale():
     """App. G at MMLU scale: 14,042 items x 50 responses, 10,000 bootstraps and permutations."""
-    from benchkit.boundary import split_half_reliability
+    from benchkit.boundary.steps import split_half_reliability
 
     rng = np.random.default_rng(1)
     N, R = 14_042, 50
@@ -113,9 +113,9 @@ def _reliability_paper_scale():
 
 def _budget_one_rep():
     """App. H.1: one repetition (T' = 5, 10, 15 of T = 20) on 14,000 items x 6 models."""
-    from benchkit.boundary import binary_state_counts
-    from benchkit.boundary import budget_sensitivity
-    from benchkit.boundary import state_trajectories
+    from benchkit.boundary.steps import binary_state_counts
+    from benchkit.boundary.steps import budget_sensitivity
+    from benchkit.boundary.steps import state_trajectories
 
     sc, ok = binary_state_counts(_K[0], 20)
     tr = state_trajectories(sc, ok, 20, entropy_source="binary")
@@ -124,12 +124,12 @@ def _budget_one_rep():
 
 def _exact_n6_T20():
     """Exact calibration at the paper's n = 6, T = 20: 21^6 = 85,766,121 count vectors, the 217
-    reference vectors, every breakpoint of the envelope (``exact_table``)."""
-    from benchkit.boundary import exact_table
-    from benchkit.boundary import reference_family
+    reference vectors, every breakpoint of the envelope (``exact_calibration``)."""
+    from benchkit.boundary.steps import exact_calibration
+    from benchkit.boundary.steps import reference_family
 
     def run():
-        ex = exact_table(6, 20, reference=reference_family(6), flat_levels=0)
+        ex = exact_calibration(6, 20, reference=reference_family(6), flat_levels=0)
         _state["exact_n6_T20"] = ex
         print(f"    exact n=6 T=20: {ex.atoms.size:,} breakpoints, "
               f"d_0.05 = {ex.critical_value(alpha=0.05):.6f}")
@@ -141,17 +141,17 @@ def _exact_vs_mc_n6_T20():
     """The shipped Monte Carlo table (B = 200,000, seed 42) against the exact null at every one
     of its atoms: per-vector exact tails (one enumeration), then the exact distribution of each
     table entry (the max over 217 independent binomial counts)."""
-    from benchkit.boundary import get_table
     from benchkit.boundary._calibration import compare_with_exact
     from benchkit.boundary._calibration import exact_reference_tails
+    from benchkit.boundary.steps import get_calibration
 
     def run():
-        mc = get_table(6, 20)
+        mc = get_calibration(6, 20)
         P = exact_reference_tails(6, 20, mc.atoms)
         if "exact_n6_T20" in _state:  # the envelope of the same family, other code path
             gap = np.abs(P.max(axis=1) - _state["exact_n6_T20"].score_keys(mc.atoms)).max()
             if gap > 1e-12:
-                raise AssertionError(f"exact tails disagree with exact_table by {gap:.2e}")
+                raise AssertionError(f"exact tails disagree with exact_calibration by {gap:.2e}")
         df = compare_with_exact(mc, exact_tails=P)
         ok = df[df.normal_ok]
         top = df.iloc[-1]
@@ -186,10 +186,10 @@ def cases() -> list[Case]:
                     _exact_vs_mc_n6_T20(), None, "", repeat=1,
                     note="checks |z| <= 4 at every atom (exact law of the max over 217 binomial "
                          "counts) and plain binomial |z| <= 4 where B p >= 10"))
-    out.append(Case("boundary.profiles 14,000 items with table lookup", _kit_profiles(), None, "",
+    out.append(Case("boundary.steps.profiles 14,000 items with table lookup", _kit_profiles(), None, "",
                     repeat=5, note="need < 1 s after warm-up"))
     out.append(Case("boundary.reliability 14,042 items x 50, B=10k boot + 10k perm",
                     _reliability_paper_scale(), None, "", repeat=1, note="App. G at MMLU scale"))
-    out.append(Case("boundary.budget_sensitivity 14,000 x 6, T=20, one repetition", _budget_one_rep(),
+    out.append(Case("boundary.steps.budget_sensitivity 14,000 x 6, T=20, one repetition", _budget_one_rep(),
                     None, "", repeat=3, note="x100 for the paper's 100 repetitions"))
     return out

@@ -2,7 +2,7 @@
 
 The issue's target: the full primary audit (population, K selection over the whole grid, both
 folds, three purification rounds, R = 1,000 controls, 2,000 bootstraps) on a 14,042 x 5,000
-simulated matrix (``benchkit.dif.simulate_family_dif``: ~690 owners, ~680 owner-family
+simulated matrix (``benchkit.dif.steps.simulate_family_dif``: ~690 owners, ~680 owner-family
 representatives, planted item x family effects) in under 10 minutes on 2 cores within 24 GiB; the
 nine perturbations in under 30 minutes more. Set ``BENCHKIT_BENCH_SMALL=1`` for a quick check at
 1,404 x 800.
@@ -44,11 +44,11 @@ _state: dict = {}
 def _setup():
     if "sim" in _state:
         return
-    from benchkit.dif import build_population
-    from benchkit.dif import cross_fit
-    from benchkit.dif import pair_set
-    from benchkit.dif import simulate_family_dif
     from benchkit.dif._ranking import observed_ranking
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import cross_fit
+    from benchkit.dif.steps import pair_set
+    from benchkit.dif.steps import simulate_family_dif
     from benchkit.irt._spectral import fit_spectral
     from benchkit.irt._spectral import standardize
 
@@ -126,9 +126,9 @@ def _loop_replication(disc, val, source, R, seed=0):
     """Per permutation: permute the validation signature within cells, scipy spearmanr per family."""
     from scipy.stats import spearmanr
 
-    from benchkit.dif import easiness_cells
     from benchkit.dif._robustness import top_fraction_sets
     from benchkit.dif._robustness import within_cell_center
+    from benchkit.dif.steps import easiness_cells
 
     cells = easiness_cells((disc.b + val.b) / 2, source)
     dD, dV = within_cell_center(disc.delta, cells), within_cell_center(val.delta, cells)
@@ -157,8 +157,8 @@ def _warm_once(key: str) -> bool:
 
 
 def _full_audit():
-    from benchkit.dif import run_audit
-    from benchkit.dif import simulate_family_dif
+    from benchkit.dif.steps import run_audit
+    from benchkit.dif.steps import simulate_family_dif
 
     if _warm_once("audit_warm"):
         w = simulate_family_dif(n_items=400, n_models=600, n_owners=90, rng=1)
@@ -190,7 +190,7 @@ def _full_audit():
 
 
 def _perturbations():
-    from benchkit.dif import robustness_table
+    from benchkit.dif.steps import robustness_table
 
     if _warm_once("perturbation_warm"):
         return None
@@ -203,15 +203,15 @@ def _perturbations():
 
 
 def cases() -> list[Case]:
-    from benchkit.dif import bootstrap_units
-    from benchkit.dif import build_population
-    from benchkit.dif import composition_bootstrap
-    from benchkit.dif import fit_residual_dif
-    from benchkit.dif import matched_random
-    from benchkit.dif import owner_bootstrap
-    from benchkit.dif import purify
-    from benchkit.dif import replicate_signatures
     from benchkit.dif._residual import family_codes
+    from benchkit.dif.steps import bootstrap_units
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import composition_bootstrap
+    from benchkit.dif.steps import fit_residual_dif
+    from benchkit.dif.steps import matched_random
+    from benchkit.dif.steps import owner_bootstrap
+    from benchkit.dif.steps import purify
+    from benchkit.dif.steps import replicate_signatures
     from benchkit.irt._spectral import select_dimension
 
     st = _state

@@ -3,15 +3,15 @@
 Inputs (issue 15's table):
 
 - **LandscapeExplorer** on llm-uncertainty-bench (``datasets.fetch("llm-uncertainty-bench")``, built
-  as notebook 04 does: ``landscape.points(logits, kind="logits", offered=4)`` per dataset x prompt
+  as notebook 04 does: ``landscape.steps.points(logits, kind="logits", offered=4)`` per dataset x prompt
   template): MMLU base, 159,920 points; MMLU x 3 templates, 479,760 points; all of notebook 04's
   data (MMLU x 3 templates, HellaSwag, CosmosQA), 799,600 points.
 - **TrajectoryExplorer** on MMLU-Pro, 18 models x 12,002 profiled items
-  (``boundary.profile_responses(datasets.fetch("mmlu-pro"))``).
+  (``boundary.profile(datasets.fetch("mmlu-pro"))``).
 - **ECDFGapExplorer** on the 14,015-item MMLU test answered by 10 HELM models
   (``datasets.fetch("mmlu-redux", part="helm-full")``), the "14,000-item explorer".
 - **DIFExplorer** (issue 10) on a family-DIF audit of a 14,042-item x 5,000-model simulated
-  matrix (``dif.simulate_family_dif(rng=0)``, K frozen at 8/8, reduced resampling: 100 controls,
+  matrix (``dif.steps.simulate_family_dif(rng=0)``, K frozen at 8/8, reduced resampling: 100 controls,
   100 bootstraps; the explorer's size does not depend on the resampling counts), with a 400-char
   text per item. Setup (simulation + audit) takes ~80 s on 2 cores.
 
@@ -41,7 +41,7 @@ _printed: set = set()
 
 
 def landscape_input(size: str):
-    """LandscapeData for ``size`` in {"160k", "480k", "800k"} (cached per process)."""
+    """LandscapeView for ``size`` in {"160k", "480k", "800k"} (cached per process)."""
     key = ("landscape", size)
     if key in _data:
         return _data[key]
@@ -51,6 +51,7 @@ def landscape_input(size: str):
     from benchkit import datasets
     from benchkit import landscape
     from benchkit.datasets import llm_uncertainty_bench as lub
+    from benchkit.landscape.explore import landscape_view
 
     raw = datasets.fetch("llm-uncertainty-bench")
     logit_cols = [f"logit_{c}" for c in "ABCDEF"]
@@ -64,20 +65,20 @@ def landscape_input(size: str):
             metas.append(pd.DataFrame({"model": part["model"].to_numpy(), "benchmark": ds, "variant": tpl,
                                        "item": part["item"].astype(str).to_numpy()}))
             logits.append(part[logit_cols].to_numpy(np.float64))
-    pts = landscape.points(np.vstack(logits), kind="logits", offered=4,
-                           meta=pd.concat(metas, ignore_index=True))
-    _data[key] = landscape.landscape_data(pts, name=f"llm-uncertainty-bench ({size} points)")
+    pts = landscape.steps.points(np.vstack(logits), kind="logits", offered=4,
+                                 meta=pd.concat(metas, ignore_index=True))
+    _data[key] = landscape_view(pts, name=f"llm-uncertainty-bench ({size} points)")
     return _data[key]
 
 
 def trajectory_input():
-    """``boundary.profile_responses`` of MMLU-Pro (18 models x 12,002 profiled items)."""
+    """``boundary.profile`` of MMLU-Pro (18 models x 12,002 profiled items)."""
     if "traj" not in _data:
         os.environ.setdefault("BENCHKIT_DATA_MIRROR", "/work/shared/data")
         from benchkit import boundary
         from benchkit import datasets
 
-        _data["traj"] = boundary.profile_responses(datasets.fetch("mmlu-pro"))
+        _data["traj"] = boundary.profile(datasets.fetch("mmlu-pro"))
     return _data["traj"]
 
 
@@ -92,15 +93,15 @@ def ecdf_input():
 
 
 def dif_input():
-    """(AuditResult, texts) of a 14,042 x 5,000 simulated family-DIF audit (cached per process)."""
+    """(RankingAudit, texts) of a 14,042 x 5,000 simulated family-DIF audit (cached per process)."""
     if "dif" not in _data:
-        from benchkit.dif import run_audit
-        from benchkit.dif import simulate_family_dif
+        from benchkit.dif.steps import run_audit
+        from benchkit.dif.steps import simulate_family_dif
 
         s = simulate_family_dif(n_items=14_042, n_models=5_000, n_owners=690, dif_source_sd=1.0, rng=0)
         ids = [f"mmlu-{i:05d}" for i in range(14_042)]
         res = run_audit(s.Y, s.model_ids, source=s.source, item_ids=ids, K=(8, 8), n_controls=100,
-                        n_bootstrap=100, n_owner_bootstrap=100, n_permutations=20, alpha_sensitivity=(),
+                        n_bootstrap=100, n_owner_bootstrap=100, n_permutations=20, sensitivity_fractions=(),
                         rng=0, progress=False)
         texts = {i: f"Question {i}: " + "lorem ipsum dolor sit amet " * 15 for i in ids}
         _data["dif"] = (res, texts)
@@ -274,7 +275,7 @@ def cases() -> list[Case]:
         out += [
             _build_case(f"{tag}: build explorer", lambda size=size: landscape_input(size),
                         lambda w, size=size: w.LandscapeExplorer(landscape_input(size)), repeat=2,
-                        note="LandscapeExplorer(LandscapeData)"),
+                        note="LandscapeExplorer(LandscapeView)"),
             _ui_case(f"{tag}: model view change (uncached)", "landscape", _landscape_view(size),
                      size=size, repeat=5, note="budget 0.5 s"),
             _ui_case(f"{tag}: back to all models (uncached)", "landscape", _landscape_pooled(size),
@@ -296,7 +297,7 @@ def cases() -> list[Case]:
     out += [
         _build_case("trajectory MMLU-Pro 18x12,002: build explorer", trajectory_input,
                     lambda w: w.TrajectoryExplorer(trajectory_input()), repeat=2,
-                    note="from the profile_responses result"),
+                    note="from the profile result"),
         _ui_case("trajectory MMLU-Pro: select an item (uncached)", "trajectory", _traj_select(),
                  repeat=5, note="budget 0.5 s"),
         _ui_case("trajectory MMLU-Pro: sort the list", "trajectory", _traj_sort(), repeat=5,
@@ -311,7 +312,7 @@ def cases() -> list[Case]:
         *_display_and_export("ECDF 14,015 items", "ecdf", "ECDF SVG", 5),
         _build_case("DIF 14,042 items x 5,000 models: build explorer", dif_input,
                     lambda w: w.DIFExplorer(*dif_input()[:1], texts=dif_input()[1]), repeat=2,
-                    note="from the AuditResult; setup runs the audit"),
+                    note="from the RankingAudit; setup runs the audit"),
         _ui_case("DIF 14,042 items: pick a threshold (uncached)", "dif", _dif_threshold(), repeat=6,
                  note="budget 0.5 s; 1,351-26,898 near-tie pairs"),
         *_display_and_export("DIF 14,042 items", "dif", "reversal-curve SVG", 5),

@@ -92,7 +92,7 @@ def _old_2pl_tight():
     from benchkit import irt
     from benchkit.irt._common import _matrix_stats
     from benchkit.irt._marginal import _Marginal
-    from benchkit.irt._marginal import _post_moments
+    from benchkit.irt._quadrature import _post_moments
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     import naive

@@ -20,7 +20,7 @@ _state = {"i": 0}
 def _make(n: int) -> None:
     if n in _inputs:
         return
-    from benchkit.landscape import points
+    from benchkit.landscape.steps import points
 
     sets = []
     for s in range(3):
@@ -36,7 +36,7 @@ def _next(n: int) -> np.ndarray:
 
 
 def _kit(n: int):
-    from benchkit.landscape import mpd
+    from benchkit.landscape.steps import mpd
 
     return lambda: mpd(_next(n)).mpd
 
@@ -56,7 +56,7 @@ def _readings_frame():
         return _frame["f"]
     import pandas as pd
 
-    from benchkit.landscape import points
+    from benchkit.landscape.steps import points
 
     rng = np.random.default_rng(7)
     n = 4 * 1000 * 3
@@ -69,7 +69,7 @@ def _readings_frame():
 
 
 def _kit_readings():
-    from benchkit.landscape import mpd_readings
+    from benchkit.landscape.steps import mpd_readings
 
     return lambda: mpd_readings(_readings_frame())
 

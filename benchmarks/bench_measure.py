@@ -15,7 +15,7 @@ _BENCHES = {f"b{i}": _rng.normal(size=int(n)) for i, n in enumerate(_rng.integer
 def _ddm_kit():
     from benchkit import measure
 
-    return [measure.ddm(z) for z in _Z]
+    return [measure.steps.ddm(z) for z in _Z]
 
 
 def _ddm_scipy():
@@ -25,7 +25,7 @@ def _ddm_scipy():
 def _gaps_kit():
     from benchkit import measure
 
-    return [measure.top_gaps(z, k=5).total for z in _Z]
+    return [measure.steps.top_gaps(z, k=5).total for z in _Z]
 
 
 def _gaps_numpy():
@@ -35,7 +35,7 @@ def _gaps_numpy():
 def _table_kit():
     from benchkit import measure
 
-    return measure.measure_table(_BENCHES).to_frame()
+    return measure.steps.tabulate_measures(_BENCHES).to_frame()
 
 
 def _table_plain():
@@ -52,7 +52,7 @@ def _table_plain():
 def _power_kit():
     from benchkit import measure
 
-    return measure.detection_power(_Z[0][:500], np.linspace(0.005, 0.05, 10), k=(1, 10, 100))
+    return measure.steps.detection_power(_Z[0][:500], np.linspace(0.005, 0.05, 10), n_samples=(1, 10, 100))
 
 
 def _power_score(n_jobs):
@@ -60,8 +60,8 @@ def _power_score(n_jobs):
 
     # a baseline varying with z: 200 distinct success probabilities, so the draws cannot be pooled
     z = _Z[1][:200]
-    return measure.detection_power(z, [0.01, 0.2], k=(1, 10), test="score", n_resamples=20_000,
-                                   baseline=lambda x: 0.2 + 0.6 * x, rng=5, n_jobs=n_jobs).to_frame()
+    return measure.steps.detection_power(z, [0.01, 0.2], n_samples=(1, 10), test="score", n_resamples=20_000,
+                                         baseline=lambda x: 0.2 + 0.6 * x, rng=5, n_jobs=n_jobs).to_frame()
 
 
 def cases() -> list[Case]:
@@ -70,7 +70,7 @@ def cases() -> list[Case]:
              alternative_name="scipy.stats.wasserstein_distance", repeat=7),
         Case("top_gaps 4 x 14000", kit=_gaps_kit, alternative=_gaps_numpy,
              alternative_name="numpy sort + diff", repeat=7),
-        Case("measure_table 25 benchmarks", kit=_table_kit, alternative=_table_plain,
+        Case("tabulate_measures 25 benchmarks", kit=_table_kit, alternative=_table_plain,
              alternative_name="numpy/scipy loop", repeat=5),
         Case("detection_power exact 500 items, 10 widths x 3 k", kit=_power_kit, alternative=None,
              alternative_name="", repeat=3),

@@ -37,7 +37,7 @@ def real_data():
     from benchkit import datasets
     from benchkit.datasets.eval_arena import MODEL_ALIASES
     from benchkit.datasets.eval_arena import MODEL_FAMILIES
-    from benchkit.quality import families_from_models
+    from benchkit.quality.steps import families_from_models
 
     ea = datasets.fetch("eval-arena")
     sets = {f"code/{b}": ea[b] for b in CODE}
@@ -92,7 +92,7 @@ def _cad_inputs():
 
 
 def _kit_cad():
-    from benchkit.quality import cad
+    from benchkit.quality.steps import cad
 
     Ys, fams = _cad_inputs()
     _state["i"] += 1
@@ -138,7 +138,7 @@ def cases():
 if __name__ == "__main__":  # pragma: no cover - report helper
     import pandas as pd
 
-    from benchkit.quality import selective_scores
+    from benchkit.quality.steps import selective_scores
 
     pd.set_option("display.width", 250)
     pd.set_option("display.max_columns", 30)

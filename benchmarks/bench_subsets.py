@@ -1,4 +1,4 @@
-"""Benchmarks of the measurement-utility code (benchkit.subsets, benchkit.boundary.utility).
+"""Benchmarks of the measurement-utility code (benchkit.subsets, benchkit.boundary.measure_utility).
 
 * ``kmedoids-correlation``: Anchor Points' k-medoids on 4,000 items x 6 models, k = 100, with
   benchkit's O(n k) memory / O(n d) medoid update (within-cluster correlation-distance sums as
@@ -84,11 +84,11 @@ def _setup_utility():
 
 
 def _kit_utility():
-    from benchkit.boundary import measurement_utility
+    from benchkit.boundary import measure_utility
 
     rs = _state["rs"]
-    return measurement_utility(rs, reference_axis=list(rs.model_ids), sizes=(100,), n_repeats=5,
-                               rng=0)
+    return measure_utility(rs, reference_axis=list(rs.model_ids), sizes=(100,), n_repeats=5,
+                           rng=0)
 
 
 def cases() -> list[Case]:

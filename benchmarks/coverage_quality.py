@@ -76,8 +76,8 @@ def _logistic(x):
 
 def truth(seed: int, spread: float, dev: float) -> dict:
     """The scenario's fixed parameters and the population values of CBRC, DS and CAD."""
-    from benchkit.quality import cbrc_all
-    from benchkit.quality import ds
+    from benchkit.quality.steps import cbrc_all
+    from benchkit.quality.steps import ds
 
     rng = np.random.default_rng(seed)
     theta = rng.normal(0.0, spread, N_MODELS)
@@ -138,7 +138,7 @@ def assess_intervals(sets: dict, tr: dict, *, n_resamples: int, rng) -> pd.DataF
         warnings.simplefilter("ignore")  # untrusted intervals are counted, not reported
         res = assess(sets, families=fams, n_resamples=n_resamples, rng=rng, progress=False)
         rows = []
-        iv = res.intervals().set_index(["benchmark", "metric"])
+        iv = res.intervals_frame().set_index(["benchmark", "metric"])
         for j, m in enumerate(METRICS):
             est = res.table[m].to_numpy(dtype=float)
             for method in METHODS:

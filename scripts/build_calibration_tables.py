@@ -2,9 +2,9 @@
 
 Usage: python scripts/build_calibration_tables.py [--n 3 4 ...] [--T 5 10 ...] [--n-jobs N]
 
-Each table: default reference family (``benchkit.boundary.reference_family``), n_resamples = B = 200,000,
-rng = seed 42, table version ``TABLE_VERSION``. Tables are deterministic: rerunning reproduces the files'
-contents exactly, whatever the number of workers.
+Each table: default reference family (``benchkit.boundary.steps.reference_family``),
+n_resamples = B = 200,000, rng = seed 42, table version ``TABLE_VERSION``. Tables are
+deterministic: rerunning reproduces the files' contents exactly, whatever the number of workers.
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from benchkit.boundary._calibration import DEFAULT_B
 from benchkit.boundary._calibration import DEFAULT_SEED
 from benchkit.boundary._calibration import SHIPPED_N
 from benchkit.boundary._calibration import SHIPPED_T
-from benchkit.boundary._calibration import build_table
+from benchkit.boundary._calibration import build_calibration
 from benchkit.boundary._calibration import table_path
 
 
@@ -33,7 +33,7 @@ def main() -> None:
             if args.skip_existing and path.is_file():
                 continue
             t0 = time.perf_counter()
-            table = build_table(n, T, n_resamples=DEFAULT_B, rng=DEFAULT_SEED, n_jobs=args.n_jobs)
+            table = build_calibration(n, T, n_resamples=DEFAULT_B, rng=DEFAULT_SEED, n_jobs=args.n_jobs)
             table.save(path)
             print(f"n={n} T={T}: {table.reference.shape[0]} vectors, {table.atoms.size} atoms, "
                   f"{path.stat().st_size / 1e3:.0f} kB, {time.perf_counter() - t0:.1f} s", flush=True)

@@ -34,8 +34,21 @@ from jupyter_harness import jupyterlab_server  # noqa: E402
 from jupyter_harness import notebook_run  # noqa: E402
 from jupyter_harness import write_notebook  # noqa: E402
 
+# tests/tool_fixtures holds the scripts that regenerate the tool-written fixtures (make_<tool>.py,
+# run by hand with the tool installed): they are not tests and are not imported by --doctest-modules.
+collect_ignore_glob = ["tool_fixtures/*"]
+
+# The fast lane (``./dev test --fast``) deselects ``slow``: every test that takes more than SLOW_SECONDS
+# on 2 cores carries ``@pytest.mark.slow`` (browser tests and notebooks are slow by definition), and
+# the end of every run lists the unmarked tests that took longer, so a new slow test is noticed.
+SLOW_SECONDS = 5.0
+_unmarked_durations: dict[str, float] = {}
+
 
 def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if "browser" in item.keywords or item.path.suffix == ".ipynb":
+            item.add_marker(pytest.mark.slow)
     reason = chromium_missing_reason()
     if reason is None:
         return
@@ -43,6 +56,19 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "browser" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_runtest_logreport(report):
+    if "slow" not in report.keywords and report.when in ("setup", "call", "teardown"):
+        _unmarked_durations[report.nodeid] = _unmarked_durations.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_terminal_summary(terminalreporter):
+    over = sorted(((t, n) for n, t in _unmarked_durations.items() if t > SLOW_SECONDS), reverse=True)
+    if over:
+        terminalreporter.section(f"tests over {SLOW_SECONDS:g} s without @pytest.mark.slow")
+        for t, n in over:
+            terminalreporter.write_line(f"{t:6.1f} s  {n}")
 
 
 @pytest.fixture(scope="session")
@@ -103,8 +129,8 @@ def ladder():
 
 @pytest.fixture(scope="module")
 def prof(ladder):
-    """``benchkit.boundary.profiles`` of the ladder sample's correct counts."""
-    from benchkit.boundary import profiles
+    """``benchkit.boundary.steps.profiles`` of the ladder sample's correct counts."""
+    from benchkit.boundary.steps import profiles
 
     return profiles(ladder.counts().K, ladder.T, items=ladder.item_ids)
 
@@ -122,16 +148,16 @@ def frame(prof, ladder):
 # the same reduced replicate counts (computed once per session).
 @pytest.fixture(scope="session")
 def dif_small_options():
-    """Reduced replicate counts for a quick :func:`benchkit.dif.audit` (no progress bar)."""
+    """Reduced replicate counts for a quick :func:`benchkit.dif.audit_rankings` (no progress bar)."""
     return {"n_controls": 40, "n_bootstrap": 50, "n_owner_bootstrap": 50, "n_permutations": 20,
-            "alpha_sensitivity": (0.3,), "progress": False}
+            "sensitivity_fractions": (0.3,), "progress": False}
 
 
 @pytest.fixture(scope="session")
 def dif_sim_rs():
     """``(simulation, ResponseSet)``: 400 items x 700 models with family DIF on 6 sources."""
     from benchkit import ResponseSet
-    from benchkit.dif import simulate_family_dif
+    from benchkit.dif.steps import simulate_family_dif
 
     s = simulate_family_dif(n_items=400, n_models=700, n_owners=110, n_sources=6, dif_source_sd=1.0,
                             dif_fraction=0.2, rng=21)
@@ -141,10 +167,10 @@ def dif_sim_rs():
 
 @pytest.fixture(scope="session")
 def dif_result(dif_sim_rs, dif_small_options):
-    """``benchkit.dif.audit`` of :func:`dif_sim_rs` (min_family_size=10, K=(4, 4), rng=3)."""
-    from benchkit.dif import audit
+    """``benchkit.dif.audit_rankings`` of :func:`dif_sim_rs` (min_family_size=10, K=(4, 4), rng=3)."""
+    from benchkit.dif import audit_rankings
 
-    return audit(dif_sim_rs[1], min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
+    return audit_rankings(dif_sim_rs[1], min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
 
 
 @pytest.fixture(scope="session")
@@ -171,9 +197,9 @@ def dif_cross_fit():
     (120 owners, min_family_size=10, K=(4, 4)), cached per ``n_sources``."""
     import functools
 
-    from benchkit.dif import build_population
-    from benchkit.dif import simulate_family_dif
     from benchkit.dif._crossfit import cross_fit
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import simulate_family_dif
 
     @functools.cache
     def fit(n_sources: int):

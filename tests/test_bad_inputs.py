@@ -364,10 +364,10 @@ def test_every_public_n_jobs_goes_through_check_n_jobs():
 
 def test_cached_calibration_table_refuses_n_jobs_0():
     from benchkit._validation import BenchkitValueError
-    from benchkit.boundary import get_table
+    from benchkit.boundary.steps import get_calibration
 
     with pytest.raises(BenchkitValueError, match="n_jobs=0 is not allowed"):
-        get_table(20, 5, n_jobs=0)
+        get_calibration(20, 5, n_jobs=0)
 
 
 # ------------------------------------------------------ case 8: a corrupted cached calibration table
@@ -383,7 +383,7 @@ def test_corrupted_cached_calibration_table(tmp_path, monkeypatch, content):
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content)
     with pytest.raises(BenchkitValueError, match="is corrupted or not a benchkit table.*delete it") as info:
-        _calibration.get_table(3, 7, n_resamples=50, rng=123)
+        _calibration.get_calibration(3, 7, n_resamples=50, rng=123)
     assert repr(str(path)) in str(info.value)
 
 

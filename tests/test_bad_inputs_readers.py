@@ -53,8 +53,8 @@ def test_eval_with_a_sample_member_missing_is_refused(tmp_path):
     # samples/3_epoch_2.json deleted; read from the sample members, summaries.json still lists it
     bad = rewrite_eval(MC_EVAL, tmp_path / "mc.eval", {"samples/3_epoch_2.json": None})
     assert read_inspect(bad, scorer="choice").n_items == 6  # summaries still whole: all there
-    with pytest.raises(BenchkitValueError, match=r"1 of the samples the log declares are missing: "
-                                                 r"id '3' epoch 2.*allow_missing=True"):
+    with pytest.raises(BenchkitValueError, match=r"missing: id '3' epoch 2: the log declares 18, read 17.*"
+                                                 r"allow_partial=True"):
         read_inspect(bad, scorer="choice", full_samples=True)
 
 
@@ -62,11 +62,11 @@ def test_eval_with_summaries_short_of_the_header_is_refused(tmp_path):
     # header.json declares sample_ids [q0, 1, q2, 3, q4, 5] x 3 epochs; summaries lose sample 5
     summaries = [s for s in eval_json("summaries.json") if s["id"] != 5]
     bad = rewrite_eval(MC_EVAL, tmp_path / "mc.eval", {"summaries.json": json.dumps(summaries).encode()})
-    with pytest.raises(BenchkitValueError, match=r"3 of the samples the log declares are missing: id '5' "
-                                                 r"epoch 1, id '5' epoch 2, id '5' epoch 3"):
+    with pytest.raises(BenchkitValueError, match=r"missing: id '5' epoch 1, id '5' epoch 2, id '5' epoch 3: "
+                                                 r"the log declares 18, read 15"):
         read_inspect(bad, scorer="choice")
-    with pytest.warns(BenchkitWarning, match="3 of the samples the log declares are missing"):
-        rs = read_inspect(bad, scorer="choice", allow_missing=True)
+    with pytest.warns(BenchkitWarning, match="missing: id '5' epoch 1"):
+        rs = read_inspect(bad, scorer="choice", allow_partial=True)
     assert rs.n_items == 5
     assert [(m["id"], m["epoch"]) for m in rs.meta["missing"]] == [("5", 1), ("5", 2), ("5", 3)]
 
@@ -78,8 +78,8 @@ def test_eval_missing_samples_counted_from_total_samples(tmp_path):
     summaries = eval_json("summaries.json")[:-2]
     bad = rewrite_eval(MC_EVAL, tmp_path / "mc.eval", {"header.json": json.dumps(header).encode(),
                                                         "summaries.json": json.dumps(summaries).encode()})
-    with pytest.raises(BenchkitValueError, match=r"2 of the samples the log declares are missing "
-                                                 r"\(results.total_samples = 18, found 16\)"):
+    with pytest.raises(BenchkitValueError, match=r"samples \(eval.dataset.sample_ids x epochs, "
+                                                 r"results.total_samples\): the log declares 18, read 16"):
         read_inspect(bad, scorer="choice")
 
 
@@ -226,9 +226,10 @@ def _null_trial(state):
 
 
 @pytest.mark.parametrize(("edit", "message"), [
-    (_break_reference, r"request_states\[1\]: instance references are .*every reference needs output.text"),
-    (_bare_completion, r"request_states\[1\]: result.completions is .*allowed: a list of"),
-    (_null_trial, r"request_states\[2\]: train_trial_index is None; allowed: an integer >= 0"),
+    (_break_reference,
+     r"a HELM scenario state needs the field 'request_states\[1\].instance.references\[0\].output'"),
+    (_bare_completion, r"field 'request_states\[1\].result.completions\[0\]' is 'B'; allowed: an object"),
+    (_null_trial, r"field 'request_states\[2\].train_trial_index' is None; allowed: an integer >= 0"),
 ], ids=["reference-without-output", "completion-bare-string", "null-train-trial-index"])
 def test_helm_malformed_request_states_name_file_value_and_rule(tmp_path, edit, message):
     state = _helm_state()
@@ -240,7 +241,7 @@ def test_helm_malformed_request_states_name_file_value_and_rule(tmp_path, edit, 
 
 def test_helm_null_train_trial_index_in_stats_is_refused(tmp_path):
     stats = [_stat("id0", 1.0), _stat("id1", 0.0, trial=None), _stat("id2", 1.0)]
-    msg = r"per_instance_stats\.json: entry 1: train_trial_index is None"
+    msg = r"per_instance_stats\.json: field '\[1\].train_trial_index' is None; allowed: an integer >= 0"
     with pytest.raises(BenchkitValueError, match=msg):
         read_helm(_helm_run(tmp_path, _helm_state(), stats))
 
@@ -251,9 +252,9 @@ def test_inspect_bad_epoch_names_file_value_and_rule(tmp_path, epoch):
     log["samples"][3]["epoch"] = epoch
     path = tmp_path / "log.json"
     path.write_text(json.dumps(log))
-    msg = r"log\.json: samples\[3\]: epoch is .*allowed: an integer >= 1"
+    msg = r"log\.json: samples\[3\]: field 'epoch' is .*; allowed: an integer >= 1"
     with pytest.raises(BenchkitValueError, match=msg):
-        read_inspect(path, scorer="choice", allow_missing=True)
+        read_inspect(path, scorer="choice", allow_partial=True)
 
 
 # -------------------------------------------------- case 9: `benchkit info` by content or by suffix

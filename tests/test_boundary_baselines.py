@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 from scipy.special import expit
 
-from benchkit.boundary import subset_utility
-from benchkit.boundary import utility_table
 from benchkit.boundary._baselines import bayesian_item_weights
 from benchkit.boundary._baselines import psn_irt_item_information
 from benchkit.boundary._baselines import select_bayesian
 from benchkit.boundary._baselines import select_psn_irt
 from benchkit.boundary._baselines import select_weighted
+from benchkit.boundary.steps import subset_utility
+from benchkit.boundary.steps import utility_table
 from benchkit.irt import fit_2pl
 
 

@@ -3,11 +3,11 @@ import numpy as np
 import pytest
 
 from benchkit._kernels import lrt
-from benchkit.boundary import CalibrationTable
-from benchkit.boundary import build_table
-from benchkit.boundary import exact_table
-from benchkit.boundary import get_table
-from benchkit.boundary import reference_family
+from benchkit.boundary.steps import CalibrationTable
+from benchkit.boundary.steps import build_calibration
+from benchkit.boundary.steps import exact_calibration
+from benchkit.boundary.steps import get_calibration
+from benchkit.boundary.steps import reference_family
 
 
 def test_family_size_matches_paper():
@@ -21,7 +21,7 @@ def test_family_size_matches_paper():
 def test_score_semantics_against_direct_eq19():
     theta = reference_family(3)[[0, 10, 40]]
     B = 3000
-    tab = build_table(3, 5, n_resamples=B, rng=5, reference=theta, block_size=700)
+    tab = build_calibration(3, 5, n_resamples=B, rng=5, reference=theta, block_size=700)
     seeds = lrt.block_seeds(np.random.SeedSequence(5), 3, (B + 699) // 700)
     keys = lrt.simulate_keys(theta, 5, B, seeds, block_size=700)
     for d in [0.0, 0.3, 1.0, 2.5, 4.0, 7.0, 50.0]:
@@ -37,11 +37,11 @@ def test_same_table_for_any_worker_count(tmp_path):
 
     from benchkit._kernels.boundary_threads import limit_threads
 
-    a = build_table(3, 5, n_resamples=2000, rng=3, block_size=300)
+    a = build_calibration(3, 5, n_resamples=2000, rng=3, block_size=300)
     with parallel_config(backend="threading"):  # same code path as processes, no worker start-up
-        b = build_table(3, 5, n_resamples=2000, rng=3, block_size=300, n_jobs=2, chunk=7)
+        b = build_calibration(3, 5, n_resamples=2000, rng=3, block_size=300, n_jobs=2, chunk=7)
     with limit_threads(1):
-        c1 = build_table(3, 5, n_resamples=2000, rng=3, block_size=300)
+        c1 = build_calibration(3, 5, n_resamples=2000, rng=3, block_size=300)
     np.testing.assert_array_equal(a.tail, c1.tail)
     np.testing.assert_array_equal(a.atoms, b.atoms)
     np.testing.assert_array_equal(a.tail, b.tail)
@@ -54,8 +54,8 @@ def test_same_table_for_any_worker_count(tmp_path):
 def test_exact_vs_monte_carlo():
     # n = 3, T = 5: exact P over the same family vs MC scores; they differ only by MC error.
     fam = reference_family(3)
-    ex = exact_table(3, 5, reference=fam, flat_levels=0)
-    mc = build_table(3, 5, n_resamples=20000, rng=11, reference=fam, block_size=5000)
+    ex = exact_calibration(3, 5, reference=fam, flat_levels=0)
+    mc = build_calibration(3, 5, n_resamples=20000, rng=11, reference=fam, block_size=5000)
     d = ex.atoms / 1e10
     diff = np.abs(ex.score(d) - mc.score(d))
     # max over 133 vectors of binomial errors: sd <= 0.5/sqrt(B) = 0.0035; allow ~5 sd
@@ -79,7 +79,7 @@ def test_all_common_settings_are_shipped():
 
 
 def test_shipped_table_lookup():
-    tab = get_table(6, 20)
+    tab = get_calibration(6, 20)
     assert tab.n_resamples == 200_000
     assert tab.rng == 42
     assert tab.reference.shape == (217, 6)
@@ -90,13 +90,13 @@ def test_shipped_table_lookup():
 def test_false_flag_rate_under_monotone_profiles():
     # Monotone truths (flat at several levels, increasing, step); rate of o <= 0.05 must be
     # <= 0.05 within MC error. 6,000 items per profile: sd of a 5% rate is 0.0028.
-    tab = get_table(6, 20)
+    tab = get_calibration(6, 20)
     rng = np.random.default_rng(2024)
     truths = {
         "flat0.1": [0.1] * 6, "flat0.5": [0.5] * 6, "flat0.8": [0.8] * 6,
         "increasing": np.linspace(0.2, 0.8, 6), "step": [0.3, 0.3, 0.3, 0.7, 0.7, 0.7],
     }
-    from benchkit.boundary import profiles
+    from benchkit.boundary.steps import profiles
 
     for name, th in truths.items():
         k = rng.binomial(20, np.asarray(th)[None, :], size=(6000, 6))
@@ -107,33 +107,33 @@ def test_false_flag_rate_under_monotone_profiles():
 
 def test_errors():
     with pytest.raises(ValueError, match="must be non-decreasing"):
-        build_table(3, 5, n_resamples=10, reference=[[0.5, 0.2, 0.9]])
+        build_calibration(3, 5, n_resamples=10, reference=[[0.5, 0.2, 0.9]])
     with pytest.raises(ValueError, match="more than max_vectors"):
-        exact_table(6, 20, max_vectors=500_000)
+        exact_calibration(6, 20, max_vectors=500_000)
     with pytest.raises(ValueError, match="method='mcmc' is not allowed"):
-        get_table(6, 20, method="mcmc")
+        get_calibration(6, 20, method="mcmc")
     with pytest.raises(ValueError, match="rng=-1 must be a non-negative integer"):
-        build_table(3, 5, n_resamples=10, rng=-1)
+        build_calibration(3, 5, n_resamples=10, rng=-1)
     with pytest.raises(TypeError, match="rng must be None, a non-negative int"):
-        build_table(3, 5, n_resamples=10, rng="42")
+        build_calibration(3, 5, n_resamples=10, rng="42")
     with pytest.raises(ValueError, match="n_resamples"):
-        build_table(3, 5, n_resamples=0)
+        build_calibration(3, 5, n_resamples=0)
     with pytest.raises(ValueError, match="n_jobs=0 is not allowed"):
-        build_table(3, 5, n_resamples=10, n_jobs=0)
+        build_calibration(3, 5, n_resamples=10, n_jobs=0)
 
 
 def test_rng_forms():
     # an int and SeedSequence(int) give the same table (benchkit._random's rule) and the same
     # int is recorded; a Generator is consumed: two calls with it give different draws
-    a = build_table(3, 5, n_resamples=500, rng=9, block_size=200)
-    b = build_table(3, 5, n_resamples=500, rng=np.random.SeedSequence(9), block_size=200)
+    a = build_calibration(3, 5, n_resamples=500, rng=9, block_size=200)
+    b = build_calibration(3, 5, n_resamples=500, rng=np.random.SeedSequence(9), block_size=200)
     np.testing.assert_array_equal(a.atoms, b.atoms)
     np.testing.assert_array_equal(a.tail, b.tail)
     assert a.rng == 9
     assert b.rng == 9
     g = np.random.default_rng(1)
-    c = build_table(3, 5, n_resamples=500, rng=g, block_size=200)
-    d = build_table(3, 5, n_resamples=500, rng=g, block_size=200)
+    c = build_calibration(3, 5, n_resamples=500, rng=g, block_size=200)
+    d = build_calibration(3, 5, n_resamples=500, rng=g, block_size=200)
     assert c.rng is None
     assert not (np.array_equal(c.atoms, d.atoms) and np.array_equal(c.tail, d.tail))
 
@@ -199,10 +199,10 @@ def _check_agreement(n, T, cross_check=True):
     from benchkit.boundary._calibration import compare_with_exact
     from benchkit.boundary._calibration import exact_reference_tails
 
-    mc = get_table(n, T)
+    mc = get_calibration(n, T)
     P = exact_reference_tails(n, T, mc.atoms)
-    if cross_check:  # two code paths agree: the max over vectors is exact_table's envelope
-        ex = exact_table(n, T, reference=mc.reference, flat_levels=0)
+    if cross_check:  # two code paths agree: the max over vectors is exact_calibration's envelope
+        ex = exact_calibration(n, T, reference=mc.reference, flat_levels=0)
         np.testing.assert_allclose(P.max(axis=1), ex.score_keys(mc.atoms), rtol=0, atol=1e-12)
     df = compare_with_exact(mc, exact_tails=P)
     return df
@@ -223,7 +223,7 @@ def test_shipped_tables_equal_exact_within_4_standard_errors(n, T):
 @pytest.mark.slow
 def test_shipped_n6_T20_equals_exact_within_4_standard_errors():
     # the paper's setting: 21^6 = 85,766,121 count vectors (about 1 min on 2 shared cores; the
-    # cross-check with exact_table's envelope, 2 more minutes, is in benchmarks/bench_boundary)
+    # cross-check with exact_calibration's envelope, 2 more minutes, is in benchmarks/bench_boundary)
     df = _check_agreement(6, 20, cross_check=False)
     assert np.abs(df.z).max() <= 4.0, df.loc[np.abs(df.z).idxmax()]
     assert np.abs(df.z_binomial[df.normal_ok]).max() <= 4.0
@@ -241,10 +241,10 @@ def test_compare_with_exact_errors():
     from benchkit.boundary._calibration import compare_with_exact
     from benchkit.boundary._calibration import exact_reference_tails
 
-    ex = exact_table(3, 2, flat_levels=0)
+    ex = exact_calibration(3, 2, flat_levels=0)
     with pytest.raises(ValueError, match="Monte Carlo CalibrationTable"):
         compare_with_exact(ex)
-    mc = build_table(3, 2, n_resamples=50, rng=1)
+    mc = build_calibration(3, 2, n_resamples=50, rng=1)
     with pytest.raises(ValueError, match="exact_tails must have shape"):
         compare_with_exact(mc, exact_tails=np.zeros((2, 3)))
     with pytest.raises(ValueError, match="more than max_vectors"):

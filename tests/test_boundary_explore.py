@@ -1,6 +1,6 @@
 """The trajectory explorer's view model (benchkit.boundary.explore): compute layer, no Jupyter.
 
-Oracles: benchkit.boundary.profiles called directly, scipy.optimize.isotonic_regression for the fit,
+Oracles: benchkit.boundary.steps.profiles called directly, scipy.optimize.isotonic_regression for the fit,
 Eq. 4 crossings by brute force (first position where the linear interpolant of the fit reaches
 c~1 + alpha*Delta), Eq. 6 written out, pandas filtering / stable sorting of ``to_frame()``,
 numpy.histogram for the bins and collections.Counter over the raw long-form answers.
@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 from scipy import optimize
 
-from benchkit.boundary import profiles
 from benchkit.boundary.explore import HIST_VARS
 from benchkit.boundary.explore import TrajectoryView
 from benchkit.boundary.explore import trajectory_view
+from benchkit.boundary.steps import profiles
 from naive import crossing
 from naive import trajectory_filter
 
@@ -65,7 +65,7 @@ def test_mask_and_order_equal_pandas(prof, frame, brush, flag, delta, by, desc):
     np.testing.assert_array_equal(mask, keep.to_numpy())
     ref = frame.reset_index()[keep.to_numpy()][by].sort_values(ascending=not desc, kind="stable",
                                                                na_position="last")
-    assert v.order(np.flatnonzero(mask), by=by, descending=desc).tolist() == ref.index.tolist()
+    assert v.order(np.flatnonzero(mask), sort_by=by, descending=desc).tolist() == ref.index.tolist()
     hs = v.hist_selected(mask, np.linspace(0, 1, 21))
     for var in HIST_VARS:
         pop = ~frame["flat"].to_numpy() if var in ("x", "w") else np.ones(len(frame), bool)
@@ -86,9 +86,9 @@ def test_histograms_hand_worked_bins():
 
 
 def test_answer_states_on_demand_and_compact_equal_counter(ladder):
-    from benchkit.boundary import profile_responses
+    from benchkit.boundary import profile
 
-    res = profile_responses(ladder, axis="size")
+    res = profile(ladder, axis="size")
     v = trajectory_view(res, n_answers=3)
     long = ladder.to_long()
     compact = v.compact_answers()
@@ -112,7 +112,7 @@ def test_long_form_answers_and_bad_inputs(prof, ladder):
     assert all(len(cell) == 6 for cell in c)
     with pytest.raises(ValueError, match=r"models must have 6 labels"):
         trajectory_view(prof, models=["a"])
-    with pytest.raises(TypeError, match=r"result must be a benchkit.boundary.profiles"):
+    with pytest.raises(TypeError, match=r"result must be a benchkit.boundary.steps.profiles"):
         trajectory_view({"x": 1})
     with pytest.raises(ValueError, match="n_answers"):
         trajectory_view(prof, n_answers=0)

@@ -1,18 +1,18 @@
-"""benchkit.boundary.profiles against a straightforward implementation of the paper's equations."""
+"""benchkit.boundary.steps.profiles against a straightforward implementation of the paper's equations."""
 import numpy as np
 import pytest
 from scipy import integrate
 from scipy import stats
 from scipy.optimize import isotonic_regression
 
-from benchkit.boundary import endpoint_gamma
-from benchkit.boundary import get_table
-from benchkit.boundary import profiles
+from benchkit.boundary.steps import endpoint_gamma
+from benchkit.boundary.steps import get_calibration
+from benchkit.boundary.steps import profiles
 
 
 @pytest.fixture(scope="module")
 def table():
-    return get_table(6, 20)  # shipped table: lookup only, no simulation
+    return get_calibration(6, 20)  # shipped table: lookup only, no simulation
 
 
 def oracle(k, T, e=None):
@@ -111,7 +111,7 @@ def test_gamma_hand_values():
 
 def test_flagging_and_groups(table):
     k = edge_cases()
-    res = profiles(k, 20, calibration=table, alpha_o=0.05, groups=["a"] * 5 + ["b"] * 5,
+    res = profiles(k, 20, calibration=table, alpha_o=0.05, by=["a"] * 5 + ["b"] * 5,
                    items=[f"q{i}" for i in range(10)])
     df = res.to_frame()
     np.testing.assert_array_equal(df["flagged"], df["o"] <= 0.05)

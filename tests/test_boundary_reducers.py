@@ -35,18 +35,18 @@ from benchkit import boundary
     ("", NO_ANSWER),
 ])
 def test_extract_choice(text, want):
-    assert boundary.extract_choice(text) == want
+    assert boundary.steps.extract_choice(text) == want
 
 
 def test_extract_choice_ten_options_and_errors():
-    assert boundary.extract_choice("the answer is J", choices=10) == "J"
-    assert boundary.extract_choice("the answer is J") == NO_ANSWER  # J is not among A-D ...
+    assert boundary.steps.extract_choice("the answer is J", choices=10) == "J"
+    assert boundary.steps.extract_choice("the answer is J") == NO_ANSWER  # J is not among A-D ...
     with pytest.raises(ValueError, match="choices=1 must be between 2 and 26"):
-        boundary.extract_choice("A", choices=1)
+        boundary.steps.extract_choice("A", choices=1)
     with pytest.raises(ValueError, match="distinct capital letters"):
-        boundary.extract_choice("A", choices="AAB")
+        boundary.steps.extract_choice("A", choices="AAB")
     with pytest.raises(TypeError, match="text must be a string"):
-        boundary.extract_choice(3)
+        boundary.steps.extract_choice(3)
 
 
 @pytest.mark.parametrize(("text", "want"), [
@@ -59,7 +59,7 @@ def test_extract_choice_ten_options_and_errors():
     ("no digits at all", NO_ANSWER),
 ])
 def test_extract_math_answer(text, want):
-    assert boundary.extract_math_answer(text) == want
+    assert boundary.steps.extract_math_answer(text) == want
 
 
 @pytest.mark.parametrize(("ans", "want"), [
@@ -69,27 +69,27 @@ def test_extract_math_answer(text, want):
     (r"\frac{\sqrt{3}}{2}", r"(\sqrt{3})/(2)"), (NO_ANSWER, NO_ANSWER),
 ])
 def test_normalize_math_answer(ans, want):
-    assert boundary.normalize_math_answer(ans) == want
+    assert boundary.steps.normalize_math_answer(ans) == want
 
 
 def test_math_equivalent_layers():
     import sympy
 
-    assert boundary.math_equivalent("0.5", r"\frac{1}{2}")           # string after normalization
-    assert boundary.math_equivalent("12.0000001", "12")              # numeric, rel 1e-6
-    assert not boundary.math_equivalent("12.1", "12")
-    assert boundary.math_equivalent("30%", "0.3")                    # percentage scaling
-    assert boundary.math_equivalent("30", "0.3")
-    assert not boundary.math_equivalent("30", "0.3", percent=False)
+    assert boundary.steps.math_equivalent("0.5", r"\frac{1}{2}")           # string after normalization
+    assert boundary.steps.math_equivalent("12.0000001", "12")              # numeric, rel 1e-6
+    assert not boundary.steps.math_equivalent("12.1", "12")
+    assert boundary.steps.math_equivalent("30%", "0.3")                    # percentage scaling
+    assert boundary.steps.math_equivalent("30", "0.3")
+    assert not boundary.steps.math_equivalent("30", "0.3", percent=False)
     # symbolic (checked with sympy directly: sqrt(2)/2 - 1/sqrt(2) simplifies to 0)
     assert sympy.simplify(sympy.sqrt(2) / 2 - 1 / sympy.sqrt(2)) == 0
-    assert boundary.math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}")
-    assert boundary.math_equivalent(r"2\pi", r"\pi \cdot 2")
-    assert boundary.math_equivalent("(x+1)^2", "x^2+2x+1")
-    assert not boundary.math_equivalent("(x+1)^2", "x^2+1")
-    assert not boundary.math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}", symbolic=False)
-    assert not boundary.math_equivalent(NO_ANSWER, "1")
-    assert not boundary.math_equivalent("\\frac{{", "1")             # unparsable: not equivalent
+    assert boundary.steps.math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}")
+    assert boundary.steps.math_equivalent(r"2\pi", r"\pi \cdot 2")
+    assert boundary.steps.math_equivalent("(x+1)^2", "x^2+2x+1")
+    assert not boundary.steps.math_equivalent("(x+1)^2", "x^2+1")
+    assert not boundary.steps.math_equivalent(r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}", symbolic=False)
+    assert not boundary.steps.math_equivalent(NO_ANSWER, "1")
+    assert not boundary.steps.math_equivalent("\\frac{{", "1")             # unparsable: not equivalent
 
 
 def _squad_normalize(s):
@@ -110,46 +110,46 @@ def _squad_normalize(s):
 @pytest.mark.parametrize("s", ["The  Eiffel Tower!", "An apple, a day.", "U.S.A.", "Rock 'n' roll",
                                "  the Beatles  "])
 def test_normalize_qa_matches_squad(s):
-    assert boundary.normalize_qa_answer(s) == _squad_normalize(s)
+    assert boundary.steps.normalize_qa_answer(s) == _squad_normalize(s)
 
 
 def test_qa_extraction_unified_symbols_and_refusals():
-    assert boundary.extract_qa_answer("Thinking...\nANSWER: Paris\nextra") == "Paris"
-    assert boundary.extract_qa_answer("Line one\n\nThe Louvre  \n") == "The Louvre"
-    assert boundary.normalize_qa_answer("Beyoncé & Jay-Z") == "beyonce and jayz"
-    assert boundary.normalize_qa_answer("I don't know.") == NO_ANSWER
-    assert boundary.normalize_qa_answer("Unknown") == NO_ANSWER
-    assert boundary.normalize_qa_answer("") == NO_ANSWER
-    assert boundary.qa_match("The Eiffel Tower", ["Eiffel Tower", "La tour Eiffel"])
-    assert boundary.qa_match("It is the Eiffel Tower in Paris", "eiffel tower")           # substring
-    assert not boundary.qa_match("It is the Eiffel Tower in Paris", "eiffel tower", match="exact")
-    assert not boundary.qa_match("Eiffelsberg", "eiffel")                                 # whole words
-    assert not boundary.qa_match("I don't know", "know")
+    assert boundary.steps.extract_qa_answer("Thinking...\nANSWER: Paris\nextra") == "Paris"
+    assert boundary.steps.extract_qa_answer("Line one\n\nThe Louvre  \n") == "The Louvre"
+    assert boundary.steps.normalize_qa_answer("Beyoncé & Jay-Z") == "beyonce and jayz"
+    assert boundary.steps.normalize_qa_answer("I don't know.") == NO_ANSWER
+    assert boundary.steps.normalize_qa_answer("Unknown") == NO_ANSWER
+    assert boundary.steps.normalize_qa_answer("") == NO_ANSWER
+    assert boundary.steps.qa_match("The Eiffel Tower", ["Eiffel Tower", "La tour Eiffel"])
+    assert boundary.steps.qa_match("It is the Eiffel Tower in Paris", "eiffel tower")           # substring
+    assert not boundary.steps.qa_match("It is the Eiffel Tower in Paris", "eiffel tower", match="exact")
+    assert not boundary.steps.qa_match("Eiffelsberg", "eiffel")                                 # whole words
+    assert not boundary.steps.qa_match("I don't know", "know")
 
 
 def test_reduce_generations_column_and_scores():
     gens = ["The answer is (B)", "answer: c", None, '{"answer": "B"}']
-    red = boundary.reduce_generations(gens, references=["B", "B", "B", "b"], task="mcq")
+    red = boundary.steps.reduce_generations(gens, references=["B", "B", "B", "b"], task="mcq")
     assert red.answer.tolist() == ["B", NO_ANSWER, NO_ANSWER, "B"]  # 'answer: c' lower: no match
     assert red.correct.tolist() == [1, 0, 0, 1]
     assert red.no_answer_rate == 0.5
     assert list(red.to_frame().columns) == ["answer", "correct"]
-    m = boundary.reduce_generations([r"\boxed{\frac{1}{2}}", "#### 0.5", "so 2"], references=["1/2"] * 3,
-                           task="math")
+    m = boundary.steps.reduce_generations([r"\boxed{\frac{1}{2}}", "#### 0.5", "so 2"],
+                                                      references=["1/2"] * 3, task="math")
     assert m.answer.tolist() == ["0.5", "0.5", "2"]
     assert m.correct.tolist() == [1, 1, 0]
-    q = boundary.reduce_generations(["ANSWER: the Beatles", "I don't know"],
+    q = boundary.steps.reduce_generations(["ANSWER: the Beatles", "I don't know"],
                            references=[["Beatles"], ["Beatles"]],
                            task="qa")
     assert q.answer.tolist() == ["beatles", NO_ANSWER]
     assert q.correct.tolist() == [1, 0]
-    assert boundary.reduce_generation("Answer: D", task="mcq") == "D"
+    assert boundary.steps.reduce_generation("Answer: D", task="mcq") == "D"
     with pytest.raises(ValueError, match="task='code' is not allowed"):
-        boundary.reduce_generations(["x"], task="code")
+        boundary.steps.reduce_generations(["x"], task="code")
     with pytest.raises(ValueError, match="references must have one entry per generation"):
-        boundary.reduce_generations(["x", "y"], references=["A"], task="mcq")
+        boundary.steps.reduce_generations(["x", "y"], references=["A"], task="mcq")
     with pytest.raises(TypeError, match="not one string"):
-        boundary.reduce_generations("A", task="mcq")
+        boundary.steps.reduce_generations("A", task="mcq")
 
 
 def test_answers_from_generations_feeds_response_set():
@@ -161,17 +161,17 @@ def test_answers_from_generations_feeds_response_set():
                        '{"answer": "A"}', "A", "I think D", "C"],
     })
     items = pd.DataFrame({"item": ["q1", "q2"], "answer_key": ["A", "C"]})
-    out = boundary.answers_from_generations(long, items=items, task="mcq")
+    out = boundary.steps.answers_from_generations(long, items=items, task="mcq")
     assert out["answer"].tolist() == ["A", "B", "C", "C", "A", "A", "D", "C"]
     assert out["correct"].tolist() == [1, 0, 1, 1, 1, 1, 0, 1]
     assert "answer" not in long.columns  # a copy
     rs = ResponseSet.from_long(out.drop(columns="generation"))
     assert rs.has_answers
-    no_ref = boundary.answers_from_generations(long, task="mcq")
+    no_ref = boundary.steps.answers_from_generations(long, task="mcq")
     assert "correct" not in no_ref.columns
     with pytest.raises(ValueError, match="missing required column"):
-        boundary.answers_from_generations(long.drop(columns="generation"), task="mcq")
+        boundary.steps.answers_from_generations(long.drop(columns="generation"), task="mcq")
     with pytest.raises(ValueError, match="item 'q2' of responses has no row in items"):
-        boundary.answers_from_generations(long, items=items.iloc[:1], task="mcq")
+        boundary.steps.answers_from_generations(long, items=items.iloc[:1], task="mcq")
     with pytest.raises(TypeError, match="must be a pandas DataFrame"):
-        boundary.answers_from_generations(np.zeros(3), task="mcq")
+        boundary.steps.answers_from_generations(np.zeros(3), task="mcq")

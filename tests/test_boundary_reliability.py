@@ -49,8 +49,8 @@ def brute(states, roles, t, seed):
 
 def test_split_half_matches_brute_force():
     states, roles = _data()
-    res = bb.split_half_reliability(states, roles, block_sizes=(2, 5, 10), t=10, n_resamples=300,
-                                    n_permutations=300, rng=7)
+    res = bb.steps.split_half_reliability(states, roles, block_sizes=(2, 5, 10), t=10, n_resamples=300,
+                                          n_permutations=300, rng=7)
     self_d, cross, A, B, s_boot = brute(states, roles, 10, 7)
     np.testing.assert_allclose(res.self_jsd, self_d, atol=1e-12)
     np.testing.assert_allclose(res.cross_jsd, cross, atol=1e-12)
@@ -72,7 +72,7 @@ def test_split_half_matches_brute_force():
     assert res.p_perm == pytest.approx(1 / 301)  # item-dependent: no permutation beats it
     assert res.table7().shape == (1, 3)
     assert np.all(np.diff(res.table7().to_numpy()) < 0)
-    ct = res.contrast_table()
+    ct = res.contrasts_frame()
     assert ct.loc[10, "G"] == pytest.approx(res.G)
     assert ct.loc[10, "self_jsd"] == pytest.approx(self_d.mean())
     s5, c5, *_ = brute(states, roles, 5, 7)
@@ -81,8 +81,8 @@ def test_split_half_matches_brute_force():
 
 def test_permutation_not_significant_under_exchangeable_items():
     states, roles = _data(dependent=False, seed=3)
-    res = bb.split_half_reliability(states, roles, block_sizes=(10,), t=10, n_resamples=200,
-                                    n_permutations=400, rng=1)
+    res = bb.steps.split_half_reliability(states, roles, block_sizes=(10,), t=10, n_resamples=200,
+                                          n_permutations=400, rng=1)
     assert res.p_perm > 0.01
 
 
@@ -90,37 +90,37 @@ def test_reproducible_and_independent_of_n_jobs():
     from joblib import parallel_config
 
     states, roles = _data(N=30)
-    a = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
-                                  n_permutations=1100, rng=11)
+    a = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
+                                        n_permutations=1100, rng=11)
     with parallel_config(backend="threading"):
-        b = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
-                                      n_permutations=1100, rng=11, n_jobs=2)
+        b = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
+                                            n_permutations=1100, rng=11, n_jobs=2)
     assert a.ci == b.ci
     assert a.p_perm == b.p_perm
     assert a.G == b.G
     # rng rule (benchkit._random): SeedSequence(11) == 11; a Generator is consumed
-    c = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
-                                  n_permutations=1100, rng=np.random.SeedSequence(11))
+    c = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=1200,
+                                        n_permutations=1100, rng=np.random.SeedSequence(11))
     assert c.ci == a.ci
     g = np.random.default_rng(5)
-    d1 = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
-                                   n_permutations=200, rng=g)
-    d2 = bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
-                                   n_permutations=200, rng=g)
+    d1 = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
+                                         n_permutations=200, rng=g)
+    d2 = bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, n_resamples=200,
+                                         n_permutations=200, rng=g)
     assert d1.ci != d2.ci
     with pytest.raises(TypeError, match="rng must be None, a non-negative int"):
-        bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, rng=1.5)
+        bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, rng=1.5)
     with pytest.raises(ValueError, match="confidence_level"):
-        bb.split_half_reliability(states, roles, block_sizes=(5,), t=5, confidence_level=1.0)
+        bb.steps.split_half_reliability(states, roles, block_sizes=(5,), t=5, confidence_level=1.0)
 
 
 def test_reliability_table_holm():
     rs = []
     for s in range(3):
         st, ro = _data(seed=s, dependent=s != 2)
-        rs.append(bb.split_half_reliability(st, ro, block_sizes=(10,), t=10, n_resamples=100,
-                                            n_permutations=200, rng=s, name=f"b{s}"))
-    t = bb.reliability_table(rs)
+        rs.append(bb.steps.split_half_reliability(st, ro, block_sizes=(10,), t=10, n_resamples=100,
+                                                  n_permutations=200, rng=s, name=f"b{s}"))
+    t = bb.steps.reliability_table(rs)
     np.testing.assert_allclose(t["p_holm"], multipletests(t["p_perm"], method="holm")[1])
 
 
@@ -134,7 +134,7 @@ def test_cruxeval_codellama_reliability():
         if "could not download" not in str(exc):
             raise
         pytest.skip(f"cruxeval data unavailable: {exc}")
-    res = bb.response_reliability(rs, "codellama-7b", n_resamples=500, n_permutations=500)
+    res = bb.estimate_reliability(rs, "codellama-7b", n_resamples=500, n_permutations=500)
     print(res.to_frame().T, res.table7())
     assert res.block_sizes == (5,)
     assert res.t == 5
@@ -148,9 +148,9 @@ def test_cruxeval_codellama_reliability():
 def test_errors():
     st, ro = _data(N=10, R=8)
     with pytest.raises(ValueError, match=r"need 2 t <= R = 8"):
-        bb.split_half_reliability(st, ro, block_sizes=(5,), t=4)
+        bb.steps.split_half_reliability(st, ro, block_sizes=(5,), t=4)
     with pytest.raises(ValueError, match="roles must be 0"):
-        bb.split_half_reliability(st, ro + 3, block_sizes=(2,), t=2)
+        bb.steps.split_half_reliability(st, ro + 3, block_sizes=(2,), t=2)
 
 
 # ---- App. H ----------------------------------------------------------------------------------
@@ -158,11 +158,11 @@ def test_errors():
 def ladder():
     from benchkit.simulate import load_sample
 
-    return bb.profile_responses(load_sample("ladder"), axis="size")
+    return bb.profile(load_sample("ladder"), axis="size")
 
 
 def test_budget_sensitivity(ladder):
-    r = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, rng=3)
+    r = bb.steps.budget_sensitivity(ladder, budgets=(5,), n_rep=6, rng=3)
     t = r.to_frame()
     assert list(t.index) == [5]
     assert t.loc[5, "n_rep"] == 6
@@ -171,7 +171,7 @@ def test_budget_sensitivity(ladder):
     from joblib import parallel_config
 
     with parallel_config(backend="threading"):
-        again = bb.budget_sensitivity(ladder, budgets=(5,), n_rep=6, rng=3, n_jobs=2)
+        again = bb.steps.budget_sensitivity(ladder, budgets=(5,), n_rep=6, rng=3, n_jobs=2)
     assert again.runs.equals(r.runs)  # same seeds per repetition whatever the worker count
 
 
@@ -179,7 +179,7 @@ def test_budget_subsets_are_hypergeometric():
     # Without-replacement subsets: E[k'] = k T'/T (hypergeometric mean), checked on the expanded,
     # permuted responses the function uses.
     k = np.array([[0, 3, 7, 10]])
-    sc, ok = bb.binary_state_counts(k, 10)
+    sc, ok = bb.steps.binary_state_counts(k, 10)
     seq = rel._expand_states(sc, 10)
     np.testing.assert_array_equal((seq == 1).sum(axis=2), k)
     rng = np.random.default_rng(0)
@@ -193,15 +193,15 @@ def test_budget_subsets_are_hypergeometric():
 def test_budget_degenerate_items_agree_exactly():
     # every cell all-correct or all-wrong: any subset gives the same trajectories
     k = np.array([[0, 0, 10, 10], [0, 10, 10, 10], [10, 10, 10, 10]] * 5)
-    sc, ok = bb.binary_state_counts(k, 10)
-    tr = bb.state_trajectories(sc, ok, 10, entropy_source="binary")
-    r = bb.budget_sensitivity(tr, budgets=(5,), n_rep=3)
+    sc, ok = bb.steps.binary_state_counts(k, 10)
+    tr = bb.steps.state_trajectories(sc, ok, 10, entropy_source="binary")
+    r = bb.steps.budget_sensitivity(tr, budgets=(5,), n_rep=3)
     assert (r.runs["agreement"] == 1.0).all()
     assert (r.runs["x_mae"] == 0).all()
 
 
 def test_subaxis_sensitivity(ladder):
-    res = bb.subaxis_sensitivity(ladder)
+    res = bb.steps.subaxis_sensitivity(ladder)
     t = res.to_frame()
     assert list(t["n_subaxes"]) == [4, 6, 4]
     assert t["x_mae"].is_monotonic_decreasing  # fewer removed models, smaller error (Table 10)
@@ -209,7 +209,7 @@ def test_subaxis_sensitivity(ladder):
     keep = [0, 2, 5]
     models = tuple(ladder.axis.models[i] for i in keep)
     tr = ladder.trajectories.select_models(keep)
-    p = bb.profiles(tr.counts, 10, entropy=tr.entropy)
+    p = bb.steps.profiles(tr.counts, 10, entropy=tr.entropy)
     coord = np.array(keep) / 5
     grid = np.array([0, 0.5, 1.0])
     xm = np.interp(p.q50, grid, coord)
@@ -218,7 +218,7 @@ def test_subaxis_sensitivity(ladder):
     both = ~p.flat & ~ladder.profile.flat
     row = res.runs[res.runs["models"] == " > ".join(models)].iloc[0]
     assert row["x_mae"] == pytest.approx(np.mean(np.abs(xm[both] - ladder.profile.x[both])))
-    full = bb.subaxis_sensitivity(ladder, sizes=(6,))
+    full = bb.steps.subaxis_sensitivity(ladder, sizes=(6,))
     assert full.runs["agreement"].iloc[0] == 1.0
     assert full.runs["x_mae"].iloc[0] == pytest.approx(0)
 
@@ -232,7 +232,7 @@ def test_budget_subsets_follow_scipy_hypergeom():
 
     T, Tp, R = 10, 5, 20_000
     k = np.array([[1, 4, 7]])
-    sc, _ = bb.binary_state_counts(k, T)
+    sc, _ = bb.steps.binary_state_counts(k, T)
     seq = rel._expand_states(sc, T)
     rng = np.random.default_rng(11)
     draws = np.empty((R, k.shape[1]), dtype=np.int64)

@@ -18,11 +18,11 @@ from statsmodels.stats.multitest import multipletests
 import naive
 from benchkit._kernels import lrt
 from benchkit._kernels.boundary_threads import limit_threads
-from benchkit.boundary import exact_table
-from benchkit.boundary import get_table
-from benchkit.boundary import min_attainable_o
-from benchkit.boundary import profiles
-from benchkit.boundary import reference_family
+from benchkit.boundary.steps import exact_calibration
+from benchkit.boundary.steps import get_calibration
+from benchkit.boundary.steps import min_attainable_o
+from benchkit.boundary.steps import profiles
+from benchkit.boundary.steps import reference_family
 
 
 def _counts(seed, m=400, n=6, T=20):
@@ -43,7 +43,7 @@ def test_q_values_equal_statsmodels_bh():
 def test_q_by_group_is_bh_within_each_group():
     k = _counts(2)
     groups = np.where(np.arange(k.shape[0]) % 3 == 0, "a", "b")
-    prof = profiles(k, 20, groups=groups)
+    prof = profiles(k, 20, by=groups)
     got = prof.q_by_group()
     for g in ("a", "b"):
         sel = groups == g
@@ -56,7 +56,7 @@ def test_q_by_group_is_bh_within_each_group():
 @pytest.mark.parametrize("alpha", [0.05, 0.2, 0.5])
 def test_critical_value_is_the_rejection_boundary(n, T, alpha):
     # oracle: every attainable statistic (itertools enumeration of all count vectors)
-    tab = exact_table(n, T)
+    tab = exact_calibration(n, T)
     keys = np.unique(naive.enumerate_keys(n, T))
     o = tab.score_keys(keys)
     d = tab.critical_value(alpha=alpha)
@@ -71,7 +71,7 @@ def test_critical_value_is_the_rejection_boundary(n, T, alpha):
 
 
 def test_critical_value_empty_rejection_set_and_zero():
-    tab = exact_table(3, 1)
+    tab = exact_calibration(3, 1)
     assert tab.critical_value(alpha=0.05) == math.inf
     assert tab.critical_value(alpha=1.0) == 0.0
     with pytest.raises(ValueError, match="alpha"):
@@ -88,7 +88,7 @@ def test_min_attainable_o_hand_worked_n3_T1():
 
 
 def test_min_attainable_o_monte_carlo_and_profile_accessors():
-    tab = get_table(6, 20)
+    tab = get_calibration(6, 20)
     # the largest simulated statistic was seen once: o = (1 + 1) / (B + 1) (Eq. 19)
     assert tab.tail[-1] == 1
     assert min_attainable_o(6, 20) == pytest.approx(2.0 / (tab.n_resamples + 1), rel=1e-12)
@@ -142,13 +142,13 @@ def test_group_index_equals_numpy_unique():
 
 
 def test_exact_table_does_not_depend_on_threads_or_block():
-    a = exact_table(4, 6, block=3)
+    a = exact_calibration(4, 6, block=3)
     with limit_threads(1):
-        b = exact_table(4, 6, block=64)
+        b = exact_calibration(4, 6, block=64)
     np.testing.assert_array_equal(a.atoms, b.atoms)
     np.testing.assert_allclose(a.tail, b.tail, rtol=0, atol=1e-15)
     with limit_threads(1):
-        c = exact_table(4, 6, block=3)
+        c = exact_calibration(4, 6, block=3)
     np.testing.assert_array_equal(a.tail, c.tail)  # same blocks: bit-identical for any threads
     np.testing.assert_array_equal(a.argmax, c.argmax)
 
@@ -160,8 +160,8 @@ def test_exact_equals_shipped_monte_carlo_within_4_se(n, T):
     # error uses max(p, 1/B): a Monte Carlo atom is a statistic seen at least once, so its count is
     # >= 1 by construction (the full n = 6, T = 20 run in benchmarks/ shows why: all 6,711 other
     # atoms have z < 2.8, the largest atom, count 1 at p = 1.4e-7, has z = 5.9 without the floor).
-    mc = get_table(n, T)
-    ex = exact_table(n, T, reference=reference_family(n), flat_levels=0)
+    mc = get_calibration(n, T)
+    ex = exact_calibration(n, T, reference=reference_family(n), flat_levels=0)
     z = _z_scores(ex, mc)
     assert z.max() <= 4.0, (z.max(), mc.atoms[z.argmax()])
     assert np.median(z) < 1.5
@@ -176,6 +176,6 @@ def _z_scores(ex, mc):
 
 def test_exact_table_refuses_above_max_vectors():
     with pytest.raises(ValueError, match="more than max_vectors=1,000"):
-        exact_table(4, 6, max_vectors=1000)
+        exact_calibration(4, 6, max_vectors=1000)
     with pytest.raises(ValueError, match="block"):
-        exact_table(3, 2, block=0)
+        exact_calibration(3, 2, block=0)

@@ -9,7 +9,7 @@ from benchkit import ResponseSet
 
 @pytest.fixture(scope="module")
 def table():
-    return bb.get_table(4, 10)  # shipped: lookup only
+    return bb.steps.get_calibration(4, 10)  # shipped: lookup only
 
 
 def test_summary_matches_numpy(table):
@@ -18,8 +18,8 @@ def test_summary_matches_numpy(table):
     theta[::4] = rng.random((100, 4))
     k = rng.binomial(10, theta)
     k[:20] = 0  # flat items
-    p = bb.profiles(k, 10, calibration=table)
-    s = bb.summarize(p, bins=5, benchmark="b", axis="a")
+    p = bb.steps.profiles(k, 10, calibration=table)
+    s = bb.steps.summarize_profiles(p, bins=5, benchmark="b", axis="a")
     pos = ~p.flat
     assert s.n_items == 400
     assert s.n_positive == pos.sum()
@@ -36,7 +36,7 @@ def test_summary_matches_numpy(table):
     np.testing.assert_allclose(s.hist["x"], h / h.sum())
     hv, _ = np.histogram(p.w[pos], bins=np.linspace(0, 1, 6), weights=p.v[pos])
     np.testing.assert_allclose(s.hist["w_v"], hv / hv.sum())
-    d = s.distributions()
+    d = s.distribution_frame()
     assert set(d["quantity"]) == {"x", "w", "v"}
     assert set(d["weighting"]) == {"count", "v"}
     np.testing.assert_allclose(d.groupby(["quantity", "weighting"])["share"].sum(), 1.0)
@@ -46,8 +46,8 @@ def test_summary_matches_numpy(table):
 def test_zero_weight_gives_no_weighted_distribution(table):
     # gamma > 0 always, so zero total v needs every positive item to have e_hi = 1
     k = np.array([[0, 0, 5, 10], [0, 5, 5, 10], [3, 3, 3, 3]])
-    p = bb.profiles(k, 10, entropy=np.ones((3, 4)), calibration=table)
-    s = bb.summarize(p)
+    p = bb.steps.profiles(k, 10, entropy=np.ones((3, 4)), calibration=table)
+    s = bb.steps.summarize_profiles(p)
     assert s.hist["x_v"] is None
     assert np.isnan(s.x_vmean)
     assert s.hist["x"] is not None
@@ -69,15 +69,15 @@ def test_diagnose_table1_layout():
     t1 = dg.table1()
     assert list(t1.index) == ["easy", "hard"]
     assert list(t1.columns) == ["acc", "rev"]
-    # oracle: each cell is 100 x the flagged share of profile_responses on that benchmark
+    # oracle: each cell is 100 x the flagged share of profile on that benchmark
     sub = rs.select(benchmark="hard")
-    direct = bb.profile_responses(sub, axis=["s4", "s3", "s2", "s1"])
+    direct = bb.profile(sub, axis=["s4", "s3", "s2", "s1"])
     assert t1.loc["hard", "rev"] == pytest.approx(100 * direct.profile.flagged.mean())
     assert t1.loc["easy", "rev"] > t1.loc["easy", "acc"]  # the reversed axis is anomalous
     full = dg.to_frame()
     assert len(full) == 4
     assert {"x_mean", "w_mean", "v_mean", "flat_share"} <= set(full.columns)
-    assert len(dg.distributions()) > 0
+    assert len(dg.distribution_frame()) > 0
     with pytest.raises(ValueError, match="value='nope' is not a summary column"):
         dg.table1(value="nope")
     with pytest.raises(TypeError, match="axes must be a dict"):

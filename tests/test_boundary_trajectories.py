@@ -1,4 +1,4 @@
-"""Trajectories (Sec. 3.1), model axes (App. F) and profile_responses on simulated and real data."""
+"""Trajectories (Sec. 3.1), model axes (App. F) and profile on simulated and real data."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -33,7 +33,7 @@ def small():
 
 
 def test_trajectories_hand_worked(small):
-    tr = bb.trajectories(small, axis=["m1", "m2", "m3"])
+    tr = bb.steps.trajectories(small, axis=["m1", "m2", "m3"])
     assert tr.entropy_source == "answers"
     assert tr.T == 4
     np.testing.assert_array_equal(tr.counts, [[1, 3, 4], [0, 1, 3]])
@@ -55,7 +55,7 @@ def test_trajectories_hand_worked(small):
 
 
 def test_sub_axis_recomputes_M(small):
-    tr = bb.trajectories(small, axis=["m1", "m2", "m3"])
+    tr = bb.steps.trajectories(small, axis=["m1", "m2", "m3"])
     sub = tr.select_models([0, 2])  # drop m2: q2 loses NO_ANSWER, q1 keeps C, D, A
     np.testing.assert_array_equal(sub.n_states, [3, 2])
     assert sub.entropy[1, 1] == pytest.approx(scipy_entropy([1, 3]) / np.log(2), abs=1e-14)
@@ -68,15 +68,15 @@ def test_binary_entropy_when_only_correctness():
         "n_correct": k.ravel(), "n_samples": 10,
     })
     rs = ResponseSet.from_counts(frame, parse_names=False)
-    tr = bb.trajectories(rs, axis=["a", "b", "c"])
+    tr = bb.steps.trajectories(rs, axis=["a", "b", "c"])
     assert tr.entropy_source == "binary"
     # q1: both states seen, e = H(Bern(c))/log 2; q2, q3: one state, M = 1 -> 0
     np.testing.assert_allclose(tr.entropy[0], [0.0, 1.0, 0.0], atol=1e-15)
     assert np.all(tr.entropy[1:] == 0.0)
-    res = bb.profile_responses(rs, axis=["a", "b", "c"])
+    res = bb.profile(rs, axis=["a", "b", "c"])
     np.testing.assert_allclose(res.profile.entropy, tr.entropy)
     with pytest.raises(ValueError, match="states='answers' needs answer states"):
-        bb.trajectories(rs, axis=["a", "b", "c"], states="answers")
+        bb.steps.trajectories(rs, axis=["a", "b", "c"], states="answers")
 
 
 def test_empirical_axis_ties_keep_roster_order():
@@ -84,18 +84,19 @@ def test_empirical_axis_ties_keep_roster_order():
     Y = pd.DataFrame({"a": [1, 1, 0, 0], "b": [1, 0, 0, 0], "c": [0, 1, 1, 0], "d": [0, 0, 0, 1]},
                      index=[f"q{i}" for i in range(4)])
     rs = ResponseSet.from_wide(Y, parse_names=False)
-    ax = bb.empirical_axis(rs)
+    ax = bb.steps.empirical_axis(rs)
     assert ax.models == ("b", "d", "a", "c")
     assert ax.accuracy_kind == "principal"
     assert ax.accuracy == (0.25, 0.25, 0.5, 0.5)
     assert ax.n_items == 4
-    ax2 = bb.empirical_axis(rs, models=["d", "c", "b", "a"])  # another roster order breaks ties differently
+    # another roster order breaks ties differently
+    ax2 = bb.steps.empirical_axis(rs, models=["d", "c", "b", "a"])
     assert ax2.models == ("d", "b", "c", "a")
-    assert bb.model_axis(rs, axis=["c", "a"]).models == ("c", "a")  # explicit order is kept
+    assert bb.steps.model_axis(rs, axis=["c", "a"]).models == ("c", "a")  # explicit order is kept
     with pytest.raises(ValueError, match="not in the ResponseSet"):
-        bb.empirical_axis(rs, models=["a", "zz"])
+        bb.steps.empirical_axis(rs, models=["a", "zz"])
     with pytest.raises(ValueError, match="axis='bogus' is not allowed"):
-        bb.model_axis(rs, axis="bogus")
+        bb.steps.model_axis(rs, axis="bogus")
 
 
 def test_empirical_axis_uses_complete_items_and_principal():
@@ -105,15 +106,15 @@ def test_empirical_axis_uses_complete_items_and_principal():
             ("m1", "q3", 0, 0.0), ("m1", "q3", 1, 0.0)]
     rs = ResponseSet.from_long(pd.DataFrame(rows, columns=["model", "item", "sample", "correct"]),
                                parse_names=False)
-    ax = bb.empirical_axis(rs)
+    ax = bb.steps.empirical_axis(rs)
     # principal accuracy on {q1, q2}: m1 = 1/2, m2 = 0/2 (mean correctness would rank m2 higher)
     assert ax.models == ("m2", "m1")
     assert ax.n_items == 2
 
 
 def test_subaxes_and_mapping():
-    ax = bb.explicit_axis([f"m{i}" for i in range(6)])
-    subs = bb.subaxes(ax, sizes=(3, 4, 5))
+    ax = bb.steps.explicit_axis([f"m{i}" for i in range(6)])
+    subs = bb.steps.subaxes(ax, sizes=(3, 4, 5))
     assert [s.n for s in subs].count(3) == 4
     assert [s.n for s in subs].count(4) == 6
     assert [s.n for s in subs].count(5) == 4  # App. H.2: four, six and four sub-axes
@@ -129,7 +130,7 @@ def test_per_model_budget_needs_common_T():
                           "n_correct": [1, 3, 0, 5], "n_samples": [5, 10, 5, 10]})
     rs = ResponseSet.from_counts(frame, sample_budget="per_model", parse_names=False)
     with pytest.raises(ValueError, match="must share one response budget"):
-        bb.profile_responses(rs, axis=["a", "b"])
+        bb.profile(rs, axis=["a", "b"])
 
 
 def test_ladder_profiles_match_array_api_and_find_planted_items():
@@ -138,9 +139,9 @@ def test_ladder_profiles_match_array_api_and_find_planted_items():
     sim = repeated_sampling(n_items=300, T=10, rng=20260601,
                             flawed={"non_monotone": 0.05, "flat": 0.1})
     rs = sim.to_response_set() if hasattr(sim, "to_response_set") else sim.responses
-    res = bb.profile_responses(rs, axis="size")
+    res = bb.profile(rs, axis="size")
     assert res.axis.models == tuple(rs.model_ids)  # ladder roster is in size order
-    again = bb.profiles(res.trajectories.counts, res.T, entropy=res.trajectories.entropy)
+    again = bb.steps.profiles(res.trajectories.counts, res.T, entropy=res.trajectories.entropy)
     pd.testing.assert_frame_equal(res.profile.to_frame().reset_index(drop=True),
                                   again.to_frame().reset_index(drop=True))
     df = res.to_frame()
@@ -153,7 +154,7 @@ def test_ladder_profiles_match_array_api_and_find_planted_items():
     # item metadata rides along for explorers
     assert "answer_key" in df.columns
     assert df["n_states"].min() >= 1
-    assert set(res.item_frame(df.index[0]).columns) == {"position", "k", "c", "e", "fit", "block"}
+    assert set(res.trajectory_frame(df.index[0]).columns) == {"position", "k", "c", "e", "fit", "block"}
 
 
 def test_eval_arena_codellama_ladder():
@@ -167,9 +168,9 @@ def test_eval_arena_codellama_ladder():
             raise
         pytest.skip(f"eval-arena data unavailable: {exc}")
     ladder = ["codellama-7b", "codellama-13b", "codellama-34b"]
-    ax = bb.size_axis(rs, models=ladder)
+    ax = bb.steps.size_axis(rs, models=ladder)
     assert ax.models == tuple(ladder)
-    res = bb.profile_responses(rs, axis=ax)
+    res = bb.profile(rs, axis=ax)
     assert res.T == 10
     assert res.n_items == 800
     assert res.trajectories.entropy_source == "binary"
@@ -177,10 +178,10 @@ def test_eval_arena_codellama_ladder():
     cm = rs.counts()
     np.testing.assert_array_equal(res.profile.counts,
                                   cm.K[:, cm.models.get_indexer(ladder)])
-    emp = bb.empirical_axis(rs, models=ladder)
+    emp = bb.steps.empirical_axis(rs, models=ladder)
     acc = cm.K[:, cm.models.get_indexer(ladder)].mean(axis=0) / 10  # mean correctness (no principal)
     assert emp.accuracy_kind == "mean"
     np.testing.assert_allclose(emp.accuracy, np.sort(acc))
-    summ = bb.summarize(res)
+    summ = bb.steps.summarize_profiles(res)
     print(summ.to_frame().T)
     assert 0 < summ.anomaly_rate < 0.5

@@ -9,13 +9,13 @@ import scipy.stats
 from scipy import optimize
 from scipy.cluster.vq import kmeans2
 
-from benchkit.boundary import profiles
-from benchkit.boundary.utility import _allocate
-from benchkit.boundary.utility import measurement_utility
-from benchkit.boundary.utility import ndr
-from benchkit.boundary.utility import select_bsdprobe
-from benchkit.boundary.utility import subset_utility
-from benchkit.boundary.utility import utility_table
+from benchkit.boundary import measure_utility
+from benchkit.boundary._utility import _allocate
+from benchkit.boundary.steps import ndr
+from benchkit.boundary.steps import profiles
+from benchkit.boundary.steps import select_bsdprobe
+from benchkit.boundary.steps import subset_utility
+from benchkit.boundary.steps import utility_table
 from benchkit.simulate import repeated_sampling
 from benchkit.stats import kendall_tau_b
 from benchkit.subsets import _CorrelationDistance
@@ -383,9 +383,9 @@ def test_bsdprobe_beats_random_on_simulated_ladder():
     # and spread scores better than uniform sampling. Seeded; margins well inside the observed gap.
     s = repeated_sampling(n_items=800, T=10, rng=21)
     rs = s.to_response_set()
-    res = measurement_utility(rs, reference_axis=list(rs.model_ids), sizes=(15, 30),
-                              methods=("random",), n_repeats=30, rng=0, name="sim")
-    summ = res.summary().set_index(["method", "size"])
+    res = measure_utility(rs, reference_axis=list(rs.model_ids), sizes=(15, 30),
+                          methods=("random",), n_repeats=30, rng=0, name="sim")
+    summ = res.summary_frame().set_index(["method", "size"])
     for size in (15, 30):
         bsd = summ.loc[("BSDProbe(reference)", size)]
         rnd = summ.loc[("Random", size)]
@@ -398,15 +398,15 @@ def test_bsdprobe_beats_random_on_simulated_ladder():
 def test_measurement_utility_axes_and_tables(sim):
     _, rs, _, _ = sim
     models = list(rs.model_ids)
-    res = measurement_utility(rs, reference_axis=models[::-1],  # empirical order restores it
-                              selection_axes={"small": models[:4], "all": models},
-                              methods=("random", "anchor_points"), sizes=(20,), n_repeats=4,
-                              estimator="method", name="sim")
+    res = measure_utility(rs, reference_axis=models[::-1],  # empirical order restores it
+                          selection_axes={"small": models[:4], "all": models},
+                          methods=("random", "anchor_points"), sizes=(20,), n_repeats=4,
+                          estimator="method", name="sim")
     assert list(res.reference_models) == models
     assert res.methods == ("Random", "Anchor Points", "BSDProbe(small)", "BSDProbe(all)")
     tab = utility_table({"sim": res, "sim2": res}, metric="tau_b")
     assert tab.shape == (2, 8)
-    summ = res.summary()
+    summ = res.summary_frame()
     assert tab.loc["sim", ("Anchor Points", "mean")] == pytest.approx(
         summ.set_index("method").loc["Anchor Points", "tau_b_mean"])
     txt = utility_table(res, formatted=True)
@@ -450,7 +450,7 @@ def test_kmedoids_init_matches_dense_alternating():
 def test_answer_entropy_matches_scipy_and_feeds_profiles(sim):
     # oracle: scipy.stats.entropy of each cell's state distribution / log M_q (Eq. 2), M_q = states
     # seen for the item across the axis's models
-    from benchkit.boundary import answer_entropy
+    from benchkit.boundary.steps import answer_entropy
 
     _, rs, K, _ = sim
     ac = rs.answer_counts()
@@ -462,11 +462,11 @@ def test_answer_entropy_matches_scipy_and_feeds_profiles(sim):
         for j in range(4):
             want = 0.0 if M <= 1 else scipy.stats.entropy(cnt[j]) / np.log(M)
             assert e[i, j] == pytest.approx(want, abs=1e-12)
-    res = measurement_utility(rs, reference_axis=list(rs.model_ids), methods=(), sizes=(10,),
-                              n_repeats=2)
-    res_bin = measurement_utility(rs, reference_axis=list(rs.model_ids), methods=(), sizes=(10,),
-                                  n_repeats=2, entropy={})
+    res = measure_utility(rs, reference_axis=list(rs.model_ids), methods=(), sizes=(10,),
+                          n_repeats=2)
+    res_bin = measure_utility(rs, reference_axis=list(rs.model_ids), methods=(), sizes=(10,),
+                              n_repeats=2, entropy={})
     # answer-state entropy changes v and thus the (1-w)v-weighted subsets
     assert not np.array_equal(res.selections[0][0], res_bin.selections[0][0])
     with pytest.raises(ValueError, match="entropy='x' is not allowed"):
-        measurement_utility(rs, reference_axis=list(rs.model_ids), entropy="x")
+        measure_utility(rs, reference_axis=list(rs.model_ids), entropy="x")

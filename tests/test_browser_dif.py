@@ -65,17 +65,17 @@ def test_explorer_in_jupyterlab_row_click_and_reversals(open_notebook):
 @pytest.mark.browser
 def test_to_html_page_works_offline_from_file_url(lab_browser, tmp_path, dif_small_options):
     from benchkit import ResponseSet
-    from benchkit.dif import audit
-    from benchkit.dif import simulate_family_dif
+    from benchkit.dif import audit_rankings
     from benchkit.dif.explore import heatmap_view
     from benchkit.dif.explore import near_tie_view
+    from benchkit.dif.steps import simulate_family_dif
     from benchkit.widgets import DIFExplorer
 
     s = simulate_family_dif(n_items=300, n_models=600, n_owners=100, n_sources=5, dif_source_sd=1.0,
                             dif_fraction=0.2, rng=5)
     wide = pd.DataFrame(s.Y, index=[f"i{i}" for i in range(300)], columns=list(s.model_ids))
     rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
-    res = audit(rs, min_family_size=10, K=(3, 3), rng=1, **dif_small_options)
+    res = audit_rankings(rs, min_family_size=10, K=(3, 3), rng=1, **dif_small_options)
     w = DIFExplorer(res, texts={"i1": "<b>bold?</b>"})
     w.selected = "i1"
     path = tmp_path / "dif.html"

@@ -1,7 +1,7 @@
 """The ECDF gap explorer in a real JupyterLab and as an exported page (headless chromium).
 
 In JupyterLab: clicking a gap band lists its neighbouring items (the ids Python computed with
-benchkit.measure.gap_targets), clicking the axis strip adds a what-if item whose metrics come back
+benchkit.measure.steps.gap_targets), clicking the axis strip adds a what-if item whose metrics come back
 from the kernel, and picking another benchmark reloads it from Python. The static page from
 ``to_html()`` is opened from file:// with the network blocked and does the same without a kernel.
 """

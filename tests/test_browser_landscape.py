@@ -1,7 +1,7 @@
 """The landscape explorer in a real JupyterLab and as an exported page (headless chromium).
 
 In JupyterLab: dragging a rectangle over the plot lists the items inside (Python computes the list
-with LandscapeData.brush; the ids are checked against the kernel's own list), and picking a
+with LandscapeView.brush; the ids are checked against the kernel's own list), and picking a
 comparison variant draws the before/after arrows sent back from the kernel. The notebook is written
 to a temporary folder served by its own JupyterLab, so nothing in the repository is touched. The
 static page from ``to_html()`` is opened from file:// with the network blocked and brushes there too.
@@ -24,7 +24,7 @@ import json
 from benchkit.datasets import fetch
 from benchkit.widgets import LandscapeExplorer
 rs = fetch("conformal-llm", subjects=["anatomy", "business_ethics"])
-explorer = LandscapeExplorer(rs, group="source", page_size=500)
+explorer = LandscapeExplorer(rs, by="source", page_size=500)
 explorer"""
 REPORT = """\
 print("EXPECTED " + json.dumps({"items": [r["item"] for r in explorer.selected],

@@ -2,7 +2,7 @@
 
 In JupyterLab: dragging the ratio line of the selection-ratio curve sends the new ratio to the
 kernel, and the listed subset is then exactly the Python-computed selective benchmark at that
-ratio (:func:`benchkit.quality.select_items`, recomputed here in the test process) with the
+ratio (:func:`benchkit.quality.steps.select_items`, recomputed here in the test process) with the
 readout of :meth:`QualityDashboard.subset_for`. The page from ``to_html()`` is opened from
 file:// with the network blocked: no request, no console error, and its ratio (snapped to the
 grid) lists the same subsets.
@@ -45,7 +45,7 @@ def make_result():
 '''
 SHOW = '''\
 result = make_result()
-dashboard = QualityDashboard(result, K=20)
+dashboard = QualityDashboard(result, n_rep=20)
 dashboard'''
 
 
@@ -56,7 +56,7 @@ def _setup_namespace():
 
 
 def _expected(result, b, ratio):
-    from benchkit.quality import select_items
+    from benchkit.quality.steps import select_items
 
     Y = result.matrices[b]
     idx = select_items(Y.to_numpy(), result.families[b].indices(list(Y.columns)), ratio=ratio,
@@ -87,7 +87,7 @@ def test_dashboard_in_jupyterlab_drag_ratio_lists_python_subset(temp_notebook):
     result = ns["make_result"]()
     from benchkit.widgets import QualityDashboard
 
-    local = QualityDashboard(result, K=20)
+    local = QualityDashboard(result, n_rep=20)
     # the kernel runs in tmp_path: make it import this checkout's benchkit
     with temp_notebook("quality_dashboard.ipynb", [SETUP, SHOW], env={"PYTHONPATH": str(REPO_ROOT)},
                        title="QualityDashboard browser test (temporary).") as page:
@@ -131,7 +131,7 @@ def test_exported_dashboard_opens_offline_and_drags_on_the_grid(lab_browser, tmp
     from benchkit.widgets import QualityDashboard
 
     result = _setup_namespace()["make_result"]()
-    d = QualityDashboard(result, K=20)
+    d = QualityDashboard(result, n_rep=20)
     path = tmp_path / "quality.html"
     d.to_html(path)
     with offline_page(lab_browser, path, viewport={"width": 1100, "height": 1400}) as off:

@@ -59,6 +59,7 @@ def test_quickstart_runs_and_renders_charts(open_notebook):
     assert _folder_digest(CHECKPOINTS) == checkpoints_before
 
 
+@pytest.mark.slow  # starts and stops a JupyterLab server
 def test_server_and_kernels_are_stopped_even_on_failure(tmp_path):
     # The harness must not leave JupyterLab or its kernels running when the test body raises.
     from jupyter_harness import _processes_mentioning

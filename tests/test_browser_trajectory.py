@@ -1,7 +1,7 @@
 """The trajectory explorer in a real JupyterLab and as an exported page (headless chromium).
 
 In JupyterLab: clicking an item in the list redraws its trajectory (C, the isotonic fit and the
-crossings drawn are the numbers benchkit.boundary.profiles computed), and dragging across the x
+crossings drawn are the numbers benchkit.boundary.steps.profiles computed), and dragging across the x
 histogram brushes a range, after which the kernel's filtered list is what pandas filtering of
 ``to_frame()`` gives. The page from ``to_html()`` does the same without a kernel (the front end's
 own filter rule), opened from file:// with the network blocked.
@@ -21,7 +21,7 @@ from jupyter_harness import wait_for_idle
 
 SETUP = """\
 from benchkit.simulate import load_sample
-from benchkit.boundary import profiles
+from benchkit.boundary.steps import profiles
 from benchkit.widgets import TrajectoryExplorer
 rs = load_sample("ladder")
 prof = profiles(rs.counts().K, rs.T, items=rs.item_ids)
@@ -30,7 +30,7 @@ explorer"""
 
 
 def _reference():
-    from benchkit.boundary import profiles
+    from benchkit.boundary.steps import profiles
     from benchkit.simulate import load_sample
 
     rs = load_sample("ladder")

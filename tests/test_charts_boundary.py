@@ -5,9 +5,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit.boundary import exact_table
-from benchkit.boundary import get_table
-from benchkit.boundary import profiles
+from benchkit.boundary.steps import exact_calibration
+from benchkit.boundary.steps import get_calibration
+from benchkit.boundary.steps import profiles
 from benchkit.charts import boundary as cb
 
 pytest.importorskip("altair")
@@ -32,7 +32,7 @@ def test_trajectory_frame_hand_worked(prof):
     # Delta = 1; targets .25, .5, .75: linear interpolation by hand
     #   .25 in [0, .3] on [0, 1/3]: s = (.25/.3)/3;  .5 in [.3, .7]: s = 1/3 + (.2/.4)/3
     #   .75 in [.7, 1]: s = 2/3 + (.05/.3)/3.  H = {s_i >= Q_.75} = {s_4 = 1}.
-    fr = cb.trajectory_frame(prof, "q0", models=["a", "b", "c", "d"])
+    fr = cb.trajectory_frames(prof, "q0", models=["a", "b", "c", "d"])
     pts = fr["points"]
     np.testing.assert_allclose(pts["position"], [0, 1 / 3, 2 / 3, 1])
     np.testing.assert_allclose(pts["c"], [0, 0.3, 0.7, 1.0])
@@ -47,7 +47,7 @@ def test_trajectory_frame_hand_worked(prof):
 
 
 def test_trajectory_frame_flat_and_rows(prof):
-    fr = cb.trajectory_frame(prof, 1)
+    fr = cb.trajectory_frames(prof, 1)
     assert fr["crossings"].empty
     assert fr["high"].empty
     np.testing.assert_allclose(fr["points"]["fit"], 0.5)
@@ -55,21 +55,21 @@ def test_trajectory_frame_flat_and_rows(prof):
     from scipy.optimize import isotonic_regression
 
     for r in (2, 17, 55):
-        a = cb.trajectory_frame(prof, r)["points"]
-        b = cb.trajectory_frame(prof, f"q{r}")["points"]
+        a = cb.trajectory_frames(prof, r)["points"]
+        b = cb.trajectory_frames(prof, f"q{r}")["points"]
         pd.testing.assert_frame_equal(a, b)
         np.testing.assert_allclose(a["fit"], isotonic_regression(prof.counts[r] / 10).x, atol=1e-12)
 
 
 def test_trajectory_errors(prof):
     with pytest.raises(ValueError, match="out of range"):
-        cb.trajectory_frame(prof, 500)
+        cb.trajectory_frames(prof, 500)
     with pytest.raises(ValueError, match="not among"):
-        cb.trajectory_frame(prof, "nope")
+        cb.trajectory_frames(prof, "nope")
     with pytest.raises(ValueError, match="must name the 4"):
-        cb.trajectory_frame(prof, 0, models=["a"])
+        cb.trajectory_frames(prof, 0, models=["a"])
     with pytest.raises(TypeError, match="ProfileResult"):
-        cb.trajectory_frame(np.zeros(3), 0)
+        cb.trajectory_frames(np.zeros(3), 0)
 
 
 def test_trajectory_chart_spec(prof):
@@ -127,7 +127,7 @@ def test_distribution_chart_spec(prof):
 
 
 def test_calibration_frame_vs_lookup():
-    mc, ex = get_table(3, 10), exact_table(3, 10)
+    mc, ex = get_calibration(3, 10), exact_calibration(3, 10)
     df = cb.calibration_frame({"mc": mc, "exact": ex})
     for lab, tb in (("mc", mc), ("exact", ex)):
         sub = df[df.table == lab]
@@ -164,5 +164,5 @@ def test_trajectory_frame_names_models_from_the_profile():
     # profiles(models=...) stores the axis names; charts use them without models= by hand
     K = np.array([[0, 2, 5, 9], [1, 1, 2, 2]])
     p = profiles(K, 10, models=["tiny", "small", "base", "large"])
-    assert cb.trajectory_frame(p, 0)["points"]["model"].tolist() == ["tiny", "small", "base", "large"]
-    assert cb.trajectory_frame(p, 0, models=list("abcd"))["points"]["model"].tolist() == list("abcd")
+    assert cb.trajectory_frames(p, 0)["points"]["model"].tolist() == ["tiny", "small", "base", "large"]
+    assert cb.trajectory_frames(p, 0, models=list("abcd"))["points"]["model"].tolist() == list("abcd")

@@ -10,11 +10,11 @@ from test_dif_replication import BINARY_AXES
 from test_dif_replication import _annotations
 
 from benchkit import charts
-from benchkit.dif import analyze_annotations
-from benchkit.dif import content_sample
-from benchkit.dif import robustness
+from benchkit.dif import analyze_robustness
 from benchkit.dif.explore import reversal_curve_view
 from benchkit.dif.explore import robustness_forest_view
+from benchkit.dif.steps import analyze_annotations
+from benchkit.dif.steps import content_sample
 
 vlc = pytest.importorskip("vl_convert")
 
@@ -31,7 +31,7 @@ def selected(dif_selected):
 
 @pytest.fixture(scope="module")
 def result(dif_result):
-    return dif_result  # tests/conftest.py: audit(rs, min_family_size=10, K=(4, 4), rng=3, reduced counts)
+    return dif_result  # tests/conftest.py: audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3), reduced
 
 
 def _data(chart, column: str) -> pd.DataFrame:
@@ -50,13 +50,13 @@ def test_figure1_plots_the_reversal_curve_view(result):
     np.testing.assert_allclose(d["random_high_pct"][:6], 100 * ref["random_high"], rtol=1e-12)
     assert (d["significance"][:6] == np.where(ref["p_value"] <= 0.05, "p ≤ .05", "p > .05")).all()
     assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
-    with pytest.raises(TypeError, match=r"expected a benchkit.dif.AuditResult.*got DataFrame"):
+    with pytest.raises(TypeError, match=r"expected a benchkit.dif.RankingAudit.*got DataFrame"):
         charts.dif.reversal_curve_chart(result.to_frame())
 
 
 def test_figure2_plots_the_forest_rows(rs, result):
-    table = robustness(rs, result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20, rng=1,
-                       progress=False)
+    table = analyze_robustness(rs, result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20,
+                               rng=1, progress=False)
     ch = charts.dif.robustness_forest_chart({"sim": table, "again": table})  # faceted
     d = _data(ch, "variant")
     ref = robustness_forest_view(table, benchmark="sim")

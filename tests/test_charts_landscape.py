@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 from benchkit.charts import landscape as cl
-from benchkit.landscape import model_table
-from benchkit.landscape import points
+from benchkit.landscape.steps import model_table
+from benchkit.landscape.steps import points
 
 
 def _pts(n=600, seed=3):

@@ -14,8 +14,8 @@ from benchkit.charts.quality import family_cad_chart  # Altair is imported insid
 from benchkit.charts.quality import kendall_heatmap_chart  # Altair is imported inside each chart function
 from benchkit.charts.quality import selection_curve_chart  # Altair is imported inside each chart function
 from benchkit.quality import assess
-from benchkit.quality import band
-from benchkit.quality import selection_sweep
+from benchkit.quality.steps import band
+from benchkit.quality.steps import selection_sweep
 
 alt = pytest.importorskip("altair")
 vlc = pytest.importorskip("vl_convert")
@@ -66,7 +66,7 @@ def test_kendall_heatmap_values_are_scipy_tau(result):
 def test_family_cad_chart_matches_table7(result):
     ch = family_cad_chart(result)
     vals = [r for r in _values(ch) if "family" in r]
-    t7 = result.family_table()
+    t7 = result.families_frame()
     assert {(r["benchmark"], r["family"]) for r in vals} == {
         (b, f) for b in t7.index for f in t7.columns if not np.isnan(t7.at[b, f])}
     # faceted by benchmark: the layers have no data of their own, so each facet is filtered
@@ -83,7 +83,7 @@ def test_family_cad_chart_matches_table7(result):
 
 
 def test_selection_curve_is_the_sweep(result):
-    curve = selection_sweep(result, ratios=(0.2, 0.5, 1.0), K=10, rng=0, progress=False)
+    curve = selection_sweep(result, ratios=(0.2, 0.5, 1.0), n_rep=10, rng=0, progress=False)
     ch = selection_curve_chart(curve)
     vals = _values(ch)
     mean = curve[curve["benchmark"] == "mean"].set_index("ratio")

@@ -3,12 +3,12 @@ import numpy as np
 import pytest
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import simulate_family_dif
 from benchkit.dif._anchors import anchor_weights
 from benchkit.dif._anchors import easiness_cells
 from benchkit.dif._anchors import jaccard
 from benchkit.dif._anchors import purify
 from benchkit.dif._anchors import select_anchors
+from benchkit.dif.steps import simulate_family_dif
 
 
 def test_cells_hand_case():
@@ -30,7 +30,7 @@ def test_select_and_weights_restore_mass_exactly():
     cells = rng.integers(0, 37, 1001)
     D = rng.random(1001).round(1)  # many ties
     for alpha in (0.3, 0.5, 0.7):
-        sel = select_anchors(D, cells, alpha=alpha)
+        sel = select_anchors(D, cells, anchor_fraction=alpha)
         w = anchor_weights(sel, cells)
         for c in np.unique(cells):
             m = cells == c
@@ -47,7 +47,7 @@ def test_select_and_weights_restore_mass_exactly():
 
 
 def test_k_is_at_least_one():
-    sel = select_anchors(np.array([3.0, 1.0]), np.array([0, 1]), alpha=0.3)
+    sel = select_anchors(np.array([3.0, 1.0]), np.array([0, 1]), anchor_fraction=0.3)
     assert sel.tolist() == [True, True]
 
 
@@ -72,7 +72,7 @@ def test_purify_rounds_and_mass():
 
 
 def test_errors():
-    with pytest.raises(BenchkitValueError, match="alpha"):
-        select_anchors([1.0], [0], alpha=0.0)
+    with pytest.raises(BenchkitValueError, match="anchor_fraction"):
+        select_anchors([1.0], [0], anchor_fraction=0.0)
     with pytest.raises(BenchkitValueError, match="source"):
         easiness_cells([1.0, 2.0], ["a"])

@@ -1,4 +1,4 @@
-"""benchkit.dif.audit on a ResponseSet: the whole primary analysis (paper 001)."""
+"""benchkit.dif.audit_rankings on a ResponseSet: the whole primary analysis (paper 001)."""
 import numpy as np
 import pandas as pd
 import pytest
@@ -7,9 +7,9 @@ from benchkit import ResponseSet
 from benchkit._random import seed_sequence
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import audit
-from benchkit.dif import robustness
-from benchkit.dif import robustness_pass
+from benchkit.dif import analyze_robustness
+from benchkit.dif import audit_rankings
+from benchkit.dif.steps import robustness_pass
 
 
 def test_audit_tables(dif_sim_rs, dif_result):
@@ -22,14 +22,14 @@ def test_audit_tables(dif_sim_rs, dif_result):
     assert row.excess_pp == pytest.approx(100 * (r.ranking.rate[j] - np.median(
         r.controls.replicates[:, j])))
     # the pair table lists exactly the counted reversals
-    pairs = r.near_tie_pairs()
+    pairs = r.pairs_frame()
     assert int(pairs.reversed.sum()) == int(r.ranking.flips[j].sum())
     assert int((~pairs.anchor_tie).sum()) == int(r.ranking.eligible[j].sum())
     assert list(r.alpha_sensitivity.alpha) == [0.3, 0.5]
     assert set(r.items_frame().half) == {0, 1}
     assert len(r.scores_frame()) == r.population.representatives().size
     # population report: every model accounted for
-    assert len(r.population.excluded()) + r.population.retained.size == rs.n_models
+    assert len(r.population.excluded_frame()) + r.population.retained.size == rs.n_models
     # source contributions sum to the family shift in each direction (Eq. 57)
     sc = r.scores_frame()
     for h in (0, 1):
@@ -43,7 +43,7 @@ def test_audit_tables(dif_sim_rs, dif_result):
 
 def test_audit_reproducible_and_njobs(dif_sim_rs, dif_result, dif_small_options):
     _s, rs = dif_sim_rs
-    b = audit(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **dif_small_options)
+    b = audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3, n_jobs=2, **dif_small_options)
     np.testing.assert_array_equal(b.controls.replicates, dif_result.controls.replicates)
     np.testing.assert_array_equal(b.bootstrap.replicates, dif_result.bootstrap.replicates)
     np.testing.assert_array_equal(b.owner_shifts.replicates, dif_result.owner_shifts.replicates)
@@ -56,7 +56,7 @@ def test_robustness_rows(dif_sim_rs, dif_result):
     pert = {"owner cap 1": {"owner_cap": 1, "min_family_size": 5},
             "omit qwen": {"omit": ("qwen",), "min_family_size": 10},
             "impossible": {"min_family_size": 10_000}}
-    tab = robustness(rs, dif_result, perturbations=pert, n_controls=20, rng=0, progress=False)
+    tab = analyze_robustness(rs, dif_result, perturbations=pert, n_controls=20, rng=0, progress=False)
     assert list(tab.variant) == ["baseline cap 5", "owner cap 1", "omit qwen", "impossible"]
     assert "qwen" not in tab.loc[2, "families"]
     assert "min_family_size" in tab.loc[3, "error"]
@@ -68,16 +68,16 @@ def test_robustness_rows(dif_sim_rs, dif_result):
 def test_audit_errors(dif_sim_rs):
     s, rs = dif_sim_rs
     with pytest.raises(BenchkitTypeError, match="ResponseSet"):
-        audit(s.Y)
+        audit_rankings(s.Y)
     with pytest.raises(BenchkitValueError, match="leave 0 families"):
-        audit(rs, progress=False, min_family_size=10_000)
+        audit_rankings(rs, progress=False, min_family_size=10_000)
     with pytest.raises(BenchkitValueError, match="owners"):
-        audit(rs, owners="family", progress=False)
+        audit_rankings(rs, owners="family", progress=False)
     with pytest.raises(BenchkitValueError, match="epsilon"):
-        audit(rs, epsilon=0.015, progress=False)
+        audit_rankings(rs, epsilon=0.015, progress=False)
     wide = pd.DataFrame({"a/llama-1": [1.0, np.nan], "b/qwen-2": [0.0, 1.0]}, index=["x", "y"])
     with pytest.raises(BenchkitValueError, match="complete binary matrix"):
-        audit(ResponseSet.from_wide(wide), progress=False)
+        audit_rankings(ResponseSet.from_wide(wide), progress=False)
 
 
 def test_explore_views(dif_result):
@@ -120,7 +120,7 @@ def test_dimension_selection_view_is_the_one_se_rule(dif_selected):
 
 
 def test_compare_family_shifts_self_is_zero(dif_result):
-    from benchkit.dif import compare_family_shifts
+    from benchkit.dif.steps import compare_family_shifts
 
     tab = compare_family_shifts(dif_result, dif_result, n_resamples=30, rng=0)
     np.testing.assert_allclose(tab.difference_pp, 0, atol=1e-12)
@@ -145,13 +145,14 @@ def test_audit_content_sample(dif_result):
 def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_options,
                                                           monkeypatch):
     # App. D.2: "all remaining parameters are held at their primary values". A primary audit at
-    # alpha = 0.3 (and other non-default population settings) must run its variants at 0.3,
-    # not at the 0.5 default (the anchor share was 0.52 instead of 0.30).
+    # anchor_fraction = 0.3 (and other non-default population settings) must run its variants at
+    # 0.3, not at the 0.5 default (the anchor share was 0.52 instead of 0.30).
     from benchkit.dif import _pipeline
 
     _s, rs = dif_sim_rs
-    primary = audit(rs, min_family_size=10, K=(4, 4), alpha=0.3, owner_cap=4,
-                    representative="lexicographic", population_rng=7, rng=3, **dif_small_options)
+    primary = audit_rankings(rs, min_family_size=10, K=(4, 4), anchor_fraction=0.3, owner_cap=4,
+                             representative="lexicographic", population_rng=7, rng=3,
+                             **dif_small_options)
     seen = {}
 
     def spy(name, fn):
@@ -163,12 +164,12 @@ def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_
 
     spy("build_population", _pipeline.build_population)
     spy("cross_fit", _pipeline.cross_fit)
-    robustness(rs, primary, perturbations={"owner cap 1": {"owner_cap": 1}, "same": {}},
+    analyze_robustness(rs, primary, perturbations={"owner cap 1": {"owner_cap": 1}, "same": {}},
                n_controls=10, rng=0, progress=False)
     for kw, cf in seen["cross_fit"]:
         for fa in cf.anchors:  # k_c = max(1, round(0.3 n_c)) per cell: the share is ~0.30
             assert abs(fa.selected[-1].mean() - 0.3) < 0.03
-        assert kw["alpha"] == 0.3
+        assert kw["anchor_fraction"] == 0.3
         assert kw["K"] == primary.K
     (kw1, pop1), (kw0, pop0) = seen["build_population"]
     assert seed_sequence(kw1.pop("rng")).entropy == 7  # the primary's population seed
@@ -176,9 +177,10 @@ def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_
                    "representative": "lexicographic", "owners": None}
     # the empty perturbation rebuilds exactly the primary population
     pd.testing.assert_frame_equal(pop0.table, primary.population.table)
-    with pytest.raises(BenchkitValueError, match=r"overrides \['alpha'\] are not population settings"):
+    with pytest.raises(BenchkitValueError,
+                       match=r"overrides \['anchor_fraction'\] are not population settings"):
         _pipeline.run_variant(rs.binary(), primary.model_ids, primary.source, primary.K,
-                              overrides={"alpha": 0.5}, base=primary.settings)
+                              overrides={"anchor_fraction": 0.5}, base=primary.settings)
 
 
 @pytest.mark.slow
@@ -186,14 +188,14 @@ def test_audit_records_the_seed_entropy_it_used(dif_sim_rs, dif_small_options):
     # rng=None draws fresh OS entropy (randomized SVDs, K splits, controls): the result records it,
     # and the recorded seed reruns the audit exactly
     _s, rs = dif_sim_rs
-    a = audit(rs, min_family_size=10, K=(4, 4), rng=None, **dif_small_options)
+    a = audit_rankings(rs, min_family_size=10, K=(4, 4), rng=None, **dif_small_options)
     ent, key = a.settings["rng_entropy"], a.settings["rng_spawn_key"]
     assert isinstance(ent, int)
     assert key == ()
-    b = audit(rs, min_family_size=10, K=(4, 4), rng=np.random.SeedSequence(ent, spawn_key=key),
-              **dif_small_options)
+    b = audit_rankings(rs, min_family_size=10, K=(4, 4),
+                       rng=np.random.SeedSequence(ent, spawn_key=key), **dif_small_options)
     np.testing.assert_array_equal(a.anchors[0].weights, b.anchors[0].weights)
     np.testing.assert_array_equal(a.controls.replicates, b.controls.replicates)
     assert a.settings["population_rng_entropy"] == 0  # the default population seed
-    c = audit(rs, min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
+    c = audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
     assert c.settings["rng_entropy"] == 3

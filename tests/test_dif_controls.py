@@ -156,6 +156,7 @@ def test_owner_bootstrap_matches_direct_resampling():
     np.testing.assert_allclose(tab["mean"], [d[family == f].mean() for f in fams])
 
 
+@pytest.mark.slow  # a local Dask cluster
 def test_dask_cluster_identical(fitted):
     joblib = pytest.importorskip("joblib")
     distributed = pytest.importorskip("dask.distributed")

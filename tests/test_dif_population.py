@@ -3,10 +3,10 @@ import numpy as np
 import pytest
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import assign_families
-from benchkit.dif import build_population
-from benchkit.dif import model_owners
-from benchkit.dif import simulate_family_dif
+from benchkit.dif.steps import assign_families
+from benchkit.dif.steps import build_population
+from benchkit.dif.steps import model_owners
+from benchkit.dif.steps import simulate_family_dif
 
 
 def test_family_patterns_hand_cases():
@@ -86,7 +86,7 @@ def test_lineage_filter():
 def test_halves_balance_on_simulation():
     s = simulate_family_dif(n_items=2000, n_models=1500, n_owners=200, rng=5)
     pop = build_population(s.model_ids, s.Y.mean(0))
-    c = pop.counts().pivot(index="family", columns="half", values="checkpoints")
+    c = pop.counts_frame().pivot(index="family", columns="half", values="checkpoints")
     assert np.all(np.abs(c[0] - c[1]) <= 0.15 * (c[0] + c[1]))
 
 

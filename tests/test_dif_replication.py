@@ -164,7 +164,7 @@ def test_content_errors():
 
 
 def test_family_direction_tests_planted_and_null():
-    from benchkit.dif import family_direction_tests
+    from benchkit.dif.steps import family_direction_tests
 
     rng = np.random.default_rng(5)
     n = 160

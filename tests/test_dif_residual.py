@@ -6,9 +6,9 @@ from scipy.optimize import minimize
 import naive
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import family_codes
-from benchkit.dif import fit_residual_dif
-from benchkit.dif import simulate_family_dif
+from benchkit.dif.steps import family_codes
+from benchkit.dif.steps import fit_residual_dif
+from benchkit.dif.steps import simulate_family_dif
 from benchkit.irt._spectral import fit_spectral
 
 
@@ -40,7 +40,7 @@ def test_matches_scipy_penalized_logistic():
     Y, fam, offsets = _small()
     codes, labels = family_codes(fam)
     assert labels == ("gemma", "llama", "qwen")  # columns in sorted label order
-    fit = fit_residual_dif(Y, fam, offsets, lam=1.0, n_cycles=200)
+    fit = fit_residual_dif(Y, fam, offsets, ridge=1.0, n_cycles=200)
     for i in range(Y.shape[0]):
         x = _scipy_fit(Y[i].astype(float), codes, offsets[i], 3, 1.0)
         # the unconstrained penalized optimum is centered (Notes), so no constraint is needed
@@ -100,7 +100,7 @@ def test_errors():
         fit_residual_dif(Y, fam, offsets[:, :-1])
     with pytest.raises(BenchkitValueError, match="0/1"):
         fit_residual_dif(Y * 2.0, fam, offsets)
-    with pytest.raises(BenchkitValueError, match="lam"):
-        fit_residual_dif(Y, fam, offsets, lam=0.0)
+    with pytest.raises(BenchkitValueError, match="ridge"):
+        fit_residual_dif(Y, fam, offsets, ridge=0.0)
     with pytest.raises(BenchkitTypeError, match="n_cycles"):
         fit_residual_dif(Y, fam, offsets, n_cycles=2.5)

@@ -9,21 +9,21 @@ from scipy.stats import spearmanr
 
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import FoldSwapCheck
-from benchkit.dif import SourceSupport
-from benchkit.dif import build_population
-from benchkit.dif import fold_swap_signs
-from benchkit.dif import purify
-from benchkit.dif import robustness_table
-from benchkit.dif import run_variant
-from benchkit.dif import simulate_family_dif
-from benchkit.dif import source_decomposition
-from benchkit.dif import source_support
 from benchkit.dif._crossfit import cross_fit
 from benchkit.dif._robustness import _centered_ranks
 from benchkit.dif._robustness import _perm_block
 from benchkit.dif._robustness import _spearman_cols
 from benchkit.dif._robustness import source_effects
+from benchkit.dif.steps import FoldSwapCheck
+from benchkit.dif.steps import SourceSupport
+from benchkit.dif.steps import build_population
+from benchkit.dif.steps import fold_swap_signs
+from benchkit.dif.steps import purify
+from benchkit.dif.steps import robustness_table
+from benchkit.dif.steps import run_variant
+from benchkit.dif.steps import simulate_family_dif
+from benchkit.dif.steps import source_decomposition
+from benchkit.dif.steps import source_support
 from benchkit.irt._spectral import fit_spectral
 from benchkit.irt._spectral import standardize
 
@@ -120,7 +120,7 @@ def test_fold_swap_signs_hand():
     assert b["same_sign"].tolist() == [False, True]
     assert (chk.n_checked, chk.n_same) == (6, 4)
     assert chk.rate == pytest.approx(4 / 6)
-    assert chk.by_family().set_index("family")["n_same"].to_dict() == {"a": 3, "b": 1}
+    assert chk.families_frame().set_index("family")["n_same"].to_dict() == {"a": 3, "b": 1}
     one = fold_swap_signs(_decomp(), n_select=1)
     assert one.to_frame()["source"].tolist() == ["s1", "s4", "s1", "s2"]
 
@@ -224,7 +224,7 @@ def test_purify_deterministic_and_restores_cells(cf):
 
 
 def test_robustness_table_public_and_n_jobs_invariant():
-    from benchkit.dif import run_audit
+    from benchkit.dif.steps import run_audit
 
     s = simulate_family_dif(n_items=300, n_models=700, n_owners=90, n_sources=3, rng=4)
     res = run_audit(s.Y, s.model_ids, source=s.source, min_family_size=5, K=(2, 2),

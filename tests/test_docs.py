@@ -31,7 +31,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 IMAGES = ("image/svg+xml", "image/png", "image/jpeg", "image/gif")
-METHODS = ("boundary", "dif", "measure", "landscape", "quality")
+METHODS = ("boundary", "dif", "measure", "landscape", "quality", "labels")
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):

@@ -111,6 +111,7 @@ print(json.dumps(results))
 """
 
 
+@pytest.mark.slow  # one interpreter per module
 def test_every_compute_module_imports_alone_without_jupyter(tmp_path):
     r = _run(f"MODULES = {COMPUTE_MODULES!r}\nTMP = {str(tmp_path)!r}\n" + DRIVER)
     assert r.returncode == 0, r.stderr

@@ -90,7 +90,7 @@ def test_round_trip_inspect_log(tmp_path):
 def test_errors(tmp_path):
     bad = tmp_path / "x.jsonl"
     bad.write_text(json.dumps({"model_id": "m"}) + "\n")
-    msg = r"not an Every Eval Ever instance record \(missing \['schema_version'"
+    msg = r"x\.jsonl:1: an Every Eval Ever instance record needs the field 'schema_version'"
     with pytest.raises(BenchkitValueError, match=msg):
         read_every_eval_ever(bad)
     with pytest.raises(BenchkitValueError, match="correct='maybe' is not allowed"):

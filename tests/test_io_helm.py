@@ -147,7 +147,7 @@ def test_generation_and_errors(tmp_path):
     with pytest.raises(BenchkitValueError, match=msg):
         read_helm(p)
     p.write_text(json.dumps({"request_states": []}))
-    with pytest.raises(BenchkitValueError, match="is not a HELM scenario state"):
+    with pytest.raises(BenchkitValueError, match="a HELM scenario state needs the field 'adapter_spec'"):
         read_helm(p)
 
 

@@ -9,6 +9,7 @@ the fixture (C/I/P/N -> 1/0/0.5/0, inspect's value_to_float), and compared row b
 from __future__ import annotations
 
 import json
+import shutil
 import zipfile
 
 import numpy as np
@@ -146,8 +147,12 @@ def test_scorer_choice_and_errors(tmp_path):
     with pytest.raises(BenchkitValueError, match=r"score 'match' has value 7; allowed: C, I, P, N"):
         read_inspect(tmp_path / "z.eval", scorer="match")
     msg = r"duplicate sample: model 'openai/gpt-4o', item 't/q0', epoch 1"
+    shutil.copy(tmp_path / "x.eval", tmp_path / "x-copy.eval")
     with pytest.raises(BenchkitValueError, match=msg):
-        read_inspect([tmp_path / "x.eval", tmp_path / "x.eval"], scorer="match")
+        read_inspect([tmp_path / "x.eval", tmp_path / "x-copy.eval"], scorer="match")
+    # the same file named twice is one file (read once)
+    assert read_inspect([tmp_path / "x.eval", tmp_path / "x.eval"], scorer="match").n_responses == \
+        read_inspect(tmp_path / "x.eval", scorer="match").n_responses
     (tmp_path / "notzip.eval").write_text("hello")
     with pytest.raises(BenchkitValueError, match="not an Inspect .eval archive"):
         read_inspect(tmp_path / "notzip.eval")

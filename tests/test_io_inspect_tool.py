@@ -34,7 +34,7 @@ HERE = Path(__file__).parent / "tool_fixtures"
 COMMITTED = HERE / "inspect"
 
 
-@pytest.fixture(scope="module", params=["committed", "fresh"])
+@pytest.fixture(scope="module", params=["committed", pytest.param("fresh", marks=pytest.mark.slow)])
 def logs(request, tmp_path_factory):
     if request.param == "committed":
         return COMMITTED

@@ -189,7 +189,7 @@ def test_errors_name_file_and_line(tmp_path):
             read_lm_eval(tmp_path / "a", metric=metric)
 
     del recs[1]["doc_id"]
-    refused("acc", r"samples_arc_easy_.*\.jsonl:2: record has no field 'doc_id'")
+    refused("acc", r"samples_arc_easy_.*\.jsonl:2: an lm-eval samples record needs the field 'doc_id'")
     recs[1]["doc_id"] = 0
     refused("acc", r"duplicate document: model 'gpt2', item 'arc_easy/0' appears at .*:1 and .*:2")
     recs[1]["doc_id"] = 1

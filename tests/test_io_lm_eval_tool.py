@@ -27,7 +27,7 @@ from benchkit.io.lm_eval import read_lm_eval
 HERE = Path(__file__).parent / "tool_fixtures"
 
 
-@pytest.fixture(scope="module", params=["committed", "fresh"])
+@pytest.fixture(scope="module", params=["committed", pytest.param("fresh", marks=pytest.mark.slow)])
 def out(request, tmp_path_factory):
     if request.param == "committed":
         return HERE / "lm_eval"

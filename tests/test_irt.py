@@ -267,7 +267,7 @@ def test_calibrate_items_reproduces_fixed_parameter_estimates(sim):
 
     ref = optimize.minimize_scalar(nll, bounds=(-8, 8), method="bounded", options={"xatol": 1e-10})
     assert cal.difficulty[0] == pytest.approx(ref.x, abs=1e-6)
-    z_new = measure.normalize_difficulty(cal.difficulty, reference=mml.difficulty, clip=True)
+    z_new = measure.steps.normalize_difficulty(cal.difficulty, reference=mml.difficulty, clip=True)
     assert 0 <= z_new[0] <= 1
     with pytest.raises(BenchkitValueError, match="Y_new has 3 columns but the fit has 100 models"):
         irt.calibrate_items(np.zeros((1, 3)), mml)
@@ -275,13 +275,13 @@ def test_calibrate_items_reproduces_fixed_parameter_estimates(sim):
 
 def test_leave_one_model_out():
     Y, _, _ = simulate(40, 12, seed=13)
-    loo = measure.leave_one_model_out(Y, method="jml")
+    loo = measure.steps.leave_one_model_out(Y, method="jml")
     ref = irt.fit_1pl(np.delete(Y, 4, axis=1), method="jml").difficulty
     np.testing.assert_allclose(loo.difficulties[4], ref)
     # the refits run through benchkit._parallel: the same result with two workers (threading
     # backend: no process start-up in a unit test)
     with parallel_config(backend="threading"):
-        two = measure.leave_one_model_out(Y, method="jml", n_jobs=2)
+        two = measure.steps.leave_one_model_out(Y, method="jml", n_jobs=2)
     np.testing.assert_array_equal(two.difficulties, loo.difficulties)
     assert loo.models.shape[0] == 12
     assert (loo.models["pearson"] > 0.9).all()
@@ -308,7 +308,7 @@ def test_dataframe_labels_and_frames(sim):
                       columns=[f"m{k}" for k in range(Y.shape[1])])
     fit = irt.fit_1pl(df, method="jml")
     assert fit.to_frame().index[0] == "i0"
-    assert fit.abilities().index[-1] == "m99"
+    assert fit.models_frame().index[-1] == "m99"
     assert list(fit.to_frame().columns) == ["difficulty", "difficulty_se", "discrimination",
                                             "discrimination_se"]
 

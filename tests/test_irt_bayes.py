@@ -15,6 +15,8 @@ from benchkit import irt
 from benchkit._validation import BenchkitValueError
 from benchkit.simulate import binary_matrix
 
+pytestmark = pytest.mark.slow  # PyMC/nutpie compile the model (~25 s)
+
 HAVE_BAYES = all(importlib.util.find_spec(m) is not None for m in ("pymc", "nutpie", "arviz"))
 needs_bayes = pytest.mark.skipif(
     not HAVE_BAYES, reason="optional extra benchkit[bayes] (pymc, nutpie, arviz) not installed"

@@ -1,4 +1,4 @@
-"""benchkit.measure.sensitivity: the metrics under the analysis choices paper 002 leaves open."""
+"""benchkit.measure.analyze_sensitivity: the metrics under the analysis choices paper 002 leaves open."""
 from __future__ import annotations
 
 import numpy as np
@@ -31,7 +31,7 @@ def rs():
 
 @pytest.fixture(scope="module")
 def sens(rs):
-    return measure.sensitivity(rs, extreme=("keep", "drop", "drop_correct"),
+    return measure.analyze_sensitivity(rs, extreme=("keep", "drop", "drop_correct"),
                                item_prior_sd=(1.0, 3.0, 10.0), normalize=("minmax", "logistic"))
 
 
@@ -120,7 +120,7 @@ def test_sensitivity_views(sens):
     assert t["is_default"].sum() == 1
     d = _row(t, is_default=True)
     assert (d["extreme"], d["item_prior_sd"], d["normalize"]) == ("keep", 3.0, "minmax")
-    rg = sens.ranges()
+    rg = sens.ranges_frame()
     assert list(rg["metric"]) == ["ddm", "max_gap", "top_sum"]
     ddm = rg.set_index("metric").loc["ddm"]
     assert ddm["min"] == t["ddm"].min()
@@ -142,11 +142,11 @@ def test_sensitivity_views(sens):
 ])
 def test_sensitivity_errors(rs, kw, err, msg):
     with pytest.raises(err, match=msg):
-        measure.sensitivity(rs, **kw)
+        measure.analyze_sensitivity(rs, **kw)
 
 
 def test_sensitivity_needs_response_sets():
     with pytest.raises(BenchkitTypeError, match="ResponseSet"):
-        measure.sensitivity({"x": np.array([0.1, 0.2])})
+        measure.analyze_sensitivity({"x": np.array([0.1, 0.2])})
     with pytest.raises(BenchkitValueError, match="choice"):
         measure.Sensitivity(pd.DataFrame(), {}, 5).by_choice("prior")

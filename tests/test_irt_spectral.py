@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from benchkit._validation import BenchkitValueError
-from benchkit.dif import simulate_family_dif
+from benchkit.dif.steps import simulate_family_dif
 from benchkit.irt._spectral import fit_spectral
 from benchkit.irt._spectral import randomized_svd
 from benchkit.irt._spectral import select_dimension

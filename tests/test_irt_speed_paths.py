@@ -19,7 +19,7 @@ from benchkit._kernels import irt_em as K
 from benchkit._validation import BenchkitValueError
 from benchkit.irt._common import _matrix_stats
 from benchkit.irt._marginal import _Marginal
-from benchkit.irt._marginal import _post_moments
+from benchkit.irt._quadrature import _post_moments
 from benchkit.simulate import binary_matrix
 
 _GRID = np.linspace(-8.0, 8.0, 2001)
@@ -139,6 +139,7 @@ def test_em_2pl_equals_the_old_objective_solved_tightly(missing):
     np.testing.assert_allclose(em.discrimination, np.exp(x[n:]), rtol=0, atol=1e-6)
 
 
+@pytest.mark.slow  # a tightly solved dense quadrature oracle
 def test_em_2pl_equals_dense_quadrature_optimum_solved_tightly():
     # the slow obviously-correct twin: every model x node x item term on a fixed trapezoid
     # grid (naive.marginal_nll_dense, 801 nodes on [-8, 8]), solved by Newton to max |gradient|

@@ -97,6 +97,7 @@ def test_scan_binary_equals_twin():
     assert naive.scan_binary(Y)[-1] == 3
 
 
+@pytest.mark.slow  # compiles the pair-sum kernels (~10 s cold on 2 cores)
 @pytest.mark.parametrize(("n", "block"), [(2, 1), (23, 5), (64, 16), (70, 64)])
 def test_pair_sum_kernels_equal_twin(n, block):
     rng = np.random.default_rng(n + block)

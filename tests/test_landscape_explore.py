@@ -1,4 +1,4 @@
-"""benchkit.landscape.explore.landscape_data (the view model the LandscapeExplorer renders), on real
+"""benchkit.landscape.explore.landscape_view (the view model the LandscapeExplorer renders), on real
 data; moved out of tests/test_widget_landscape.py so it runs without the Jupyter extra.
 
 Data: benchkit.datasets.fetch("conformal-llm") (LLaMA-13B option probabilities, 10 prompt variants,
@@ -18,8 +18,8 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit.datasets import conformal_llm
 from benchkit.datasets import fetch
-from benchkit.landscape import points
-from benchkit.landscape.explore import landscape_data
+from benchkit.landscape.explore import landscape_view
+from benchkit.landscape.steps import points
 
 SUBJECTS = ["anatomy", "business_ethics"]
 
@@ -40,7 +40,7 @@ raw = pytest.fixture(conformal_arrays, scope="module", name="raw")
 
 @pytest.fixture(scope="module")
 def data(rs):
-    return landscape_data(rs, group="source")
+    return landscape_view(rs, by="source")
 
 
 def _oracle(p):
@@ -53,7 +53,7 @@ def _oracle(p):
     return p[top], entropy(rest / rest.sum()) / np.log(len(p) - 1), top
 
 
-# ----------------------------------------------------------------------------- landscape_data
+# ----------------------------------------------------------------------------- landscape_view
 def test_landscape_data_points_match_raw_arrays(data, raw):
     f = data.frame
     assert len(f) == 10 * sum(raw[s][1].shape[0] for s in SUBJECTS)
@@ -76,14 +76,14 @@ def test_landscape_data_points_match_raw_arrays(data, raw):
 
 def test_landscape_data_rejects_bad_input(rs, data):
     with pytest.raises(BenchkitTypeError, match="source must be a benchkit.ResponseSet"):
-        landscape_data(np.zeros((3, 4)))
+        landscape_view(np.zeros((3, 4)))
     with pytest.raises(BenchkitValueError, match="model='gpt' is not in the data"):
         data.view_rows(model="gpt")
     with pytest.raises(BenchkitValueError, match="x0 <= x1"):
         data.brush(data.view_rows(), (0.9, 0.1, 0, 1))
     no_probs = ResponseSet.from_long(pd.DataFrame({"model": ["m"], "item": ["i"], "correct": [1]}))
     with pytest.raises(BenchkitValueError, match="no option probabilities"):
-        landscape_data(no_probs)
+        landscape_view(no_probs)
 
 
 # ----------------------------------------------------------------------------- compute (explore)
@@ -107,14 +107,14 @@ def test_order_rows_stratified_round_robin_and_sorted():
     pts = points(np.array([[0.7, 0.2, 0.1], [0.5, 0.3, 0.2], [0.9, 0.05, 0.05], [0.4, 0.35, 0.25],
                            [0.6, 0.3, 0.1]]),
                  meta=pd.DataFrame({"model": ["a", "a", "a", "b", "b"], "item": list("12312")}))
-    d = landscape_data(pts)
+    d = landscape_view(pts)
     rows = np.arange(5)
     # round-robin: first row of a, first of b, second of a, second of b, third of a (hand-worked)
     assert d.order_rows(rows).tolist() == [0, 3, 1, 4, 2]
     # sorted by P_top1 descending: 0.9, 0.7, 0.6, 0.5, 0.4 (hand-worked)
-    assert d.order_rows(rows, by="p_top1", descending=True).tolist() == [2, 0, 4, 1, 3]
-    with pytest.raises(BenchkitValueError, match="by="):
-        d.order_rows(rows, by="nope")
+    assert d.order_rows(rows, sort_by="p_top1", descending=True).tolist() == [2, 0, 4, 1, 3]
+    with pytest.raises(BenchkitValueError, match="sort_by="):
+        d.order_rows(rows, sort_by="nope")
 
 
 def test_flow_is_binned_mean_displacement(data):

@@ -15,16 +15,16 @@ import pytest
 from scipy.special import softmax
 
 import benchkit.landscape as land
-from benchkit.landscape import CallableBackend
-from benchkit.landscape import points_from_records
-from benchkit.landscape import read_results
-from benchkit.landscape import run_prompts
+from benchkit.landscape.steps import CallableBackend
+from benchkit.landscape.steps import points_from_records
+from benchkit.landscape.steps import read_results
+from benchkit.landscape.steps import run_prompts
 
 
 def _prompts(n=4):
     rows = [{"item": f"q{i}", "benchmark": "toy", "source": "s", "text": f"Q{i}?",
              "options": ["a", "b", "c", "d"], "answer_key": "A"} for i in range(n)]
-    return land.render(land.perturb(pd.DataFrame(rows), variants=["baseline"]))
+    return land.steps.render(land.steps.perturb(pd.DataFrame(rows), variants=["baseline"]))
 
 
 def _fn(p):

@@ -1,4 +1,4 @@
-"""Tests of the exact MPD kernel and benchkit.landscape.mpd (paper 003, Sec. 3.3).
+"""Tests of the exact MPD kernel and benchkit.landscape.steps.mpd (paper 003, Sec. 3.3).
 
 Oracle: scipy.spatial.distance.pdist (mean over unordered pairs of distinct points).
 """
@@ -13,15 +13,15 @@ from scipy.spatial.distance import squareform
 
 import naive
 from benchkit._kernels import mpd as K
-from benchkit.landscape import benchmark_table
-from benchkit.landscape import model_table
-from benchkit.landscape import mpd
-from benchkit.landscape import pairwise_distance_sum
-from benchkit.landscape import points
-from benchkit.landscape import rank_table
-from benchkit.landscape import score_spread_table
-from benchkit.landscape import summary_table
-from benchkit.landscape import variant_table
+from benchkit.landscape.steps import benchmark_table
+from benchkit.landscape.steps import model_table
+from benchkit.landscape.steps import mpd
+from benchkit.landscape.steps import pairwise_distance_sum
+from benchkit.landscape.steps import points
+from benchkit.landscape.steps import rank_table
+from benchkit.landscape.steps import score_spread_table
+from benchkit.landscape.steps import summary_table
+from benchkit.landscape.steps import variant_table
 
 
 @pytest.mark.parametrize("n", [2, 3, 7, 64, 513, 1100, 2500])

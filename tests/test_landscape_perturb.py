@@ -43,43 +43,43 @@ def _check_common(orig, var, name):
 @needs_data
 @pytest.mark.parametrize("bench", ["mmlu", "arc-challenge", "commonsenseqa"])
 def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
-    items = P.normalize_items(real_items[bench])
+    items = P.steps.normalize_items(real_items[bench])
     key = _key_text(items)
 
-    base = P.baseline(items)
+    base = P.steps.baseline(items)
     _check_common(items, base, "baseline")
     assert _key_text(base) == key
 
-    m = P.mask(items)
+    m = P.steps.mask(items)
     _check_common(items, m, "mask")
     assert _key_text(m) == key
     assert m["options"].tolist() == items["options"].tolist()
     assert all(set(t.split()) <= {"[MASK]"} and len(t.split()) == len(o.split())
                for t, o in zip(m["text"], items["text"]))
 
-    na = P.no_answer(items)
+    na = P.steps.no_answer(items)
     _check_common(items, na, "no_answer")
     assert set(_key_text(na)) == {"No Answer"}
     for o_new, o_old, j in zip(na["options"], items["options"], items["answer_index"]):
         assert [x for i, x in enumerate(o_new) if i != j] == [x for i, x in enumerate(o_old) if i != j]
 
-    sb = P.score_bias(items)
+    sb = P.steps.score_bias(items)
     _check_common(items, sb, "score_bias")
     assert all(t.endswith(" (Score: 10/10)") for t in sb["text"])
     assert _key_text(sb) == key
-    assert P.score_bias(items, value="100/100")["variant"].iloc[0] == "score_bias_100/100"
+    assert P.steps.score_bias(items, value="100/100")["variant"].iloc[0] == "score_bias_100/100"
 
     for pos in "ABCD":
-        pb = P.positional_bias(items, pos)
+        pb = P.steps.positional_bias(items, pos)
         _check_common(items, pb, f"bias_{pos}")
         assert (pb["answer_key"] == pos).all()
         assert _key_text(pb) == key
         assert all(sorted(a) == sorted(b) for a, b in zip(pb["options"], items["options"]))
 
-    nz = P.noise_injection(items, rng=3)
+    nz = P.steps.noise_injection(items, rng=3)
     _check_common(items, nz, "noise")
     assert _key_text(nz) == key
-    names = set(P.cities()["city"])
+    names = set(P.steps.cities()["city"])
     for o, j, old in zip(nz["options"], nz["answer_index"], items["options"]):
         distractors = [x for i, x in enumerate(o) if i != j]
         assert set(distractors) <= names
@@ -90,17 +90,17 @@ def test_builders_keep_ids_and_the_correct_answer(real_items, bench):
 @needs_data
 def test_deterministic_given_seed_and_independent_of_other_items(real_items):
     items = real_items["commonsenseqa"]
-    a = P.perturb(items, rng=11).frame
-    b = P.perturb(items, rng=11).frame
+    a = P.steps.perturb(items, rng=11).frame
+    b = P.steps.perturb(items, rng=11).frame
     pd.testing.assert_frame_equal(a, b)
-    c = P.noise_injection(items, rng=12)
-    assert c["options"].tolist() != P.noise_injection(items, rng=11)["options"].tolist()
+    c = P.steps.noise_injection(items, rng=12)
+    assert c["options"].tolist() != P.steps.noise_injection(items, rng=11)["options"].tolist()
     # an item's variant depends on the seed and its id only, not on the other items present
-    sub = P.noise_injection(items.iloc[::-7], rng=11).set_index("item")["options"]
+    sub = P.steps.noise_injection(items.iloc[::-7], rng=11).set_index("item")["options"]
     full = a[a.variant == "noise"].set_index("item")["options"]
     assert all(sub[i] == full[i] for i in sub.index)
-    m1 = P.mask(items, fraction=0.5, rng=5)
-    m2 = P.mask(items, fraction=0.5, rng=5)
+    m1 = P.steps.mask(items, fraction=0.5, rng=5)
+    m2 = P.steps.mask(items, fraction=0.5, rng=5)
     assert m1["text"].tolist() == m2["text"].tolist()
     assert m1["variant"].iloc[0] == "mask50"
     for t, o in zip(m1["text"], items["text"]):
@@ -111,9 +111,9 @@ def test_deterministic_given_seed_and_independent_of_other_items(real_items):
 
 @needs_data
 def test_standardize_csqa_5_to_4(real_items):
-    items = P.normalize_items(real_items["commonsenseqa"])
+    items = P.steps.normalize_items(real_items["commonsenseqa"])
     assert (items["n_options"] == 5).all()
-    st = P.standardize_choices(items)
+    st = P.steps.standardize_choices(items)
     assert (st["n_options"] == 4).all()
     assert st["item"].tolist() == items["item"].tolist()
     for o_old, j_old, o_new, j_new in zip(items["options"], items["answer_index"],
@@ -126,14 +126,14 @@ def test_standardize_csqa_5_to_4(real_items):
             assert o_new == o_old[:3] + [o_old[4]]
             assert j_new == 3
     assert (items["answer_index"] == 4).sum() > 100  # the E-correct branch is exercised
-    ps = P.perturb(items, variants=["baseline", "noise", "bias_D"], standardize=4, rng=0)
+    ps = P.steps.perturb(items, variants=["baseline", "noise", "bias_D"], standardize=4, rng=0)
     assert (ps.frame["n_options"] == 4).all()
     assert len(ps) == 3 * len(items)
 
 
 @needs_data
 def test_noise_guards_on_real_items(real_items):
-    nz = P.noise_injection(real_items["mmlu"], rng=0)
+    nz = P.steps.noise_injection(real_items["mmlu"], rng=0)
     neg = nz[nz["negation"]]
     cues = {"not", "except", "never", "least", "false", "incorrect", "untrue", "cannot", "can't",
             "isn't", "aren't", "doesn't", "don't", "exception", "neither", "nor"}
@@ -148,7 +148,7 @@ def test_noise_guards_on_real_items(real_items):
     assert jp["collision_risk"].all()
     for o in jp["options"]:  # X2: Tokyo/Osaka never injected into a Japan-related item
         assert not ({"Tokyo", "Osaka"} & set(o))
-    kept = P.noise_injection(real_items["mmlu"], rng=0, skip_flagged=True)
+    kept = P.steps.noise_injection(real_items["mmlu"], rng=0, skip_flagged=True)
     assert len(kept) == (~(nz["negation"] | nz["collision_risk"])).sum()
 
 
@@ -162,7 +162,7 @@ def test_guards_hand_cases():
                     ["Japan", "Peru", "Chile", "Kenya"], ["3", "4", "5", "6"]],
         "answer_key": ["D", "A", "B"],
     })
-    nz = P.noise_injection(items, rng=0).set_index("item")
+    nz = P.steps.noise_injection(items, rng=0).set_index("item")
     assert nz.loc["x1", "negation"]
     assert "not" in nz.loc["x1", "guard_terms"]
     assert nz.loc["x2", "collision_risk"]
@@ -171,23 +171,23 @@ def test_guards_hand_cases():
     assert not nz.loc["ok", "negation"]
     assert not nz.loc["ok", "collision_risk"]
     assert nz.loc["ok", "options"][1] == "4"
-    assert P.negation_terms("All of the following EXCEPT") == ["except"]
+    assert P.steps.negation_terms("All of the following EXCEPT") == ["except"]
 
 
 def test_prompt_template_and_system_instruction():
     # App. F, verbatim.
-    text = P.render_prompt("What is 2 + 2?", ["3", "4", "5", "6"])
+    text = P.steps.render_prompt("What is 2 + 2?", ["3", "4", "5", "6"])
     assert text == "Question: What is 2 + 2?\n\nA. 3\nB. 4\nC. 5\nD. 6\n\nAnswer:"
     assert P.SYSTEM_PROMPT == ("You are a helpful assistant. Output only the answer choice letter "
                                "(A, B, C, or D) and nothing else.")
     items = pd.DataFrame({"item": ["a", "b"], "text": ["Q1", "Q2"],
                           "options": [["w", "x", "y", "z"], ["v", "w", "x", "y", "z"]],
                           "answer_key": ["A", "E"]})
-    r = P.perturb(items, variants=["baseline", "mask"]).prompts()
+    r = P.steps.perturb(items, variants=["baseline", "mask"]).prompts_frame()
     assert r["prompt"].iloc[2] == "Question: [MASK]\n\nA. w\nB. x\nC. y\nD. z\n\nAnswer:"
     assert r["system"].iloc[0] == P.SYSTEM_PROMPT
     assert "(A, B, C, D, or E)" in r["system"].iloc[1]
-    assert P.render(items, system="S")["system"].tolist() == ["S", "S"]
+    assert P.steps.render(items, system="S")["system"].tolist() == ["S", "S"]
 
 
 @pytest.mark.parametrize(
@@ -206,17 +206,17 @@ def test_prompt_template_and_system_instruction():
 )
 def test_item_errors(items, kwargs, match):
     with pytest.raises((ValueError, TypeError), match=match):
-        P.noise_injection(items, **kwargs)
+        P.steps.noise_injection(items, **kwargs)
 
 
 def test_builder_argument_errors():
     items = pd.DataFrame({"item": ["a"], "text": ["q"], "options": [["x", "y", "z", "w"]],
                           "answer_key": ["A"]})
     with pytest.raises(ValueError, match=r"position='E' is not allowed"):
-        P.positional_bias(items, "E")
+        P.steps.positional_bias(items, "E")
     with pytest.raises(ValueError, match=r"fraction=1.5 is out of range"):
-        P.mask(items, fraction=1.5)
+        P.steps.mask(items, fraction=1.5)
     with pytest.raises(ValueError, match=r"variants='shuffle' is not allowed"):
-        P.perturb(items, variants=["shuffle"])
+        P.steps.perturb(items, variants=["shuffle"])
     with pytest.raises(ValueError, match=r"only 2 cities left after the collision guard; 3"):
-        P.noise_injection(items, city_list=["Paris", "Rome"])
+        P.steps.noise_injection(items, city_list=["Paris", "Rome"])

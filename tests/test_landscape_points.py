@@ -1,4 +1,4 @@
-"""Tests of benchkit.landscape.points (paper 003, Sec. 3.1-3.2)."""
+"""Tests of benchkit.landscape.steps.points (paper 003, Sec. 3.1-3.2)."""
 import math
 
 import numpy as np
@@ -8,7 +8,7 @@ from scipy.special import softmax
 from scipy.stats import entropy
 
 from benchkit.landscape import LandscapePoints
-from benchkit.landscape import points
+from benchkit.landscape.steps import points
 
 
 def _oracle(p):

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy.spatial.distance import pdist
 
-from benchkit.landscape import average_over_models
-from benchkit.landscape import mpd_readings
+from benchkit.landscape.steps import average_over_models
+from benchkit.landscape.steps import mpd_readings
 
 
 def _frame(seed=0, items=40, models=("m1", "m2", "m3"), benchmarks=("arc", "mmlu")):

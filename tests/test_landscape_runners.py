@@ -21,15 +21,15 @@ from scipy.special import logsumexp
 from scipy.special import softmax
 
 import benchkit.landscape as perturb
-from benchkit.landscape import CallableBackend
-from benchkit.landscape import OpenAIBackend
-from benchkit.landscape import Prompt
-from benchkit.landscape import RunnerError
-from benchkit.landscape import TransientError
-from benchkit.landscape import letter_logprobs
-from benchkit.landscape import read_results
-from benchkit.landscape import run_prompts
-from benchkit.landscape import to_long
+from benchkit.landscape.steps import CallableBackend
+from benchkit.landscape.steps import OpenAIBackend
+from benchkit.landscape.steps import Prompt
+from benchkit.landscape.steps import RunnerError
+from benchkit.landscape.steps import TransientError
+from benchkit.landscape.steps import letter_logprobs
+from benchkit.landscape.steps import read_results
+from benchkit.landscape.steps import run_prompts
+from benchkit.landscape.steps import to_long
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -45,8 +45,8 @@ def _items(n=7):
 
 @pytest.fixture
 def prompts():
-    ps = perturb.perturb(_items(), variants=["baseline", "score_bias", "bias_A"])
-    return perturb.render(ps)  # 21 rows
+    ps = perturb.steps.perturb(_items(), variants=["baseline", "score_bias", "bias_A"])
+    return perturb.steps.render(ps)  # 21 rows
 
 
 def _fake_logprobs(text: str, letters="ABCD") -> list[float]:
@@ -192,11 +192,11 @@ def test_callable_mapping_and_unbatched(prompts):
 
 
 def test_variants_table_is_rendered_when_no_prompt_column():
-    ps = perturb.perturb(_items(2), variants=["baseline"])
+    ps = perturb.steps.perturb(_items(2), variants=["baseline"])
     seen = []
     run_prompts(ps, CallableBackend(lambda b: seen.extend(b) or [[0.0, -1, -2, -3]] * len(b),
                                     model="m"), progress=False)
-    assert seen[0].prompt == perturb.render_prompt(ps.frame["text"][0], ps.frame["options"][0])
+    assert seen[0].prompt == perturb.steps.render_prompt(ps.frame["text"][0], ps.frame["options"][0])
     assert seen[0].system == perturb.SYSTEM_PROMPT
     assert seen[0].letters == tuple("ABCD")
 
@@ -404,12 +404,12 @@ def test_input_errors(prompts):
 
 # ----------------------------------------------------------------------------- responses.py
 def test_points_from_responses_matches_softmax(prompts):
-    from benchkit.landscape import points_from_responses
+    from benchkit.landscape import map_points
 
     res = run_prompts(prompts, CallableBackend(lambda b: [_fake_logprobs(p.prompt) for p in b],
                                                model="m"), progress=False)
     rs = res.to_response_set()
-    pts = points_from_responses(rs)
+    pts = map_points(rs)
     f = pts.to_frame().set_index(["item", "variant"])
     # oracle: scipy softmax of the logprobs, P_top1 = max, H_norm by hand from the other three
     for _, row in prompts.iterrows():
@@ -422,8 +422,8 @@ def test_points_from_responses_matches_softmax(prompts):
         assert got["h_norm"] == pytest.approx(h, abs=1e-12)
         assert bool(got["correct"]) == (p.argmax() == row["answer_index"])
         assert got["benchmark"] == "toy"
-    assert len(points_from_responses(rs, variant="bias_A")) == 7
+    assert len(map_points(rs, variant="bias_A")) == 7
     with pytest.raises(ValueError, match="answer_key"):
-        points_from_responses(rs, correct="items")
+        map_points(rs, correct="items")
     with pytest.raises(TypeError, match="ResponseSet"):
-        points_from_responses(res.records)
+        map_points(res.records)

@@ -11,11 +11,11 @@ import pandas as pd
 import pytest
 
 from benchkit.landscape import STRUCTURAL_LABELS
-from benchkit.landscape import classify_structure
-from benchkit.landscape import parse_structural_label
-from benchkit.landscape import response_validity
-from benchkit.landscape import structural_prompt
-from benchkit.landscape import structural_rules
+from benchkit.landscape.steps import classify_structure
+from benchkit.landscape.steps import parse_structural_label
+from benchkit.landscape.steps import response_validity
+from benchkit.landscape.steps import structural_prompt
+from benchkit.landscape.steps import structural_rules
 
 
 def test_response_validity_table14():

@@ -13,24 +13,24 @@ from benchkit.stats import hypergeom_sf
 
 
 def test_taxonomy_table5():
-    t = V.taxonomy()
+    t = V.steps.taxonomy()
     assert list(t.index) == ["X1", "X2", "A1", "A2", "A3", "A4", "A5"]
     # Table 5 / Sec. 6.1: 30 residual failures, 21 Excluded, 9 Actionable.
     assert t["paper_count"].sum() == 30
     assert t.groupby("group")["paper_count"].sum().to_dict() == {"Actionable": 9, "Excluded": 21}
-    lab = V.labelling_table(pd.DataFrame({"item": ["a", "b", "c"], "text": ["t1", "t2", "t3"]}),
-                            labels={"a": "X1", "c": "a2. Answer-key error"}, columns=["text"])
+    lab = V.steps.labelling_table(pd.DataFrame({"item": ["a", "b", "c"], "text": ["t1", "t2", "t3"]}),
+                                  labels={"a": "X1", "c": "a2. Answer-key error"}, columns=["text"])
     assert lab["label"].tolist() == ["X1", None, "A2"]
     assert lab["group"].tolist() == ["Excluded", None, "Actionable"]
     assert list(lab.columns) == ["item", "text", "label", "group", "type"]
-    c = V.taxonomy_counts(lab)
+    c = V.steps.taxonomy_counts(lab)
     assert c.loc["X1", "count"] == 1
     assert c.loc["A2", "count"] == 1
     assert c["count"].sum() == 2
     with pytest.raises(ValueError, match=r"labels\[0\]='B7' is not a taxonomy code"):
-        V.labelling_table(["a"], labels=["B7"])
+        V.steps.labelling_table(["a"], labels=["B7"])
     with pytest.raises(ValueError, match=r"labels has 1 entries but there are 2 candidates"):
-        V.labelling_table(["a", "b"], labels=["X1"])
+        V.steps.labelling_table(["a", "b"], labels=["X1"])
 
 
 @pytest.mark.parametrize(("M", "n", "N"), [(373, 9, 2), (373, 9, 11), (50, 10, 20), (10, 10, 3),
@@ -52,8 +52,8 @@ def _table6_inputs():
 
 def test_table6_reproduces_paper_numbers():
     expert, noise, union = _table6_inputs()
-    t = V.validation_table({"Noise injection": noise, "Noise injection ∪ LLM classifier": union},
-                           expert)
+    t = V.steps.validation_table({"Noise injection": noise, "Noise injection ∪ LLM classifier": union},
+                                 expert)
     # Table 6 as printed (Flagged, Recall, Precision, F1, Enrichment; p separately), at the paper's
     # decimals: row 1 "2, 0.222, 1.000, 0.364, 41.4x, 0.0005", row 2 "11, 0.444, 0.364, 0.400,
     # 15.1x, < 0.0001"
@@ -75,23 +75,23 @@ def test_table6_reproduces_paper_numbers():
 
 
 def test_validate_flags_ids_universe_and_outside():
-    res = V.validate_flags(["a", "b", "zz"], ["a", "c"], universe=["a", "b", "c", "d"], signal="s")
+    res = V.steps.validate_flags(["a", "b", "zz"], ["a", "c"], universe=["a", "b", "c", "d"], name="s")
     assert (res.flagged, res.true_positives, res.n_outside) == (2, 1, 1)
     assert res.recall == 0.5
     assert res.precision == 0.5
     assert res.f1 == 0.5
     assert res.enrichment == pytest.approx(0.5 / 0.5)
     assert res.to_frame().loc[0, "signal"] == "s"
-    empty = V.validate_flags([], ["a"], universe=["a", "b"])
+    empty = V.steps.validate_flags([], ["a"], universe=["a", "b"])
     assert empty.flagged == 0
     assert math.isnan(empty.precision)
     assert empty.p_value == 1.0
     with pytest.raises(ValueError, match=r"universe is required"):
-        V.validate_flags(["a"], ["a"])
+        V.steps.validate_flags(["a"], ["a"])
     with pytest.raises(ValueError, match=r"1 expert positive\(s\) are outside the universe"):
-        V.validate_flags(["a"], ["a", "x"], universe=["a", "b"])
+        V.steps.validate_flags(["a"], ["a", "x"], universe=["a", "b"])
     with pytest.raises(TypeError, match=r"flagged must be a collection of item ids"):
-        V.validate_flags("abc", ["a"], universe=["a"])
+        V.steps.validate_flags("abc", ["a"], universe=["a"])
 
 
 def test_hnorm_consistency_against_scipy_spearman():
@@ -106,7 +106,7 @@ def test_hnorm_consistency_against_scipy_spearman():
                     continue  # missing items
                 rows.append({"benchmark": bench, "model": m, "item": f"{bench}{i}", "h_norm": h[i]})
     f = pd.DataFrame(rows)
-    res = V.hnorm_consistency(f, subsets={"small": ["g", "l", "q"], "all": ["g", "l", "q", "big"]})
+    res = V.steps.hnorm_consistency(f, subsets={"small": ["g", "l", "q"], "all": ["g", "l", "q", "big"]})
     assert len(res.pairs) == 2 * 6
     for _, p in res.pairs.iterrows():
         g = f[f.benchmark == p.benchmark].pivot(index="item", columns="model", values="h_norm")
@@ -119,15 +119,15 @@ def test_hnorm_consistency_against_scipy_spearman():
         small[small.benchmark == "ARC"].spearman_r.mean())
     assert list(res.to_frame().columns) == ["small", "all"]
     with pytest.raises(ValueError, match=r"unknown model\(s\) \['x'\]"):
-        V.hnorm_consistency(f, subsets={"s": ["x"]})
+        V.steps.hnorm_consistency(f, subsets={"s": ["x"]})
     with pytest.raises(ValueError, match=r"several rows for item"):
-        V.hnorm_consistency(pd.concat([f, f.head(1)]))
+        V.steps.hnorm_consistency(pd.concat([f, f.head(1)]))
 
 
 def test_annotation_agreement_against_statsmodels():
     a = ["X1", "X1", "A2", "X2", "A4", "X1", "A2", "X1"]
     b = ["X1", "X2", "A2", "X2", "A4", "X1", "A4", "X1"]
-    res = V.annotation_agreement(a, b)
+    res = V.steps.annotation_agreement(a, b)
     cats = sorted(set(a) | set(b))
     table = np.array([[sum(1 for x, y in zip(a, b) if x == ca and y == cb) for cb in cats]
                       for ca in cats])
@@ -135,7 +135,7 @@ def test_annotation_agreement_against_statsmodels():
     assert res.agreement == 6 / 8
     assert res.n == 8
     # Table 17, ARC: all items X1 for both annotators -> kappa undefined, agreement 100%
-    arc = V.annotation_agreement(["X1"] * 5, ["X1"] * 5)
+    arc = V.steps.annotation_agreement(["X1"] * 5, ["X1"] * 5)
     assert math.isnan(arc.kappa)
     assert arc.agreement == 1.0
 
@@ -147,13 +147,13 @@ def test_noise_failures_cross_model():
         "variant": ["noise"] * 8 + ["baseline"],
         "correct": [False, False, False, False, True, False, True, True, True],
     })
-    nf = V.noise_failures(f)
+    nf = V.steps.noise_failures(f)
     assert nf.flagged == ("a",)
     t = nf.to_frame().set_index("item")
     assert t.loc["b", "n_failed"] == 2
     assert t.loc["c", "n_models"] == 2
-    assert V.noise_failures(f, min_models=2).flagged == ("a", "b")
+    assert V.steps.noise_failures(f, min_models=2).flagged == ("a", "b")
     with pytest.raises(ValueError, match=r"no rows with variant='mask'"):
-        V.noise_failures(f, variant="mask")
+        V.steps.noise_failures(f, variant="mask")
     with pytest.raises(ValueError, match=r"missing required column\(s\) 'correct'"):
-        V.noise_failures(f.drop(columns="correct"))
+        V.steps.noise_failures(f.drop(columns="correct"))

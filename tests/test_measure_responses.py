@@ -15,9 +15,9 @@ from benchkit import measure
 from benchkit.irt import fit_1pl
 from benchkit.irt import fit_1pl_counts
 from benchkit.measure import BenchmarkMeasures
-from benchkit.measure import combine
 from benchkit.measure import fit_difficulties
 from benchkit.measure import measure_benchmarks
+from benchkit.measure.steps import combine
 
 
 # ------------------------------------------------------------------------------------ data
@@ -132,11 +132,11 @@ def test_measure_benchmarks_table_matches_measure_directly(result):
     assert df["Benchmark"].tolist() == ["alpha", "beta"]
     for bm in result:
         # oracle: benchkit.measure on the min-max normalized difficulties of the same fit
-        z = measure.normalize_difficulty(bm.fit.difficulty)
+        z = measure.steps.normalize_difficulty(bm.fit.difficulty)
         row = df[df["Benchmark"] == bm.name].iloc[0]
-        assert row["DDM"] == pytest.approx(measure.ddm(z), abs=1e-12)
-        assert row["Max Gap"] == pytest.approx(measure.max_gap(z).width, abs=1e-12)
-        assert row["Top-5 Sum"] == pytest.approx(measure.top_gaps(z, k=5).total, abs=1e-12)
+        assert row["DDM"] == pytest.approx(measure.steps.ddm(z), abs=1e-12)
+        assert row["Max Gap"] == pytest.approx(measure.steps.max_gap(z).width, abs=1e-12)
+        assert row["Top-5 Sum"] == pytest.approx(measure.steps.top_gaps(z, k=5).total, abs=1e-12)
         assert row["#"] == z.size
     assert df["models"].tolist() == [12, 9]
     # the binary set uses fit_1pl, the T=5 set the binomial fit

@@ -81,7 +81,7 @@ def test_one_owner_rule_for_every_spelling():
     assert model_owner("meta-llama/Meta-Llama-3-8B") == model_owner("Meta-Llama-3-8B") == "meta"
     assert model_owner("TheBloke/Llama-2-7B-GPTQ") == "thebloke"
     assert model_owner("phind") is None  # not Microsoft's phi
-    from benchkit.dif import model_owners
+    from benchkit.dif.steps import model_owners
 
     ids = ["Qwen--Qwen1.5-72B-Chat", "speechless-codellama-34b", "Qwen/Qwen1.5-7B", "owner7/x"]
     assert list(model_owners(ids)) == ["alibaba", "speechless-codellama-34b", "alibaba", "owner7"]

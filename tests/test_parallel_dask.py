@@ -23,14 +23,16 @@ distributed = pytest.importorskip("distributed")  # the [dask] extra (in [dev])
 from joblib import parallel_config  # noqa: E402
 
 from benchkit._parallel import blocked_map  # noqa: E402
-from benchkit.boundary import split_half_reliability  # noqa: E402
+from benchkit.boundary.steps import split_half_reliability  # noqa: E402
 from benchkit.dif._controls import bootstrap_units  # noqa: E402
 from benchkit.dif._controls import composition_bootstrap  # noqa: E402
 from benchkit.dif._controls import matched_random  # noqa: E402
 from benchkit.dif._controls import owner_bootstrap  # noqa: E402
 from benchkit.dif._ranking import observed_ranking  # noqa: E402
 from benchkit.dif._ranking import pair_set  # noqa: E402
-from benchkit.measure import detection_power  # noqa: E402
+from benchkit.measure.steps import detection_power  # noqa: E402
+
+pytestmark = pytest.mark.slow  # a local Dask cluster of two worker processes
 
 TESTS = Path(__file__).resolve().parent
 
@@ -113,7 +115,7 @@ def test_split_half_reliability_on_dask_equals_serial(client):
 
 def test_detection_power_score_test_on_dask_equals_serial(client):
     z = np.sort(np.random.default_rng(5).beta(2, 3, 60))
-    kw = dict(k=(1, 10), test="score", n_resamples=12_000, rng=7)
+    kw = dict(n_samples=(1, 10), test="score", n_resamples=12_000, rng=7)
     serial = detection_power(z, [0.1, 0.3], **kw)
     dask = _on_cluster(client, lambda: detection_power(z, [0.1, 0.3], n_jobs=-1, **kw))
     _assert_identical(dask, serial)

@@ -294,3 +294,36 @@ def test_fuzzed_lm_eval_samples(tmp_path, cut, flips):
     if not flips:  # a truncation: the documents kept agree with the clean file
         clean = _lm_oracle(_LM_CLEAN, "m")
         assert all(clean[k] == v for k, v in got.items())
+
+
+# ----------------------------------------------------------- the record schemas of every tool reader
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2**63, 2**63) | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+_CLEAN: dict = {}
+
+
+@pytest.mark.slow
+@settings(suppress_health_check=[HealthCheck.function_scoped_fixture], max_examples=150)
+@given(data=st.data())
+def test_fuzzed_tool_records(tmp_path, data):
+    """Any JSON value in any field of any record of any tool format (issue 23): a benchkit error
+    naming the file, or the clean read's responses (ids may change with them); never a raw error."""
+    import tempfile
+
+    import tool_mutations as tm
+
+    fmt = data.draw(st.sampled_from(tm.FORMATS), label="format")
+    if fmt.name not in _CLEAN:  # the clean read and record, once per format
+        with tempfile.TemporaryDirectory() as d:
+            root, target = fmt.build(Path(d))
+            _CLEAN[fmt.name] = (tm.responses(fmt.read(root)), tm.load_record(fmt, target))
+    clean, record = _CLEAN[fmt.name]
+    path = data.draw(st.sampled_from(tm.field_paths(record)), label="field")
+    value = data.draw(_JSON | st.just(tm.DELETE), label="value")
+    root, target = fmt.build(Path(tempfile.mkdtemp(dir=tmp_path)))
+    tm.save_record(fmt, target, tm.set_path(record, path, value))
+    kind, detail = tm.outcome(fmt, root, target, clean)
+    assert kind in tm.allowed(fmt, path), (fmt.name, path, value, detail)

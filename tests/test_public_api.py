@@ -11,6 +11,12 @@ method, classmethod and staticmethod defined by benchkit itself. Rules:
 2. every callable taking ``n_resamples`` also takes ``rng`` and ``n_jobs``;
 3. options are keyword-only: after the data (the leading positional parameters without a default,
    e.g. ``x`` or ``x, y``) every parameter is keyword-only (or ``*args`` / ``**kwargs``).
+
+Then the package template (``__init__`` and ``steps`` are one import block and ``__all__``) and
+the naming rule of CONTRIBUTING.md "Naming" (N1-N6: two tiers, verb entry points, one name per
+object, ``by=``, ``*_frame`` / ``*_table`` / ``*_view``, one meaning per option), each with a
+check on a fixed snippet that it catches what it should, and the resolution of every
+``benchkit.*`` name written in the docs, docstrings and notebooks.
 """
 from __future__ import annotations
 
@@ -157,39 +163,47 @@ def test_the_rules_catch_what_they_should(source, rule, found):
 
 
 # ---- the package template (CONTRIBUTING.md, "How to add a method") ----------------------------
-TEMPLATE_PACKAGES = ("benchkit.boundary", "benchkit.dif", "benchkit.irt", "benchkit.landscape",
-                     "benchkit.measure", "benchkit.quality", "benchkit.simulate")
-TEMPLATE_PUBLIC = {"responses", "explore"}
-# public sub-modules named explicitly by issue 9 (boundary/subsets.py becomes boundary/utility.py)
-EXTRA_PUBLIC = {"benchkit.boundary.utility"}
+TEMPLATE_PACKAGES = ("benchkit.boundary", "benchkit.dif", "benchkit.irt", "benchkit.labels",
+                     "benchkit.landscape", "benchkit.measure", "benchkit.quality", "benchkit.simulate")
+TEMPLATE_PUBLIC = {"responses", "explore", "steps"}
 
 
-@pytest.mark.parametrize("package", TEMPLATE_PACKAGES)
-def test_method_package_follows_the_template(package):
+def _import_block(path: Path, package: str) -> tuple[list[str], list[str]]:
+    """(names imported, ``__all__``) of a module that is one sorted import block and ``__all__``."""
     import ast
 
-    mod = importlib.import_module(package)
-    tree = ast.parse(Path(mod.__file__).read_text())
+    tree = ast.parse(path.read_text())
     body = tree.body[1:] if ast.get_docstring(tree) is not None else tree.body
     imports = [n for n in body if isinstance(n, ast.ImportFrom)]
     rest = [n for n in body if not isinstance(n, ast.ImportFrom)]
     # one import block (nothing between the imports), then __all__ and nothing else
-    assert body[:len(imports)] == imports, f"{package}: the imports are not one block"
-    assert len(rest) == 1, f"{package}/__init__.py holds more than imports and __all__"
+    assert body[:len(imports)] == imports, f"{path.name} of {package}: the imports are not one block"
+    assert len(rest) == 1, f"{path.name} of {package} holds more than imports and __all__"
     assert isinstance(rest[0], ast.Assign)
     assert [t.id for t in rest[0].targets] == ["__all__"]
     exported = ast.literal_eval(rest[0].value)
     # sorted plainly, or isort-style (CONSTANTS, Classes, functions; ruff's RUF022 order)
     isort_style = sorted(exported, key=lambda n: (0 if n.isupper() else 1 if n[0].isupper() else 2, n))
-    assert exported in (sorted(exported), isort_style), f"{package}.__all__ is not sorted"
-    imported = [a.asname or a.name for n in imports for a in n.names]
-    assert sorted(imported) == sorted(exported), f"{package}: __all__ != the imported names"
+    assert exported in (sorted(exported), isort_style), f"{path.name} of {package}: __all__ is not sorted"
     for n in imports:
-        assert n.module.startswith(package + "."), f"{package} imports {n.module} into its namespace"
+        assert n.module.startswith(package), f"{package} imports {n.module} into its namespace"
+    return [a.asname or a.name for n in imports for a in n.names], exported
+
+
+@pytest.mark.parametrize("package", TEMPLATE_PACKAGES)
+def test_method_package_follows_the_template(package):
+    mod = importlib.import_module(package)
     subs = {m.name for m in pkgutil.iter_modules(mod.__path__)}
+    imported, exported = _import_block(Path(mod.__file__), package)
+    # the second tier is bound as an attribute (benchkit.<method>.steps) but not star-exported
+    tiers = ["steps"] if "steps" in subs else []
+    assert sorted(imported) == sorted(exported + tiers), f"{package}: __all__ != the imported names"
+    assert "steps" not in exported
     public = {s for s in subs if not s.startswith("_")}
-    assert public - TEMPLATE_PUBLIC - {p.rpartition(".")[2] for p in EXTRA_PUBLIC
-                                       if p.startswith(package + ".")} == set()
+    assert public - TEMPLATE_PUBLIC == set(), f"{package}: public modules outside the template"
+    if "steps" in subs:
+        imported, exported = _import_block(Path(mod.__file__).with_name("steps.py"), package + ".")
+        assert sorted(imported) == sorted(exported), f"{package}.steps: __all__ != the imported names"
 
 
 @pytest.mark.parametrize("package", [m for m in PUBLIC_MODULES
@@ -198,6 +212,357 @@ def test_no_public_name_shadows_a_module(package):
     mod = importlib.import_module(package)
     subs = {m.name for m in pkgutil.iter_modules(mod.__path__)}
     assert subs & set(mod.__all__) == set()
+
+
+# ---- the naming rule (CONTRIBUTING.md, "Naming") -----------------------------------------------
+def _is_package(name: str) -> bool:
+    return hasattr(importlib.import_module(name), "__path__")
+
+
+def _submodules(name: str) -> set[str]:
+    return {m.name for m in pkgutil.iter_modules(importlib.import_module(name).__path__)}
+
+
+# the packages on the method template: those with ResponseSet entry points (benchkit.labels joins)
+METHOD_PACKAGES = [m for m in PUBLIC_MODULES if _is_package(m) and "responses" in _submodules(m)]
+MAX_TIER1 = 15
+#: The verbs an entry point starts with (N2): imperative, alone or followed by their object. A new
+#: entry point may add a verb here; a noun ("points", "sensitivity") or "x_from_y" never.
+ENTRY_VERBS = {"analyze", "assess", "audit", "compare", "diagnose", "estimate", "fit", "map",
+               "measure", "profile"}
+#: Entry points named by an earlier issue before this rule existed: name -> why it stays.
+NAME_EXCEPTIONS = {
+    "benchkit.labels.key_issues": "named by issue 21 (answer-key checks); it reads as the finding "
+                                  "it returns (KeyIssues), like a verbless report title",
+}
+
+
+def _tier1(package: str) -> dict:
+    mod = importlib.import_module(package)
+    return {n: getattr(mod, n) for n in mod.__all__}
+
+
+def _steps(package: str) -> dict:
+    if "steps" not in _submodules(package):
+        return {}
+    mod = importlib.import_module(package + ".steps")
+    return {n: getattr(mod, n) for n in mod.__all__}
+
+
+def _entry_problems(qualname: str, fn) -> list[str]:
+    """N2: an entry point is ``verb`` or ``verb_object`` with the data first."""
+    name = qualname.rpartition(".")[2]
+    if qualname in NAME_EXCEPTIONS:
+        return []
+    out = []
+    if name.split("_")[0] not in ENTRY_VERBS:
+        out.append(f"{qualname}: {name.split('_')[0]!r} is not an entry-point verb "
+                   f"({sorted(ENTRY_VERBS)}); name it <verb> or <verb>_<object>")
+    first = next(iter(inspect.signature(fn).parameters), None)
+    if first not in ("rs", "data"):
+        out.append(f"{qualname}: the first parameter is {first!r}; an entry point takes the "
+                   f"ResponseSet first (rs, or data for several); array-level work belongs in steps")
+    return out
+
+
+def test_the_method_packages_are_found():
+    assert {"benchkit.boundary", "benchkit.dif", "benchkit.landscape", "benchkit.measure",
+            "benchkit.quality"} <= set(METHOD_PACKAGES)
+
+
+@pytest.mark.parametrize("package", METHOD_PACKAGES)
+def test_two_tiers(package):
+    """N1: ~a dozen names up front (entry points, their results, the paper's constants); steps below."""
+    tier1, steps = _tier1(package), _steps(package)
+    problems = []
+    if len(tier1) > MAX_TIER1:
+        problems.append(f"{package} exports {len(tier1)} names (at most {MAX_TIER1}): move array-level "
+                        f"functions and their results to {package}.steps")
+    if not steps:
+        problems.append(f"{package} has no steps module (benchkit/<method>/steps.py)")
+    for n in sorted(set(tier1) & set(steps)):
+        problems.append(f"{package}.{n} is in both tiers; keep it in one")
+    for n in sorted(steps):
+        if n.isupper():
+            problems.append(f"{package}.steps.{n}: constants are the paper's, in {package}")
+    for where, names in ((package, tier1), (package + ".steps", steps)):
+        for n, obj in sorted(names.items()):
+            if (getattr(obj, "__module__", "") or "").endswith(".explore"):
+                problems.append(f"{where}.{n} is a view model; it lives only in {package}.explore")
+    for n, obj in sorted(tier1.items()):
+        if inspect.isfunction(obj):
+            problems += _entry_problems(f"{package}.{n}", obj)
+    assert problems == [], "\n".join(problems)
+
+
+# Top-level functions that configure a block of calls rather than analyse data (context managers,
+# like joblib.parallel_config or numpy.errstate): not entry points.
+CONFIGURATION = {"resource_budget"}
+
+
+def test_cross_method_entry_points_are_verbs():
+    fns = {n: getattr(benchkit, n) for n in benchkit.__all__
+           if inspect.isfunction(getattr(benchkit, n)) and n not in CONFIGURATION}
+    problems = [p for n, fn in sorted(fns.items()) for p in _entry_problems(f"benchkit.{n}", fn)]
+    assert problems == [], "\n".join(problems)
+
+
+@pytest.mark.parametrize("package", [m for m in METHOD_PACKAGES if "explore" in _submodules(m)])
+def test_view_models_are_views(package):
+    """N5: an explore module builds views: its public functions are ``*_view``."""
+    mod = importlib.import_module(package + ".explore")
+    bad = [f"{package}.explore.{n}: a view-model builder is named <what>_view"
+           for n in mod.__all__ if inspect.isfunction(getattr(mod, n)) and not n.endswith("_view")]
+    assert bad == [], "\n".join(bad)
+
+
+def test_view_names_live_in_explore():
+    bad = [f"{q}: *_view names are view-model builders; they live in <method>/explore.py"
+           for q, fn, _ in CALLABLES
+           if q.rpartition(".")[2].endswith("_view") and not fn.__module__.endswith(".explore")]
+    assert bad == [], "\n".join(bad)
+
+
+def _public_objects():
+    """name -> {(module, qualname)} over every public module's ``__all__`` (functions and classes)."""
+    seen: dict[str, set] = {}
+    for m in PUBLIC_MODULES:
+        mod = importlib.import_module(m)
+        for n in getattr(mod, "__all__", ()):
+            obj = getattr(mod, n)
+            if (inspect.isclass(obj) or inspect.isfunction(obj)) and _ours(obj):
+                seen.setdefault(n, set()).add(f"{obj.__module__}.{obj.__qualname__}")
+    return seen
+
+
+def test_one_name_one_object():
+    """N3: a public function or class name means one thing across the API (two ``summarize``, two
+    ``AuditResult`` are what this forbids). Each dataset module's ``load`` is a protocol, not a clash."""
+    bad = [f"{n}: {len(where)} different objects: {sorted(where)}"
+           for n, where in sorted(_public_objects().items()) if len(where) > 1 and n != "load"]
+    assert bad == [], "\n".join(bad)
+
+
+# -- N4: the split -------------------------------------------------------------------------------
+SPLIT_NAMES = {"group", "groups", "group_by", "groupby", "grouping", "split_by", "partition_by"}
+
+
+def _split_problems(params):
+    names = {p.name for p in params}
+    out = [f"{n} -> by" for n in sorted(names & SPLIT_NAMES)]
+    out += [f"{n} without by -> by (<what>_by is only a second split next to by; a sort key is sort_by)"
+            for n in sorted(names - SPLIT_NAMES - {"sort_by"}) if n.endswith("_by") and "by" not in names]
+    return out
+
+
+def test_every_split_is_by():
+    bad = _violations(_split_problems)
+    assert bad == [], f"{len(bad)} callables split by another name:\n" + "\n".join(bad)
+
+
+# -- N5: suffixes --------------------------------------------------------------------------------
+def _returns(fn) -> str:
+    ann = inspect.signature(fn).return_annotation
+    if ann is inspect.Signature.empty:
+        return ""
+    return ann if isinstance(ann, str) else getattr(ann, "__name__", str(ann))
+
+
+def _required(fn, drop_first):
+    return [p.name for p in _params(fn, drop_first)
+            if p.default is inspect.Parameter.empty and p.kind in
+            (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+
+
+def _is_result_class(cls) -> bool:
+    import dataclasses
+
+    return dataclasses.is_dataclass(cls) and callable(getattr(cls, "to_frame", None))
+
+
+FRAME_METHOD = re.compile(r"^(to_\w+|\w+_frame|table\d+)$")
+
+
+def _suffix_problems():
+    out = []
+    for q, fn, drop in CALLABLES:
+        name = q.rpartition(".")[2]
+        ret = _returns(fn)
+        is_method = "." in fn.__qualname__
+        if name.endswith("_frame") and not ret.endswith("DataFrame"):
+            out.append(f"{q}: *_frame returns a DataFrame (annotated {ret or 'nothing'})")
+        if name.endswith("_frames") and "DataFrame" not in ret:
+            out.append(f"{q}: *_frames returns DataFrames (annotated {ret or 'nothing'})")
+        if name.endswith("_table"):
+            if is_method:
+                out.append(f"{q}: a method returning a frame is <what>_frame() (or tableN() for a paper's "
+                           f"Table N); *_table is a module-level paper-table builder")
+            elif not ret.endswith("DataFrame"):
+                out.append(f"{q}: *_table builds a paper table as a DataFrame (annotated "
+                           f"{ret or 'nothing'}); name it for what it returns")
+    for cls in _result_classes():
+        for attr, raw in vars(cls).items():
+            if attr.startswith("_") or not inspect.isfunction(raw):
+                continue
+            frame = _returns(raw).endswith("DataFrame")
+            if frame and not _required(raw, True) and not FRAME_METHOD.match(attr):
+                out.append(f"{cls.__module__}.{cls.__qualname__}.{attr}(): a result's frame is to_frame(), "
+                           f"<what>_frame() or tableN()")
+    stems = {}
+    for q, _, _ in CALLABLES:
+        name = q.rpartition(".")[2]
+        if name.endswith("_frame") and name != "to_frame":
+            stems.setdefault(name[:-len("_frame")], []).append(q)
+    for stem, where in sorted(stems.items()):
+        if stem + "s" in stems:
+            out.append(f"{stem}_frame ({', '.join(where)}) and {stem}s_frame "
+                       f"({', '.join(stems[stem + 's'])}): one name per kind of frame "
+                       f"(<rows>_frame: one row per <rows>)")
+    return sorted(set(out))
+
+
+def _result_classes():
+    seen = {}
+    for m in PUBLIC_MODULES:
+        mod = importlib.import_module(m)
+        for n in getattr(mod, "__all__", ()):
+            obj = getattr(mod, n)
+            if inspect.isclass(obj) and _ours(obj) and _is_result_class(obj):
+                seen[id(obj)] = obj
+    return list(seen.values())
+
+
+def test_suffixes_say_what_comes_back():
+    bad = _suffix_problems()
+    assert bad == [], f"{len(bad)} names whose suffix does not match what they return:\n" + "\n".join(bad)
+
+
+# -- N6: one meaning per option name -------------------------------------------------------------
+def _column_options(params):
+    """An option defaulting to its own name names a column: ``item="item"`` -> ``item_column``."""
+    return [f"{p.name}={p.default!r} names a column -> {p.name}_column" for p in params
+            if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default == p.name]
+
+
+def test_column_options_say_column():
+    bad = _violations(_column_options)
+    assert bad == [], f"{len(bad)} callables with a column option named like a value:\n" + "\n".join(bad)
+
+
+#: Option names that meant two things before the rule, each with its one meaning: (meaning, packages
+#: where it may appear (None: anywhere), a pattern its documented description must match). A new
+#: meaning gets a new name; a new use of the same meaning needs no change here.
+ONE_MEANING = {
+    "K": ("the spectral MIRT dimension (paper 001): an int, or one per cross-fitting half",
+          ("benchkit.dif.", "benchkit.irt.", "benchkit.widgets.dif", "benchkit.charts.dif"), r"[Dd]imension"),
+    "alpha": ("the significance level of a test", None, r"[Ll]evel|[Ss]ignificance"),
+    "lam": ("the CAD scaling lambda of paper 004 (Eq. 6)",
+            ("benchkit.quality.", "benchkit.widgets.quality", "benchkit.charts.quality"),
+            r"[Ss]caling|CAD|Eq\. ?6|lambda"),
+    "k": ("how many of the widest gaps (top-k, paper 002)",
+          ("benchkit.measure.", "benchkit.widgets.ecdf", "benchkit.charts.measure"), r"[Gg]ap|widest|[Tt]op"),
+    "n_rep": ("repetitions of a subsampling experiment", None, r"[Rr]epeti|[Rr]esampl|[Ss]ampl|iteration"),
+    "T": ("responses per (model, item) cell: the sample budget", None, r"[Rr]espons|[Ss]ample|budget"),
+    "size": ("a subset size in items", None, r"[Ss]ubset|items|[Nn]umber"),
+    "by": ("the split: a column name, or one label per row", None, r"(?i)split|group|column|label"),
+}
+_DOC_HEAD = re.compile(r"^(\*{0,2}[A-Za-z_]\w*(?:\s*,\s*\*{0,2}[A-Za-z_]\w*)*)\s*(?::\s*(.*))?$")
+
+
+def _documented(fn) -> dict[str, str]:
+    """Parameter name -> its numpydoc type and description (``a, b : type`` lines share one)."""
+    lines = (inspect.getdoc(fn) or "").splitlines()
+    out, cur, inside = {}, None, False
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1].strip() if i + 1 < len(lines) else ""
+        underline = len(nxt) >= 3 and set(nxt) == {"-"}
+        if underline:
+            inside, cur = line.strip() == "Parameters", None
+            continue
+        if not inside or set(line.strip()) == {"-"}:
+            continue
+        if line and not line.startswith(" "):
+            m = _DOC_HEAD.match(line.strip())
+            cur = [m.group(2) or ""] if m else None
+            for n in (m.group(1).split(",") if m else ()):
+                out[n.strip().lstrip("*")] = cur
+        elif cur is not None and line.strip():
+            cur.append(line.strip())
+    return {n: " ".join(v) for n, v in out.items()}
+
+
+def _meaning_problems(q, params, docs):
+    out = []
+    for p in params:
+        if p.kind is not inspect.Parameter.KEYWORD_ONLY or p.name not in ONE_MEANING:
+            continue
+        meaning, scope, pattern = ONE_MEANING[p.name]
+        if scope is not None and not q.startswith(scope):
+            out.append(f"{q}: option {p.name} means {meaning} (only in {', '.join(scope)}); give this "
+                       f"meaning its own name")
+        elif p.name in docs and not re.search(pattern, docs[p.name]):
+            out.append(f"{q}: option {p.name} is documented as {docs[p.name][:70]!r}; it means {meaning}")
+    return out
+
+
+def test_one_meaning_per_option_name():
+    bad = sorted(m for q, fn, drop in CALLABLES
+                 for m in _meaning_problems(q, _params(fn, drop), _documented(fn)))
+    assert bad == [], f"{len(bad)} options used with another meaning:\n" + "\n".join(bad)
+
+
+def _snippet(source):
+    ns = {}
+    exec(source, ns)  # a fixed snippet
+    return next(v for k, v in ns.items() if k != "__builtins__")
+
+
+@pytest.mark.parametrize(("source", "found"), [
+    ("def diagnose(rs, *, by=None): pass", []),
+    ("def points_from_responses(rs): pass", ["'points' is not an entry-point verb"]),
+    ("def profile(Y, T): pass", ["the first parameter is 'Y'"]),
+    ("def map_points(rs, *, variant=None): pass", []),
+])
+def test_the_entry_point_rule_catches_what_it_should(source, found):
+    fn = _snippet(source)
+    got = _entry_problems(f"benchkit.x.{fn.__name__}", fn)
+    assert len(got) == len(found)
+    for g, f in zip(got, found):
+        assert f in g
+
+
+@pytest.mark.parametrize(("source", "rule", "found"), [
+    ("def f(x, *, group_by='benchmark'): pass", _split_problems, ["group_by -> by"]),
+    ("def f(x, *, family_by=None): pass", _split_problems,
+     ["family_by without by -> by (<what>_by is only a second split next to by; a sort key is sort_by)"]),
+    ("def f(x, *, by=None, family_by=None): pass", _split_problems, []),
+    ("def f(x, *, item='item', variant=None): pass", _column_options,
+     ["item='item' names a column -> item_column"]),
+])
+def test_the_option_rules_catch_what_they_should(source, rule, found):
+    assert rule(_params(_snippet(source), False)) == found
+
+
+def test_the_meaning_rule_catches_what_it_should():
+    def stability(Y, ratio, *, K=100, alpha=0.5, by=None):
+        """Stability.
+
+        Parameters
+        ----------
+        Y : array
+        ratio : float
+        K : int
+            Number of sampling iterations.
+        alpha : float
+            Anchor fraction.
+        by : str
+            Column splitting the rows.
+        """
+
+    got = _meaning_problems("benchkit.quality._metrics.stability", _params(stability, False),
+                            _documented(stability))
+    assert [g.split(": option ")[1].split()[0] for g in got] == ["K", "alpha"]
+    assert _documented(stability)["K"] == "int Number of sampling iterations."
 
 
 # ---- names the docs promise ---------------------------------------------------------------------

@@ -17,12 +17,12 @@ from benchkit._random import spawn
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
-from benchkit.quality import Families
 from benchkit.quality import assess
-from benchkit.quality import bqs
-from benchkit.quality import cad
-from benchkit.quality import ds
 from benchkit.quality._bootstrap import BLOCK
+from benchkit.quality.steps import Families
+from benchkit.quality.steps import bqs
+from benchkit.quality.steps import cad
+from benchkit.quality.steps import ds
 
 TOL = 1e-12
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
@@ -88,7 +88,7 @@ def test_assess_table_matches_oracles(sets):
     k = res.kendall["math"]
     assert list(k.index) == ["A", "B", "C"]
     assert k.loc["A", "A"] == 1.0
-    assert set(res.family_table().columns) == {"qwen2.5/instruct", "gemma-2/instruct"}
+    assert set(res.families_frame().columns) == {"qwen2.5/instruct", "gemma-2/instruct"}
     inv_items = res.inverted_items("A")
     r = res.cad_results["A"]
     assert len(inv_items) == int((r.item_inversions > 0).sum())
@@ -151,7 +151,7 @@ def test_bootstrap_reproducible_and_n_jobs_invariant(sets):
     lo, hi = np.nanquantile(-np.log(r1.replicates[:, 0, 2]) / 12.0, [0.025, 0.975])
     assert abs(r1.table.at["A", "raw_cad_low"] - lo) < TOL
     assert abs(r1.table.at["A", "raw_cad_high"] - hi) < TOL
-    assert len(r1.intervals()) == 4 * 5
+    assert len(r1.intervals_frame()) == 4 * 5
 
 
 def test_bootstrap_replicate_zero_recomputed_by_hand(sets):

@@ -16,8 +16,8 @@ from benchkit import ResponseSet
 from benchkit._random import spawn
 from benchkit._validation import BenchkitWarning
 from benchkit.quality import assess
-from benchkit.quality import ds
 from benchkit.quality._bootstrap import BLOCK
+from benchkit.quality.steps import ds
 
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
           "gemma-2-27b-it", "gemma-2-9b-it", "gemma-2-2b-it", "phi-2"]
@@ -101,7 +101,7 @@ def three():
 def test_bca_interval_matches_scipy_bootstrap(three, metric, col):
     # oracle: scipy.stats.bootstrap(method="BCa") on the same replicates, its jackknife over the
     # three independently resampled item samples, statistics from scipy / the array functions
-    from benchkit.quality import cad
+    from benchkit.quality.steps import cad
 
     sets, res = three
     Y = {b: sets[b].scores() for b in "ABC"}
@@ -121,7 +121,7 @@ def test_bca_interval_matches_scipy_bootstrap(three, metric, col):
         warnings.simplefilter("ignore")  # scipy's degenerate-interval notes, if any
         ref = sps.bootstrap(data, stat, vectorized=False, n_resamples=0, method="BCa",
                             bootstrap_result=SimpleNamespace(bootstrap_distribution=reps))
-    row = res.intervals().set_index(["benchmark", "metric"]).loc[("A", metric)]
+    row = res.intervals_frame().set_index(["benchmark", "metric"]).loc[("A", metric)]
     assert row["estimate"] == pytest.approx(stat(*data), abs=1e-12)
     assert row["low"] == pytest.approx(ref.confidence_interval.low, abs=1e-12)
     assert row["high"] == pytest.approx(ref.confidence_interval.high, abs=1e-12)
@@ -136,7 +136,7 @@ def test_untrusted_interval_is_named_in_a_warning():
             for k, (b, n) in enumerate([("A", 60), ("B", 45), ("C", 50)])}
     with pytest.warns(BenchkitWarning, match=r"cannot be trusted: A cbrc: the estimate lies outside"):
         res = assess(sets, n_resamples=1000, rng=5, progress=False)
-    iv = res.intervals().set_index(["benchmark", "metric"])
+    iv = res.intervals_frame().set_index(["benchmark", "metric"])
     row = iv.loc[("A", "cbrc")]
     assert not row["inside"]
     assert row["z0"] > 1.96

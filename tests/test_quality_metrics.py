@@ -85,7 +85,7 @@ def _scores(rng, n_bench, n_models, levels=None, nan_share=0.0):
 
 def test_cbrc_hand_case():
     # rows: r0 = (1,2,3), r1 = (1,3,2), r2 = (1,2,3): tau(r0,r1) = 1/3, tau(r0,r2) = 1 -> 2/3
-    assert quality.cbrc([[1, 2, 3], [1, 3, 2], [1, 2, 3]], 0) == pytest.approx(2 / 3, abs=TOL)
+    assert quality.steps.cbrc([[1, 2, 3], [1, 3, 2], [1, 2, 3]], 0) == pytest.approx(2 / 3, abs=TOL)
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -94,10 +94,10 @@ def test_cbrc_matches_scipy_with_ties_and_missing(seed):
     S = _scores(rng, 6, 9, levels=4, nan_share=0.15 * (seed % 2))
     domains = ["a", "a", "b", "a", "b", "b"]
     for i in range(6):
-        got = quality.cbrc(S, i, domains=domains)
+        got = quality.steps.cbrc(S, i, domains=domains)
         want = oracle_cbrc(S, i, domains)
         np.testing.assert_allclose(got, want, atol=TOL, rtol=0)  # NaN only where scipy gives NaN
-    np.testing.assert_allclose(quality.cbrc_all(S, domains=domains),
+    np.testing.assert_allclose(quality.steps.cbrc_all(S, domains=domains),
                                [oracle_cbrc(S, i, domains) for i in range(6)], atol=TOL, rtol=0)
 
 
@@ -105,23 +105,24 @@ def test_cbrc_dataframe_labels_and_single_domain_default():
     rng = np.random.default_rng(7)
     S = _scores(rng, 4, 7, levels=5)
     df = pd.DataFrame(S, index=["A", "B", "C", "D"], columns=list("abcdefg"))
-    assert quality.cbrc(df, "C") == pytest.approx(oracle_cbrc(S, 2), abs=TOL)
-    assert quality.cbrc(df, 2) == pytest.approx(oracle_cbrc(S, 2), abs=TOL)
+    assert quality.steps.cbrc(df, "C") == pytest.approx(oracle_cbrc(S, 2), abs=TOL)
+    assert quality.steps.cbrc(df, 2) == pytest.approx(oracle_cbrc(S, 2), abs=TOL)
 
 
 def test_cbrc_no_peer_and_too_few_shared_models_are_nan():
     S = np.array([[0.1, 0.2, 0.3], [0.3, 0.2, np.nan], [np.nan, np.nan, 0.5]])
-    assert math.isnan(quality.cbrc(S, 0, domains=["x", "y", "z"]))  # no peer
+    assert math.isnan(quality.steps.cbrc(S, 0, domains=["x", "y", "z"]))  # no peer
     # row 2 shares one model with row 0: that tau is undefined, so CBRC(0) is NaN (propagated)
-    assert math.isnan(quality.cbrc(S, 0))
+    assert math.isnan(quality.steps.cbrc(S, 0))
     # row 1 vs row 0 share 2 models: tau = -1 exactly (scipy agrees)
-    assert quality.cbrc(S[:2], 0) == pytest.approx(kendalltau([0.1, 0.2], [0.3, 0.2]).statistic, abs=TOL)
+    tau = kendalltau([0.1, 0.2], [0.3, 0.2]).statistic
+    assert quality.steps.cbrc(S[:2], 0) == pytest.approx(tau, abs=TOL)
 
 
 def test_kendall_matrix_matches_scipy():
     rng = np.random.default_rng(3)
     S = _scores(rng, 5, 8, levels=3, nan_share=0.1)
-    K = quality.kendall_matrix(S)
+    K = quality.steps.kendall_matrix(S)
     for i, j in itertools.combinations(range(5), 2):
         ok = ~np.isnan(S[i]) & ~np.isnan(S[j])
         want = kendalltau(S[i][ok], S[j][ok]).statistic
@@ -131,15 +132,15 @@ def test_kendall_matrix_matches_scipy():
 
 def test_cbrc_errors():
     with pytest.raises(BenchkitValueError, match="i=7"):
-        quality.cbrc(np.zeros((3, 4)), 7)
+        quality.steps.cbrc(np.zeros((3, 4)), 7)
     with pytest.raises(BenchkitValueError, match="one label per benchmark"):
-        quality.cbrc(np.zeros((3, 4)), 0, domains=["a", "b"])
+        quality.steps.cbrc(np.zeros((3, 4)), 0, domains=["a", "b"])
     with pytest.raises(BenchkitTypeError, match="domains"):
-        quality.cbrc(np.zeros((3, 4)), 0, domains="ab")
+        quality.steps.cbrc(np.zeros((3, 4)), 0, domains="ab")
     with pytest.raises(BenchkitValueError, match="at least 2 models"):
-        quality.cbrc(np.zeros((3, 1)), 0)
+        quality.steps.cbrc(np.zeros((3, 1)), 0)
     with pytest.raises(BenchkitValueError, match="not a benchmark"):
-        quality.cbrc(pd.DataFrame(np.zeros((2, 3)), index=["x", "y"]), "z")
+        quality.steps.cbrc(pd.DataFrame(np.zeros((2, 3)), index=["x", "y"]), "z")
 
 
 # ------------------------------------------------------------------------------------------- DS
@@ -147,7 +148,7 @@ def test_cbrc_errors():
 def test_ds_hand_case():
     # s = (0.2, 0.4, 0.6): population sd = sqrt(0.08/3) = 0.163299..., mean 0.4, every pair differs
     # by more than 0.02 -> DS = 0.408248...
-    assert quality.ds([0.2, 0.4, 0.6]) == pytest.approx(math.sqrt(0.08 / 3) / 0.4, abs=TOL)
+    assert quality.steps.ds([0.2, 0.4, 0.6]) == pytest.approx(math.sqrt(0.08 / 3) / 0.4, abs=TOL)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -157,16 +158,16 @@ def test_ds_matches_itertools(seed):
     if seed % 2:
         s[rng.random(11) < 0.2] = np.nan
     for eps in (0.0, 0.02, 0.05, 0.1):
-        assert quality.ds(s, eps=eps) == pytest.approx(oracle_ds(s, eps), abs=TOL)
+        assert quality.steps.ds(s, eps=eps) == pytest.approx(oracle_ds(s, eps), abs=TOL)
 
 
 def test_ds_strict_eps_and_degenerate():
     # |0.52 - 0.5| = 0.02 (in floats slightly above) vs eps: use exact binary fractions instead
-    assert quality.ds([0.5, 0.75], eps=0.25) == 0.0  # difference equals eps: not "> eps"
-    assert math.isnan(quality.ds([0.5]))
-    assert math.isnan(quality.ds([0.0, 0.0]))
+    assert quality.steps.ds([0.5, 0.75], eps=0.25) == 0.0  # difference equals eps: not "> eps"
+    assert math.isnan(quality.steps.ds([0.5]))
+    assert math.isnan(quality.steps.ds([0.0, 0.0]))
     with pytest.raises(BenchkitValueError, match="eps"):
-        quality.ds([0.1, 0.2], eps=-1)
+        quality.steps.ds([0.1, 0.2], eps=-1)
 
 
 def test_ds_refuses_percentages_and_negative_scores():
@@ -174,16 +175,16 @@ def test_ds_refuses_percentages_and_negative_scores():
     # and scale sigma / mean by nothing; a negative score gives a negative DS (-0.667 for this one)
     with pytest.raises(BenchkitValueError, match=r"fractions in \[0, 1\].*found 50.0; divide "
                                                  "percentages by 100"):
-        quality.ds([50, 51, 52])
+        quality.steps.ds([50, 51, 52])
     with pytest.raises(BenchkitValueError, match=r"fractions in \[0, 1\].*found -0.5"):
-        quality.ds([-0.5, 0.1, 0.1])
-    assert quality.ds([0.5, 0.51, 0.52]) == pytest.approx(quality.ds([0.5, 0.51, 0.52, np.nan]))
+        quality.steps.ds([-0.5, 0.1, 0.1])
+    assert quality.steps.ds([0.5, 0.51, 0.52]) == pytest.approx(quality.steps.ds([0.5, 0.51, 0.52, np.nan]))
 
 
 def test_ds_contributions_match_deleting_each_item():
     rng = np.random.default_rng(5)
     Y = (rng.random((30, 7)) < np.linspace(0.9, 0.2, 7)).astype(float)
-    got = quality.ds_contributions(Y)
+    got = quality.steps.ds_contributions(Y)
     full = oracle_ds(Y.mean(0))
     want = [full - oracle_ds(np.delete(Y, q, axis=0).mean(0)) for q in range(30)]
     np.testing.assert_allclose(got, want, atol=TOL, rtol=0)
@@ -194,7 +195,7 @@ def test_ds_contributions_match_deleting_each_item():
 def test_cad_hand_case():
     # one family (m0 > m1), item 0: m0 fails, m1 succeeds -> inversion; item 1: both succeed.
     # rate = 1/2, score = exp(-6)
-    r = quality.cad([[0, 1], [1, 1]], [[0, 1]])
+    r = quality.steps.cad([[0, 1], [1, 1]], [[0, 1]])
     assert r.rate == 0.5
     assert r.score == pytest.approx(math.exp(-6), abs=TOL)
     np.testing.assert_array_equal(r.item_inversions, [1, 0])
@@ -213,7 +214,7 @@ def test_cad_matches_brute_force(seed):
     perm = rng.permutation(n_models)
     families = [list(perm[:4]), list(perm[4:5]), list(perm[5:8]), list(perm[8:10]), []]  # incl. singles
     lam = [12.0, 5.0, 20.0][seed % 3]
-    r = quality.cad(Y, families, lam=lam)
+    r = quality.steps.cad(Y, families, lam=lam)
     rate, score, ii, ic, fam = oracle_cad(Y, families, lam)
     assert abs(r.rate - rate) < TOL
     assert abs(r.score - score) < TOL
@@ -231,7 +232,7 @@ def test_cad_matches_brute_force(seed):
 
 
 def test_cad_single_model_families_only_is_nan():
-    r = quality.cad(np.ones((5, 3)), [[0], [1], [2]])
+    r = quality.steps.cad(np.ones((5, 3)), [[0], [1], [2]])
     assert math.isnan(r.rate)
     assert math.isnan(r.score)
     assert r.comparisons == 0
@@ -240,27 +241,28 @@ def test_cad_single_model_families_only_is_nan():
 def test_cad_order_matters():
     # strongest first: reversing the family turns inversions into agreements
     Y = np.array([[1, 0], [1, 0], [0, 1]], dtype=float)
-    assert quality.cad(Y, [[0, 1]]).rate == pytest.approx(1 / 3, abs=TOL)
-    assert quality.cad(Y, [[1, 0]]).rate == pytest.approx(2 / 3, abs=TOL)
+    assert quality.steps.cad(Y, [[0, 1]]).rate == pytest.approx(1 / 3, abs=TOL)
+    assert quality.steps.cad(Y, [[1, 0]]).rate == pytest.approx(2 / 3, abs=TOL)
 
 
 def test_cad_errors():
     Y = np.zeros((3, 4))
     with pytest.raises(BenchkitValueError, match="appears in families"):
-        quality.cad(Y, [[0, 1], [1, 2]])
+        quality.steps.cad(Y, [[0, 1], [1, 2]])
     with pytest.raises(BenchkitValueError, match="outside 0..3"):
-        quality.cad(Y, [[0, 4]])
+        quality.steps.cad(Y, [[0, 4]])
     with pytest.raises(BenchkitValueError, match=r"\[0, 1\]"):
-        quality.cad(Y + 2, [[0, 1]])
+        quality.steps.cad(Y + 2, [[0, 1]])
     with pytest.raises(BenchkitValueError, match="lam"):
-        quality.cad(Y, [[0, 1]], lam=0)
+        quality.steps.cad(Y, [[0, 1]], lam=0)
     with pytest.raises(BenchkitTypeError, match="families"):
-        quality.cad(Y, np.array([[0, 1]]))
+        quality.steps.cad(Y, np.array([[0, 1]]))
 
 
 def test_cad_score_mapping_table10_points():
     # exp(-12 * 0.03) = 0.6977 (App. B: "raw_cad < 0.03 receives > 0.65"); exp(-12 * 0.25) = 0.0498
-    np.testing.assert_allclose(quality.cad_score([0.03, 0.25]), [math.exp(-0.36), math.exp(-3.0)], atol=TOL)
+    np.testing.assert_allclose(quality.steps.cad_score([0.03, 0.25]), [math.exp(-0.36), math.exp(-3.0)],
+                               atol=TOL)
 
 
 # ------------------------------------------------------------------------------------ stability
@@ -279,12 +281,12 @@ def oracle_stability(Y, ratio, K, seed, items=None):
 def test_stability_matches_oracle_and_is_reproducible(ratio, items):
     rng = np.random.default_rng(11)
     Y = (rng.random((40, 6)) < np.linspace(0.8, 0.3, 6)).astype(float)
-    got = quality.stability(Y, ratio, K=20, items=items, rng=4)
+    got = quality.steps.stability(Y, ratio, n_rep=20, items=items, rng=4)
     assert got == pytest.approx(oracle_stability(Y, ratio, 20, 4, items), abs=TOL)
-    assert quality.stability(Y, ratio, K=20, items=items, rng=4) == got
+    assert quality.steps.stability(Y, ratio, n_rep=20, items=items, rng=4) == got
     g = np.random.default_rng(1)
-    a = quality.stability(Y, ratio, K=20, items=items, rng=g)
-    b = quality.stability(Y, ratio, K=20, items=items, rng=g)  # a Generator is consumed: new draws
+    a = quality.steps.stability(Y, ratio, n_rep=20, items=items, rng=g)
+    b = quality.steps.stability(Y, ratio, n_rep=20, items=items, rng=g)  # a Generator is consumed: new draws
     assert a != b
 
 
@@ -292,39 +294,39 @@ def test_stability_errors():
     Y = np.zeros((10, 3))
     Y[::2, 0] = 1
     with pytest.raises(BenchkitValueError, match="ratio"):
-        quality.stability(Y, 0.0)
-    with pytest.raises(BenchkitValueError, match="K"):
-        quality.stability(Y, 0.5, K=1)
+        quality.steps.stability(Y, 0.0)
+    with pytest.raises(BenchkitValueError, match="n_rep"):
+        quality.steps.stability(Y, 0.5, n_rep=1)
     with pytest.raises(BenchkitValueError, match="replace=False"):
-        quality.stability(Y, 0.9, K=5, items=[0, 1], replace=False)
+        quality.steps.stability(Y, 0.9, n_rep=5, items=[0, 1], replace=False)
     with pytest.raises(BenchkitValueError, match="NaN"):
-        quality.stability(np.full((3, 3), np.nan), 0.5)
+        quality.steps.stability(np.full((3, 3), np.nan), 0.5)
 
 
 def test_stability_degenerate_input_is_an_error():
     # one model: nothing to rank; every item gives every model the same score: every sampled
     # ranking is a tie, Kendall tau undefined (both returned NaN without a word before)
     with pytest.raises(BenchkitValueError, match="at least 2 models"):
-        quality.stability(np.ones((10, 1)), 0.5, rng=0)
+        quality.steps.stability(np.ones((10, 1)), 0.5, rng=0)
     Y = np.tile(np.array([[1.0], [0.0], [1.0]]), (4, 3))  # rows constant across the 3 models
     with pytest.raises(BenchkitValueError, match="same score, so every sampled ranking ties"):
-        quality.stability(Y, 0.5, rng=0)
+        quality.steps.stability(Y, 0.5, rng=0)
     mixed = Y.copy()
     mixed[0, 0] = 0.0
     with pytest.raises(BenchkitValueError, match="11 pooled items"):
-        quality.stability(mixed, 0.5, items=np.arange(1, 12), rng=0)
+        quality.steps.stability(mixed, 0.5, items=np.arange(1, 12), rng=0)
     # a selective subset of such items has no stability (NaN, documented), the whole pool has one
-    assert math.isnan(quality.subset_metrics(mixed, np.arange(1, 12), K=5, rng=0)["stability"])
-    assert not math.isnan(quality.subset_metrics(mixed, np.arange(0, 12), K=5, rng=0)["stability"])
+    assert math.isnan(quality.steps.subset_metrics(mixed, np.arange(1, 12), n_rep=5, rng=0)["stability"])
+    assert not math.isnan(quality.steps.subset_metrics(mixed, np.arange(0, 12), n_rep=5, rng=0)["stability"])
 
 
 # ------------------------------------------------------------------------------- BQS and bands
 
 def test_bqs_app_c_formula():
     # 0.3 * (0.8 + 1) / 2 + 0.3 * 0.5 + 0.4 * 0.9 = 0.27 + 0.15 + 0.36 = 0.78
-    assert quality.bqs(0.8, 0.5, 0.9) == pytest.approx(0.78, abs=TOL)
-    assert quality.bqs(-1.0, 0.0, 0.0, weights=(1, 0, 0)) == 0.0
-    np.testing.assert_allclose(quality.bqs([0.0, 1.0], [0.2, 0.4], [0.5, 0.5]),
+    assert quality.steps.bqs(0.8, 0.5, 0.9) == pytest.approx(0.78, abs=TOL)
+    assert quality.steps.bqs(-1.0, 0.0, 0.0, weights=(1, 0, 0)) == 0.0
+    np.testing.assert_allclose(quality.steps.bqs([0.0, 1.0], [0.2, 0.4], [0.5, 0.5]),
                                [0.15 + 0.06 + 0.2, 0.3 + 0.12 + 0.2], atol=TOL)
 
 
@@ -337,13 +339,13 @@ def test_bqs_app_c_formula():
     ("raw_cad", 0.2, "concerning"), ("raw_cad", 0.3, "poor"),
 ])
 def test_bands(metric, value, label):
-    assert quality.band(metric, value) == label
+    assert quality.steps.band(metric, value) == label
 
 
 def test_band_errors_and_nan():
-    assert quality.band("ds", float("nan")) is None
+    assert quality.steps.band("ds", float("nan")) is None
     with pytest.raises(BenchkitValueError, match="no bands"):
-        quality.band("bqs", 0.5)
+        quality.steps.band("bqs", 0.5)
 
 
 # ------------------------------------------------------------------------------------- families
@@ -354,7 +356,7 @@ def test_families_from_models_order_and_report():
         "variant": ["instruct"] * 5 + ["base", "base", "base"],
         "size": [7e9, 72e9, 7e9, 9e9, np.nan, 8e9, 2.7e9, 1e9],
     }, index=["q7", "q72", "q7b", "g9", "g?", "l8", "phi2", "x"])
-    f = quality.families_from_models(models)
+    f = quality.steps.families_from_models(models)
     assert f.names == ("qwen2.5/instruct",)
     assert f.members == (("q72", "q7"),)  # largest first; q7b ties with q7 and is left out
     reasons = dict(zip(f.left_out["model"], f.left_out["reason"]))
@@ -362,17 +364,17 @@ def test_families_from_models_order_and_report():
                        "l8": "single-model family", "phi2": "single-model family", "x": "no family"}
     assert f.indices(["q7", "zzz", "q72"]) == [[2, 0]]
     # an override fixes a size; explicit families skip grouping
-    f2 = quality.families_from_models(models, overrides={"g?": {"size": 2e9}})
+    f2 = quality.steps.families_from_models(models, overrides={"g?": {"size": 2e9}})
     assert ("g9", "g?") in f2.members
-    f3 = quality.families_from_models(models, families={"mine": ["l8", "x"]})
+    f3 = quality.steps.families_from_models(models, families={"mine": ["l8", "x"]})
     assert f3.members == (("l8", "x"),)
     assert len(f3.left_out) == 6
     with pytest.raises(BenchkitValueError, match="unknown model"):
-        quality.families_from_models(models, overrides={"nope": {"size": 1}})
+        quality.steps.families_from_models(models, overrides={"nope": {"size": 1}})
 
 
 def test_families_from_names_parses_with_model_names():
-    f = quality.families_from_models(["Qwen2.5-7B-Instruct", "Qwen2.5-72B-Instruct", "gemma-2-9b-it",
+    f = quality.steps.families_from_models(["Qwen2.5-7B-Instruct", "Qwen2.5-72B-Instruct", "gemma-2-9b-it",
                               "gemma-2-27b-it", "gemma-2-2b-it"])
     by = dict(zip(f.names, f.members))
     assert by["qwen2.5/instruct"] == ("Qwen2.5-72B-Instruct", "Qwen2.5-7B-Instruct")
@@ -383,8 +385,8 @@ def test_cbrc_nan_policy_omit_averages_defined_peers():
     # row 2 shares one model with row 0 (tau undefined); omit -> CBRC(0) = tau(row 0, row 1) only
     S = np.array([[0.1, 0.2, 0.3, 0.4], [0.4, 0.1, 0.2, 0.3], [np.nan, np.nan, np.nan, 0.5]])
     want = kendalltau(S[0], S[1]).statistic
-    assert math.isnan(quality.cbrc(S, 0))
-    assert quality.cbrc(S, 0, nan_policy="omit") == pytest.approx(want, abs=TOL)
-    np.testing.assert_allclose(quality.cbrc_all(S, nan_policy="omit"), [want, want, np.nan], atol=TOL)
+    assert math.isnan(quality.steps.cbrc(S, 0))
+    assert quality.steps.cbrc(S, 0, nan_policy="omit") == pytest.approx(want, abs=TOL)
+    np.testing.assert_allclose(quality.steps.cbrc_all(S, nan_policy="omit"), [want, want, np.nan], atol=TOL)
     with pytest.raises(BenchkitValueError, match="nan_policy"):
-        quality.cbrc(S, 0, nan_policy="skip")
+        quality.steps.cbrc(S, 0, nan_policy="skip")

@@ -41,56 +41,56 @@ def result():
 
 def test_item_criteria_and_cad_ds_selection_oracle():
     Y = _Y(1)
-    crit = quality.item_criteria(Y, FAMS)
-    r = quality.cad(Y, FAMS)
+    crit = quality.steps.item_criteria(Y, FAMS)
+    r = quality.steps.cad(Y, FAMS)
     np.testing.assert_allclose(crit["cad_score"], np.exp(-12 * r.item_inversions / r.item_comparisons),
                                atol=TOL, rtol=0)
-    np.testing.assert_allclose(crit["ds_contribution"], quality.ds_contributions(Y), atol=TOL, rtol=0)
+    np.testing.assert_allclose(crit["ds_contribution"], quality.steps.ds_contributions(Y), atol=TOL, rtol=0)
     # oracle for "cad+ds": passing items by DS contribution desc, then the rest by DS contribution
     k = round(0.35 * Y.shape[0])
     s, d = crit["cad_score"].to_numpy(), crit["ds_contribution"].to_numpy()
     ranked = sorted(range(Y.shape[0]), key=lambda q: (not s[q] > 0.15, -d[q], q))
-    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.35), ranked[:k])
+    np.testing.assert_array_equal(quality.steps.select_items(Y, FAMS, ratio=0.35), ranked[:k])
     # threshold subset: exactly the items with score > t
-    np.testing.assert_array_equal(quality.select_items(Y, FAMS, method="cad-threshold", cad_threshold=0.3),
-                                  np.flatnonzero(s > 0.3))
+    got = quality.steps.select_items(Y, FAMS, method="cad-threshold", cad_threshold=0.3)
+    np.testing.assert_array_equal(got, np.flatnonzero(s > 0.3))
     acc = Y.mean(axis=1)
-    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.25, method="medium"),
+    np.testing.assert_array_equal(quality.steps.select_items(Y, FAMS, ratio=0.25, method="medium"),
                                   sorted(range(80), key=lambda q: (abs(acc[q] - 0.5), q))[:20])
-    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.25, method="high-accuracy"),
+    np.testing.assert_array_equal(quality.steps.select_items(Y, FAMS, ratio=0.25, method="high-accuracy"),
                                   sorted(range(80), key=lambda q: (-acc[q], q))[:20])
     L = np.arange(80) % 7
-    np.testing.assert_array_equal(quality.select_items(Y, FAMS, ratio=0.1, method="shortest", lengths=L),
-                                  sorted(range(80), key=lambda q: (L[q], q))[:8])
-    a = quality.select_items(Y, FAMS, ratio=0.5, method="random", rng=3)
-    np.testing.assert_array_equal(a, quality.select_items(Y, FAMS, ratio=0.5, method="random", rng=3))
+    got = quality.steps.select_items(Y, FAMS, ratio=0.1, method="shortest", lengths=L)
+    np.testing.assert_array_equal(got, sorted(range(80), key=lambda q: (L[q], q))[:8])
+    a = quality.steps.select_items(Y, FAMS, ratio=0.5, method="random", rng=3)
+    np.testing.assert_array_equal(a, quality.steps.select_items(Y, FAMS, ratio=0.5, method="random", rng=3))
     assert len(set(a.tolist())) == 40
 
 
 def test_subset_metrics_against_scipy():
     Y = _Y(2)
     items = np.arange(0, 80, 3)
-    m = quality.subset_metrics(Y, items, K=15, rng=9)
+    m = quality.steps.subset_metrics(Y, items, n_rep=15, rng=9)
     assert m["tau"] == pytest.approx(kendalltau(Y[items].mean(axis=0), Y.mean(axis=0)).statistic, abs=TOL)
-    assert m["ds"] == pytest.approx(quality.ds(Y[items].mean(axis=0)), abs=TOL)
-    assert m["stability"] == quality.stability(Y, items.size / 80, K=15, items=items, rng=9)
+    assert m["ds"] == pytest.approx(quality.steps.ds(Y[items].mean(axis=0)), abs=TOL)
+    assert m["stability"] == quality.steps.stability(Y, items.size / 80, n_rep=15, items=items, rng=9)
     assert m["n_items"] == items.size
 
 
 def test_select_items_errors():
     Y = _Y(3)
     with pytest.raises(BenchkitValueError, match="method"):
-        quality.select_items(Y, FAMS, method="best")
+        quality.steps.select_items(Y, FAMS, method="best")
     with pytest.raises(BenchkitValueError, match="lengths"):
-        quality.select_items(Y, FAMS, method="longest")
+        quality.steps.select_items(Y, FAMS, method="longest")
     with pytest.raises(BenchkitValueError, match="ratio"):
-        quality.select_items(Y, FAMS, ratio=1.5)
+        quality.steps.select_items(Y, FAMS, ratio=1.5)
 
 
 def test_sweeps_reproducible_and_n_jobs_invariant(result):
-    kw = dict(ratios=(0.2, 0.5, 1.0), K=12, rng=4, progress=False)
-    a = quality.selection_sweep(result, n_jobs=1, **kw)
-    b = quality.selection_sweep(result, n_jobs=2, **kw)
+    kw = dict(ratios=(0.2, 0.5, 1.0), n_rep=12, rng=4, progress=False)
+    a = quality.steps.selection_sweep(result, n_jobs=1, **kw)
+    b = quality.steps.selection_sweep(result, n_jobs=2, **kw)
     pd.testing.assert_frame_equal(a, b)
     full = a[(a["ratio"] == 1.0) & (a["benchmark"] == "A")].iloc[0]
     assert full["tau"] == 1.0  # all items: same ranking as the full benchmark
@@ -98,20 +98,20 @@ def test_sweeps_reproducible_and_n_jobs_invariant(result):
     mean = a[(a["benchmark"] == "mean") & (a["ratio"] == 0.5)]["stability"].iloc[0]
     assert mean == pytest.approx(a[(a["benchmark"] != "mean") & (a["ratio"] == 0.5)]["stability"].mean(),
                                  abs=TOL)
-    c = quality.selection_sweep(result, ratios=(0.2, 0.5, 1.0), K=12, rng=5, progress=False)
+    c = quality.steps.selection_sweep(result, ratios=(0.2, 0.5, 1.0), n_rep=12, rng=5, progress=False)
     assert not np.array_equal(a["stability"].to_numpy(), c["stability"].to_numpy())
 
 
 def test_tables_4_5_6(result):
-    t4 = quality.ablation(result, K=10, rng=1, progress=False)
+    t4 = quality.steps.ablation(result, n_rep=10, rng=1, progress=False)
     assert set(t4["method"]) == {"cad-threshold", "ds", "cad+ds", "full"}
-    t5 = quality.threshold_sensitivity(result, thresholds=(0.05, 0.4), K=10, rng=1, progress=False)
+    t5 = quality.steps.threshold_sensitivity(result, thresholds=(0.05, 0.4), n_rep=10, rng=1, progress=False)
     for _, row in t5[t5["benchmark"] != "mean"].iterrows():
-        crit = quality.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
+        crit = quality.steps.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
                              result.families[row["benchmark"]].indices(MODELS))
         assert row["n_items"] == int((crit["cad_score"] > row["cad_threshold"]).sum())
-    t6 = quality.baselines(result, K=10, rng=1, progress=False, n_jobs=1)
-    t6b = quality.baselines(result, K=10, rng=1, progress=False, n_jobs=2)
+    t6 = quality.steps.baselines(result, n_rep=10, rng=1, progress=False, n_jobs=1)
+    t6b = quality.steps.baselines(result, n_rep=10, rng=1, progress=False, n_jobs=2)
     pd.testing.assert_frame_equal(t6, t6b)
     assert {"longest", "shortest", "random", "medium"} <= set(t6["method"])
 
@@ -119,11 +119,11 @@ def test_tables_4_5_6(result):
 def test_table4_cad_alone_is_the_threshold_filter(result):
     # Sec. 5.4.2: "Filtering by CAD alone (score > 0.15)": every item above the threshold, in
     # whatever share, not the top 35% by CAD score (most items tie at score 1)
-    t4 = quality.ablation(result, K=10, rng=1, progress=False)
+    t4 = quality.steps.ablation(result, n_rep=10, rng=1, progress=False)
     rows = t4[(t4["benchmark"] != "mean") & (t4["method"] == "cad-threshold")]
     assert len(rows) == 4
     for _, row in rows.iterrows():
-        crit = quality.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
+        crit = quality.steps.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
                                      result.families[row["benchmark"]].indices(MODELS))
         keep = np.flatnonzero(crit["cad_score"].to_numpy() > 0.15)
         assert row["n_items"] == keep.size
@@ -132,7 +132,7 @@ def test_table4_cad_alone_is_the_threshold_filter(result):
 
 
 def test_selective_scores_table2(result):
-    sel = quality.selective_scores(result, ratio=0.35, K=10, rng=2)
+    sel = quality.steps.selective_scores(result, ratio=0.35, n_rep=10, rng=2)
     m = sel.models
     a = m[(m["domain"] == "m") & (m["model"] == MODELS[0])].iloc[0]
     fa = result.matrices["A"][MODELS[0]].mean()
@@ -149,33 +149,33 @@ def test_selective_scores_table2(result):
     assert ba["tau"] == pytest.approx(kendalltau(result.matrices["A"].mean(axis=0),
                                                  result.matrices["A"].loc[sel.subsets["A"]].mean(axis=0)).statistic,
                                       abs=TOL)
-    sel2 = quality.selective_scores(result, ratio=0.35, K=10, rng=2, n_jobs=2)
+    sel2 = quality.steps.selective_scores(result, ratio=0.35, n_rep=10, rng=2, n_jobs=2)
     pd.testing.assert_frame_equal(sel.models, sel2.models)
     pd.testing.assert_frame_equal(sel.domains, sel2.domains)
 
 
 def test_held_out_models_do_not_influence_selection(result):
-    ho = quality.held_out(result, [MODELS[6]], ratio=0.35, K=10, rng=2)
+    ho = quality.steps.held_out(result, [MODELS[6]], ratio=0.35, n_rep=10, rng=2)
     # selection uses the 6 other models only: same subsets as selecting on them directly
     Y = result.matrices["A"][MODELS[:6]].to_numpy()
-    items = quality.select_items(Y, FAMS, ratio=0.35)
+    items = quality.steps.select_items(Y, FAMS, ratio=0.35)
     assert ho.subsets["A"] == list(result.matrices["A"].index[items])
     d = ho.domains.set_index("domain")
     h = ho.models[ho.models["held_out"] & (ho.models["domain"] == "m")]
     assert d.at["m", "avg_abs_rank_change"] == (h["rank_full"] - h["rank_selective"]).abs().mean()
     with pytest.raises(BenchkitValueError, match="unknown"):
-        quality.held_out(result, ["nope"])
+        quality.steps.held_out(result, ["nope"])
 
 
 def test_cad_mapping_table10():
-    t = quality.cad_mapping(rates=(0.0, 0.05, 0.3))
+    t = quality.steps.cad_mapping(rates=(0.0, 0.05, 0.3))
     np.testing.assert_allclose(t["score"], [1.0, math.exp(-0.6), math.exp(-3.6)], atol=TOL)
     assert list(t["level"]) == ["excellent", "good", "poor"]
 
 
 def test_lambda_analysis_criteria_hand_case():
     rates = np.array([0.01, 0.02, 0.05, 0.1, 0.2, 0.3])
-    t = quality.lambda_analysis(rates, lams=(12.0,)).iloc[0]
+    t = quality.steps.lambda_analysis(rates, lams=(12.0,)).iloc[0]
     # median rate 0.075 -> exp(-0.9) = 0.4066, outside [0.15, 0.35] -> 0
     assert t["median"] == 0.0
     # excellent: exp(-0.12), exp(-0.24) > 0.65 -> 1; poor: exp(-3.6) = 0.027 < 0.10 -> 1
@@ -189,11 +189,11 @@ def test_lambda_analysis_criteria_hand_case():
 # ------------------------------------------------------------------------------ view models
 
 def test_explore_views(result):
-    from benchkit.quality import family_view
-    from benchkit.quality import kendall_view
-    from benchkit.quality import metrics_view
-    from benchkit.quality import selection_view
-    from benchkit.quality import subset_at
+    from benchkit.quality.explore import family_view
+    from benchkit.quality.explore import kendall_view
+    from benchkit.quality.explore import metrics_view
+    from benchkit.quality.explore import selection_view
+    from benchkit.quality.explore import subset_view
 
     mv = metrics_view(result)
     assert len(mv) == 4 * 5
@@ -206,12 +206,12 @@ def test_explore_views(result):
     fams, inv = family_view(result, "A")
     np.testing.assert_allclose(fams["score"], result.cad_results["A"].family_score, atol=TOL)
     assert fams["members"].iloc[0] == " > ".join(MODELS[:3])
-    sv = selection_view(result, ratios=(0.3, 1.0), K=5, rng=0)
+    sv = selection_view(result, ratios=(0.3, 1.0), n_rep=5, rng=0)
     Y = result.matrices["B"].to_numpy()
     for r in (0.1, 0.35, 0.77):
-        want = list(result.matrices["B"].index[quality.select_items(Y, FAMS, ratio=r)])
+        want = list(result.matrices["B"].index[quality.steps.select_items(Y, FAMS, ratio=r)])
         assert sv.subset("B", r) == want
-        assert subset_at(result, "B", r, K=5, rng=1)["items"] == want
-    sub = subset_at(result, "B", 0.35, K=5, rng=1)
-    assert sub == subset_at(result, "B", 0.35, K=5, rng=1)
+        assert subset_view(result, "B", r, n_rep=5, rng=1)["items"] == want
+    sub = subset_view(result, "B", 0.35, n_rep=5, rng=1)
+    assert sub == subset_view(result, "B", 0.35, n_rep=5, rng=1)
     assert sub["text"][0] == result.item_text["B"][sub["items"][0]]

@@ -651,8 +651,8 @@ def test_mcq_accuracy_grows_with_ability_and_reproducible():
 @pytest.mark.parametrize(
     ("kwargs", "exc", "message"),
     [
-        (dict(k=1), BenchkitValueError, r"k=1 is too small; it must be >= 2"),
-        (dict(k=27), BenchkitValueError, r"k=27 is too large; it must be <= 26"),
+        (dict(n_options=1), BenchkitValueError, r"n_options=1 is too small; it must be >= 2"),
+        (dict(n_options=27), BenchkitValueError, r"n_options=27 is too large; it must be <= 26"),
         (dict(flawed={"non_monotone": 1}), BenchkitValueError,
          r"flawed key='non_monotone' is not allowed; choose one of 'miskeyed', 'ambiguous'"),
         (dict(sharpness=0), BenchkitValueError, r"sharpness=0.0 is out of range; it must be > 0.0"),

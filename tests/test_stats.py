@@ -211,3 +211,49 @@ def test_blocked_map_independent_of_n_jobs_and_backend():
 def test_n_jobs_errors(value, exc, msg):
     with pytest.raises(exc, match=msg):
         _parallel.blocked_map(_draws, 3, rng=0, block_size=2, args=(1.0,), n_jobs=value)
+
+
+def test_auroc_matches_mann_whitney_with_ties():
+    # oracle: scipy's Mann-Whitney U of the positives over the negatives, divided by n1 n0
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        n = int(rng.integers(4, 60))
+        s = rng.integers(0, 6, n).astype(float)  # heavy ties
+        y = rng.random(n) < 0.3
+        y[:2] = [True, False]
+        ref = sps.mannwhitneyu(s[y], s[~y]).statistic / (y.sum() * (~y).sum())
+        assert abs(stats.auroc(s, y) - ref) < 1e-12
+        fpr, tpr, _ = stats.roc_curve(s, y)
+        assert abs(np.trapezoid(tpr, fpr) - ref) < 1e-12  # the curve's area is the same number
+
+
+def test_roc_curve_hand_case():
+    # scores 0.8 (pos), 0.4 (neg), 0.35 (pos), 0.1 (neg): steps up, right, up, right
+    fpr, tpr, thr = stats.roc_curve([0.1, 0.4, 0.35, 0.8], [0, 0, 1, 1])
+    assert fpr.tolist() == [0.0, 0.0, 0.5, 0.5, 1.0]
+    assert tpr.tolist() == [0.0, 0.5, 0.5, 1.0, 1.0]
+    assert thr.tolist() == [np.inf, 0.8, 0.4, 0.35, 0.1]
+
+
+@pytest.mark.parametrize(("scores", "labels", "msg"), [
+    ([0.1, 0.2], [True, True], "positives and negatives"),
+    ([0.1, 0.2], [1, 2], "booleans"),
+    ([0.1, 0.2, 0.3], [True, False], "shape"),
+    ([0.1, np.nan], [True, False], "finite"),
+])
+def test_auroc_errors(scores, labels, msg):
+    with pytest.raises(ValueError, match=msg):
+        stats.auroc(scores, labels)
+
+
+def test_mcnemar_exact_matches_statsmodels():
+    from statsmodels.stats.contingency_tables import mcnemar
+
+    # oracle: statsmodels' exact McNemar on the 2x2 table [[both right, b], [c, both wrong]]
+    for b, c in [(0, 0), (9, 2), (2, 9), (30, 31), (0, 7), (150, 110), (5000, 5100)]:
+        ref = mcnemar([[17, b], [c, 4]], exact=True).pvalue
+        assert abs(stats.mcnemar_exact(b, c) - ref) < 1e-12
+    with pytest.raises(ValueError, match="b=-1"):
+        stats.mcnemar_exact(-1, 3)
+    with pytest.raises(TypeError, match="c must be an integer"):
+        stats.mcnemar_exact(1, 2.5)

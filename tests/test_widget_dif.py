@@ -1,6 +1,6 @@
 """DIFExplorer (issue 10 item 9): the widget's Python side and its static export.
 
-Oracles: the audit's own arrays (benchkit.dif.AuditResult.anchors), the view models of
+Oracles: the audit's own arrays (benchkit.dif.RankingAudit.anchors), the view models of
 benchkit.dif.explore, the ranking counts of RankingResult (Eq. 9/40), and the strict-reversal
 definition of Eq. 9 re-applied by hand to the listed scores.
 """
@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from benchkit.dif import robustness
+from benchkit.dif import analyze_robustness
 from benchkit.dif.explore import heatmap_view
 from benchkit.dif.explore import near_tie_view
 from benchkit.dif.explore import reversal_curve_view
@@ -85,7 +85,7 @@ def test_selecting_an_item_gives_its_signature(dif_result):
 
 
 def test_errors_name_the_argument(dif_result):
-    with pytest.raises(TypeError, match=r"audit must be a benchkit.dif.AuditResult.*got DataFrame"):
+    with pytest.raises(TypeError, match=r"audit must be a benchkit.dif.RankingAudit.*got DataFrame"):
         DIFExplorer(dif_result.to_frame())
     with pytest.raises(TypeError, match=r"texts must be a mapping or Series item -> text; got list"):
         DIFExplorer(dif_result, texts=["a"])
@@ -95,8 +95,8 @@ def test_errors_name_the_argument(dif_result):
 
 def test_forest_rows_come_from_robustness(dif_sim_rs, dif_result):
     _s, rs = dif_sim_rs
-    table = robustness(rs, dif_result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20,
-                       rng=1, progress=False)
+    table = analyze_robustness(rs, dif_result, perturbations={"owner cap 3": {"owner_cap": 3}}, n_controls=20,
+                               rng=1, progress=False)
     w = DIFExplorer(dif_result, robustness={"sim": table})
     ref = robustness_forest_view(table, benchmark="sim")
     f = pd.DataFrame(w.forest)

@@ -34,8 +34,8 @@ def test_explorer_initial_state_comes_from_measure(result):
     assert w.benchmark == "alpha"
     assert w.benchmarks == ["alpha", "beta"]
     assert w.z_values.tolist() == sorted(bm.z.tolist())
-    assert w.metrics["ddm"] == pytest.approx(measure.ddm(bm.z), abs=1e-15)
-    tg = measure.top_gaps(bm.z, k=5)
+    assert w.metrics["ddm"] == pytest.approx(measure.steps.ddm(bm.z), abs=1e-15)
+    tg = measure.steps.top_gaps(bm.z, k=5)
     assert [g["width"] for g in w.gaps] == pytest.approx(tg.widths.tolist(), abs=1e-15)
     assert [g["rank"] for g in w.gaps] == [1, 2, 3, 4, 5]
     assert [r["name"] for r in w.table] == ["alpha", "beta"]
@@ -52,7 +52,7 @@ def test_explorer_picking_a_benchmark_reloads_its_measure(result):
     w.benchmark = "beta"
     bm = result["beta"]
     assert w.z_values.tolist() == sorted(bm.z.tolist())
-    assert w.metrics["max_gap"] == pytest.approx(measure.max_gap(bm.z).width, abs=1e-15)
+    assert w.metrics["max_gap"] == pytest.approx(measure.steps.max_gap(bm.z).width, abs=1e-15)
     assert w.metrics["n_items"] == 30
     assert w.selected_gap == -1
     assert w.added == []
@@ -64,8 +64,8 @@ def test_explorer_picking_a_benchmark_reloads_its_measure(result):
 def test_explorer_clicked_gap_lists_gap_targets_neighbours(result):
     w = ECDFGapExplorer(result, n_neighbors=3)
     w.selected_gap = 2  # the third-widest gap
-    ref = measure.gap_targets(result["alpha"].z, k=5, n_neighbors=3,
-                              items=list(result["alpha"].items)).references(3)
+    ref = measure.steps.gap_targets(result["alpha"].z, k=5, n_neighbors=3,
+                                    items=list(result["alpha"].items)).references(3)
     got = w.selected_items
     assert got["item"].tolist() == ref["item"].tolist()
     assert got["side"].tolist() == ref["side"].tolist()
@@ -83,7 +83,7 @@ def test_explorer_what_if_recomputes_with_measure_what_if(result):
     mids = [g["midpoint"] for g in w.gaps[:2]]
     w.added = [mids[0]]  # as the front end does: set the trait
     w.add_items(mids[1])
-    ref = measure.what_if(z, mids, k=5)
+    ref = measure.steps.what_if(z, mids, k=5)
     assert w.after["ddm"] == pytest.approx(ref.after.ddm, abs=1e-15)
     assert w.after["max_gap"] == pytest.approx(ref.after.max_gap, abs=1e-15)
     assert w.after["top_sum"] == pytest.approx(ref.after.top_sum, abs=1e-15)
@@ -175,11 +175,11 @@ def test_ecdf_frames_area_integrates_to_ddm_and_steps_are_the_ecdfs():
     a = f["area"]
     # oracle: DDM from benchkit.measure (itself checked against scipy.stats.wasserstein_distance)
     area = np.sum((a["hi"] - a["lo"]).to_numpy()[:-1] * np.diff(a["x"].to_numpy()))
-    assert area == pytest.approx(measure.ddm(z), abs=1e-12)
+    assert area == pytest.approx(measure.steps.ddm(z), abs=1e-12)
     st = f["steps"][f["steps"]["curve"] == "benchmark"]
     np.testing.assert_allclose(st["x"].to_numpy()[1:-1], np.sort(z))
     np.testing.assert_allclose(st["y"].to_numpy()[1:-1], np.arange(1, 65) / 64)
-    pd.testing.assert_frame_equal(f["gaps"], measure.top_gaps(z).to_frame())
+    pd.testing.assert_frame_equal(f["gaps"], measure.steps.top_gaps(z).to_frame())
 
 
 def test_charts_build_valid_specs(result):
@@ -190,7 +190,7 @@ def test_charts_build_valid_specs(result):
     spec = ecdf_chart(result["alpha"]).to_dict()
     assert spec["title"]["text"].startswith("alpha: DDM ")
     assert len(spec["layer"]) == 4
-    dp = result["alpha"].detection_power([0.05, 0.2, 0.5], k=(1, 10))
+    dp = result["alpha"].detection_power([0.05, 0.2, 0.5], n_samples=(1, 10))
     spec = detection_power_chart(dp).to_dict()
     assert f"G(B) = {dp.max_gap:.3f}" in spec["title"]
     assert len(measure_table_chart(result).to_dict()["hconcat"]) == 3

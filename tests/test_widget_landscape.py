@@ -1,5 +1,5 @@
 """Probability-landscape explorer (issue 4 item 6): the widget's Python side and its static export,
-on real data (landscape_data's own tests are in tests/test_landscape_explore.py).
+on real data (landscape_view's own tests are in tests/test_landscape_explore.py).
 
 Data: benchkit.datasets.fetch("conformal-llm") (LLaMA-13B option probabilities, 10 prompt variants,
 two subjects here) and fetch("mmlu-redux", part="helm-labelled") (14 HELM models' chosen letters on
@@ -22,10 +22,10 @@ from test_landscape_explore import conformal_rs  # the compute tests' data
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
 from benchkit.datasets import fetch
-from benchkit.landscape import mpd
-from benchkit.landscape import points
 from benchkit.landscape.explore import ALL
-from benchkit.landscape.explore import landscape_data
+from benchkit.landscape.explore import landscape_view
+from benchkit.landscape.steps import mpd
+from benchkit.landscape.steps import points
 from benchkit.widgets import LandscapeExplorer
 from jupyter_harness import assert_exported
 
@@ -56,7 +56,7 @@ def votes():
 
 # ----------------------------------------------------------------------------- widget
 def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
-    w = LandscapeExplorer(rs, group="source")
+    w = LandscapeExplorer(rs, by="source")
     assert w.models == ["llama-13b"]
     assert w.groups == [ALL, *SUBJECTS]
     rev = w.revision
@@ -67,7 +67,7 @@ def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
     assert w.shown == {"model": "llama-13b", "group": "business_ethics", "variant": "prompt_4", "compare": ""}
     scores, _ = raw["business_ethics"]
     direct = np.array([_oracle(p)[:2] for p in scores[4]])
-    # MPD shown == benchkit.landscape.mpd on points computed directly, == pdist mean (oracle)
+    # MPD shown == benchkit.landscape.steps.mpd on points computed directly, == pdist mean (oracle)
     ref = mpd(points(scores[4]))
     assert w.stats["mpd"] == pytest.approx(ref.mpd, abs=1e-12)
     assert w.stats["mpd_method"] == "exact"
@@ -88,7 +88,7 @@ def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
 
 
 def test_large_views_show_sampled_mpd_then_exact_on_request(rs):
-    w = LandscapeExplorer(rs, group="source", exact_limit=100)
+    w = LandscapeExplorer(rs, by="source", exact_limit=100)
     rows = w.view_rows
     assert len(rows) > 100
     assert w.stats["mpd_method"] == "sampled"
@@ -110,7 +110,7 @@ def test_large_views_show_sampled_mpd_then_exact_on_request(rs):
 
 
 def test_brush_lists_items_with_values_vs_points(rs, raw):
-    w = LandscapeExplorer(rs, group="source", variant="prompt_2", page_size=5)
+    w = LandscapeExplorer(rs, by="source", variant="prompt_2", page_size=5)
     w.group = "anatomy"
     box = [0.45, 0.9, 0.5, 0.95]
     w.brush = box
@@ -147,7 +147,7 @@ def test_brush_lists_items_with_values_vs_points(rs, raw):
 
 
 def test_before_after_arrows_flow_and_compare_stats(rs, raw):
-    w = LandscapeExplorer(rs, group="source", variant="prompt_0", compare="prompt_9", max_arrows=300)
+    w = LandscapeExplorer(rs, by="source", variant="prompt_0", compare="prompt_9", max_arrows=300)
     w.group = "anatomy"
     s0, s9 = raw["anatomy"][0][0], raw["anatomy"][0][9]
     p0, p9 = points(s0), points(s9)
@@ -181,7 +181,7 @@ def test_before_after_arrows_flow_and_compare_stats(rs, raw):
 
 def test_density_mode_bins_equal_histogram2d(rs):
     from benchkit.widgets._base import unpack_arrays
-    w = LandscapeExplorer(rs, group="source", density_threshold=100, bins=20)
+    w = LandscapeExplorer(rs, by="source", density_threshold=100, bins=20)
     assert w.mode == "density"
     assert w.points == b""
     pts = points(np.stack(rs.select(variant="prompt_0").to_long()["option_probs"].to_numpy()))
@@ -217,13 +217,13 @@ def test_expert_labels_text_and_options_listed(votes):
 
 
 def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
-    w = LandscapeExplorer(rs, group="source", compare="prompt_1", exact_limit=200)
+    w = LandscapeExplorer(rs, by="source", compare="prompt_1", exact_limit=200)
     page, state, esm = assert_exported(w)
     assert "import(\"http" not in esm
     B = state["bundle"]
-    d = landscape_data(rs, group="source")
+    d = landscape_view(rs, by="source")
     key = B["sep"].join(["llama-13b", "anatomy", "prompt_3"])
-    ref = d.stats(d.view_rows(group="anatomy", variant="prompt_3"))
+    ref = d.stats(d.view_rows(group_value="anatomy", variant="prompt_3"))
     assert B["views"][key]["mpd"] == pytest.approx(ref.mpd, abs=1e-15)
     assert B["views"][key]["mpd_method"] == "exact"
     big = B["sep"].join(["llama-13b", ALL, "prompt_3"])  # 262 points > exact_limit: sampled, with SE
@@ -240,7 +240,7 @@ def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
 def test_static_image_is_the_current_view_aggregated_when_dense(rs):
     # the image stored beside the live widget (issue 13 item 1): the view's title with its point
     # count and MPD as shown live; dense views are drawn as the binned density, not one mark a point
-    w = LandscapeExplorer(rs, group="source", exact_limit=100, density_threshold=100, bins=20)
+    w = LandscapeExplorer(rs, by="source", exact_limit=100, density_threshold=100, bins=20)
     data, _ = w._repr_mimebundle_()
     svg = data["image/svg+xml"]
     n = len(w.view_rows)
@@ -256,7 +256,7 @@ def test_static_image_is_the_current_view_aggregated_when_dense(rs):
     w.compare = w.variants[1]
     svg = w.static_svg()
     assert f"{w.variants[0]} → {w.variants[1]}" in svg
-    sparse = LandscapeExplorer(rs, group="source", model=w.models[0], variant=w.variants[0])
+    sparse = LandscapeExplorer(rs, by="source", model=w.models[0], variant=w.variants[0])
     assert sparse.mode == "points"
     assert sparse.static_svg().count('class="mark-symbol') >= 1
 
@@ -284,11 +284,11 @@ def test_static_density_quantile_classes_match_numpy_quantiles():
 def test_static_image_with_a_comparison_counts_both_variants_points(rs):
     # notebook 04: two variants of 2,886 points each drew 5,772 scatter rows, over Altair's 5,000-row
     # limit, and the image was lost. The density threshold applies to the points of all panels.
-    w = LandscapeExplorer(rs, group="source", model=LandscapeExplorer(rs).models[0])
+    w = LandscapeExplorer(rs, by="source", model=LandscapeExplorer(rs).models[0])
     w.compare = w.variants[1]
     n_view, n_compare = len(w.view_rows), len(w._compare_rows)
     assert min(n_view, n_compare) > 0
-    w2 = LandscapeExplorer(rs, group="source", model=w.model, compare=w.compare,
+    w2 = LandscapeExplorer(rs, by="source", model=w.model, compare=w.compare,
                            density_threshold=max(n_view, n_compare))
     svg = w2.static_svg()
     # drawn as the binned density (the total exceeds the threshold): no point marks, only legend symbols

@@ -1,9 +1,9 @@
 """benchkit.widgets.QualityDashboard: synced traits against benchkit.quality's own results.
 
-Oracles: the Table 1 cells against ``result.table`` and :func:`benchkit.quality.band`; the
+Oracles: the Table 1 cells against ``result.table`` and :func:`benchkit.quality.steps.band`; the
 Kendall heatmap against scipy.stats.kendalltau of the benchmarks' mean scores; the subset at a
-ratio against :func:`benchkit.quality.select_items` (first ``max(1, round(r n))`` of the order)
-and :func:`benchkit.quality.subset_metrics`; the export against the live traits.
+ratio against :func:`benchkit.quality.steps.select_items` (first ``max(1, round(r n))`` of the order)
+and :func:`benchkit.quality.steps.subset_metrics`; the export against the live traits.
 """
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from scipy.stats import kendalltau
 from benchkit import ResponseSet
 from benchkit._validation import BenchkitValueError
 from benchkit.quality import assess
-from benchkit.quality import band
-from benchkit.quality import select_items
+from benchkit.quality.steps import band
+from benchkit.quality.steps import select_items
 from jupyter_harness import assert_exported
 
 MODELS = ["Qwen2.5-72B-Instruct", "Qwen2.5-32B-Instruct", "Qwen2.5-7B-Instruct",
@@ -46,7 +46,7 @@ def result():
 def dash(result):
     from benchkit.widgets import QualityDashboard
 
-    return QualityDashboard(result, K=20)
+    return QualityDashboard(result, n_rep=20)
 
 
 def test_table_cells_and_bands_match_result(dash, result):
@@ -78,7 +78,7 @@ def test_kendall_heatmap_matches_scipy(dash, result):
 def test_families_and_inverted_items_of_selected_benchmark(dash, result):
     dash.benchmark = "B"
     fam = {r["family"]: r for r in dash.families}
-    ft = result.family_table().loc["B"]
+    ft = result.families_frame().loc["B"]
     for name, r in fam.items():
         assert r["score"] == pytest.approx(ft[name], abs=1e-15)
         assert r["band"] == band("cad", ft[name])
@@ -105,7 +105,7 @@ def test_subset_at_ratio_is_python_selection(dash, result, ratio):
     # reproducible: the same ratio shows the same numbers on a fresh dashboard
     from benchkit.widgets import QualityDashboard
 
-    other = QualityDashboard(result, K=20, benchmark="A", ratio=ratio)
+    other = QualityDashboard(result, n_rep=20, benchmark="A", ratio=ratio)
     assert other.subset == dash.subset
 
 
@@ -123,12 +123,12 @@ def test_bad_inputs_are_rejected(result):
     with pytest.raises(BenchkitValueError, match="QualityResult"):
         QualityDashboard(result.table)
     with pytest.raises(BenchkitValueError, match="benchmark"):
-        QualityDashboard(result, benchmark="nope", K=20)
+        QualityDashboard(result, benchmark="nope", n_rep=20)
     with pytest.raises(ValueError, match="method"):
-        QualityDashboard(result, method="random", K=20)
+        QualityDashboard(result, method="random", n_rep=20)
     with pytest.raises(BenchkitValueError, match="Generator"):
-        QualityDashboard(result, rng=np.random.default_rng(0), K=20)
-    d = QualityDashboard(result, K=20)
+        QualityDashboard(result, rng=np.random.default_rng(0), n_rep=20)
+    d = QualityDashboard(result, n_rep=20)
     with pytest.raises(ValueError, match="ratio"):
         d.ratio = 0.0
     with pytest.raises(BenchkitValueError, match="benchmark"):
@@ -153,7 +153,7 @@ def test_precomputed_selection_is_reused(result, dash):
     from benchkit.quality.explore import selection_view
     from benchkit.widgets import QualityDashboard
 
-    sv = selection_view(result, ratios=(0.25, 0.5), K=20, rng=1)
+    sv = selection_view(result, ratios=(0.25, 0.5), n_rep=20, rng=1)
     d = QualityDashboard(result, selection=sv, benchmark="B", ratio=0.25)
     assert d.selection is sv
     assert d.ratio_grid == [0.25, 0.5]

@@ -1,6 +1,6 @@
 """Trajectory explorer (issue 5 item 9): the widget's Python side and its static export.
 
-Oracles: benchkit.boundary.profiles called directly (the widget must only relay its numbers),
+Oracles: benchkit.boundary.steps.profiles called directly (the widget must only relay its numbers),
 scipy.optimize.isotonic_regression for the fit, an independent implementation of Eq. 4 (first
 position where the linear interpolant of the fit reaches c~1 + alpha*Delta) and Eq. 6 (H and v),
 pandas filtering/sorting of ``to_frame()`` for the list, numpy.histogram for the bins and
@@ -17,7 +17,7 @@ import pytest
 from scipy import optimize
 
 from benchkit import ResponseSet
-from benchkit.boundary import profiles
+from benchkit.boundary.steps import profiles
 from benchkit.widgets import TrajectoryExplorer
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget
@@ -201,9 +201,9 @@ def _answer_oracle(long, item, models):
 
 
 def test_response_level_result_gives_axis_models_answers_and_entropy_source(ladder):
-    from benchkit.boundary.responses import profile_responses
+    from benchkit.boundary.responses import profile
 
-    res = profile_responses(ladder, axis="size")
+    res = profile(ladder, axis="size")
     w = TrajectoryExplorer(res, n_answers=3)
     assert w.models == list(res.axis.models)
     assert w.entropy_source == "answers"
@@ -227,7 +227,7 @@ def test_response_level_result_gives_axis_models_answers_and_entropy_source(ladd
     w2 = TrajectoryExplorer(res.profile, responses=ladder, models=list(res.axis.models), n_answers=3)
     w2.selected = 123
     assert w2.trajectory["answers"] == w.trajectory["answers"]
-    # a ResponseSet is profiled with profile_responses' defaults
+    # a ResponseSet is profiled with profile' defaults
     w3 = TrajectoryExplorer(ladder)
     assert len(w3.rows) == 300
     assert w3.entropy_source == "answers"
@@ -294,7 +294,7 @@ def test_bad_options_raise_clear_errors(prof, kwargs, match):
 
 
 def test_bad_result_type():
-    with pytest.raises(TypeError, match=r"result must be a benchkit.boundary.profiles\(...\) result"):
+    with pytest.raises(TypeError, match=r"result must be a benchkit.boundary.steps.profiles\(...\) result"):
         TrajectoryExplorer({"x": 1})
 
 

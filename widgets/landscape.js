@@ -56,7 +56,7 @@ function staticPoints(B, rows) {
   rows.forEach((r, k) => { x[k] = C.x[r] / q; y[k] = C.y[r] / q; row[k] = r; c[k] = C.c[r]; });
   return { x, y, row, c };
 }
-// binned mean displacement (same rule as LandscapeData.flow)
+// binned mean displacement (same rule as LandscapeView.flow)
 function flowField(x0, y0, x1, y1, bins) {
   const n = new Int32Array(bins * bins), sx = new Float64Array(bins * bins), sy = new Float64Array(bins * bins);
   const sdx = new Float64Array(bins * bins), sdy = new Float64Array(bins * bins), sd = new Float64Array(bins * bins);
@@ -76,7 +76,7 @@ function flowField(x0, y0, x1, y1, bins) {
   }
   return out;
 }
-// rows in list order: "stratified" (round-robin over models, as LandscapeData.order_rows) or a column
+// rows in list order: "stratified" (round-robin over models, as LandscapeView.order_rows) or a column
 function orderRows(B, rows, by, desc) {
   const C = B._cols;
   if (by === "stratified") {
@@ -248,7 +248,7 @@ function render({ model, el }) {
         ` → ${key === "mpd" ? mpdText(cs) : key === "n_points" ? fmtInt(cs[key]) : fmt(cs[key], d)}`) : null,
     ]);
     const sampled = st.mpd_method === "sampled" || (has && cs.mpd_method === "sampled");
-    const mpdTitle = sampled ? "sampled-pairs estimate ± standard error (benchkit.landscape.mpd, method=\"sampled\")" : "exact MPD over all pairs";
+    const mpdTitle = sampled ? "sampled-pairs estimate ± standard error (benchkit.landscape.steps.mpd, method=\"sampled\")" : "exact MPD over all pairs";
     const parts = [cell(sampled ? "MPD (sampled)" : "MPD", "mpd", 4, mpdTitle), cell("mean H_norm", "mean_h_norm"),
       cell("mean P_top1", "mean_p_top1"), cell("accuracy", "accuracy"), cell("N", "n_points")];
     if (sampled && !isStatic()) {

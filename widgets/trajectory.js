@@ -6,7 +6,7 @@
 // flag_filter, delta_filter, sort_by, sort_descending, visible (binary: idx, the listed rows),
 // hist_selected {var: counts}, selected, trajectory {...}, busy, revision, static_mode and, in
 // exported pages only, bundle_cols (binary per-item columns) and bundle {text, answers}.
-// Every number shown comes from Python (benchkit.boundary.profiles). In a kernel this module only
+// Every number shown comes from Python (benchkit.boundary.steps.profiles). In a kernel this module only
 // sends the user's actions (pick item, sort, filter, brush) and Python recomputes `visible`,
 // `hist_selected` and `trajectory`. In an exported page (static_mode) it applies the same rules
 // locally (documented in TrajectoryExplorer's Notes) to the embedded rows and bundle.

@@ -18,8 +18,8 @@ from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
+from benchkit.response_set import check_response_set
 
 __all__ = ["ModelAxis", "empirical_axis", "size_axis", "explicit_axis", "model_axis", "subaxes"]
 

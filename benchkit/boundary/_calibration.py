@@ -14,6 +14,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchkit._budget import check_memory
+from benchkit._budget import check_time
 from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
 from benchkit._random import check_rng
@@ -32,9 +34,9 @@ __all__ = [
     "SHIPPED_T",
     "CalibrationTable",
     "reference_family",
-    "build_table",
-    "exact_table",
-    "get_table",
+    "build_calibration",
+    "exact_calibration",
+    "get_calibration",
     "table_path",
     "min_attainable_o",
     "exact_reference_tails",
@@ -157,7 +159,7 @@ class CalibrationTable:
 
         When it exceeds alpha_o no item can be flagged at that level (for n = 6, T = 1 it is
         0.078 with the exact table). The Monte Carlo tables only know the statistics seen in
-        their simulations; use an exact table (``exact_table``) for a certain answer.
+        their simulations; use an exact table (``exact_calibration``) for a certain answer.
         """
         return float(self.score_keys(self.atoms[-1:])[0])
 
@@ -200,7 +202,7 @@ class CalibrationTable:
             }
         )
 
-    def reference_frame(self) -> pd.DataFrame:
+    def references_frame(self) -> pd.DataFrame:
         """The reference vectors, one row each (columns theta_1..theta_n)."""
         return pd.DataFrame(self.reference, columns=[f"theta_{i + 1}" for i in range(self.n)])
 
@@ -209,7 +211,7 @@ class CalibrationTable:
         return {
             "n": self.n, "T": self.T, "method": self.method, "B": self.n_resamples, "seed": self.rng,
             "block_size": self.block_size, "version": self.version,
-            "rounding": "rint(D * 1e10)", "family": "benchkit.boundary.reference_family"
+            "rounding": "rint(D * 1e10)", "family": "benchkit.boundary.steps.reference_family"
             if self.reference.shape[0] == reference_family(self.n).shape[0]
             and np.array_equal(self.reference, reference_family(self.n)) else "custom",
         }
@@ -246,7 +248,7 @@ class CalibrationTable:
         except Exception as exc:  # a truncated / corrupted file: zipfile, zlib, json, KeyError...
             raise BenchkitValueError(
                 f"calibration table {str(path)!r} is corrupted or not a benchkit table "
-                f"({type(exc).__name__}: {exc}); delete it (get_table rebuilds and re-caches it)"
+                f"({type(exc).__name__}: {exc}); delete it (get_calibration rebuilds and re-caches it)"
             ) from None
 
 
@@ -277,6 +279,57 @@ def _check_reference(reference, n: int | None) -> np.ndarray:
     return ref
 
 
+# Cost model of the tables that grow with T (measured on the 2-core test machines; rough estimates,
+# checked against the resource budget before building): an entry of the h tables (a Python loop)
+# or of the binomial alias tables (scipy's binom.pmf) takes 0.7-1.2 us; one model's count in one
+# simulated vector 0.2 us while the h(F / (T lcm)) table fits in cache (217 x 200,000 vectors of
+# n = 6, T = 100 in 51 s), 0.7 us beyond (T = 1000: 145 s); an alias entry holds ~40 bytes while
+# it is built (pmf, its normalized copy, prob, alias).
+_SECONDS_PER_ENTRY = 1e-6
+_ALIAS_BYTES = 40
+
+
+def statistic_cost(n: int, T: int) -> tuple[float, float]:
+    """(bytes, seconds) of :func:`benchkit._kernels.lrt.lr_statistic`'s h tables for (n, T).
+
+    It tabulates h(S / (T L)) for block lengths L <= n: (n + 1)(n T + 1) floats, n (n + 1) T / 2
+    of them computed one by one.
+    """
+    return 8.0 * (n + 1) * (n * T + 1), (T + 1 + n * (n + 1) / 2 * T) * _SECONDS_PER_ENTRY
+
+
+def build_cost(n: int, T: int, nref: int, n_resamples: int, chunk: int = 16,
+               n_jobs=None) -> tuple[float, float]:
+    """(bytes, seconds) of :func:`build_table` (see the cost model above)."""
+    from joblib import effective_n_jobs
+
+    from benchkit._kernels.pava import lcm_upto
+
+    nchunks = -(-nref // chunk)
+    lcm = lcm_upto(n)
+    workers = 1 if n_jobs in (None, 1) else max(1, min(nchunks, effective_n_jobs(n_jobs)))
+    memory = workers * (8.0 * T * lcm + _ALIAS_BYTES * chunk * n * (T + 1.0) + 8.0 * chunk * n_resamples)
+    per_draw = 2e-7 if T * lcm <= 32_768 else 7e-7
+    seconds = (nchunks * (T * lcm + chunk * n * (T + 1.0)) * _SECONDS_PER_ENTRY
+               + nref * n_resamples * n * per_draw)
+    return memory, seconds
+
+
+def check_cost(what: str, memory: float, seconds: float) -> None:
+    """Refuse ``what`` when its (bytes, seconds) estimate exceeds the resource budget."""
+    hint = ("the boundary tables grow with the sample budget T (h(F / (T lcm)), binomial alias tables and "
+            "gamma have about T entries per model, pair or reference vector)")
+    check_memory(what, memory, hint=hint)
+    check_time(what, seconds, hint=hint)
+
+
+def table_available(n: int, T: int) -> bool:
+    """True when :func:`get_calibration` (n, T) with the default B and seed needs no simulation."""
+    name = table_path(n, T)
+    return (("monte-carlo", n, T, DEFAULT_B, DEFAULT_SEED) in _MEMO or (_DATA / name).is_file()
+            or (_cache_dir() / name).is_file())
+
+
 def _simulate_chunk(theta, T, n_resamples, seeds, block_size, threads):
     from contextlib import nullcontext
 
@@ -288,9 +341,9 @@ def _simulate_chunk(theta, T, n_resamples, seeds, block_size, threads):
         return lrt.distinct_counts(keys)
 
 
-def build_table(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAULT_SEED,
-                reference=None, n_jobs: int | None = None, block_size: int = 25_000,
-                chunk: int = 16, progress: bool = False) -> CalibrationTable:
+def build_calibration(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAULT_SEED,
+                      reference=None, n_jobs: int | None = None, block_size: int = 25_000,
+                      chunk: int = 16, progress: bool = False) -> CalibrationTable:
     """Simulate a Monte Carlo calibration table (App. D.3, Eq. 19).
 
     Parameters
@@ -332,6 +385,8 @@ def build_table(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAULT_SEE
     chunk = check_int("chunk", chunk, min=1)
     ref = reference_family(n) if reference is None else _check_reference(reference, n)
     nref = ref.shape[0]
+    check_cost(f"building the Monte Carlo calibration table for n={n}, T={T:,} ({nref} reference vectors x "
+               f"B={n_resamples:,})", *build_cost(n, T, nref, n_resamples, chunk, n_jobs))
     nblocks = (n_resamples + block_size - 1) // block_size
     seeds = lrt.block_seeds(root, nref, nblocks)
     parts = [(s, min(nref, s + chunk)) for s in range(0, nref, chunk)]
@@ -358,9 +413,9 @@ def build_table(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAULT_SEE
                             tail=env, argmax=arg.astype(np.int32))
 
 
-def exact_table(n: int, T: int, *, reference=None, flat_levels: int = 201,
-                max_vectors: int = 100_000_000, block: int = 32,
-                progress: bool = False) -> CalibrationTable:
+def exact_calibration(n: int, T: int, *, reference=None, flat_levels: int = 201,
+                      max_vectors: int = 100_000_000, block: int = 32,
+                      progress: bool = False) -> CalibrationTable:
     """Exact calibration by enumerating all (T+1)^n count vectors (beyond the paper).
 
     Parameters
@@ -460,7 +515,7 @@ def exact_reference_tails(n: int, T: int, keys, *, reference=None, block: int = 
 
     Notes
     -----
-    :func:`exact_table` keeps only the upper envelope max_theta; this keeps every vector's tail
+    :func:`exact_calibration` keeps only the upper envelope max_theta; this keeps every vector's tail
     at a few chosen statistics, which is what the distribution of a Monte Carlo table's entries
     needs (:func:`compare_with_exact`). Count vectors are grouped by the interval between
     consecutive keys their statistic falls in, so the work is one pass over the (T+1)^n vectors
@@ -597,8 +652,8 @@ def min_attainable_o(n: int, T: int, *, method: str = "auto") -> float:
     ----------
     n, T : int
     method : {"auto", "exact", "monte-carlo"}, default "auto"
-        "exact" enumerates all (T+1)^n count vectors (:func:`exact_table`, reference family plus
-        201 flat vectors); "monte-carlo" reads the shipped / cached table (:func:`get_table`);
+        "exact" enumerates all (T+1)^n count vectors (:func:`exact_calibration`, reference family plus
+        201 flat vectors); "monte-carlo" reads the shipped / cached table (:func:`get_calibration`);
         "auto" is exact when (T+1)^n <= 500,000, else Monte Carlo.
 
     Returns
@@ -613,7 +668,7 @@ def min_attainable_o(n: int, T: int, *, method: str = "auto") -> float:
     method = check_choice("method", method, ("auto", "exact", "monte-carlo"))
     if method == "auto":
         method = "exact" if (T + 1) ** n <= 500_000 else "monte-carlo"
-    return get_table(n, T, method=method).min_attainable_o
+    return get_calibration(n, T, method=method).min_attainable_o
 
 
 def table_path(n: int, T: int, n_resamples: int = DEFAULT_B, rng: int = DEFAULT_SEED) -> str:
@@ -630,15 +685,15 @@ def _cache_dir() -> Path:
 _MEMO: dict = {}
 
 
-def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int = DEFAULT_B,
-              rng=DEFAULT_SEED, n_jobs: int | None = None,
-              cache: bool = True) -> CalibrationTable:
+def get_calibration(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int = DEFAULT_B,
+                    rng=DEFAULT_SEED, n_jobs: int | None = None,
+                    cache: bool = True) -> CalibrationTable:
     """The calibration table for (n, T): shipped, cached, or built (and cached) on demand.
 
     Shipped tables (package data) cover n = 3..8 and T in {5, 10, 15, 20, 25, 50} with the
     default family, n_resamples = B = 200,000 and rng = seed 42. Other settings are simulated once
-    with :func:`build_table` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
-    ``method="exact"`` calls :func:`exact_table` (memoised in the process only; a progress bar
+    with :func:`build_calibration` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
+    ``method="exact"`` calls :func:`exact_calibration` (memoised in the process only; a progress bar
     above 10M count vectors: n = 6, T = 20 enumerates 85.8M vectors for 418 reference vectors).
     An ``rng`` that is not a non-negative int (None, a SeedSequence or a Generator) always builds a
     fresh table, neither looked up nor cached.
@@ -651,12 +706,12 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
         key = (method, n, T)
         if key not in _MEMO:
             # above 10M count vectors (e.g. n = 6, T = 20: minutes) show a progress bar
-            _MEMO[key] = exact_table(n, T, progress=(T + 1) ** n > 10_000_000)
+            _MEMO[key] = exact_calibration(n, T, progress=(T + 1) ** n > 10_000_000)
         return _MEMO[key]
     n_resamples = check_int("n_resamples", n_resamples, min=1)
     check_rng(rng)
     if not isinstance(rng, (int, np.integer)) or isinstance(rng, (bool, np.bool_)):
-        return build_table(n, T, n_resamples=n_resamples, rng=rng, n_jobs=n_jobs)
+        return build_calibration(n, T, n_resamples=n_resamples, rng=rng, n_jobs=n_jobs)
     rng = int(rng)
     key = (method, n, T, n_resamples, rng)
     if key in _MEMO:
@@ -669,7 +724,7 @@ def get_table(n: int, T: int, *, method: str = "monte-carlo", n_resamples: int =
     elif cache and cached.is_file():
         table = CalibrationTable.load(cached)
     else:
-        table = build_table(n, T, n_resamples=n_resamples, rng=rng, n_jobs=n_jobs)
+        table = build_calibration(n, T, n_resamples=n_resamples, rng=rng, n_jobs=n_jobs)
         if cache:
             try:
                 table.save(cached)

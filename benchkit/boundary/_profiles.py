@@ -6,6 +6,8 @@ from functools import lru_cache
 import numpy as np
 import pandas as pd
 
+from benchkit._budget import check_memory
+from benchkit._budget import check_time
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -13,46 +15,108 @@ from benchkit._validation import check_array
 from benchkit._validation import check_int
 from benchkit._validation import check_probability
 from benchkit._validation import describe
+from benchkit.boundary._calibration import DEFAULT_B
 from benchkit.boundary._calibration import CalibrationTable
-from benchkit.boundary._calibration import get_table
+from benchkit.boundary._calibration import build_cost
+from benchkit.boundary._calibration import check_cost
+from benchkit.boundary._calibration import get_calibration
+from benchkit.boundary._calibration import reference_family
+from benchkit.boundary._calibration import statistic_cost
+from benchkit.boundary._calibration import table_available
 from benchkit.boundary._trajectories import answer_entropy
 from benchkit.boundary._trajectories import binary_state_counts
 
-__all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_table"]
+__all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_grid"]
+
+
+_GAMMA_BYTES = 48  # float64 temporaries per term of the closed form (betaln x 3, log, exp, where)
+_GAMMA_SECONDS = 2e-7  # per term (three betaln, a log and an exp; measured ~0.15 us)
+_GAMMA_TABLE_MAX = 256 * 1024**2  # the whole (T+1)^3 table is built only below this (T <= ~175)
+_GAMMA_CHUNK = 64 * 1024**2
+
+
+def _gamma_terms(k1: np.ndarray, kn: np.ndarray, T: int) -> np.ndarray:
+    """The gamma of pairs (k1, kn) broadcast against each other: the closed form summed over i."""
+    from scipy.special import betaln
+
+    a1 = (k1 + 1)[..., None].astype(np.float64)
+    b1 = (T - k1 + 1)[..., None].astype(np.float64)
+    an = (kn + 1)[..., None].astype(np.float64)
+    bn = (T - kn + 1)[..., None].astype(np.float64)
+    i = np.arange(T + 1, dtype=np.float64)
+    logt = betaln(a1 + i, b1 + bn) - np.log(bn + i) - betaln(1 + i, bn) - betaln(a1, b1)
+    return np.where(i < an, np.exp(logt), 0.0).sum(axis=-1)
 
 
 @lru_cache(maxsize=64)
-def gamma_table(T: int) -> np.ndarray:
+def gamma_grid(T: int) -> np.ndarray:
     """``G[k1, kn] = P(theta_n > theta_1 | k1, kn)`` with Beta(1, 1) priors (Eq. 5/13/14).
 
     Closed form for integer Beta parameters (theta_1 ~ Beta(a1, b1), theta_n ~ Beta(an, bn)):
-    P = sum_{i=0}^{an-1} B(a1+i, b1+bn) / ((bn+i) B(1+i, bn) B(a1, b1)).
+    P = sum_{i=0}^{an-1} B(a1+i, b1+bn) / ((bn+i) B(1+i, bn) B(a1, b1)). The table has (T+1)^2
+    entries of T+1 terms each: about 48 (T+1)^3 bytes while it is built (7.5 GiB at T = 1000),
+    checked against the memory budget first; :func:`endpoint_gamma` computes only the pairs
+    asked for.
     """
-    from scipy.special import betaln
-
     T = check_int("T", T, min=1)
+    check_memory(f"gamma_grid(T={T}) ((T+1)^3 = {(T + 1) ** 3:,} terms)", _GAMMA_BYTES * float(T + 1) ** 3,
+                 hint="endpoint_gamma(k1, kn, T) computes gamma for the count pairs you need only")
     k = np.arange(T + 1)
-    a1 = (k + 1)[:, None, None].astype(np.float64)
-    b1 = (T - k + 1)[:, None, None].astype(np.float64)
-    an = (k + 1)[None, :, None].astype(np.float64)
-    bn = (T - k + 1)[None, :, None].astype(np.float64)
-    i = np.arange(T + 1)[None, None, :].astype(np.float64)
-    logt = betaln(a1 + i, b1 + bn) - np.log(bn + i) - betaln(1 + i, bn) - betaln(a1, b1)
-    terms = np.where(i < an, np.exp(logt), 0.0)
-    out = terms.sum(axis=2)
+    out = _gamma_terms(k[:, None], k[None, :], T)
     out.setflags(write=False)
     return out
 
 
+def _gamma_cost(k1: np.ndarray, kn: np.ndarray, T: int) -> tuple[float, float]:
+    """(bytes, seconds) :func:`endpoint_gamma` needs for these pairs."""
+    if _GAMMA_BYTES * float(T + 1) ** 3 <= _GAMMA_TABLE_MAX:
+        return _GAMMA_BYTES * float(T + 1) ** 3, float(T + 1) ** 3 * _GAMMA_SECONDS
+    pairs = len(np.unique(k1.astype(np.int64) * (T + 1) + kn))
+    return float(_GAMMA_CHUNK), pairs * (T + 1.0) * _GAMMA_SECONDS
+
+
+def _check_profile_cost(k: np.ndarray, n: int, T: int, calibration) -> None:
+    """The costs that grow with T, estimated together before anything is built."""
+    memory, seconds = statistic_cost(n, T)
+    memory = max(memory, 24.0 * (T + 1))  # the entropy table x log x on k / T
+    g_memory, g_seconds = _gamma_cost(k[:, 0], k[:, -1], T)
+    memory, seconds = max(memory, g_memory), seconds + g_seconds
+    if isinstance(calibration, str) and calibration == "auto" and not table_available(n, T):
+        t_memory, t_seconds = build_cost(n, T, len(reference_family(n)), DEFAULT_B)
+        memory, seconds = max(memory, t_memory), seconds + t_seconds
+    check_cost(f"profiles of {len(k):,} items for n={n} models and T={T:,} samples", memory, seconds)
+
+
+def _calibration_table(calibration, n: int, T: int) -> CalibrationTable:
+    if isinstance(calibration, CalibrationTable):
+        return calibration
+    return get_calibration(n, T, method="exact" if calibration == "exact" else "monte-carlo")
+
+
 def endpoint_gamma(k1, kn, T: int) -> np.ndarray:
-    """Posterior confidence gamma (Eq. 14) for endpoint counts k1, kn out of T."""
+    """Posterior confidence gamma (Eq. 14) for endpoint counts k1, kn out of T.
+
+    Small T read :func:`gamma_grid`; otherwise each distinct (k1, kn) pair is summed on its own
+    (T+1 terms, in chunks of 64 MiB), after the time it needs is checked against the time budget
+    (:func:`benchkit.resource_budget`).
+    """
     T = check_int("T", T, min=1)
     k1 = check_array("k1", k1, dtype="int")
     kn = check_array("kn", kn, dtype="int")
     for name, arr in (("k1", k1), ("kn", kn)):
         if arr.size and (arr.min() < 0 or arr.max() > T):
             raise BenchkitValueError(f"{name} must lie in [0, T={T}]")
-    return gamma_table(T)[k1, kn]
+    k1, kn = np.broadcast_arrays(k1, kn)
+    if _GAMMA_BYTES * float(T + 1) ** 3 <= _GAMMA_TABLE_MAX:
+        return gamma_grid(T)[k1, kn]
+    pairs, back = np.unique(np.stack([k1.ravel(), kn.ravel()], axis=1), axis=0, return_inverse=True)
+    check_time(f"gamma for {len(pairs):,} count pairs at T={T:,}", _gamma_cost(k1.ravel(), kn.ravel(), T)[1],
+               hint="gamma sums T+1 terms per distinct (k1, kn) pair")
+    out = np.empty(len(pairs), dtype=np.float64)
+    step = max(1, _GAMMA_CHUNK // (_GAMMA_BYTES * (T + 1)))
+    for s in range(0, len(pairs), step):
+        out[s:s + step] = _gamma_terms(pairs[s:s + step, 0], pairs[s:s + step, 1], T)
+    return out[back.ravel()].reshape(k1.shape)
 
 
 @result
@@ -181,7 +245,7 @@ def _positions(a_num, q50, flat, n, T, groups):
 
 
 def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items=None,
-             groups=None, models=None) -> ProfileResult:
+             by=None, models=None) -> ProfileResult:
     """BSDProbe item profiles from correct-response counts along an ordered model axis.
 
     Parameters
@@ -201,8 +265,9 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         of all (T+1)^n count vectors (small settings only).
     items : sequence, optional
         Item labels (index of ``to_frame()``).
-    groups : sequence, optional
-        Benchmark label per item; App. B positioning uses reference items of the same group.
+    by : sequence, optional
+        The split: a benchmark label per item; App. B positioning uses reference items of the
+        same group (kept as ``ProfileResult.groups``).
     models : sequence of str, optional
         Names of the n axis models (columns of ``counts``, weakest first), kept on the result
         (``ProfileResult.models``) for charts and tables.
@@ -243,6 +308,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         bad = k[(k < 0) | (k > T)].ravel()[0]
         raise BenchkitValueError(f"counts must lie in [0, T={T}]; found {bad}")
     alpha_o = check_probability("alpha_o", alpha_o)
+    _check_profile_cost(k, n, T, calibration)
     if entropy is None:
         e = _binary_entropy(k, T)
         source = "binary"
@@ -260,13 +326,8 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
                 f"calibration table is for n={calibration.n}, T={calibration.T}; counts need "
                 f"n={n}, T={T}"
             )
-        table = calibration
     elif isinstance(calibration, str):
-        if calibration == "auto":
-            table = get_table(n, T)
-        elif calibration == "exact":
-            table = get_table(n, T, method="exact")
-        else:
+        if calibration not in ("auto", "exact"):
             raise BenchkitValueError(
                 f"calibration={describe(calibration)} is not allowed; choose 'auto', 'exact' or a "
                 "CalibrationTable"
@@ -279,10 +340,11 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         items = np.asarray(items)
         if items.shape != (m,):
             raise BenchkitValueError(f"items must have one label per row ({m}); got shape {items.shape}")
-    if groups is not None:
-        groups = np.asarray(groups)
+    groups = None
+    if by is not None:
+        groups = np.asarray(by)
         if groups.shape != (m,):
-            raise BenchkitValueError(f"groups must have one label per row ({m}); got shape {groups.shape}")
+            raise BenchkitValueError(f"by must have one label per row ({m}); got shape {groups.shape}")
     if models is not None:
         if isinstance(models, str):
             raise BenchkitTypeError(f"models must be a sequence of {n} model names; got {models!r}")
@@ -293,6 +355,9 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
                 f"{describe(list(models))}"
             )
 
+    gamma = endpoint_gamma(k[:, 0], k[:, -1], T)
+    D, keys = lr_statistic(k, T)
+    table = _calibration_table(calibration, n, T)
     num, den, blocks = pava_counts_batch(k)
     fit = num / (den * float(T))
     c = k / float(T)
@@ -327,14 +392,12 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     x_flat, info = _positions(a_num, q50, flat, n, T, groups)
     x = np.where(flat, x_flat, q50)
     w = np.where(flat, 1.0, q75 - q25)
-    gamma = gamma_table(T)[k[:, 0], k[:, -1]]
     cols = np.arange(n)[None, :]
     hmask = cols >= i75[:, None]
     with np.errstate(invalid="ignore", divide="ignore"):
         e_hi = (e * hmask).sum(axis=1) / hmask.sum(axis=1)
     e_hi = np.where(flat, np.nan, e_hi)
     v = np.where(flat, 0.0, delta * gamma * (1.0 - np.nan_to_num(e_hi)))
-    D, keys = lr_statistic(k, T)
     o = table.score_keys(keys)
     flagged = o <= alpha_o
     return ProfileResult(

@@ -1,6 +1,6 @@
 """Reliability and sensitivity of BSDProbe observations (App. G, H).
 
-* :func:`split_half_reliability` / :func:`response_reliability` -- App. G: within-item answer-state
+* :func:`split_half_reliability` / :func:`estimate_reliability` -- App. G: within-item answer-state
   JSD between disjoint blocks of t responses (Table 7), within- vs cross-item JSD in the shared
   outcome-role space {correct, incorrect_valid, invalid} with a paired item bootstrap CI for
   G_t = mean(cross - self) and a one-sided permutation test of the self-JSD (Table 8), Holm
@@ -98,7 +98,7 @@ class ReliabilityResult:
         return pd.DataFrame([self.native_jsd.mean(axis=0)], index=pd.Index([self.name], name="benchmark"),
                             columns=[f"t={t}" for t in self.block_sizes])
 
-    def contrast_table(self) -> pd.DataFrame:
+    def contrasts_frame(self) -> pd.DataFrame:
         """Within- vs cross-item role JSD and G_t by block size, with the split-half Spearman of c."""
         return pd.DataFrame({"self_jsd": self.contrast[:, 0], "cross_jsd": self.contrast[:, 1],
                              "G": self.contrast[:, 2], "spearman_c": self.spearman_c},
@@ -112,7 +112,7 @@ class ReliabilityResult:
             "G": self.G, "ci_low": self.ci[0], "ci_high": self.ci[1], "p_perm": self.p_perm,
         }])
 
-    def item_frame(self) -> pd.DataFrame:
+    def items_frame(self) -> pd.DataFrame:
         df = pd.DataFrame(self.native_jsd, index=self.items,
                           columns=[f"native_jsd_t{t}" for t in self.block_sizes])
         df["self_jsd"] = self.self_jsd

@@ -17,7 +17,7 @@ from benchkit._validation import check_int
 from benchkit._validation import describe
 from benchkit.boundary._profiles import ProfileResult
 
-__all__ = ["BenchmarkSummary", "summarize", "Diagnosis", "diagnosis_table"]
+__all__ = ["BenchmarkSummary", "summarize_profiles", "Diagnosis", "tabulate_profiles"]
 
 
 @result
@@ -66,7 +66,7 @@ class BenchmarkSummary:
             "v_median", "v_mean_positive")})
         return pd.DataFrame([row])
 
-    def distributions(self) -> pd.DataFrame:
+    def distribution_frame(self) -> pd.DataFrame:
         """Long table of the histograms: quantity, weighting, bin_lo, bin_hi, share."""
         rows = []
         for key, h in self.hist.items():
@@ -99,7 +99,7 @@ def _profile_of(result):
     )
 
 
-def summarize(result, *, bins: int = 10, benchmark: str | None = None,
+def summarize_profiles(result, *, bins: int = 10, benchmark: str | None = None,
               axis: str | None = None) -> BenchmarkSummary:
     """Benchmark-level summary of item profiles (Sec. 3.3).
 
@@ -178,12 +178,12 @@ class Diagnosis:
         t.columns.name = None
         return t
 
-    def distributions(self) -> pd.DataFrame:
+    def distribution_frame(self) -> pd.DataFrame:
         """Histograms of all conditions (Figures 3-5 layout)."""
-        return pd.concat([s.distributions() for s in self.summaries], ignore_index=True)
+        return pd.concat([s.distribution_frame() for s in self.summaries], ignore_index=True)
 
 
-def diagnosis_table(results, *, bins: int = 10) -> Diagnosis:
+def tabulate_profiles(results, *, bins: int = 10) -> Diagnosis:
     """:class:`Diagnosis` from ``{(benchmark, axis): ResponseProfiles or ProfileResult}``."""
     if not isinstance(results, dict):
         raise BenchkitTypeError(f"results must be a dict keyed by (benchmark, axis); got {describe(results)}")
@@ -191,5 +191,5 @@ def diagnosis_table(results, *, bins: int = 10) -> Diagnosis:
     for key, res in results.items():
         if not (isinstance(key, tuple) and len(key) == 2):
             raise BenchkitValueError(f"results keys must be (benchmark, axis) pairs; got {describe(key)}")
-        summaries.append(summarize(res, bins=bins, benchmark=key[0], axis=key[1]))
+        summaries.append(summarize_profiles(res, bins=bins, benchmark=key[0], axis=key[1]))
     return Diagnosis(results=dict(results), summaries=tuple(summaries))

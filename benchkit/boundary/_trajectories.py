@@ -136,8 +136,10 @@ def answer_entropy(state_counts, *, T: int | None = None) -> tuple[np.ndarray, n
     sc = np.asarray(state_counts)
     M = (sc.sum(axis=1) > 0).sum(axis=1).astype(np.int64)
     if T is not None:
-        plogp = xlogx(np.arange(T + 1) / float(T))
-        H = 0.0 - plogp[sc].sum(axis=2)
+        if T + 1 <= sc.size:  # a lookup table of x log x on k / T, when it is smaller than the counts
+            H = 0.0 - xlogx(np.arange(T + 1) / float(T))[sc].sum(axis=2)
+        else:  # the same values computed on the counts themselves (T up to 2**63 needs no table)
+            H = 0.0 - xlogx(sc / float(T)).sum(axis=2)
         with np.errstate(divide="ignore", invalid="ignore"):
             e = H / np.log(np.maximum(M, 2))[:, None]
         e[M <= 1] = 0.0

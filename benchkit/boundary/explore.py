@@ -1,6 +1,6 @@
 """View models of the trajectory explorer: what :class:`benchkit.widgets.TrajectoryExplorer` draws.
 
-Paper 000 (BSDProbe). :func:`trajectory_view` resolves a :func:`benchkit.boundary.profiles` result
+Paper 000 (BSDProbe). :func:`trajectory_view` resolves a :func:`benchkit.boundary.steps.profiles` result
 (or a ResponseSet-level result wrapping one, or a ResponseSet) plus optional item ids, model names,
 question text and sample answers into a :class:`TrajectoryView`, whose methods compute everything
 the explorer shows -- the item table, the benchmark-level histograms (Sec. 3.3 populations), the
@@ -62,12 +62,12 @@ def _unwrap(result: Any) -> dict:
     from benchkit import ResponseSet
 
     if isinstance(result, ResponseSet):
-        return _unwrap(boundary.profile_responses(result))
+        return _unwrap(boundary.profile(result))
     inner = getattr(result, "profile", None)
     if not isinstance(inner, boundary.ProfileResult):
         raise BenchkitTypeError(
-            "result must be a benchkit.boundary.profiles(...) result (ProfileResult), a "
-            "ResponseSet-level result wrapping one (profile_responses) or a ResponseSet; got "
+            "result must be a benchkit.boundary.steps.profiles(...) result (ProfileResult), a "
+            "ResponseSet-level result wrapping one (profile) or a ResponseSet; got "
             f"{describe(result)}"
         )
     out: dict = {"profile": inner}
@@ -397,16 +397,16 @@ class TrajectoryView:
             keep &= flat
         return keep
 
-    def order(self, idx: np.ndarray, *, by: str = "o", descending: bool = False) -> np.ndarray:
-        """Row indices ``idx`` sorted by ``by`` (stable: ties keep row order; missing values last)."""
-        check_choice("sort_by", by, SORT_KEYS)
+    def order(self, idx: np.ndarray, *, sort_by: str = "o", descending: bool = False) -> np.ndarray:
+        """Row indices ``idx`` sorted by ``sort_by`` (stable: ties keep row order; missing last)."""
+        check_choice("sort_by", sort_by, SORT_KEYS)
         idx = np.asarray(idx, dtype=np.int64)
-        if by == "index":
+        if sort_by == "index":
             return idx[::-1] if descending else idx
-        col = pd.Series(self.items) if by == "item" else self.frame[by].reset_index(drop=True)
+        col = pd.Series(self.items) if sort_by == "item" else self.frame[sort_by].reset_index(drop=True)
         sub = col.iloc[idx]
         sub.index = idx
-        if by == "flagged":
+        if sort_by == "flagged":
             sub = sub.astype(int)
         s = sub.sort_values(ascending=not descending, kind="stable", na_position="last")
         return s.index.to_numpy(np.int64)
@@ -448,15 +448,15 @@ def trajectory_view(result: Any, *, items: Any = None, models: Any = None, text:
     Parameters
     ----------
     result : ProfileResult, ResponseSet-level result wrapping one, or ResponseSet
-        :func:`benchkit.boundary.profiles` output; a wrapper's axis model names, trajectories'
+        :func:`benchkit.boundary.steps.profiles` output; a wrapper's axis model names, trajectories'
         item ids / answer states and item text are used; a ResponseSet is profiled with
-        :func:`benchkit.boundary.profile_responses` (default options).
+        :func:`benchkit.boundary.profile` (default options).
     items, models : sequence of str, optional
         Item ids (one per row) and model names along the axis (weakest first).
     text : mapping item -> str, sequence, Series or DataFrame with a ``text`` column, optional
     entropy : array (items, n), optional
         Normalized answer-state entropies (Eq. 2) replacing ``result.entropy``; the profiles are
-        recomputed with :func:`benchkit.boundary.profiles` (same counts, T, alpha_o, calibration,
+        recomputed with :func:`benchkit.boundary.steps.profiles` (same counts, T, alpha_o, calibration,
         items and groups).
     answers : DataFrame, optional
         Long-form sample answers (``item, model, answer[, correct]``).
@@ -473,8 +473,8 @@ def trajectory_view(result: Any, *, items: Any = None, models: Any = None, text:
     prof = info["profile"]
     n_answers = check_int("n_answers", n_answers, min=1)
     if entropy is not None:
-        prof = boundary.profiles(prof.counts, prof.T, entropy=entropy, alpha_o=prof.alpha_o,
-                                 calibration=prof.calibration, items=prof.items, groups=prof.groups)
+        prof = boundary.steps.profiles(prof.counts, prof.T, entropy=entropy, alpha_o=prof.alpha_o,
+                                       calibration=prof.calibration, items=prof.items, by=prof.groups)
     traj_info = info.get("trajectories")
     # a ResponseSet-level result knows whether E is answer-state or binary entropy
     entropy_source = (str(traj_info.entropy_source) if traj_info is not None and entropy is None

@@ -1,8 +1,8 @@
 """BSDProbe on a ResponseSet: the entry points that take a :class:`benchkit.ResponseSet`.
 
-:func:`trajectories` (Sec. 3.1), :func:`profile_responses` (axis, trajectories and profiles in one
+:func:`trajectories` (Sec. 3.1), :func:`profile` (axis, trajectories and profiles in one
 call, Sec. 3-3.2, App. F), :func:`diagnose` (benchmark x axis summaries, Sec. 3.3, Table 1) and
-:func:`response_reliability` (App. G). The array-level work lives in the private modules.
+:func:`estimate_reliability` (App. G). The array-level work lives in the private modules.
 """
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
 from benchkit._validation import check_choice
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
 from benchkit.boundary._axis import ModelAxis
 from benchkit.boundary._axis import model_axis
@@ -27,18 +26,19 @@ from benchkit.boundary._reliability import PAPER_BLOCK_SIZES
 from benchkit.boundary._reliability import ReliabilityResult
 from benchkit.boundary._reliability import split_half_reliability
 from benchkit.boundary._summary import Diagnosis
-from benchkit.boundary._summary import diagnosis_table
-from benchkit.boundary._summary import summarize
+from benchkit.boundary._summary import summarize_profiles
+from benchkit.boundary._summary import tabulate_profiles
 from benchkit.boundary._trajectories import Trajectories
 from benchkit.boundary._trajectories import binary_state_counts
 from benchkit.boundary._trajectories import state_trajectories
+from benchkit.response_set import check_response_set
 
 __all__ = [
     "ResponseProfiles",
     "diagnose",
-    "profile_responses",
+    "profile",
     "profile_trajectories",
-    "response_reliability",
+    "estimate_reliability",
     "trajectories",
 ]
 
@@ -90,7 +90,7 @@ class ResponseProfiles:
             df = df.join(extra)
         return df
 
-    def item_frame(self, item) -> pd.DataFrame:
+    def trajectory_frame(self, item) -> pd.DataFrame:
         """One item along the axis: k, c, e, the isotonic fit and its block per model."""
         q = self.trajectories.items.get_loc(item)
         p = self.profile
@@ -104,8 +104,8 @@ class ResponseProfiles:
         )
 
     def summary(self, *, bins: int = 10):
-        """Benchmark-level summary (:func:`benchkit.boundary.summarize`, Sec. 3.3)."""
-        return summarize(self, bins=bins)
+        """Benchmark-level summary (:func:`benchkit.boundary.steps.summarize_profiles`, Sec. 3.3)."""
+        return summarize_profiles(self, bins=bins)
 
     def answers(self, item) -> pd.DataFrame:
         """The item's answer-state distributions p_{i,q} (Eq. 1): states x models."""
@@ -113,32 +113,32 @@ class ResponseProfiles:
 
 
 def profile_trajectories(traj: Trajectories, *, alpha_o: float = 0.05, calibration="auto",
-                         groups=None) -> ProfileResult:
+                         by=None) -> ProfileResult:
     """:func:`profiles` on a :class:`Trajectories` (counts, T and entropies taken from it)."""
     return profiles(traj.counts, traj.T, entropy=traj.entropy, alpha_o=alpha_o,
                     calibration=calibration, items=np.asarray(traj.items, dtype=object),
-                    groups=groups, models=[str(m) for m in traj.models])
+                    by=by, models=[str(m) for m in traj.models])
 
 
-def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
-                      calibration="auto", group_by: str | None = "benchmark") -> ResponseProfiles:
+def profile(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
+            calibration="auto", by: str | None = "benchmark") -> ResponseProfiles:
     """BSDProbe profiles of a ResponseSet's items along a model axis (Sec. 3.1-3.2, App. A-F).
 
     Parameters
     ----------
     rs : benchkit.ResponseSet
     axis : None, "accuracy", "size", sequence of model ids, dict or ModelAxis
-        The probe models and their order (:func:`benchkit.boundary.model_axis`); default the
+        The probe models and their order (:func:`benchkit.boundary.steps.model_axis`); default the
         empirical principal-answer accuracy order of all models (App. F).
     states : {"auto", "answers", "binary"}
-        Entropy states (see :func:`benchkit.boundary.trajectories`): with correctness only, e is
+        Entropy states (see :func:`benchkit.boundary.steps.trajectories`): with correctness only, e is
         computed on {correct, incorrect} and ``trajectories.entropy_source`` says "binary".
     alpha_o : float, default 0.05
         Screening level of the order-consistency score.
     calibration : "auto", "exact" or CalibrationTable
-        See :func:`benchkit.boundary.profiles`; matched to (n, T) of the axis.
-    group_by : str or None, default "benchmark"
-        Items column whose values are the benchmarks B of App. B (Delta = 0 positioning uses
+        See :func:`benchkit.boundary.steps.profiles`; matched to (n, T) of the axis.
+    by : str or None, default "benchmark"
+        The split: the items column whose values are the benchmarks B of App. B (Delta = 0 positioning uses
         reference items of the same benchmark); ignored when the column is absent.
 
     Returns
@@ -157,16 +157,16 @@ def profile_responses(rs, *, axis=None, states: str = "auto", alpha_o: float = 0
     traj = trajectories(rs, axis=ax, states=states)
     meta = rs.items.loc[traj.items]
     groups = None
-    if group_by is not None and group_by in meta.columns:
-        g = meta[group_by].astype(object).where(meta[group_by].notna(), None).to_numpy(dtype=object)
+    if by is not None and by in meta.columns:
+        g = meta[by].astype(object).where(meta[by].notna(), None).to_numpy(dtype=object)
         if len(set(g.tolist())) > 1:
             groups = g
-    elif group_by is not None and group_by != "benchmark":
+    elif by is not None and by != "benchmark":
         raise BenchkitValueError(
-            f"group_by={describe(group_by)} is not an items column; columns are "
+            f"by={describe(by)} is not an items column; columns are "
             f"{describe(list(meta.columns))}"
         )
-    prof = profile_trajectories(traj, alpha_o=alpha_o, calibration=calibration, groups=groups)
+    prof = profile_trajectories(traj, alpha_o=alpha_o, calibration=calibration, by=groups)
     return ResponseProfiles(profile=prof, trajectories=traj, axis=ax, items=meta,
                             n_dropped=int(rs.n_items - traj.n_items), name=rs.name)
 
@@ -214,7 +214,7 @@ def trajectories(rs, *, axis=None, states: str = "auto") -> Trajectories:
     ----------
     rs : benchkit.ResponseSet
     axis : ModelAxis, sequence of model ids, "accuracy" or "size", optional
-        The ordered probe models (see :func:`benchkit.boundary.model_axis`); default: the
+        The ordered probe models (see :func:`benchkit.boundary.steps.model_axis`); default: the
         empirical accuracy ordering of all models (App. F).
     states : {"auto", "answers", "binary"}
         "answers" uses the answer states (needs an ``answer`` column), "binary" the two states
@@ -291,7 +291,7 @@ def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto
     ----------
     rs : benchkit.ResponseSet
     axes : dict name -> axis spec, optional
-        Axis specifications as accepted by :func:`benchkit.boundary.model_axis` (e.g.
+        Axis specifications as accepted by :func:`benchkit.boundary.steps.model_axis` (e.g.
         ``{"codellama": {"models": [...], "order": "accuracy"}, "size": "size"}``); default one
         empirical axis over all models, named "accuracy". A spec that orders empirically is
         re-estimated on each benchmark (App. F: ordering determined separately per benchmark).
@@ -316,14 +316,14 @@ def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto
     results = {}
     for bname, sub in parts:
         for aname, spec in axes.items():
-            results[(bname, aname)] = profile_responses(
+            results[(bname, aname)] = profile(
                 sub, axis=spec, states=states, alpha_o=alpha_o, calibration=calibration,
-                group_by=None,
+                by=None,
             )
-    return diagnosis_table(results, bins=bins)
+    return tabulate_profiles(results, bins=bins)
 
 
-def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
+def estimate_reliability(rs, model: str, *, block_sizes="auto", t="auto",
                          n_resamples: int = 10_000, n_permutations: int = 10_000,
                          confidence_level: float = 0.95, rng=42,
                          n_jobs: int | None = None) -> ReliabilityResult:
@@ -339,7 +339,7 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
     from benchkit.response_set import NO_ANSWER
 
     if not rs.has_answers:
-        raise BenchkitValueError("response_reliability needs answer states (an 'answer' column)")
+        raise BenchkitValueError("estimate_reliability needs answer states (an 'answer' column)")
     if model not in rs.model_ids:
         raise BenchkitValueError(f"model={model!r} is not in the ResponseSet; known: "
                                  f"{describe(list(rs.model_ids[:8]))}")
@@ -366,8 +366,9 @@ def response_reliability(rs, model: str, *, block_sizes="auto", t="auto",
                                   items=items, name=rs.name)
 
 
-def answers_from_generations(responses, *, items=None, task: str, generation: str = "generation",
-                             reference: str | None = None, choices="ABCD",
+def answers_from_generations(responses, *, items=None, task: str,
+                             generation_column: str = "generation",
+                             reference_column: str | None = None, choices="ABCD",
                              match: str = "substring") -> pd.DataFrame:
     """Reduce a long frame of raw generations to answer states (App. E).
 
@@ -376,19 +377,19 @@ def answers_from_generations(responses, *, items=None, task: str, generation: st
     Parameters
     ----------
     responses : DataFrame
-        One row per (model, item[, sample]) with the raw text in column ``generation``.
+        One row per (model, item[, sample]) with the raw text in column ``generation_column``.
     items : DataFrame, optional
         Item metadata (an ``item`` column or index) holding the references in column
-        ``reference`` (default ``"answer_key"``) when ``responses`` does not have that column.
+        ``reference_column`` (default ``"answer_key"``) when ``responses`` does not have that column.
     task : {"mcq", "math", "qa"}
-        The reducer g_q (:func:`benchkit.boundary.reduce_generation`).
-    generation : str, default "generation"
-    reference : str, optional
+        The reducer g_q (:func:`benchkit.boundary.steps.reduce_generation`).
+    generation_column : str, default "generation"
+    reference_column : str, optional
         Column with the reference per row (a letter, a math answer or a list of QA aliases);
         default ``"answer_key"``, looked up in ``responses`` first, then in ``items``. Without any,
         only ``answer`` is added.
     choices, match
-        As in :func:`benchkit.boundary.reduce_generations`.
+        As in :func:`benchkit.boundary.steps.reduce_generations`.
 
     Returns
     -------
@@ -401,8 +402,8 @@ def answers_from_generations(responses, *, items=None, task: str, generation: st
 
     if not isinstance(responses, pd.DataFrame):
         raise BenchkitTypeError(f"responses must be a pandas DataFrame; got {type(responses).__name__}")
-    check_columns("responses", responses.columns, required=[generation])
-    col = "answer_key" if reference is None else reference
+    check_columns("responses", responses.columns, required=[generation_column])
+    col = "answer_key" if reference_column is None else reference_column
     refs = None
     if col in responses.columns:
         refs = responses[col].tolist()
@@ -418,9 +419,9 @@ def answers_from_generations(responses, *, items=None, task: str, generation: st
             bad = responses["item"][missing].iloc[0]
             raise BenchkitValueError(f"item {bad!r} of responses has no row in items")
         refs = lookup.loc[responses["item"]].tolist()
-    elif reference is not None:
-        raise BenchkitValueError(f"reference column {reference!r} is neither in responses nor items")
-    red = reduce_generations(responses[generation].tolist(), references=refs, task=task,
+    elif reference_column is not None:
+        raise BenchkitValueError(f"reference_column={reference_column!r} is neither in responses nor items")
+    red = reduce_generations(responses[generation_column].tolist(), references=refs, task=task,
                              choices=choices, match=match)
     out = responses.copy()
     out["answer"] = red.answer

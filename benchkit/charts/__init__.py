@@ -7,8 +7,9 @@ chart function without Altair raises an ImportError that names the ``benchkit[ju
 
 Generic charts of a ResponseSet live here; one module per method holds that method's charts:
 :mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.dif` (001),
-:mod:`benchkit.charts.measure` (002), :mod:`benchkit.charts.landscape` (003) and
-:mod:`benchkit.charts.quality` (004). They load on first access (``charts.measure``) or with
+:mod:`benchkit.charts.measure` (002), :mod:`benchkit.charts.landscape` (003),
+:mod:`benchkit.charts.quality` (004), :mod:`benchkit.charts.labels` (answer-key checks) and
+:mod:`benchkit.charts.paired` (model comparisons). They load on first access (``charts.measure``) or with
 ``from benchkit.charts import measure as charts_measure``, and share the one lazy Altair loader
 below.
 Showing charts in JupyterLab offline
@@ -41,7 +42,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["accuracy_chart", "difficulty_bins", "difficulty_histogram", "enable_offline_rendering", "show",
            "to_svg"]
 
-_METHOD_MODULES = ("boundary", "dif", "landscape", "measure", "quality")
+_METHOD_MODULES = ("boundary", "dif", "labels", "landscape", "measure", "paired", "quality")
 
 _INSTALL_HINT = (
     "benchkit.charts needs Altair (and vl-convert-python for offline rendering); "

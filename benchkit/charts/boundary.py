@@ -6,7 +6,7 @@ Pure functions ``result -> altair.Chart`` (Altair imported inside each function,
 exact data it plots, so the numbers can be checked (and reused) without Altair.
 
 ===================================== ======================================================
-:func:`trajectory_frame` / `_chart`   C and E trajectories of items with the isotonic fit,
+:func:`trajectory_frames` / `_chart`  C and E trajectories of items with the isotonic fit,
                                       the Q_0.25 / Q_0.5 / Q_0.75 crossings (Eq. 4) and the
                                       high-side region H (Eq. 6)
 :func:`distribution_frame` / `_chart` benchmark-level distributions (Sec. 3.3, Figures 3-5):
@@ -40,7 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     import altair
 
 __all__ = [
-    "trajectory_frame",
+    "trajectory_frames",
     "trajectory_chart",
     "distribution_frame",
     "distribution_chart",
@@ -63,7 +63,7 @@ def _profile(result: Any):
         if isinstance(inner, ProfileResult):
             return inner
     raise BenchkitTypeError(
-        f"expected a benchkit.boundary.ProfileResult (from benchkit.boundary.profiles); got "
+        f"expected a benchkit.boundary.ProfileResult (from benchkit.boundary.steps.profiles); got "
         f"{describe(result)}"
     )
 
@@ -98,7 +98,7 @@ def _row(p, item) -> int:
 # ----------------------------------------------------------------------------------------------
 # trajectories
 # ----------------------------------------------------------------------------------------------
-def trajectory_frame(profile: Any, item: Any, *, models: Sequence[str] | None = None
+def trajectory_frames(profile: Any, item: Any, *, models: Sequence[str] | None = None
                      ) -> dict[str, pd.DataFrame]:
     """The data behind one item's panel of :func:`trajectory_chart`.
 
@@ -109,7 +109,7 @@ def trajectory_frame(profile: Any, item: Any, *, models: Sequence[str] | None = 
         Row index, or an item label of ``profile.items``.
     models : sequence of str, optional
         Names of the axis models (weakest first); default the profile's own ``models`` (set by
-        :func:`benchkit.boundary.profiles` and the ResponseSet entry points), else
+        :func:`benchkit.boundary.steps.profiles` and the ResponseSet entry points), else
         ``"m1", "m2", ...``.
 
     Returns
@@ -162,7 +162,7 @@ def trajectory_chart(profile: Any, items: Any, *, models: Sequence[str] | None =
         items = [items]
     panels = []
     for it in items:
-        fr = trajectory_frame(p, it, models=models)
+        fr = trajectory_frames(p, it, models=models)
         num = fr["numbers"].iloc[0]
         label = fr["numbers"].index[0]
         title = (f"{label}: x={num['x']:.2f} w={num['w']:.2f} v={num['v']:.2f} "
@@ -282,7 +282,7 @@ def calibration_frame(tables: Any) -> pd.DataFrame:
     DataFrame ``table, D, o, method, n, T``: one row per atom of each table (``to_frame()``),
     o being the score of any statistic in [D, next atom).
     """
-    from benchkit.boundary import CalibrationTable
+    from benchkit.boundary.steps import CalibrationTable
 
     if isinstance(tables, CalibrationTable):
         tables = {f"{tables.method} n={tables.n} T={tables.T}": tables}
@@ -323,24 +323,25 @@ def calibration_chart(tables: Any, *, alpha_o: float | None = 0.05, log: bool = 
 # ----------------------------------------------------------------------------------------------
 # rates against a level (simulation checks)
 # ----------------------------------------------------------------------------------------------
-def rate_chart(frame: pd.DataFrame, *, category: str, rate: str = "rate", n: str = "n",
-               reference: float | None = 0.05, color: str | None = None, width: int = 360,
-               height: int = 200) -> "altair.Chart":
+def rate_chart(frame: pd.DataFrame, *, category: str, rate_column: str = "rate",
+               n_column: str = "n", reference: float | None = 0.05, color: str | None = None,
+               width: int = 360, height: int = 200) -> "altair.Chart":
     """Bar chart of rates with +-2 binomial standard errors and a horizontal reference line.
 
-    ``frame`` has one row per bar: ``category`` (label), ``rate`` (in [0, 1]) and ``n`` (the
-    number of trials behind it, for se = sqrt(rate (1 - rate) / n)). ``reference`` (default 0.05,
+    ``frame`` has one row per bar: column ``category`` (label), column ``rate_column`` (the rate,
+    in [0, 1]) and column ``n_column`` (the number of trials behind it, for
+    se = sqrt(rate (1 - rate) / n)). ``reference`` (default 0.05,
     e.g. a test's nominal level) is drawn as a dashed red line; None draws none.
     """
     alt = _altair()
-    for col in (category, rate, n) + ((color,) if color else ()):
+    for col in (category, rate_column, n_column) + ((color,) if color else ()):
         if col not in frame.columns:
             raise BenchkitValueError(f"frame has no column {col!r}; columns: {list(frame.columns)}")
     df = frame.copy()
-    r = df[rate].to_numpy(float)
-    se = np.sqrt(r * (1 - r) / df[n].to_numpy(float))
+    r = df[rate_column].to_numpy(float)
+    se = np.sqrt(r * (1 - r) / df[n_column].to_numpy(float))
     df["lo"], df["hi"] = np.clip(r - 2 * se, 0, 1), np.clip(r + 2 * se, 0, 1)
-    enc = {"x": alt.X(f"{category}:N", sort=None, title=None), "y": alt.Y(f"{rate}:Q")}
+    enc = {"x": alt.X(f"{category}:N", sort=None, title=None), "y": alt.Y(f"{rate_column}:Q")}
     if color:
         enc["color"] = alt.Color(f"{color}:N")
         enc["xOffset"] = alt.XOffset(f"{color}:N")

@@ -38,13 +38,13 @@ __all__ = ["content_audit_chart", "dimension_selection_chart", "excess_curve_cha
 
 
 def _audits(result: Any) -> dict[str, Any]:
-    from benchkit.dif import AuditResult
+    from benchkit.dif import RankingAudit
 
-    if isinstance(result, AuditResult):
+    if isinstance(result, RankingAudit):
         return {"": result}
-    if isinstance(result, Mapping) and result and all(isinstance(v, AuditResult) for v in result.values()):
+    if isinstance(result, Mapping) and result and all(isinstance(v, RankingAudit) for v in result.values()):
         return {str(k): v for k, v in result.items()}
-    raise BenchkitTypeError("expected a benchkit.dif.AuditResult or a mapping name -> AuditResult; got "
+    raise BenchkitTypeError("expected a benchkit.dif.RankingAudit or a mapping name -> RankingAudit; got "
                             f"{type(result).__name__}")
 
 
@@ -54,7 +54,7 @@ def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200,
 
     Parameters
     ----------
-    result : AuditResult or mapping of str to AuditResult
+    result : RankingAudit or mapping of str to RankingAudit
         One audit, or several (one facet column each, in the mapping's order).
 
     Returns
@@ -217,7 +217,7 @@ def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None 
     Parameters
     ----------
     tables : DataFrame or mapping of str to DataFrame
-        Table 6 column(s) from :func:`benchkit.dif.robustness` (rows with an error are dropped,
+        Table 6 column(s) from :func:`benchkit.dif.analyze_robustness` (rows with an error are dropped,
         as :func:`benchkit.dif.explore.robustness_forest_view` does).
 
     Returns
@@ -232,8 +232,8 @@ def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None 
     if isinstance(tables, pd.DataFrame):
         tables = {"": tables}
     if not isinstance(tables, Mapping) or not all(isinstance(t, pd.DataFrame) for t in tables.values()):
-        raise BenchkitTypeError("tables must be a DataFrame from benchkit.dif.robustness or a mapping "
-                                f"name -> DataFrame; got {type(tables).__name__}")
+        raise BenchkitTypeError("tables must be a DataFrame from benchkit.dif.analyze_robustness or a "
+                                f"mapping name -> DataFrame; got {type(tables).__name__}")
     data = pd.concat([robustness_forest_view(t, benchmark=str(k)) for k, t in tables.items()],
                      ignore_index=True)
     data["significance"] = data["filled"].map({True: "p ≤ .05", False: "p > .05"})
@@ -260,8 +260,8 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
 
     Parameters
     ----------
-    audit : benchkit.dif.ContentAudit
-        From :func:`benchkit.dif.analyze_annotations`.
+    audit : benchkit.dif.steps.ContentAudit
+        From :func:`benchkit.dif.steps.analyze_annotations`.
     min_difference : float
         The frozen effect-size requirement (8 pp), drawn as dashed lines at +-100 x this.
 

@@ -231,7 +231,7 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
 def mpd_heatmap(table: pd.DataFrame, *, value: str = "MPD", fmt: str = ".3f",
                 width: int | None = None, height: int | None = None,
                 title: str | None = None) -> "altair.Chart":
-    """A wide table (rows x columns, e.g. :func:`benchkit.landscape.model_table`) as a heatmap.
+    """A wide table (rows x columns, e.g. :func:`benchkit.landscape.steps.model_table`) as a heatmap.
 
     Each cell is colored by its value and labelled with it (``fmt``); NaN cells are left blank.
     Row and column order follow the table.

@@ -34,14 +34,14 @@ def _summary_of(result: Any):
     """A MeasureSummary from a BenchmarkMeasure, a MeasureSummary or an array of z."""
     from benchkit import measure
 
-    if isinstance(result, measure.MeasureSummary):
+    if isinstance(result, measure.steps.MeasureSummary):
         return result
-    if hasattr(result, "summary") and isinstance(result.summary, measure.MeasureSummary):
+    if hasattr(result, "summary") and isinstance(result.summary, measure.steps.MeasureSummary):
         return result.summary
     if isinstance(result, (np.ndarray, list, tuple, pd.Series)):
-        return measure.summarize(np.asarray(result, dtype=float))
+        return measure.steps.summarize(np.asarray(result, dtype=float))
     raise BenchkitTypeError(
-        "expected a BenchmarkMeasure, a benchkit.measure.MeasureSummary or an array of normalized "
+        "expected a BenchmarkMeasure, a benchkit.measure.steps.MeasureSummary or an array of normalized "
         f"difficulties; got {type(result).__name__}"
     )
 
@@ -55,7 +55,7 @@ def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
     the ECDF is ``y`` from ``x`` up to the next row's ``x``), ``"area"`` (``x, lo, hi``: the two
     ECDFs on the merged breakpoints, constant to the next ``x``, so
     :math:`\sum (hi - lo)\,\Delta x` is DDM) and ``"gaps"`` (the top-k gaps, ``to_frame()`` of
-    :class:`benchkit.measure.TopGaps`).
+    :class:`benchkit.measure.steps.TopGaps`).
     """
     s = _summary_of(result)
     zs = np.sort(s.z)
@@ -102,7 +102,7 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
 
     Parameters
     ----------
-    result : BenchmarkMeasure, benchkit.measure.MeasureSummary or array of z in [0, 1]
+    result : BenchmarkMeasure, benchkit.measure.steps.MeasureSummary or array of z in [0, 1]
     title : str, optional
         Default: the benchmark name with its DDM, Max Gap and Top-k Sum.
     width, height : int
@@ -163,7 +163,7 @@ def detection_power_chart(power: Any, *, title: str | None = None, width: int = 
     Parameters
     ----------
     power : benchkit.measure.DetectionPower
-        From :func:`benchkit.measure.detection_power` (or ``BenchmarkMeasure.detection_power``).
+        From :func:`benchkit.measure.steps.detection_power` (or ``BenchmarkMeasure.detection_power``).
 
     Notes
     -----
@@ -195,13 +195,13 @@ def measure_table_chart(table: Any, *, width: int = 160, height: int | None = No
 
     Parameters
     ----------
-    table : benchkit.measure.MeasureTable or BenchmarkMeasures
+    table : benchkit.measure.steps.MeasureTable or BenchmarkMeasures
     """
     from benchkit import measure
 
     alt = _altair()
     mt = getattr(table, "table", table)
-    if not isinstance(mt, measure.MeasureTable):
+    if not isinstance(mt, measure.steps.MeasureTable):
         raise BenchkitTypeError(
             f"table must be a MeasureTable or BenchmarkMeasures, got {type(table).__name__}")
     df = mt.to_frame()

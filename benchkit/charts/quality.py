@@ -58,8 +58,8 @@ def selection_curve_chart(curve: Any, *, benchmarks: Sequence[str] | None = ("me
     Parameters
     ----------
     curve : DataFrame or SelectionView
-        :func:`benchkit.quality.selection_sweep` output (or a
-        :class:`benchkit.quality.SelectionView`, whose ``curve`` is used).
+        :func:`benchkit.quality.steps.selection_sweep` output (or a
+        :class:`benchkit.quality.explore.SelectionView`, whose ``curve`` is used).
     benchmarks : sequence of str or None
         Rows of ``curve["benchmark"]`` drawn (default ``("mean",)``: the average over
         benchmarks, as the paper's figure); None draws every benchmark.

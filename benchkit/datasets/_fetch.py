@@ -5,9 +5,17 @@ A :class:`Source` pins one public repository at one commit and lists its files w
 
 1. the local mirror: ``$BENCHKIT_DATA_MIRROR/<source.name>/<path>``; when the variable is unset,
    ``../shared/data`` relative to the current directory or to the repository holding this package,
-   when such a folder exists;
+   when such a folder exists; set to the empty string, it means "no mirror" (nothing is
+   discovered);
 2. the cache: ``$BENCHKIT_CACHE/<source.name>/<path>`` (default ``~/.cache/benchkit``);
 3. the public URL of the file at the pinned commit, downloaded into the cache.
+
+Downloads go to a partial file ``.<name>~<host>~<pid>.part`` next to their target and are renamed
+into place once verified. A partial file left by a killed download (its process gone, or older
+than a day) is removed by the next fetch into that folder. Cached files get the permissions the
+umask allows (``0o666 & ~umask``, as any file the user creates: a shared cache stays readable to
+its group), not the 0600 of a temporary file. An unwritable or unreadable cache is an error naming
+the folder and the variables that move it.
 
 Every file is checked against its pinned sha256 before use (a mismatch is an error naming the file,
 the expected and the actual hash). The network is touched only in step 3.
@@ -25,7 +33,8 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
+import socket
+import time
 import urllib.request
 from dataclasses import dataclass
 from dataclasses import field
@@ -135,10 +144,13 @@ def load_source(name: str, *, repo: str, commit: str) -> Source:
 def mirror_root() -> Path | None:
     """The local mirror folder, or None when there is none.
 
-    ``BENCHKIT_DATA_MIRROR`` wins when set (it must then exist). Otherwise ``../shared/data`` is
-    tried relative to the current directory and to the checkout that holds this package.
+    ``BENCHKIT_DATA_MIRROR`` wins when set (it must then exist); set to the empty string it means
+    no mirror. Unset, ``../shared/data`` is tried relative to the current directory and to the
+    checkout that holds this package.
     """
     env = os.environ.get("BENCHKIT_DATA_MIRROR")
+    if env is not None and not env.strip():
+        return None
     if env:
         root = Path(env).expanduser()
         if not root.is_dir():
@@ -183,6 +195,57 @@ def _verify(path: Path, f: SourceFile, where: str) -> Path:
     return path
 
 
+_STALE_SECONDS = 24 * 3600
+
+
+def _umask() -> int:
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # no other portable way to read it
+    os.umask(mask)
+    return mask
+
+
+def _cache_error(folder: Path, exc: OSError, doing: str) -> BenchkitValueError:
+    return BenchkitValueError(
+        f"the dataset cache {str(folder)!r} cannot be used: {doing} failed ({exc.strerror or exc}); set "
+        "BENCHKIT_CACHE to a folder you can write, or BENCHKIT_DATA_MIRROR to a local copy of the data"
+    )
+
+
+def _remove_stale_partials(folder: Path) -> list[Path]:
+    """Delete partial downloads in ``folder`` whose process is gone (this host) or older than a day."""
+    removed = []
+    host = socket.gethostname()
+    try:
+        entries = list(folder.glob(".*~*~*.part"))
+    except OSError:
+        return removed
+    for part in entries:
+        try:
+            _, part_host, pid_text = part.name[1:-len(".part")].rsplit("~", 2)
+            pid = int(pid_text)
+            dead = False
+            if part_host == host:
+                try:
+                    os.kill(pid, 0)
+                except ProcessLookupError:
+                    dead = True
+                except PermissionError:  # alive, another user's
+                    dead = False
+            if dead or time.time() - part.stat().st_mtime > _STALE_SECONDS:
+                part.unlink()
+                removed.append(part)
+        except (ValueError, OSError):
+            continue
+    return removed
+
+
 def fetch_file(source: Source, path: str, *, download: bool = True) -> Path:
     """Return a verified local path to ``path`` of ``source`` (mirror, then cache, then URL)."""
     f = source.file(path)
@@ -193,20 +256,32 @@ def fetch_file(source: Source, path: str, *, download: bool = True) -> Path:
             return _verify(local, f, "mirror")
     cached = cache_root() / source.name / f.path
     if cached.is_file():
-        return _verify(cached, f, "cached")
+        try:
+            return _verify(cached, f, "cached")
+        except PermissionError as exc:
+            raise _cache_error(cached.parent, exc, f"reading {cached.name}") from None
     if not download:
         raise BenchkitValueError(
             f"{source.name}/{f.path} is neither in the mirror ({root}) nor in the cache "
             f"({cache_root()}), and download=False"
         )
     url = source.url(path)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile(dir=cached.parent, delete=False) as tmp:
-        tmp_path = Path(tmp.name)
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _cache_error(cached.parent, exc, "creating the folder") from None
+    _remove_stale_partials(cached.parent)
+    tmp_path = cached.parent / f".{cached.name}~{socket.gethostname()}~{os.getpid()}.part"
+    try:
+        tmp = open(tmp_path, "wb")  # noqa: SIM115 (closed below)
+    except OSError as exc:
+        raise _cache_error(cached.parent, exc, "writing a file") from None
+    with tmp:
         try:
             with urllib.request.urlopen(url, timeout=60) as resp:  # noqa: S310 - pinned https URL
                 shutil.copyfileobj(resp, tmp)
         except Exception as exc:
+            tmp.close()
             tmp_path.unlink(missing_ok=True)
             if root is None:
                 hint = "Set BENCHKIT_DATA_MIRROR to a local copy to work offline"
@@ -221,5 +296,6 @@ def fetch_file(source: Source, path: str, *, download: bool = True) -> Path:
     except DatasetIntegrityError:
         tmp_path.unlink(missing_ok=True)
         raise
+    os.chmod(tmp_path, 0o666 & ~_umask())
     tmp_path.replace(cached)
     return cached

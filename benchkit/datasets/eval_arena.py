@@ -36,13 +36,13 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
 from benchkit.datasets._fetch import fetch_file
 from benchkit.datasets._fetch import load_source
+from benchkit.io._files import iter_json_lines
 from benchkit.model_names import FAMILY_RULES
 from benchkit.model_names import parse_model_names
 from benchkit.response_set import ResponseSet
@@ -99,9 +99,7 @@ _TOL = 1e-6
 def _parse(local_path: str) -> pd.DataFrame:
     """The rows of one JSONL file as a DataFrame (columns as in the file, file order)."""
     rows = []
-    with open(local_path, encoding="utf-8") as fh:
-        text = fh.read()
-    for lineno, rec in iter_jsonl(local_path, text):
+    for lineno, rec in iter_json_lines(local_path, what="an eval-arena JSON Lines file"):
         for key in ("benchmark_id", "model", "example_id", "pass1"):
             if key not in rec:
                 raise BenchkitValueError(f"{local_path}: line {lineno} has no {key!r} field")

@@ -189,7 +189,6 @@ def load(*, scoring: str = "strict", rng: int = 12345, models=None):
     from benchkit import NO_ANSWER
     from benchkit import ResponseSet
     from benchkit.response_set import DropEntry
-    from benchkit.response_set import DropReport
 
     check_choice("scoring", scoring, SCORINGS)
     rng = check_int("rng", rng, min=0)
@@ -262,5 +261,6 @@ def load(*, scoring: str = "strict", rng: int = 12345, models=None):
                       "benchkit)", n_rows=0, n_cells=len(v), examples=tuple(v[:3]))
             for m, v in missing.items()
         )
-        rs = dataclasses.replace(rs, report=DropReport(tuple(rs.report.entries) + entries))
+        rs = dataclasses.replace(rs, report=dataclasses.replace(rs.report,
+                                                                entries=tuple(rs.report.entries) + entries))
     return rs

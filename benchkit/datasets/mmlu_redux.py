@@ -428,7 +428,6 @@ def _helm_labelled():
 def _helm_full():
     from benchkit import ResponseSet
     from benchkit.response_set import DropEntry
-    from benchkit.response_set import DropReport
 
     matcher = _MmluMatcher()
     items = matcher.items
@@ -514,7 +513,8 @@ def _helm_full():
             examples=tuple(f"{f['file']} row {f['row']}: {f['question'][:60]!r}" for f in fs[:3]),
         ))
     if entries:
-        rs = dataclasses.replace(rs, report=DropReport(tuple(rs.report.entries) + tuple(entries)))
+        rs = dataclasses.replace(rs, report=dataclasses.replace(
+            rs.report, entries=tuple(rs.report.entries) + tuple(entries)))
     return rs
 
 

@@ -48,14 +48,16 @@ def _k(n_c: np.ndarray, alpha: float) -> np.ndarray:
     return np.maximum(1, np.floor(alpha * n_c + 0.5)).astype(np.int64)
 
 
-def select_anchors(D, cells, *, alpha: float = 0.5) -> np.ndarray:
+def select_anchors(D, cells, *, anchor_fraction: float = 0.5) -> np.ndarray:
     """Boolean mask of the ``k_c = max(1, round(alpha n_c))`` smallest-``D`` items of every cell.
+
+    ``anchor_fraction`` is the paper's alpha (App. C.5).
 
     Ties in ``D`` are resolved by original item index; ``round`` is half-up (App. C.5 step f).
     """
     D = np.asarray(D, dtype=float)
     cells = np.asarray(cells, dtype=np.int64)
-    alpha = check_float("alpha", alpha, min=0.0, max=1.0, min_inclusive=False)
+    alpha = check_float("anchor_fraction", anchor_fraction, min=0.0, max=1.0, min_inclusive=False)
     order = np.lexsort((np.arange(D.size), D, cells))  # by cell, then D, then index
     cs = cells[order]
     starts = np.r_[0, np.flatnonzero(np.diff(cs)) + 1]
@@ -129,8 +131,9 @@ class FoldAnchors:
         return out
 
 
-def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_strata: int = 4,
-           lam: float = 1.0, n_iter: int = 5, refit: bool = True, rng: Any = None) -> FoldAnchors:
+def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: int = 3,
+           n_strata: int = 4, ridge: float = 1.0, n_iter: int = 5, refit: bool = True,
+           rng: Any = None) -> FoldAnchors:
     r"""Three-round anchor purification in one owner half (App. C.5).
 
     Parameters
@@ -143,8 +146,11 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
         Native source per item.
     K : int
         Spectral dimension (selected in this half, App. C.3).
-    alpha : float
-        Retained fraction per cell (0.5; 0.3 and 0.7 are sensitivity analyses).
+    anchor_fraction : float
+        The paper's alpha: the retained fraction per cell (0.5; 0.3 and 0.7 are sensitivity
+        analyses).
+    ridge : float
+        Ridge penalty lambda of the residual fit (:func:`benchkit.dif.steps.fit_residual_dif`).
     refit : bool
         Step 4's final refit on :math:`\mathcal S^{(3)}` (the stored signatures).
     rng : seed
@@ -169,16 +175,16 @@ def purify(Y, family, source, *, K: int, alpha: float = 0.5, rounds: int = 3, n_
     for t in range(rounds):
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[t])
-        fit = fit_residual_dif(Y, family, sp.offsets(), lam=lam)
+        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
         cells = easiness_cells(fit.b, source, n_strata=n_strata)
-        S = select_anchors(fit.D, cells, alpha=alpha)
+        S = select_anchors(fit.D, cells, anchor_fraction=anchor_fraction)
         sel.append(S)
         rD.append(fit.D)
     w = anchor_weights(S, cells)
     if refit:
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[rounds])
-        fit = fit_residual_dif(Y, family, sp.offsets(), lam=lam)
+        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
     jac = np.array([jaccard(sel[t - 1], sel[t]) for t in range(1, rounds)])
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,
                        b=fit.b, delta=fit.delta, D=fit.D, round_D=np.array(rD),

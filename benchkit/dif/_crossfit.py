@@ -45,9 +45,9 @@ def _codes(values) -> np.ndarray:
 
 
 def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int] | None = None,
-              alpha: float = 0.5, grid: Sequence[int] = K_GRID, rounds: int = 3,
-              lam: float = 1.0, n_iter: int = 5, validation_fraction: float = 0.25,
-              calibration_fraction: float = 0.5, lam_theta: float = 1.0, rng: Any = None,
+              anchor_fraction: float = 0.5, grid: Sequence[int] = K_GRID, rounds: int = 3,
+              ridge: float = 1.0, n_iter: int = 5, validation_fraction: float = 0.25,
+              calibration_fraction: float = 0.5, ridge_theta: float = 1.0, rng: Any = None,
               progress=None) -> CrossFit:
     """Run both cross-fitting directions on a population.
 
@@ -78,14 +78,14 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
             sel = select_dimension(Yh, owners=own_all[cols], sources=source, grid=grid,
                                    validation_fraction=validation_fraction,
                                    calibration_fraction=calibration_fraction,
-                                   lam_theta=lam_theta, n_iter=n_iter, rng=seeds[2 * h])
+                                   ridge_theta=ridge_theta, n_iter=n_iter, rng=seeds[2 * h])
             k_h = sel.K_star
         else:
             sel, k_h = None, int(K[h])
         sels.append(sel)
         Ks.append(k_h)
-        anchors.append(purify(Yh, fam_h, source, K=k_h, alpha=alpha, rounds=rounds, lam=lam,
-                              n_iter=n_iter, rng=seeds[2 * h + 1]))
+        anchors.append(purify(Yh, fam_h, source, K=k_h, anchor_fraction=anchor_fraction, rounds=rounds,
+                              ridge=ridge, n_iter=n_iter, rng=seeds[2 * h + 1]))
         if progress is not None:
             progress.update(1)
     folds = []
@@ -98,4 +98,4 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
                                  weights=anchors[h].weights,
                                  cells=anchors[h].cells))
     return CrossFit(K=tuple(Ks), selection=tuple(sels), anchors=tuple(anchors),
-                    folds=tuple(folds), alpha=alpha)
+                    folds=tuple(folds), alpha=anchor_fraction)

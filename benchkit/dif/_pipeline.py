@@ -41,13 +41,13 @@ from benchkit.dif._robustness import source_effects
 from benchkit.irt._spectral import K_GRID
 from benchkit.irt._spectral import _binary
 
-__all__ = ["AuditResult", "robustness_table", "run_audit", "run_variant"]
+__all__ = ["RankingAudit", "robustness_table", "run_audit", "run_variant"]
 
 PRIMARY = 0.01
 
 
 @result
-class AuditResult:
+class RankingAudit:
     """Everything the primary family-DIF audit computes (paper 001, Tables 1-2, 4-7 inputs).
 
     Attributes
@@ -165,7 +165,7 @@ class AuditResult:
                        rng: Any = None):
         """The blinded matched stable-high-DIF / control sample of App. D.4.
 
-        Drawn from this audit's replication sets (see :func:`benchkit.dif.content_sample`); returns
+        Drawn from this audit's replication sets (see :func:`benchkit.dif.steps.content_sample`); returns
         ``(sheet, key)``.
         """
         from benchkit.dif._audit_content import content_sample
@@ -176,7 +176,7 @@ class AuditResult:
                               benchmark=benchmark, advantaged_D=fams[rep.argmax_D],
                               advantaged_V=fams[rep.argmax_V], n_pairs=n_pairs, rng=rng)
 
-    def near_tie_pairs(self, *, epsilon: float | None = None) -> pd.DataFrame:
+    def pairs_frame(self, *, epsilon: float | None = None) -> pd.DataFrame:
         """The frozen near-tie pairs with both scores of each model and whether they flip."""
         eps = self.settings.get("epsilon", PRIMARY) if epsilon is None else epsilon
         rows = []
@@ -219,14 +219,14 @@ def _bar(progress: bool, total: int):
 def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
               families: Mapping[str, str] = PAPER_FAMILIES, owner_cap: int = 5,
               min_family_size: int = 20, representative: str = "median", K=None,
-              grid: Sequence[int] = K_GRID, alpha: float = 0.5,
-              alpha_sensitivity: Sequence[float] = (0.3, 0.7), epsilon: float = PRIMARY,
+              grid: Sequence[int] = K_GRID, anchor_fraction: float = 0.5,
+              sensitivity_fractions: Sequence[float] = (0.3, 0.7), epsilon: float = PRIMARY,
               thresholds: Sequence[float] = THRESHOLDS, n_controls: int = 1000,
               n_bootstrap: int = 2000, n_owner_bootstrap: int = 2000,
               n_permutations: int = 500, confidence_level: float = 0.95,
               population_rng: Any = 0, rng: Any = None, n_jobs: Any = None,
-              progress: bool = True) -> AuditResult:
-    """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit`."""
+              progress: bool = True) -> RankingAudit:
+    """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit_rankings`."""
     n_jobs = check_n_jobs(n_jobs)
     Yb = np.ascontiguousarray(_binary("Y", Y))
     n_items, M = Yb.shape
@@ -239,7 +239,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
     thresholds = tuple(float(t) for t in thresholds)
     if epsilon not in thresholds:
         raise BenchkitValueError(f"epsilon={epsilon} must be one of thresholds={thresholds}")
-    check_float("alpha", alpha, min=0.0, max=1.0, min_inclusive=False)
+    check_float("anchor_fraction", anchor_fraction, min=0.0, max=1.0, min_inclusive=False)
     items = np.arange(n_items).astype(str).astype(object) if item_ids is None else np.asarray(item_ids,
                                                                                        dtype=object)
     root = seed_sequence(rng)  # recorded: rng=None draws fresh entropy, which a rerun then needs
@@ -273,7 +273,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         _check_families(pop)
         done("population")
         stage("cross-fit (K selection, 3 purification rounds, both folds)")
-        cf = cross_fit(Yb, pop, src, K=K, alpha=alpha, grid=grid, rng=seeds[0])
+        cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0])
         done("cross-fit (K selection, 3 purification rounds, both folds)")
         stage("ranking")
         folds = list(cf.folds)
@@ -303,16 +303,16 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
             confidence_level=confidence_level, rng=seeds[3], n_jobs=n_jobs, progress=progress)
         done("owner bootstrap")
         stage("anchor-fraction sensitivity")
-        sens = [{"alpha": alpha, "mean_tau_b": ranking.mean_tau_b,
+        sens = [{"alpha": anchor_fraction, "mean_tau_b": ranking.mean_tau_b,
                  "rate": ranking.rate[thresholds.index(epsilon)]}]
         fam_all = pop.table["family"].to_numpy(object)
-        for k, a in enumerate(alpha_sensitivity):
+        for k, a in enumerate(sensitivity_fractions):
             sub = []
-            sseeds = spawn(seeds[4], 2 * len(alpha_sensitivity))
+            sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
             for h in (0, 1):
                 cols = pop.half_models(h)
                 fa = purify(np.ascontiguousarray(Yb[:, cols]), fam_all[cols], src, K=cf.K[h],
-                            alpha=a, refit=False, rng=sseeds[2 * k + h])
+                            anchor_fraction=a, refit=False, rng=sseeds[2 * k + h])
                 f0 = folds[h]
                 sub.append(FoldTargets(models=f0.models, owner=f0.owner, family=f0.family,
                                        Y=f0.Y, weights=fa.weights, cells=fa.cells))
@@ -338,14 +338,14 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         if bar is not None:
             bar.close()
     settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
-                    "representative": representative, "alpha": alpha, "epsilon": epsilon,
+                    "representative": representative, "anchor_fraction": anchor_fraction, "epsilon": epsilon,
                     "thresholds": thresholds, "n_controls": n_controls, "n_bootstrap": n_bootstrap,
                     "n_owner_bootstrap": n_owner_bootstrap, "n_permutations": n_permutations,
                     "grid": tuple(grid), "population_rng": population_rng, "owners": owners,
                     "rng_entropy": root.entropy, "rng_spawn_key": tuple(root.spawn_key),
                     "population_rng_entropy": pop_root.entropy,
                     "population_rng_spawn_key": tuple(pop_root.spawn_key)}
-    return AuditResult(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
+    return RankingAudit(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
                        folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
                        owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
                        source_effects=eff, decomposition=dec, item_ids=items, model_ids=ids,
@@ -365,7 +365,7 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
 
     Rebuild the population with ``base`` (the primary audit's settings) updated by
     ``overrides``, refit both cross-fitting directions with ``K`` (a per-half pair) frozen and
-    every other primary setting (the anchor fraction ``alpha``, the population seed) unchanged,
+    every other primary setting (``anchor_fraction``, the population seed) unchanged,
     and draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
     counts as a dict (see :func:`robustness_table`, which calls this once per variant).
 
@@ -390,7 +390,7 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     pop = build_population(ids, Yb.mean(0), **kw)
     _check_families(pop)
     s1, s2 = spawn(rng, 2)
-    cf = cross_fit(Yb, pop, source, K=K, alpha=base.get("alpha", 0.5), rng=s1)
+    cf = cross_fit(Yb, pop, source, K=K, anchor_fraction=base.get("anchor_fraction", 0.5), rng=s1)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=epsilon) for f in folds]
     r = observed_ranking(folds, pairs, ids, (epsilon,))
@@ -403,7 +403,7 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
             "p_value": float(mr.p_value[0])}
 
 
-def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Mapping] = PERTURBATIONS,
+def robustness_table(Y, primary: RankingAudit, *, perturbations: Mapping[str, Mapping] = PERTURBATIONS,
                      n_controls: int = 200, rng: Any = None, n_jobs: Any = None,
                      progress: bool = True) -> pd.DataFrame:
     """Table 6's column for one benchmark: the baseline row and every perturbation (App. D.2).
@@ -412,7 +412,7 @@ def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Map
     ----------
     Y : array_like (items, models)
         The complete 0/1 matrix the primary audit ran on.
-    primary : AuditResult
+    primary : RankingAudit
         The primary analysis (:func:`run_audit`); its settings, population rules and per-half K
         are reused.
     perturbations : mapping of str to mapping
@@ -469,7 +469,7 @@ def robustness_table(Y, primary: AuditResult, *, perturbations: Mapping[str, Map
     return pd.DataFrame(rows)
 
 
-def compare_family_shifts(left: AuditResult, right: AuditResult, *, n_resamples: int = 2000,
+def compare_family_shifts(left: RankingAudit, right: RankingAudit, *, n_resamples: int = 2000,
                           confidence_level: float = 0.95, rng: Any = None, n_jobs: Any = None
                           ) -> pd.DataFrame:
     """Exact-common-model comparison of family shifts between two benchmarks (Table 7, D.1).

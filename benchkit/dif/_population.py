@@ -132,7 +132,7 @@ class Population:
         return np.array([lookup[f] if s else -1 for f, s in zip(self.table["family"], st)],
                         dtype=np.int64)
 
-    def counts(self) -> pd.DataFrame:
+    def counts_frame(self) -> pd.DataFrame:
         """Retained checkpoints, owners and representatives per family and half."""
         t = self.table[self.table["status"] == "retained"]
         g = t.groupby(["family", "half"])
@@ -140,7 +140,7 @@ class Population:
                             "representatives": g["representative"].sum()})
         return out.reset_index()
 
-    def excluded(self) -> pd.DataFrame:
+    def excluded_frame(self) -> pd.DataFrame:
         """Every excluded model and why."""
         return self.table.loc[self.table["status"] != "retained", ["model", "family", "owner",
                                                                     "status"]]

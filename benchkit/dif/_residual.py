@@ -56,7 +56,7 @@ def family_codes(family) -> tuple[np.ndarray, tuple]:
     return codes.astype(np.int64), tuple(labels.tolist())
 
 
-def fit_residual_dif(Y, family, offset, *, lam: float = 1.0, n_cycles: int = 5,
+def fit_residual_dif(Y, family, offset, *, ridge: float = 1.0, n_cycles: int = 5,
                      max_newton: int = 30, tol: float = 1e-8, max_step: float = 2.0
                      ) -> ResidualDIF:
     r"""Fit item easiness and penalized residual family effects with a fixed offset (Eq. 3-5).
@@ -69,7 +69,7 @@ def fit_residual_dif(Y, family, offset, *, lam: float = 1.0, n_cycles: int = 5,
         Family label per model (at least two distinct labels).
     offset : array_like (items, models)
         Fixed spectral MIRT offset :math:`o_{im}` (Eq. 17); zeros allowed.
-    lam : float
+    ridge : float
         Ridge penalty :math:`\lambda` on the family effects (1, Table C.8).
     n_cycles, max_newton, tol, max_step : int, int, float, float
         At most 5 alternating intercept / family-effect cycles, at most 30 Newton iterations per
@@ -95,7 +95,7 @@ def fit_residual_dif(Y, family, offset, *, lam: float = 1.0, n_cycles: int = 5,
     Examples
     --------
     >>> import numpy as np
-    >>> from benchkit.dif import fit_residual_dif
+    >>> from benchkit.dif.steps import fit_residual_dif
     >>> rng = np.random.default_rng(0)
     >>> Y = (rng.random((3, 40)) < 0.6).astype(np.uint8)
     >>> fam = np.array(["a", "b"] * 20)
@@ -116,7 +116,7 @@ def fit_residual_dif(Y, family, offset, *, lam: float = 1.0, n_cycles: int = 5,
     if len(labels) < 2:
         raise BenchkitValueError(f"family must hold at least 2 distinct labels; got {labels}")
     offsets = np.ascontiguousarray(check_array("offset", offset, ndim=2, dtype="float", shape=(n_items, M)))
-    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
+    lam = check_float("ridge", ridge, min=0.0, min_inclusive=False)
     n_cycles = check_int("n_cycles", n_cycles, min=1)
     max_newton = check_int("max_newton", max_newton, min=1)
     tol = check_float("tol", tol, min=0.0)

@@ -389,7 +389,7 @@ def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
     Examples
     --------
     >>> import pandas as pd
-    >>> from benchkit.dif import source_support
+    >>> from benchkit.dif.steps import source_support
     >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
     ...        "B": pd.DataFrame({"replicated": [True] * 14 + [False] * 6})}
     >>> s = source_support(eff)
@@ -469,7 +469,7 @@ class FoldSwapCheck:
     def to_frame(self) -> pd.DataFrame:
         return self.table.copy()
 
-    def by_family(self) -> pd.DataFrame:
+    def families_frame(self) -> pd.DataFrame:
         """Per family: contributions checked and kept."""
         g = self.table.groupby("family", sort=True)["same_sign"]
         return pd.DataFrame({"n_checked": g.size(), "n_same": g.sum().astype(int)}).reset_index()
@@ -482,7 +482,7 @@ def fold_swap_signs(decomposition: pd.DataFrame, *, n_select: int = 2,
     Parameters
     ----------
     decomposition : DataFrame
-        :attr:`AuditResult.decomposition`: columns ``direction``, ``family``, ``source``,
+        :attr:`RankingAudit.decomposition`: columns ``direction``, ``family``, ``source``,
         ``contribution_pp`` (Eq. 56) for both cross-fitting directions.
     n_select : int
         Per family, the ``n_select`` (2) largest positive and the ``n_select`` largest negative

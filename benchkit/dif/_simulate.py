@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from benchkit._budget import check_memory
 from benchkit._random import generator
 from benchkit._results import result
 from benchkit._validation import check_float
@@ -108,6 +109,8 @@ def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sourc
     n_sources = check_int("n_sources", n_sources, min=1, max=n_items)
     n_owners = check_int("n_owners", n_owners, min=1)
     n_dims = check_int("n_dims", n_dims, min=1)
+    check_memory(f"simulate_family_dif of {n_items:,} items x {n_models:,} models", 64.0 * n_items * n_models,
+                 hint="simulate fewer items or models")
     for nm, v in (("dif_fraction", dif_fraction), ("second_family", second_family),
                   ("other_fraction", other_fraction), ("double_fraction", double_fraction),
                   ("lineage_fraction", lineage_fraction)):

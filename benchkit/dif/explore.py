@@ -1,7 +1,7 @@
 """View models of the family-DIF explorer (paper 001).
 
 Plain DataFrames an explorer or a chart renders, computed only from an
-:class:`~benchkit.dif.AuditResult`. No Jupyter imports.
+:class:`~benchkit.dif.RankingAudit`. No Jupyter imports.
 """
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def dimension_selection_view(audit) -> pd.DataFrame:
 
 
 def robustness_forest_view(table: pd.DataFrame, *, benchmark: str | None = None) -> pd.DataFrame:
-    """Figure 2 rows from :func:`benchkit.dif.robustness` tables.
+    """Figure 2 rows from :func:`benchkit.dif.analyze_robustness` tables.
 
     Columns: variant, excess, p, filled, primary (the baseline row).
     """
@@ -112,5 +112,5 @@ def robustness_forest_view(table: pd.DataFrame, *, benchmark: str | None = None)
 
 def near_tie_view(audit, *, epsilon: float | None = None) -> pd.DataFrame:
     """The frozen near-tie pairs with both scores, ordered with the reversals first."""
-    p = audit.near_tie_pairs(epsilon=epsilon)
+    p = audit.pairs_frame(epsilon=epsilon)
     return p.sort_values(["reversed", "gap_pp"], ascending=[False, True]).reset_index(drop=True)

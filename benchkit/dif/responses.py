@@ -13,7 +13,7 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit.dif._pipeline import PRIMARY
-from benchkit.dif._pipeline import AuditResult
+from benchkit.dif._pipeline import RankingAudit
 from benchkit.dif._pipeline import robustness_table
 from benchkit.dif._pipeline import run_audit
 from benchkit.dif._population import PAPER_FAMILIES
@@ -21,7 +21,7 @@ from benchkit.dif._ranking import THRESHOLDS
 from benchkit.dif._robustness import PERTURBATIONS
 from benchkit.irt._spectral import K_GRID
 
-__all__ = ["AuditResult", "audit", "robustness"]
+__all__ = ["RankingAudit", "analyze_robustness", "audit_rankings"]
 
 
 def _arrays(rs, owners: str, source: str | None):
@@ -51,15 +51,15 @@ def _arrays(rs, owners: str, source: str | None):
     return Y.astype(np.uint8), np.asarray(rs.model_ids, dtype=object), src, own
 
 
-def audit(rs, *, owners: str = "uploader", source: str | None = None,
-          families: Mapping[str, str] = PAPER_FAMILIES, owner_cap: int = 5,
-          min_family_size: int = 20, representative: str = "median", K=None,
-          grid: Sequence[int] = K_GRID, alpha: float = 0.5,
-          alpha_sensitivity: Sequence[float] = (0.3, 0.7), epsilon: float = PRIMARY,
-          thresholds: Sequence[float] = THRESHOLDS, n_controls: int = 1000,
-          n_bootstrap: int = 2000, n_owner_bootstrap: int = 2000, n_permutations: int = 500,
-          confidence_level: float = 0.95, population_rng: Any = 0, rng: Any = None,
-          n_jobs: Any = None, progress: bool = True) -> AuditResult:
+def audit_rankings(rs, *, owners: str = "uploader", source: str | None = None,
+                            families: Mapping[str, str] = PAPER_FAMILIES, owner_cap: int = 5,
+                            min_family_size: int = 20, representative: str = "median", K=None,
+                            grid: Sequence[int] = K_GRID, anchor_fraction: float = 0.5,
+                            sensitivity_fractions: Sequence[float] = (0.3, 0.7), epsilon: float = PRIMARY,
+                            thresholds: Sequence[float] = THRESHOLDS, n_controls: int = 1000,
+                            n_bootstrap: int = 2000, n_owner_bootstrap: int = 2000, n_permutations: int = 500,
+                            confidence_level: float = 0.95, population_rng: Any = 0, rng: Any = None,
+                            n_jobs: Any = None, progress: bool = True) -> RankingAudit:
     r"""Family-DIF audit of near-tie rankings on a ResponseSet (paper 001, primary analysis).
 
     Parameters
@@ -78,8 +78,9 @@ def audit(rs, *, owners: str = "uploader", source: str | None = None,
         Population rules (5, 20, "median"; App. C.1).
     K : pair of int, optional
         Freeze the dimension per half instead of selecting it over ``grid`` (App. C.3).
-    alpha, alpha_sensitivity : float, sequence of float
-        Anchor fraction (0.5) and the sensitivity fractions (0.3, 0.7; Table 5).
+    anchor_fraction, sensitivity_fractions : float, sequence of float
+        The paper's anchor fraction alpha (0.5) and the sensitivity fractions (0.3, 0.7;
+        Table 5).
     epsilon, thresholds : float, sequence of float
         Primary near-tie band (0.01) and the cumulative gap thresholds (Eq. 41).
     n_controls, n_bootstrap, n_owner_bootstrap, n_permutations : int
@@ -97,11 +98,11 @@ def audit(rs, *, owners: str = "uploader", source: str | None = None,
 
     Returns
     -------
-    AuditResult
+    RankingAudit
         ``to_frame()`` is Table 1's row; ``thresholds_frame()`` Table 4 / Figure 1;
         ``alpha_sensitivity`` Table 5; ``replication.to_frame()`` Table 2; ``owner_shifts`` the
         family shifts with owner-bootstrap intervals (Table 7's inputs); ``items_frame()``,
-        ``scores_frame()``, ``near_tie_pairs()``; ``population.counts()`` / ``excluded()`` the
+        ``scores_frame()``, ``pairs_frame()``; ``population.counts_frame()`` / ``excluded_frame()`` the
         population report.
 
     Notes
@@ -111,30 +112,30 @@ def audit(rs, *, owners: str = "uploader", source: str | None = None,
     half (Eq. 6-8), pooled strict reversals (Eq. 9, 38-40), matched-random controls (Eq. 10-11,
     34-35), composition bootstrap (Eq. 36-37), owner bootstrap (Eq. 42-43), replication (Eq.
     47-53), source attribution (Eq. 54-57). Readings: see the Notes of each step's function
-    (:func:`benchkit.dif.build_population`, :func:`benchkit.irt.select_dimension`,
-    :func:`benchkit.dif.fit_residual_dif`). Population perturbations: :func:`robustness`.
+    (:func:`benchkit.dif.steps.build_population`, :func:`benchkit.irt.select_dimension`,
+    :func:`benchkit.dif.steps.fit_residual_dif`). Population perturbations: :func:`analyze_robustness`.
     """
     n_jobs = check_n_jobs(n_jobs)
     Y, ids, src, own = _arrays(rs, owners, source)
     return run_audit(Y, ids, source=src, item_ids=np.asarray(rs.item_ids, dtype=object), owners=own,
                      families=families, owner_cap=owner_cap, min_family_size=min_family_size,
-                     representative=representative, K=K, grid=grid, alpha=alpha,
-                     alpha_sensitivity=alpha_sensitivity, epsilon=epsilon, thresholds=thresholds,
+                     representative=representative, K=K, grid=grid, anchor_fraction=anchor_fraction,
+                     sensitivity_fractions=sensitivity_fractions, epsilon=epsilon, thresholds=thresholds,
                      n_controls=n_controls, n_bootstrap=n_bootstrap,
                      n_owner_bootstrap=n_owner_bootstrap, n_permutations=n_permutations,
                      confidence_level=confidence_level, population_rng=population_rng, rng=rng,
                      n_jobs=n_jobs, progress=progress)
 
 
-def robustness(rs, primary: AuditResult, *, perturbations: Mapping[str, Mapping] = PERTURBATIONS,
-               n_controls: int = 200, rng: Any = None, n_jobs: Any = None,
-               progress: bool = True) -> pd.DataFrame:
+def analyze_robustness(rs, primary: RankingAudit, *, perturbations: Mapping[str, Mapping] = PERTURBATIONS,
+                               n_controls: int = 200, rng: Any = None, n_jobs: Any = None,
+                               progress: bool = True) -> pd.DataFrame:
     """The nine population perturbations of App. D.2 for one benchmark (Table 6's column).
 
     Each variant rebuilds the population (minimum family size 15), keeps K frozen at the primary
     values, refits directions, residual DIF and anchors, and runs ``n_controls`` (200) matched
     controls. Combine the columns of several benchmarks and apply
-    :func:`benchkit.dif.robustness_pass` (Eq. 44-46). A variant whose population cannot be
+    :func:`benchkit.dif.steps.robustness_pass` (Eq. 44-46). A variant whose population cannot be
     audited has its reason in ``error``.
     """
     n_jobs = check_n_jobs(n_jobs)

@@ -27,6 +27,10 @@ _LOCAL_MAGIC = b"PK\x03\x04"
 METHOD_NAMES = {0: "stored", 8: "deflate", 93: "zstd"}
 
 
+class NotAZipError(BenchkitValueError):
+    """The file is not a zip archive at all (as opposed to a damaged or refused one)."""
+
+
 DEFAULT_MAX_MEMBER_BYTES = 256 * 1024**2
 """The default cap on one member's decompressed size (256 MiB); ``BENCHKIT_MAX_MEMBER_BYTES`` overrides it."""
 _CHUNK = 1 << 20
@@ -98,8 +102,18 @@ class ZipMembers:
         try:
             self._zf = zipfile.ZipFile(self.path)
         except (zipfile.BadZipFile, OSError, EOFError, ValueError) as exc:
-            raise BenchkitValueError(f"{str(self.path)!r} is not a zip archive ({exc})") from exc
-        self._info = {i.filename: i for i in self._zf.infolist()}
+            raise NotAZipError(f"{str(self.path)!r} is not a zip archive ({exc})") from exc
+        infos = self._zf.infolist()
+        self._info = {i.filename: i for i in infos}
+        if len(self._info) != len(infos):  # zipfile keeps the last of two same-named members
+            seen: set[str] = set()
+            twice = sorted({i.filename for i in infos if i.filename in seen or seen.add(i.filename)})
+            self._zf.close()
+            raise BenchkitValueError(
+                f"{str(self.path)!r} holds the member(s) {twice} more than once (a copy appended to the "
+                "archive); the copies may differ and nothing says which is the log's, so the archive is "
+                "refused: re-create it or remove the extra copy"
+            )
         self._fh = open(self.path, "rb")  # noqa: SIM115 (closed in close())
 
     def __enter__(self) -> Self:
@@ -139,7 +153,13 @@ class ZipMembers:
         fields = _LOCAL_HEADER.unpack(head)
         if info.flag_bits & 0x1:
             raise BenchkitValueError(f"{self.path}: member {name!r} is encrypted")
-        self._fh.seek(fields[9] + fields[10], io.SEEK_CUR)
+        local_name = self._fh.read(fields[9])
+        if local_name.decode("utf-8", "replace") != name and local_name.decode("cp437", "replace") != name:
+            raise BenchkitValueError(
+                f"{self.path}: member {name!r} has the name {local_name[:80]!r} in its local header (a "
+                "damaged or edited archive)"
+            )
+        self._fh.seek(fields[10], io.SEEK_CUR)
         raw = self._fh.read(info.compress_size)
         method = info.compress_type
         try:

@@ -17,36 +17,75 @@ import zipfile
 from pathlib import Path
 
 from benchkit._validation import BenchkitValueError
+from benchkit.io._files import sniff
+from benchkit.io._paths import path_kind
+from benchkit.io._paths import walk
 
 __all__ = ["FORMATS", "detect_format", "read_any"]
 
 FORMATS = ("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet")
+_SNIFF = 1 << 20  # bytes read to recognize a file: no file is read whole to learn its format
+
+
+def _head_text(path: Path) -> str | None:
+    """The first MiB of ``path`` as UTF-8 text (a character cut at the end dropped), else None."""
+    head = sniff(path, _SNIFF)
+    if b"\x00" in head:
+        return None
+    head = head.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return head.decode("utf-8") if len(head) < _SNIFF else head.decode("utf-8", "ignore")
+    except UnicodeDecodeError:
+        return None
 
 
 def _first_json_line(path: Path):
-    try:
-        with open(path, encoding="utf-8") as fh:
-            for line in fh:
-                if line.strip():
-                    try:
-                        return json.loads(line)
-                    except json.JSONDecodeError:
-                        return None
-    except UnicodeDecodeError:
+    text = _head_text(path)
+    if text is None:
         return None
-    return None
+    line = next((ln for ln in text.split("\n") if ln.strip()), None)
+    try:
+        return json.loads(line) if line is not None else None
+    except json.JSONDecodeError:
+        return None
 
 
 def _first_text_line(path: Path) -> str | None:
-    """The first non-empty line of a UTF-8 text file (at most 64 KiB read), else None."""
+    """The first non-empty line of a UTF-8 text file (at most 1 MiB read), else None."""
+    text = _head_text(path)
+    if text is None:
+        return None
+    return next((line for line in text.splitlines() if line.strip()), None)
+
+
+def _head_json(path: Path):
+    """The JSON document of ``path`` if it fits in the sniffed head, else None.
+
+    For a longer JSON array: a list holding its first element.
+    """
+    text = _head_text(path)
+    if text is None:
+        return None
     try:
-        with open(path, encoding="utf-8-sig") as fh:
-            head = fh.read(65536)
-    except (UnicodeDecodeError, OSError):
-        return None
-    if "\x00" in head:
-        return None
-    return next((line for line in head.splitlines() if line.strip()), None)
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        pass
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            first, _ = json.JSONDecoder().raw_decode(stripped[1:].lstrip())
+            return [first]
+        except (json.JSONDecodeError, RecursionError):
+            return None
+    return None
+
+
+def _head_keys(path: Path) -> set[str]:
+    """Top-level keys named in the first MiB of a JSON object (without parsing the whole file)."""
+    text = _head_text(path)
+    if text is None or not text.lstrip().startswith("{"):
+        return set()
+    return {k for k in ("eval", "version", "request_states", "adapter_spec") if f'"{k}"' in text}
 
 
 def _classify_record(rec) -> tuple[str, str] | None:
@@ -64,15 +103,17 @@ def _classify_record(rec) -> tuple[str, str] | None:
 def detect_format(path) -> tuple[str, str]:
     """``(format, reason)`` for a file or folder; an error when nothing matches."""
     p = Path(path)
-    if p.is_dir():
+    kind = path_kind(p, "path")
+    if kind == "dir":
+        names = [q.name for q in walk(p)]
         kinds = []
-        if any(p.rglob("samples_*.jsonl")):
+        if any(n.startswith("samples_") and n.endswith(".jsonl") for n in names):
             kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
         if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
             kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
-        if any(p.rglob("scenario_state.json")):
+        if "scenario_state.json" in names:
             kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
-        if any(p.rglob("*.eval")):
+        if any(n.endswith(".eval") for n in names):
             kinds.append(("inspect", "folder with .eval logs"))
         if len(kinds) > 1:  # reading one kind would leave the others out unnoticed
             raise BenchkitValueError(
@@ -81,15 +122,15 @@ def detect_format(path) -> tuple[str, str]:
             )
         if kinds:
             return kinds[0]
-        for q in sorted(p.rglob("*.jsonl"))[:1]:
+        for q in [q for q in walk(p) if q.suffix == ".jsonl"][:1]:
             found = _classify_record(_first_json_line(q))
             if found:
                 return found[0], f"folder whose {q.name} holds " + found[1]
         raise BenchkitValueError(f"{str(p)!r}: no evaluation files recognized in this folder")
-    if not p.is_file():
-        raise BenchkitValueError(f"{str(p)!r} does not exist")
-    with open(p, "rb") as fh:
-        head = fh.read(4)
+    if kind != "file":
+        raise BenchkitValueError(f"{str(p)!r} does not exist" if kind is None else
+                                 f"{str(p)!r} is not a regular file")
+    head = sniff(p, 4)
     if head.startswith(b"PK"):
         try:
             with zipfile.ZipFile(p) as zf:
@@ -110,15 +151,12 @@ def detect_format(path) -> tuple[str, str]:
     found = _classify_record(rec)
     if found:
         return found
-    try:
-        with open(p, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        data = None
-    if isinstance(data, dict) and "eval" in data and "version" in data:
+    keys = _head_keys(p)
+    if {"eval", "version"} <= keys:
         return "inspect", "JSON object with 'eval' and 'version' (Inspect .json log)"
-    if isinstance(data, dict) and "request_states" in data:
+    if "request_states" in keys:
         return "helm", "JSON object with 'request_states' (HELM scenario state)"
+    data = _head_json(p)
     if isinstance(data, list) and data:
         found = _classify_record(data[0])
         if found:
@@ -138,8 +176,9 @@ def read_any(path, *, fmt: str | None = None, **options):
     """Read ``path`` with the reader of its detected (or given) format; returns (ResponseSet, format, reason).
 
     Lenient where a reader would stop at the first doubt, so ``info`` can show what is there:
-    Inspect / EvalScope samples without a score are left out and listed (``drop_unscored``), Inspect
-    samples a log declares but lacks are listed (``allow_missing``), models
+    Inspect / EvalScope samples without a score are left out and listed (``drop_unscored``), a log
+    that disagrees with the counts and scores its tool declared is read and the mismatches listed
+    (``allow_partial``, every tool reader), models
     may differ in sample budget (``sample_budget="per_model"``), and lm-eval tasks logging several
     filters are read with their first (``filter="first"``).
     """
@@ -156,8 +195,8 @@ def read_any(path, *, fmt: str | None = None, **options):
     kwargs = dict(options)
     if fmt in ("inspect", "evalscope"):
         kwargs.setdefault("drop_unscored", True)
-    if fmt == "inspect":
-        kwargs.setdefault("allow_missing", True)
+    if fmt not in ("csv", "parquet"):
+        kwargs.setdefault("allow_partial", True)
     if fmt == "lm_eval":
         kwargs.setdefault("filter", "first")
     if fmt not in ("csv", "parquet"):

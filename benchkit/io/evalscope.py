@@ -23,18 +23,31 @@ list of letters.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 import math
-from collections.abc import Mapping
 from pathlib import Path
 
 import pandas as pd
 
-from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_bool
 from benchkit._validation import describe
+from benchkit.io._declared import Declared
+from benchkit.io._files import iter_json_lines
+from benchkit.io._files import load_json
 from benchkit.io._items import record_item
 from benchkit.io._items import record_response
+from benchkit.io._schema import AnyValue
+from benchkit.io._schema import Bool
+from benchkit.io._schema import Int
+from benchkit.io._schema import ListOf
+from benchkit.io._schema import Num
+from benchkit.io._schema import Obj
+from benchkit.io._schema import Str
+from benchkit.io._schema import check
+from benchkit.io._schema import nullable
 from benchkit.io.lm_eval import _expand
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import ResponseSet
@@ -42,6 +55,61 @@ from benchkit.response_set import ResponseSet
 __all__ = ["read_evalscope"]
 
 _USABLE = ("success", "fallback")
+_ID = Int() | Str(nonempty=True)
+# the fields the reader uses (schema checked on every record, see benchkit.io._schema)
+_REVIEW = Obj({
+    "index": nullable(_ID),
+    "target": nullable(Str() | Int() | ListOf(Str() | Int())),
+    "sample_score": Obj({
+        "score": Obj({
+            "value": Obj(values=AnyValue(), text="an object (metric name -> value)"),
+            "status": nullable(Str()),
+            "main_score_name": nullable(Str()),
+            "extracted_prediction": nullable(Str() | Num() | Bool()),
+        }, required=("value",)),
+        "sample_id": nullable(_ID),
+        "group_id": nullable(_ID),
+        "generation_index": nullable(Int(min=0)),
+    }, required=("score",)),
+}, required=("sample_score",))
+_SUBSET = Obj({"name": Str(), "num": Int(min=0), "score": nullable(Num())}, required=("name", "num"))
+_REPORT = Obj({"metrics": nullable(ListOf(Obj({
+    "name": nullable(Str()),
+    "identity": nullable(Obj({"name": Str()})),
+    "categories": nullable(ListOf(Obj({"subsets": nullable(ListOf(_SUBSET))}))),
+})))})
+_SCORE_TOL = 6e-5  # reports round scores to 4 decimals
+
+
+def _report(path: Path, bench: str) -> tuple[Path | None, dict | None]:
+    """The run's ``reports/<model>/<benchmark>.json`` for the review file ``path``, read and checked."""
+    report = path.parent.parent.parent / "reports" / path.parent.name / f"{bench}.json"
+    if not report.is_file():
+        return None, None
+    data = load_json(report, what="an EvalScope report")
+    check(data, _REPORT, str(report), "an EvalScope report")
+    return report, data
+
+
+def _check_declared(declared: Declared, report: Path | None, data: dict | None, subset: str,
+                    metric: str | None, values: list[float]) -> None:
+    """Compare one subset's reviews (count, mean) with the report's ``num`` and ``score``."""
+    if data is None or not data.get("metrics"):
+        return
+    named = [m for m in data["metrics"] if metric is not None
+             and metric in ((m.get("identity") or {}).get("name"), m.get("name"))]
+    entry = named[0] if named else data["metrics"][0]
+    listed = [s for c in entry.get("categories") or [] for s in c.get("subsets") or []]
+    subsets = [s for s in listed if s["name"] == subset]
+    if not subsets and listed:  # a review file the run did not write (a renamed copy?)
+        declared.count(str(report), "subsets of the benchmark", sorted({s["name"] for s in listed}),
+                       f"a review file of subset {subset!r}")
+    if len(subsets) != 1:
+        return
+    declared.count(str(report), f"subset {subset!r}: scored reviews (num)", subsets[0]["num"], len(values))
+    if named and subsets[0].get("score") is not None and values:
+        declared.score(str(report), f"subset {subset!r}: {metric} (the mean score)", subsets[0]["score"],
+                       sum(values) / len(values), tol=_SCORE_TOL)
 
 
 def _split_name(path: Path, benchmarks) -> tuple[str, str]:
@@ -60,7 +128,8 @@ def _split_name(path: Path, benchmarks) -> tuple[str, str]:
 
 
 def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None = None,
-                   benchmarks=None, drop_unscored: bool = False, **options) -> ResponseSet:
+                   benchmarks=None, drop_unscored: bool = False, allow_partial: bool = False,
+                   **options) -> ResponseSet:
     """Read EvalScope review files into a ResponseSet.
 
     Parameters
@@ -81,6 +150,11 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
         Records whose ``score.status`` is not usable (anything but ``success``/``fallback``)
         or lack the metric are an error naming them unless True; then they are left out and
         listed in ``meta["unscored"]`` (EvalScope also leaves them out of its aggregates).
+    allow_partial : bool
+        The run's report (``reports/<model>/<benchmark>.json``) declares each subset's number of
+        scored reviews (``num``) and mean score; a review file with another count or mean (a cut
+        or edited file) is an error naming both numbers unless True, which reads it with a
+        :class:`BenchkitWarning` and lists the mismatches in ``meta["partial"]``.
     **options
         Passed to :meth:`ResponseSet.from_long`.
 
@@ -94,6 +168,8 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
         (:data:`benchkit.NO_ANSWER` when empty). Values must be booleans or numbers in [0, 1].
     """
     _check_options("long", options, reader="read_evalscope")
+    drop_unscored = check_bool("drop_unscored", drop_unscored)
+    allow_partial = check_bool("allow_partial", allow_partial)
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
     files = _expand("path_or_glob", path_or_glob, "*.jsonl")
@@ -102,21 +178,39 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
     rows, items, unscored, used = [], {}, [], {}
     item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
+    declared = Declared()
+    digests: dict[tuple, str] = {}
     for path in files:
         bench, subset = _split_name(path, benchmarks)
         model_id = model or path.parent.name
-        for lineno, rec in iter_jsonl(path, path.read_text(encoding="utf-8")):
+        values: list[float] = []
+        name = None
+        n_records = 0
+        for lineno, rec in iter_json_lines(path, what="an EvalScope review file"):
             where = f"{path}:{lineno}"
-            ss = rec.get("sample_score") if isinstance(rec, Mapping) else None
-            if not isinstance(ss, Mapping) or not isinstance(ss.get("score"), Mapping):
-                raise BenchkitValueError(f"{where}: not an EvalScope review record (no sample_score.score)")
+            check(rec, _REVIEW, where, "an EvalScope review record")
+            n_records += 1
+            # a record repeated verbatim in one model's folder (its messages carry random ids) is a copy
+            canonical = json.dumps(rec, sort_keys=True).encode()
+            digest = (path.parent, hashlib.blake2b(canonical, digest_size=16).digest())
+            if digest in digests:
+                raise BenchkitValueError(
+                    f"{where} repeats the review at {digests[digest]} verbatim (a copied review file?); keep "
+                    "one copy"
+                )
+            digests[digest] = where
+            ss = rec["sample_score"]
             score = ss["score"]
-            value_map = score.get("value") or {}
-            status = str(score.get("status", "success"))
+            value_map = score["value"]
+            status = str(score.get("status") or "success")
             name = metric or score.get("main_score_name") or next(iter(value_map), None)
-            sid = ss.get("group_id")
-            sid = sid if sid is not None else ss.get("sample_id")
-            sid = sid if sid is not None else rec.get("index")
+            ids = (ss.get("group_id"), ss.get("sample_id"), rec.get("index"))
+            sid = next((v for v in ids if v is not None), None)
+            if sid is None:
+                raise BenchkitValueError(
+                    f"{where}: an EvalScope review record needs an id: sample_score.group_id, "
+                    "sample_score.sample_id or index (all missing or null)"
+                )
             item = f"{bench}/{subset}/{sid}"
             sample = int(ss.get("generation_index") or 0)
             if status not in _USABLE or name not in value_map:
@@ -133,6 +227,7 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
                     f"{where}: metric {name!r} is {describe(raw)}; correct must be a boolean or a number in "
                     f"[0, 1] (available: {sorted(value_map)}; pass metric=...)"
                 )
+            values.append(value)
             used[f"{bench}/{subset}"] = name
             record_response(rows, seen, {"model": model_id, "item": item, "sample": sample, "correct": value,
                                          "answer": score.get("extracted_prediction")},
@@ -146,15 +241,21 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
             record_item(items, item_where, {"item": item, "benchmark": bench, "source": subset,
                                             "target": target, "answer_key": key_letter},
                         where, ("target",))
+        if not n_records:
+            raise BenchkitValueError(f"{str(path)!r} holds no review records (an empty review file)")
+        report, data = _report(path, bench)
+        _check_declared(declared, report, data, subset, name, values)
     if unscored and not drop_unscored:
         shown = "; ".join(f"{u['where']} ({u['item']}: {u['why']})" for u in unscored[:5])
         raise BenchkitValueError(
             f"{len(unscored)} reviews have no usable score: {shown}" + (" ..." if len(unscored) > 5 else "")
             + "; pass drop_unscored=True to leave them out (listed in meta['unscored'])"
         )
+    partial = declared.settle(allow_partial)
     if not rows:
         raise BenchkitValueError("no scored reviews" + (f" ({len(unscored)} unscored)" if unscored else ""))
     meta = {"source": "evalscope", "files": [str(p) for p in files], "metric": used, "unscored": unscored,
+            "partial": partial,
             **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(pd.DataFrame.from_records(rows),
                                  items=pd.DataFrame.from_records(list(items.values())), meta=meta, **options)

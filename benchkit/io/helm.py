@@ -20,7 +20,6 @@ A scenario-state file may also be passed by itself (as the mmlu-redux source shi
 """
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from pathlib import Path
@@ -29,9 +28,21 @@ import pandas as pd
 
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_bool
 from benchkit._validation import describe
+from benchkit.io._declared import Declared
+from benchkit.io._files import load_json
 from benchkit.io._items import record_item
 from benchkit.io._paths import expand_paths
+from benchkit.io._paths import files_in
+from benchkit.io._schema import AnyValue
+from benchkit.io._schema import Int
+from benchkit.io._schema import ListOf
+from benchkit.io._schema import Num
+from benchkit.io._schema import Obj
+from benchkit.io._schema import Str
+from benchkit.io._schema import check
+from benchkit.io._schema import nullable
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER
 from benchkit.response_set import ResponseSet
@@ -39,6 +50,37 @@ from benchkit.response_set import ResponseSet
 __all__ = ["read_helm"]
 
 _METHODS = ("multiple_choice_joint", "generation")
+_PERTURBATION = nullable(Obj({"name": nullable(Str())}))
+_ID = Str(nonempty=True) | Int()
+# the fields the reader uses (schema checked on every file, see benchkit.io._schema)
+_STATE = Obj({
+    "adapter_spec": Obj({"method": nullable(Str()), "model": nullable(Str()),
+                         "model_deployment": nullable(Str()), "num_train_trials": nullable(Int(min=1))}),
+    "request_states": ListOf(Obj({
+        "instance": Obj({
+            "id": _ID,
+            "input": nullable(Obj({"text": nullable(Str())})),
+            "references": nullable(ListOf(Obj({"output": Obj({"text": Str()}, required=("text",)),
+                                               "tags": nullable(ListOf(Str()))}, required=("output",)))),
+            "split": nullable(Str()),
+            "perturbation": _PERTURBATION,
+        }, required=("id",)),
+        "train_trial_index": Int(min=0),
+        "output_mapping": nullable(Obj(values=Str())),
+        "result": nullable(Obj({"completions": nullable(ListOf(Obj({"text": nullable(Str())})))})),
+    }, required=("instance",))),
+}, required=("adapter_spec", "request_states"))
+_STAT_NAME = Obj({"name": Str(), "split": nullable(Str()), "perturbation": _PERTURBATION}, required=("name",))
+_STAT = Obj({"name": _STAT_NAME, "mean": nullable(Num(finite=False)), "sum": nullable(Num(finite=False)),
+             "count": nullable(Num(min=0))}, required=("name",))
+_INSTANCE_STATS = ListOf(Obj({"instance_id": _ID, "train_trial_index": Int(min=0),
+                              "perturbation": _PERTURBATION, "stats": ListOf(_STAT)},
+                             required=("instance_id", "stats")))
+_RUN_STATS = ListOf(Obj({"name": Obj({"name": Str(), "split": nullable(Str())}, values=AnyValue(),
+                                     required=("name",)),
+                         "mean": nullable(Num(finite=False)), "count": nullable(Num(min=0))},
+                        required=("name",)))
+_RUN_SPEC = Obj({"name": nullable(Str())})
 
 
 def _runs(path_or_glob) -> list[Path]:
@@ -50,20 +92,19 @@ def _runs(path_or_glob) -> list[Path]:
 def _states_in(p: Path) -> list[Path]:
     if (p / "scenario_state.json").is_file():
         return [p / "scenario_state.json"]
-    return sorted(p.rglob("scenario_state.json"))
+    return files_in(p, lambda q: q.name == "scenario_state.json")
 
 
-def _load(path: Path):
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BenchkitValueError(f"{str(path)!r} is not readable JSON: {exc}") from exc
+def _load(path: Path, schema, what: str):
+    data = load_json(path, what=what)
+    check(data, schema, str(path), what)
+    return data
 
 
 def _benchmark_name(state_path: Path) -> str:
     spec_path = state_path.parent / "run_spec.json"
     if spec_path.is_file():
-        name = str(_load(spec_path).get("name", ""))
+        name = str(_load(spec_path, _RUN_SPEC, "a HELM run_spec.json").get("name") or "")
         if name:
             head, _, args = name.partition(":")
             kept = [a for a in args.split(",") if a and not a.startswith(("model=", "model_deployment="))]
@@ -73,57 +114,29 @@ def _benchmark_name(state_path: Path) -> str:
     return state_path.parent.name
 
 
-def _trial(value, where: str) -> int:
-    """``train_trial_index`` (absent: 0) as an int; anything else is an error naming ``where``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise BenchkitValueError(
-            f"{where}: train_trial_index is {describe(value)}; allowed: an integer >= 0 (or the field "
-            "left out, read as 0)"
-        )
-    return value
-
-
 def _instance_stats(folder: Path, metric: str):
     path = folder / "per_instance_stats.json"
     if not path.is_file():
         return None, None
-    data = _load(path)
-    if not isinstance(data, list):
-        raise BenchkitValueError(f"{str(path)!r} must hold a list of per-instance entries")
+    data = _load(path, _INSTANCE_STATS, "a HELM per_instance_stats.json")
     table: dict[tuple, float] = {}
     first: dict[tuple, int] = {}
     names: set[str] = set()
     for k, entry in enumerate(data):
-        if not isinstance(entry, Mapping) or "instance_id" not in entry or "stats" not in entry:
-            raise BenchkitValueError(f"{path}: entry {k} has no 'instance_id' or 'stats'")
-        if not isinstance(entry["stats"], list) or not all(isinstance(st, Mapping) for st in entry["stats"]):
-            raise BenchkitValueError(f"{path}: entry {k}: 'stats' must be a list of objects, got "
-                                     f"{describe(entry['stats'])}")
         pert = (entry.get("perturbation") or {}).get("name")
         for st in entry["stats"]:
-            nm = st.get("name") or {}
-            if not isinstance(nm, Mapping):
-                raise BenchkitValueError(
-                    f"{path}: entry {k}: a stat's 'name' is {describe(nm)}, not an object")
-            names.add(str(nm.get("name")))
-            if nm.get("name") != metric or (nm.get("perturbation") or {}).get("name") not in (None, pert):
+            nm = st["name"]
+            names.add(nm["name"])
+            if nm["name"] != metric or (nm.get("perturbation") or {}).get("name") not in (None, pert):
                 continue
-            key = (str(entry["instance_id"]),
-                   _trial(entry.get("train_trial_index", 0), f"{path}: entry {k}"), pert)
-            try:
-                if "mean" in st:
-                    mean = float(st["mean"])
-                elif st.get("count"):
-                    mean = float(st["sum"]) / float(st["count"])
-                else:
-                    raise BenchkitValueError(f"{path}: entry {k} stat {metric!r} has no mean and count 0")
-            except (TypeError, ValueError, KeyError) as exc:
-                if isinstance(exc, BenchkitValueError):
-                    raise
+            key = (str(entry["instance_id"]), entry.get("train_trial_index", 0), pert)
+            if st.get("mean") is not None:
+                mean = float(st["mean"])
+            elif st.get("count") and st.get("sum") is not None:
+                mean = float(st["sum"]) / float(st["count"])
+            else:
                 raise BenchkitValueError(
-                    f"{path}: entry {k} stat {metric!r} has mean {describe(st.get('mean'))}, sum "
-                    f"{describe(st.get('sum'))}, count {describe(st.get('count'))}; allowed: numbers"
-                ) from None
+                    f"{path}: entry {k} stat {metric!r} has no mean, and no sum with a count > 0")
             if key in table and not (table[key] == mean or (math.isnan(mean) and math.isnan(table[key]))):
                 raise BenchkitValueError(
                     f"{path}: instance {key[0]!r} (train trial {key[1]}"
@@ -140,8 +153,38 @@ def _instance_stats(folder: Path, metric: str):
     return table, str(path)
 
 
+def _check_declared(declared: Declared, state_path: Path, spec: Mapping, metric: str,
+                    values: dict[tuple, list[float]]) -> None:
+    """Compare one run with its ``stats.json`` (HELM's aggregate) and ``adapter_spec.num_train_trials``.
+
+    ``values`` maps (split, train trial) of the unperturbed instances to their metric values. HELM
+    averages a stat over the instances of each trial, then over trials (``take_mean``); so do we.
+    """
+    trials = sorted({t for _, t in values})
+    if spec.get("num_train_trials") is not None and values:
+        declared.count(str(state_path), "train trials (adapter_spec.num_train_trials)",
+                       spec["num_train_trials"], len(trials))
+    stats_path = state_path.parent / "stats.json"
+    if state_path.name != "scenario_state.json" or not stats_path.is_file():
+        return
+    for st in _load(stats_path, _RUN_STATS, "a HELM stats.json"):
+        name = st["name"]
+        if set(name) - {"name", "split"} or st.get("mean") is None:
+            continue  # perturbed, sub-split and other contexts
+        per_trial = [values[(name.get("split"), t)] for t in trials if (name.get("split"), t) in values]
+        if not per_trial:
+            continue
+        what = f"split {name.get('split')!r}"
+        if name["name"] == "num_instances":
+            declared.count(str(stats_path), f"{what}: instances (num_instances)", st["mean"],
+                           sum(len(v) for v in per_trial) / len(per_trial))
+        elif name["name"] == metric:
+            declared.score(str(stats_path), f"{what}: {metric} (the mean over instances and trials)",
+                           st["mean"], sum(sum(v) / len(v) for v in per_trial) / len(per_trial))
+
+
 def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | None = None,
-              model: str | None = None, **options) -> ResponseSet:
+              model: str | None = None, allow_partial: bool = False, **options) -> ResponseSet:
     """Read HELM runs (scenario states, with per-instance stats where present) into a ResponseSet.
 
     Parameters
@@ -159,6 +202,12 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
         ``model=`` argument, else the scenario-state file's stem, else the folder name).
     model : str, optional
         Override the model id (default ``adapter_spec.model``, e.g. ``"openai/gpt-4-0613"``).
+    allow_partial : bool
+        HELM declares the run's train trials (``adapter_spec.num_train_trials``) and, in the run
+        folder's ``stats.json``, the number of instances and the metric's mean per split; a run
+        whose request states give other numbers (a cut or edited run) is an error naming both
+        unless True, which reads it with a :class:`BenchkitWarning` and lists the mismatches in
+        ``meta["partial"]``.
     **options
         Passed to :meth:`ResponseSet.from_long`.
 
@@ -185,6 +234,7 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     rejected with the method named.
     """
     _check_options("long", options, reader="read_helm")
+    allow_partial = check_bool("allow_partial", allow_partial)
     if not isinstance(metric, str) or not metric:
         raise BenchkitTypeError(f"metric must be a non-empty string, got {describe(metric)}")
     rows: list[dict] = []
@@ -192,18 +242,12 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     item_where: dict[str, str] = {}
     seen: dict[tuple, str] = {}
     runs_meta: list[dict] = []
+    declared = Declared()
     for path in _runs(run_dir_or_glob):
-        state = _load(path)
-        if not isinstance(state, Mapping) or "request_states" not in state or "adapter_spec" not in state:
-            raise BenchkitValueError(
-                f"{str(path)!r} is not a HELM scenario state (needs 'adapter_spec' and 'request_states')"
-            )
+        state = _load(path, _STATE, "a HELM scenario state")
+        if not state["request_states"]:
+            raise BenchkitValueError(f"{str(path)!r}: the scenario state holds no request states")
         spec = state["adapter_spec"]
-        if not isinstance(spec, Mapping) or not isinstance(state["request_states"], list):
-            raise BenchkitValueError(
-                f"{str(path)!r}: 'adapter_spec' must be an object and 'request_states' a list; got "
-                f"{describe(spec)} and {describe(state['request_states'])}"
-            )
         method = spec.get("method")
         if method not in _METHODS:
             raise BenchkitValueError(
@@ -222,35 +266,15 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
             )
         runs_meta.append({"file": str(path), "model": model_id, "benchmark": bench, "method": method,
                           "per_instance_stats": stats_file, "adapter_spec": dict(spec)})
+        values: dict[tuple, list[float]] = {}
         for k, st in enumerate(state["request_states"]):
             where = f"{path}: request_states[{k}]"
-            inst = st.get("instance") if isinstance(st, Mapping) else None
-            if not isinstance(inst, Mapping) or "id" not in inst:
-                raise BenchkitValueError(f"{where}: has no instance id")
+            inst = st["instance"]
             refs = inst.get("references") or []
-            if not isinstance(refs, list) or not all(
-                    isinstance(r, Mapping) and isinstance(r.get("output"), Mapping)
-                    and isinstance(r["output"].get("text"), str)
-                    and isinstance(r.get("tags", []), list) for r in refs):
-                raise BenchkitValueError(
-                    f"{where}: instance references are {describe(refs)}; allowed: a list of "
-                    "{'output': {'text': ...}, 'tags': [...]} objects (every reference needs output.text; "
-                    "tags is a list)"
-                )
-            comps = ((st.get("result") or {}).get("completions")) or []
-            if not isinstance(comps, list) or not all(
-                    isinstance(c, Mapping) and isinstance(c.get("text", ""), str) for c in comps):
-                raise BenchkitValueError(
-                    f"{where}: result.completions is {describe(comps)}; allowed: a list of "
-                    "{'text': ..., 'logprob': ...} objects"
-                )
-            text = str(comps[0].get("text", "")).strip() if comps else ""
-            pert_obj = inst.get("perturbation") or {}
-            if not isinstance(pert_obj, Mapping):
-                raise BenchkitValueError(
-                    f"{where}: instance perturbation is {describe(pert_obj)}; allowed: an object with 'name'")
-            pert = pert_obj.get("name")
-            trial = _trial(st.get("train_trial_index", 0), where)
+            comps = (st.get("result") or {}).get("completions") or []
+            text = str(comps[0].get("text") or "").strip() if comps else ""
+            pert = (inst.get("perturbation") or {}).get("name")
+            trial = st.get("train_trial_index", 0)
             iid = str(inst["id"])
             item = f"{bench}/{iid}"
             key = (model_id, item, trial, pert)
@@ -291,6 +315,8 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
                 raise BenchkitValueError(
                     f"{where}: metric {metric!r} is {value!r}; correct must be in [0, 1]"
                 )
+            if pert is None:
+                values.setdefault((inst.get("split"), trial), []).append(value)
             row = {"model": model_id, "item": item, "sample": trial, "correct": value, "answer": answer}
             if pert is not None:
                 row["variant"] = pert
@@ -299,6 +325,8 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
                                             "text": (inst.get("input") or {}).get("text"),
                                             "answer_key": answer_key, "options": opts},
                         where, ("answer_key", "options"))
+        _check_declared(declared, path, spec, metric, values)
+    partial = declared.settle(allow_partial)
     if not rows:
         raise BenchkitValueError("the HELM runs hold no request states")
     frame = pd.DataFrame.from_records(rows)
@@ -307,5 +335,6 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     item_frame = pd.DataFrame.from_records(list(items.values()))
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
-    meta = {"source": "helm", "metric": metric, "runs": runs_meta, **dict(options.pop("meta", None) or {})}
+    meta = {"source": "helm", "metric": metric, "runs": runs_meta, "partial": partial,
+            **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

@@ -41,16 +41,30 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
+from benchkit._validation import check_bool
 from benchkit._validation import describe
+from benchkit.io._declared import Declared
+from benchkit.io._files import load_json
+from benchkit.io._files import sniff
 from benchkit.io._items import record_item
 from benchkit.io._items import record_response
 from benchkit.io._paths import expand_paths
+from benchkit.io._paths import files_in
+from benchkit.io._schema import AnyValue
+from benchkit.io._schema import Bool
+from benchkit.io._schema import Int
+from benchkit.io._schema import ListOf
+from benchkit.io._schema import Num
+from benchkit.io._schema import Obj
+from benchkit.io._schema import Str
+from benchkit.io._schema import check
+from benchkit.io._schema import nullable
+from benchkit.io._zip import NotAZipError
 from benchkit.io._zip import ZipMembers
 from benchkit.io._zip import max_member_bytes as _member_cap
 from benchkit.io.tabular import _check_options
@@ -61,6 +75,34 @@ __all__ = ["read_inspect", "score_to_float"]
 _SAMPLE_ENTRY = re.compile(r"^samples/(?P<id>.+)_epoch_(?P<epoch>\d+)\.json$")
 _LETTER_VALUES = {"C": 1.0, "I": 0.0, "P": 0.5, "N": 0.0}
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_ID = Str(nonempty=True, text="a non-empty string") | Int()
+# the fields the reader uses (schema checked on every header and sample, see benchkit.io._schema)
+_HEADER = Obj({
+    "status": nullable(Str()),
+    "eval": Obj({
+        "task": Str(nonempty=True), "model": Str(nonempty=True), "run_id": nullable(Str()),
+        "dataset": nullable(Obj({"sample_ids": nullable(ListOf(_ID)), "samples": nullable(Int(min=0))})),
+        "config": nullable(Obj({"epochs": nullable(Int(min=1))})),
+        "headline_metric": nullable(Obj({"scorer": nullable(Str())})),
+    }, required=("task", "model")),
+    "results": nullable(Obj({
+        "total_samples": nullable(Int(min=0)),
+        "scores": nullable(ListOf(Obj({
+            "name": nullable(Str()), "scorer": nullable(Str()), "reducer": nullable(Str()),
+            "scored_samples": nullable(Int(min=0)),
+            "metrics": nullable(Obj(values=Obj({"value": AnyValue()}, required=("value",)))),
+        }))),
+    })),
+}, required=("eval",))
+_SCORE = Obj({"value": AnyValue(), "answer": nullable(Str() | Num() | Bool())}, required=("value",))
+_SAMPLE = Obj({
+    "id": _ID, "epoch": Int(min=1),
+    "target": nullable(Str() | ListOf(Str())),
+    "choices": nullable(ListOf(Str())),
+    "scores": nullable(Obj(values=_SCORE)),
+    "score": nullable(_SCORE),
+    "error": nullable(Str() | Obj()),
+}, required=("id", "epoch"))
 
 
 def score_to_float(value: Any) -> float | None:
@@ -91,25 +133,30 @@ def _files(path_or_glob) -> list[Path]:
 
 
 def _logs_in(p: Path) -> list[Path]:
-    found = sorted(q for q in p.rglob("*") if q.suffix in (".eval", ".json") and q.is_file())
     # a log folder also holds inspect's listing files (logs.json); keep EvalLog JSON only
-    return [q for q in found if q.suffix == ".eval" or _looks_like_log(q)]
+    return files_in(p, lambda q: q.suffix == ".eval" or (q.suffix == ".json" and _looks_like_log(q)))
 
 
 def _looks_like_log(path: Path) -> bool:
     try:
-        with open(path, encoding="utf-8") as fh:
-            head = fh.read(4096)
-    except OSError:
+        head = sniff(path, 4096)
+    except BenchkitValueError:
         return False
-    return '"eval"' in head and '"version"' in head
+    return b'"eval"' in head and b'"version"' in head
 
 
 def _zip_json(zf: ZipMembers, name: str, path: Path):
+    data = zf.read(name)
     try:
-        return json.loads(zf.read(name))
+        return json.loads(data)
+    except UnicodeDecodeError as exc:
+        raise BenchkitValueError(f"{path}: archive entry {name!r} is not UTF-8 JSON ({exc.reason} at byte "
+                                 f"{exc.start:,})") from None
     except json.JSONDecodeError as exc:
         raise BenchkitValueError(f"{path}: archive entry {name!r} is not valid JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise BenchkitValueError(
+            f"{path}: archive entry {name!r} nests JSON deeper than Python parses") from None
 
 
 def _read_eval_archive(path: Path, full_samples: bool = False, max_member_bytes: int | None = None
@@ -118,7 +165,7 @@ def _read_eval_archive(path: Path, full_samples: bool = False, max_member_bytes:
     cap = _member_cap(max_member_bytes)  # a bad cap is its own error, not "not a zip file"
     try:
         zf = ZipMembers(path, max_bytes=cap)
-    except BenchkitValueError as exc:
+    except NotAZipError as exc:
         raise BenchkitValueError(f"{str(path)!r} is not an Inspect .eval archive (not a zip file)") from exc
     summarized = None
     with zf:
@@ -153,12 +200,7 @@ def _read_eval_archive(path: Path, full_samples: bool = False, max_member_bytes:
 
 
 def _read_json_log(path: Path) -> tuple[dict, list[tuple[str, dict]]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise BenchkitValueError(f"{str(path)!r} is not valid JSON ({exc.msg})") from exc
-    except UnicodeDecodeError as exc:
-        raise BenchkitValueError(f"{str(path)!r} is not UTF-8 text (an Inspect .json log is): {exc}") from exc
+    data = load_json(path, what="an Inspect .json log")
     if not isinstance(data, dict) or "eval" not in data:
         raise BenchkitValueError(f"{str(path)!r} is not an Inspect log (no 'eval' field)")
     samples = data.get("samples") or []
@@ -186,21 +228,44 @@ def _missing(header: Mapping, found: list[tuple], summarized: list[tuple] | None
     declared: list[tuple] = []
     if summarized is not None:
         declared.extend((str(i), e) for i, e in summarized)
-    spec = header.get("eval") if isinstance(header.get("eval"), Mapping) else {}
-    dataset = spec.get("dataset") if isinstance(spec.get("dataset"), Mapping) else {}
-    config = spec.get("config") if isinstance(spec.get("config"), Mapping) else {}
-    results = header.get("results") if isinstance(header.get("results"), Mapping) else {}
-    epochs = config.get("epochs") or 1
-    total = results.get("total_samples")
-    ids = dataset.get("sample_ids")
-    if isinstance(epochs, int) and not isinstance(epochs, bool) and epochs >= 1:
-        if isinstance(ids, list) and ids and (not isinstance(total, int) or total == len(ids) * epochs):
-            declared.extend((str(i), e) for e in range(1, epochs + 1) for i in ids)
+    spec = header["eval"]
+    ids = (spec.get("dataset") or {}).get("sample_ids")
+    epochs = (spec.get("config") or {}).get("epochs") or 1
+    total = (header.get("results") or {}).get("total_samples")
+    if ids and (total is None or total == len(ids) * epochs):
+        declared.extend((str(i), e) for e in range(1, epochs + 1) for i in ids)
     missing = list(dict.fromkeys(pair for pair in declared if pair not in have))
     n_missing = len(missing)
-    if isinstance(total, int) and not isinstance(total, bool) and total - len(have) > n_missing:
+    if total is not None and total - len(have) > n_missing:
         n_missing = total - len(have)  # the header counts more samples than it names
     return missing, n_missing
+
+
+def _check_declared(declared: Declared, path: Path, header: Mapping, scored: dict[str, dict]) -> None:
+    """Compare the epochs and each scorer's ``accuracy`` / ``scored_samples`` with what was read.
+
+    ``scored`` maps a scorer to {sample id: [values over epochs]}. Inspect reduces a sample's
+    epochs with the score's reducer (``mean`` by default) and takes ``accuracy`` as the mean over
+    samples; only mean-reduced accuracies are compared.
+    """
+    epochs = ((header["eval"].get("config") or {}).get("epochs")) or 1
+    for per_id in scored.values():
+        longest = max((len(v) for v in per_id.values()), default=0)
+        if longest > epochs:
+            declared.count(str(path), "epochs per sample (eval.config.epochs)", epochs, longest)
+            break
+    for entry in (header.get("results") or {}).get("scores") or []:
+        name = entry.get("scorer") or entry.get("name")
+        per_id = scored.get(name)
+        if not per_id:
+            continue
+        if entry.get("scored_samples") is not None:
+            declared.count(str(path), f"scorer {name!r}: scored samples (scored_samples)",
+                           entry["scored_samples"], len(per_id))
+        accuracy = (entry.get("metrics") or {}).get("accuracy")
+        if accuracy is not None and (entry.get("reducer") or "mean") == "mean":
+            found = sum(sum(v) / len(v) for v in per_id.values()) / len(per_id)
+            declared.score(str(path), f"scorer {name!r}: accuracy", accuracy["value"], found)
 
 
 def _scores(sample: Mapping) -> dict | None:
@@ -235,7 +300,7 @@ def _error_text(sample: Mapping) -> str | None:
 
 
 def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None = None,
-                 drop_unscored: bool = False, full_samples: bool = False, allow_missing: bool = False,
+                 drop_unscored: bool = False, full_samples: bool = False, allow_partial: bool = False,
                  max_member_bytes: int | None = None, **options) -> ResponseSet:
     """Read Inspect AI logs (``.eval`` archives or ``.json``) into a ResponseSet.
 
@@ -260,13 +325,17 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     full_samples : bool
         Read the ``samples/*.json`` members of ``.eval`` archives instead of ``summaries.json``
         (whole answers rather than inspect's 1,000-character summaries; several times slower).
-    allow_missing : bool
+    allow_partial : bool
         A log that holds fewer samples than it declares (``eval.dataset.sample_ids`` x
         ``eval.config.epochs``, ``results.total_samples``, and with ``full_samples=True`` the
         entries of ``summaries.json``) -- e.g. an archive with sample members deleted, or a run
-        that stopped -- is an error naming every missing (id, epoch) unless True; then the
-        missing ones are listed in ``meta["missing"]`` as ``{"file", "id", "epoch"}`` (``id``
-        None when the header gives only a count) with a :class:`BenchkitWarning`.
+        that stopped --, more epochs than ``eval.config.epochs``, or a scorer whose
+        ``scored_samples`` or (mean-reduced) ``accuracy`` in ``results.scores`` differs from what
+        the samples give, is an error naming both numbers and every missing (id, epoch) unless
+        True; then the log is read with a :class:`BenchkitWarning`, the mismatches are listed in
+        ``meta["partial"]`` and the missing samples in ``meta["missing"]`` as ``{"file", "id",
+        "epoch"}`` (``id`` None when the header gives only a count). The same option reads
+        partial logs in every reader.
     max_member_bytes : int, optional
         The largest decompressed size of one ``.eval`` archive member (default 256 MiB, or the
         environment variable ``BENCHKIT_MAX_MEMBER_BYTES``); larger members are refused before
@@ -293,10 +362,9 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     only one), and so is one item whose target or choices differ between two logs.
     """
     _check_options("long", options, reader="read_inspect")
-    for flag_name, flag in (("drop_unscored", drop_unscored), ("full_samples", full_samples),
-                            ("allow_missing", allow_missing)):
-        if not isinstance(flag, (bool, np.bool_)):
-            raise BenchkitTypeError(f"{flag_name} must be True or False, got {describe(flag)}")
+    drop_unscored = check_bool("drop_unscored", drop_unscored)
+    full_samples = check_bool("full_samples", full_samples)
+    allow_partial = check_bool("allow_partial", allow_partial)
     if model is not None and (not isinstance(model, str) or not model):
         raise BenchkitTypeError(f"model must be a non-empty string, got {describe(model)}")
     if scorer is not None and (not isinstance(scorer, str) or not scorer):
@@ -310,51 +378,27 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     other_scorers: set[str] = set()
     missing_all: list[dict] = []
     item_where: dict[str, str] = {}
+    declared = Declared()
     for path in _files(path_or_glob):
         summarized = None
         if path.suffix.lower() == ".eval" or _is_zip(path):
             header, samples, summarized = _read_eval_archive(path, full_samples, max_member_bytes)
         else:
             header, samples = _read_json_log(path)
+        check(header, _HEADER, str(path), "an Inspect log header")
         for where, s in samples:
-            if not isinstance(s, Mapping):
-                raise BenchkitValueError(f"{where}: a sample must be a JSON object, got {describe(s)}")
-            for field in ("id", "epoch"):
-                if field not in s:
-                    raise BenchkitValueError(f"{where}: sample has no field {field!r}")
-            epoch = s["epoch"]
-            if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
-                raise BenchkitValueError(
-                    f"{where}: epoch is {describe(epoch)}; allowed: an integer >= 1 (inspect numbers epochs "
-                    "from 1)"
-                )
-            if isinstance(s["id"], bool) or not isinstance(s["id"], (int, str)) or s["id"] == "":
-                raise BenchkitValueError(
-                    f"{where}: sample id is {describe(s['id'])}; allowed: a non-empty string or an integer"
-                )
-        missing, n_missing = _missing(header, [(s.get("id"), s.get("epoch")) for _, s in samples],
-                                      summarized)
+            check(s, _SAMPLE, where, "an Inspect sample")
+        missing, n_missing = _missing(header, [(s["id"], s["epoch"]) for _, s in samples], summarized)
         if n_missing:
             shown = ", ".join(f"id {i!r} epoch {e}" for i, e in missing[:20])
-            text = (f"{path}: {n_missing} of the samples the log declares are missing"
-                    + (f": {shown}" + (" ..." if len(missing) > 20 else "") if missing else
-                       f" (results.total_samples = {header['results']['total_samples']}, found "
-                       f"{len(samples)})"))
-            if not allow_missing:
-                raise BenchkitValueError(
-                    text + "; pass allow_missing=True to read the rest (they are listed in meta['missing'])"
-                )
-            warnings.warn(text, BenchkitWarning, stacklevel=2)
+            shown = f"; missing: {shown}" + (" ..." if len(missing) > 20 else "") if missing else ""
+            what = f"samples (eval.dataset.sample_ids x epochs, results.total_samples){shown}"
+            declared.count(str(path), what, len(samples) + n_missing, len(samples))
             missing_all.extend({"file": str(path), "id": i, "epoch": e} for i, e in missing)
             missing_all.extend({"file": str(path), "id": None, "epoch": None}
                                for _ in range(n_missing - len(missing)))
-        spec = header.get("eval")
-        if not isinstance(spec, Mapping):
-            raise BenchkitValueError(f"{str(path)!r}: the log header has no 'eval' object")
-        for field in ("task", "model"):
-            if not spec.get(field):
-                raise BenchkitValueError(f"{str(path)!r}: the log header's eval has no field {field!r}")
-        task = str(spec["task"])
+        spec = header["eval"]
+        task = spec["task"]
         model_id = model or str(spec["model"])
         status = header.get("status")
         if status != "success":
@@ -363,6 +407,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
         log_scorer = scorer or _default_scorer(header)
         logs.append({"file": str(path), "task": task, "model": model_id, "status": status,
                      "run_id": spec.get("run_id"), "samples": len(samples), "scorer": log_scorer})
+        scored: dict[str, dict] = {}
         for where, s in samples:
             scores = _scores(s)
             name = log_scorer
@@ -384,15 +429,14 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
             used_scorers[str(path)] = name
             other_scorers.update(k for k in scores if k != name)
             score = scores[name]
-            if not isinstance(score, Mapping) or "value" not in score:
-                raise BenchkitValueError(f"{where}: score {name!r} has no 'value': {describe(score)}")
             value = score_to_float(score["value"])
             if value is None or math.isnan(value) or not 0.0 <= value <= 1.0:
                 raise BenchkitValueError(
                     f"{where}: score {name!r} has value {describe(score['value'])}; allowed: C, I, P, "
                     "N, booleans, yes/no or numbers in [0, 1]"
                 )
-            epoch = int(s["epoch"])
+            epoch = s["epoch"]
+            scored.setdefault(name, {}).setdefault(str(s["id"]), []).append(value)
             item = f"{task}/{s['id']}"
             record_response(rows, seen, {"model": model_id, "item": item, "sample": epoch - 1,
                                          "correct": value, "answer": score.get("answer")},
@@ -408,6 +452,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
             entry = {"item": item, "benchmark": task, "target": target_text, "answer_key": key_letter,
                      "options": [str(c) for c in choices] if isinstance(choices, list) else None}
             record_item(items, item_where, entry, where, ("target", "options"))
+        _check_declared(declared, path, header, scored)
     if unscored and not drop_unscored:
         shown = "; ".join(f"{u['where']} (sample {u['id']!r} epoch {u['epoch']}"
                           + (f", error: {u['error'][:80]!r})" if u["error"] else ", no scores)")
@@ -418,6 +463,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
             + "; pass drop_unscored=True to leave them out (they are listed in meta['unscored'], "
             "as inspect's own results leave them out)"
         )
+    partial = declared.settle(allow_partial)
     if not rows:
         raise BenchkitValueError(
             "no scored samples in the logs" + (f" ({len(unscored)} unscored)" if unscored else "")
@@ -427,6 +473,7 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "inspect_ai", "logs": logs, "scorer": sorted(set(used_scorers.values())),
-            "unscored": unscored, "missing": missing_all, "other_scorers": sorted(other_scorers),
+            "unscored": unscored, "missing": missing_all, "partial": partial,
+            "other_scorers": sorted(other_scorers),
             **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

@@ -23,7 +23,6 @@ Format read (EleutherAI/lm-evaluation-harness, ``lm_eval/loggers/evaluation_trac
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Mapping
@@ -34,13 +33,23 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from benchkit._jsonl import iter_jsonl
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
+from benchkit._validation import check_bool
 from benchkit._validation import describe
+from benchkit.io._declared import Declared
+from benchkit.io._files import iter_json_lines
+from benchkit.io._files import load_json
 from benchkit.io._items import record_item
 from benchkit.io._paths import expand_paths
 from benchkit.io._paths import files_matching
+from benchkit.io._schema import AnyValue
+from benchkit.io._schema import Int
+from benchkit.io._schema import ListOf
+from benchkit.io._schema import Obj
+from benchkit.io._schema import Str
+from benchkit.io._schema import check
+from benchkit.io._schema import nullable
 from benchkit.io.tabular import _check_options
 from benchkit.response_set import NO_ANSWER
 from benchkit.response_set import ResponseSet
@@ -64,29 +73,52 @@ def _expand(name: str, path_or_glob, pattern: str) -> list[Path]:
                         f"is a directory with no {pattern} files")
 
 
-def _model_from_results(sample_path: Path, date: str) -> str:
+# the fields the reader uses (schema checked on every record, see benchkit.io._schema)
+_RECORD = Obj({
+    "doc_id": Int() | Str(nonempty=True),
+    "target": AnyValue(),
+    "filtered_resps": AnyValue(),
+    "filter": Str(),
+    "metrics": ListOf(Str()),
+    "arguments": nullable(Obj() | ListOf(AnyValue())),
+}, required=("doc_id", "target", "filtered_resps"))
+_RESULTS = Obj({
+    "model_name": nullable(Str()),
+    "config": nullable(Obj({"model_args": nullable(Str() | Obj())})),
+    "n-samples": nullable(Obj(values=Obj({"original": Int(min=0), "effective": Int(min=0)},
+                                         required=("effective",)))),
+    "results": nullable(Obj(values=Obj())),
+    "configs": nullable(Obj(values=Obj({"metric_list": nullable(ListOf(Obj({"metric": AnyValue()})))}))),
+})
+
+
+def _results_file(sample_path: Path, date: str) -> tuple[Path | None, dict | None]:
+    """The ``results_*.json`` of the run that wrote ``sample_path`` (same date id), read and checked."""
+    same_run = sample_path.parent / f"results_{date}.json"
+    if not same_run.is_file():
+        return None, None
+    data = load_json(same_run, what="an lm-eval results file")
+    check(data, _RESULTS, str(same_run), "an lm-eval results file")
+    return same_run, data
+
+
+def _model_from_results(sample_path: Path, date: str, results: dict | None, results_path: Path | None) -> str:
     """The model id from the ``results_*.json`` written with ``sample_path``."""
-    folder = sample_path.parent
-    same_run = folder / f"results_{date}.json"
-    if same_run.is_file():
-        results = same_run
-    else:
-        candidates = sorted(folder.glob("results_*.json"))
+    if results is None:
+        candidates = sorted(sample_path.parent.glob("results_*.json"))
         if len(candidates) != 1:
             why = ("no results_*.json" if not candidates else
                    f"{len(candidates)} results files and none named results_{date}.json")
             raise BenchkitValueError(
                 f"cannot tell the model of {str(sample_path)!r}: its folder has {why}; pass model=..."
             )
-        results = candidates[0]
-    try:
-        data = json.loads(results.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise BenchkitValueError(f"{str(results)!r} is not readable JSON: {exc}") from exc
-    name = data.get("model_name")
-    if isinstance(name, str) and name:
+        results_path = candidates[0]
+        results = load_json(results_path, what="an lm-eval results file")
+        check(results, _RESULTS, str(results_path), "an lm-eval results file")
+    name = results.get("model_name")
+    if name:
         return name
-    args = (data.get("config") or {}).get("model_args")
+    args = (results.get("config") or {}).get("model_args")
     if isinstance(args, Mapping):  # the Python API accepts a dict of model_args
         for key in ("peft", "delta", "pretrained", "model", "path", "engine"):
             if args.get(key):
@@ -96,10 +128,28 @@ def _model_from_results(sample_path: Path, date: str) -> str:
             if prefix in args:
                 return args.split(prefix, 1)[1].split(",")[0]
     raise BenchkitValueError(
-        f"{str(results)!r} names no model (no 'model_name', and config.model_args "
+        f"{str(results_path)!r} names no model (no 'model_name', and config.model_args "
         f"{describe(args)} has none of {', '.join(k.rstrip('=') for k in _MODEL_ARG_KEYS)}); "
         "pass model=..."
     )
+
+
+def _check_declared(declared: Declared, results: dict | None, results_path: Path | None, task: str,
+                    metric: str, filter_name: str, values: list[float]) -> None:
+    """Compare a task's documents and mean metric with the run's ``n-samples`` and ``results``."""
+    if results is None:
+        return
+    where = str(results_path)
+    counts = (results.get("n-samples") or {}).get(task)
+    if counts is not None:
+        declared.count(where, f"task {task!r}: documents (n-samples.effective)", counts["effective"],
+                       len(values))
+    metric_list = ((results.get("configs") or {}).get(task) or {}).get("metric_list") or []
+    aggregation = next((m.get("aggregation") for m in metric_list if m.get("metric") == metric), None)
+    summary = ((results.get("results") or {}).get(task) or {}).get(f"{metric},{filter_name}")
+    if aggregation == "mean" and isinstance(summary, (int, float)) and not isinstance(summary, bool):
+        declared.score(where, f"task {task!r}: {metric},{filter_name} (the mean over documents)", summary,
+                       float(np.mean(values)))
 
 
 def _as_float(value) -> float | None:
@@ -168,12 +218,13 @@ def _pick(option, task: str):
 
 
 def _answer_text(value) -> Any:
+    """The response as one answer state; None for what is not one response (several, an object)."""
     if value is None:
         return NO_ANSWER
     if isinstance(value, list):
-        if len(value) == 1:
-            return _answer_text(value[0])
-        return tuple(str(v) for v in value)
+        return _answer_text(value[0]) if len(value) == 1 else None
+    if isinstance(value, dict):
+        return None
     text = str(value)
     return NO_ANSWER if text.strip() in _NO_ANSWER_TEXT else text
 
@@ -181,7 +232,7 @@ def _answer_text(value) -> Any:
 def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                  filter: str | Mapping[str, str] | None = None, model: str | None = None,
                  tasks: Sequence[str] | None = None, option_logprobs: bool | str = "auto",
-                 **options) -> ResponseSet:
+                 allow_partial: bool = False, **options) -> ResponseSet:
     """Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a ResponseSet.
 
     Parameters
@@ -212,6 +263,12 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         Keep the per-option loglikelihoods of multiple-choice documents as ``option_logprobs``.
         "auto" keeps them when every document is multiple choice with the same number of
         options; True makes that an error otherwise.
+    allow_partial : bool
+        The run's ``results_<timestamp>.json`` declares each task's number of documents
+        (``n-samples``) and its summary score per metric and filter (``results``); a samples file
+        with other counts or another mean (a cut or edited log) is an error naming both numbers
+        unless True, which reads it with a :class:`BenchkitWarning` and lists the mismatches in
+        ``meta["partial"]``.
     **options
         Passed to :meth:`ResponseSet.from_long` (``T=``, ``name=``, ``meta=``, ...).
 
@@ -236,6 +293,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     of a task in one folder, or a repeated ``doc_id``) is an error naming both places.
     """
     _check_options("long", options, reader="read_lm_eval")
+    allow_partial = check_bool("allow_partial", allow_partial)
     files = _expand("path_or_glob", path_or_glob, "samples_*.jsonl")
     if option_logprobs not in ("auto", True, False):
         raise BenchkitValueError(
@@ -255,6 +313,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     used_filter: dict[str, str] = {}
     read_files: list[str] = []
     skipped_filters: dict[str, dict] = {}
+    declared = Declared()
     for path in files:
         m = _SAMPLES_NAME.match(path.name)
         if m is None:
@@ -265,25 +324,11 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
         task, date = m.group("task"), m.group("date")
         if wanted is not None and task not in wanted:
             continue
-        model_id = model if model is not None else _model_from_results(path, date)
+        results_path, results = _results_file(path, date)
+        model_id = model if model is not None else _model_from_results(path, date, results, results_path)
         records = []
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            raise BenchkitValueError(
-                f"{str(path)!r} is not UTF-8 text (lm-eval writes UTF-8 JSON Lines): {exc}") from exc
-        for lineno, rec in iter_jsonl(path, text):
-            if not isinstance(rec, dict):
-                raise BenchkitValueError(f"{path}:{lineno}: expected a JSON object, got {describe(rec)}")
-            for field in ("doc_id", "target", "filtered_resps"):
-                if field not in rec:
-                    raise BenchkitValueError(f"{path}:{lineno}: record has no field {field!r}")
-            doc_id = rec["doc_id"]
-            if isinstance(doc_id, bool) or not isinstance(doc_id, (int, str)) or doc_id == "":
-                raise BenchkitValueError(
-                    f"{path}:{lineno}: doc_id is {describe(doc_id)}; allowed: an integer or a non-empty "
-                    "string"
-                )
+        for lineno, rec in iter_json_lines(path, what="an lm-eval samples file"):
+            check(rec, _RECORD, f"{path}:{lineno}", "an lm-eval samples record")
             records.append((lineno, rec))
         if not records:
             raise BenchkitValueError(f"{str(path)!r} has no records")
@@ -311,6 +356,13 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             entry = skipped_filters.setdefault(task, {"filters": [], "records": 0})
             entry["filters"] = sorted(set(entry["filters"]) | {f for f in filters if f != chosen_filter})
             entry["records"] += n_all - len(records)
+        listed_first = records[0][1].get("metrics")
+        for ln, r in records:
+            if r.get("metrics") != listed_first:
+                raise BenchkitValueError(
+                    f"{path}:{ln}: metrics is {describe(r.get('metrics'))} but {path}:{records[0][0]} lists "
+                    f"{describe(listed_first)}; every document of a task logs the same metrics"
+                )
         candidates = _metric_candidates(records[0][1])
         chosen_metric = _pick(metric, task)
         listed = records[0][1].get("metrics")
@@ -329,6 +381,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             chosen_metric = candidates[0]
         used_metric[task] = chosen_metric
         used_filter[task] = chosen_filter
+        values: list[float] = []
         for lineno, rec in records:
             where = f"{path}:{lineno}"
             if chosen_metric not in rec:
@@ -343,6 +396,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                     f"{where}: metric {chosen_metric!r} is {describe(raw)}; correct must be 0/1 or a "
                     "score in [0, 1] (choose another metric)"
                 )
+            values.append(value)
             item = f"{task}/{rec['doc_id']}"
             key = (model_id, item)
             if key in seen:
@@ -356,10 +410,10 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
             row = {"model": model_id, "item": item, "correct": value}
             answer_key = None
             opts = None
-            if lls is not None and not all(math.isfinite(x) or x == -math.inf for x in lls):
+            if lls is not None and not all((math.isfinite(x) and x <= 0) or x == -math.inf for x in lls):
                 raise BenchkitValueError(
                     f"{where}: filtered_resps holds the log-likelihoods {lls}; allowed: finite numbers "
-                    "or -inf (NaN and +inf are not log-likelihoods)"
+                    "<= 0 or -inf (NaN, +inf and positive numbers are not log-likelihoods)"
                 )
             if lls is not None and len(lls) >= 2 and all(x == -math.inf for x in lls):
                 raise BenchkitValueError(
@@ -385,10 +439,18 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                 row["answer"] = "greedy" if greedy else "not greedy"
             else:
                 row["answer"] = _answer_text(rec["filtered_resps"])
+                if not isinstance(row["answer"], str):
+                    raise BenchkitValueError(
+                        f"{where}: filtered_resps is {describe(rec['filtered_resps'])}; allowed: one "
+                        "response (a string, or a list holding one), or [log-likelihood, is-greedy] "
+                        "pairs for loglikelihood and multiple-choice tasks"
+                    )
             rows.append(row)
             entry = {"item": item, "benchmark": task, "target": target, "answer_key": answer_key,
                      "options": opts}
             record_item(items, item_where, entry, where, ("target", "options"))
+        _check_declared(declared, results, results_path, task, chosen_metric, chosen_filter, values)
+    partial = declared.settle(allow_partial)
     if not rows:
         raise BenchkitValueError(
             f"no samples read from {len(files)} file(s)"
@@ -413,6 +475,6 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     if not item_frame["options"].map(lambda o: o is not None).all():
         item_frame = item_frame.drop(columns="options")
     meta = {"source": "lm-evaluation-harness", "files": read_files, "metric": used_metric,
-            "skipped_filters": skipped_filters,
+            "skipped_filters": skipped_filters, "partial": partial,
             "filter": used_filter, **dict(options.pop("meta", None) or {})}
     return ResponseSet.from_long(frame, items=item_frame, meta=meta, **options)

@@ -23,12 +23,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._budget import check_memory
+from benchkit._budget import format_bytes
+from benchkit._response_checks import check_dense_size
 from benchkit._validation import BenchkitError
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit._validation import check_columns
 from benchkit._validation import describe
+from benchkit.io._files import check_no_nul
+from benchkit.io._files import sniff
+from benchkit.io._paths import path_kind
 from benchkit.response_set import ResponseSet
 from benchkit.response_set import _options
 from benchkit.response_set import _rosters
@@ -37,7 +43,66 @@ __all__ = ["read_csv", "read_parquet", "read_duckdb"]
 
 _AGG_COLUMNS = ("model", "item", "correct", "sample")
 _PANDAS_INDEX = re.compile(r"__index_level_\d+__")
+CSV_FRAME_FACTOR = 10
+"""Estimated memory of a CSV file read into pandas, per byte of the file."""
 _AGG_OPTIONS = {"T", "sample_budget", "drop_incomplete", "parse_names", "name_rules", "name", "meta"}
+
+
+_LAYOUT_COLUMNS = {"long": {"model", "item", "correct", "sample", "answer", "option_probs", "option_logprobs",
+                            "principal", "variant"},
+                   "counts": {"model", "item", "n_correct", "n_samples"}}
+
+
+def _pandas_index(path, columns: list[str]) -> tuple[list[str], bool]:
+    """The columns holding a pandas index that ``DataFrame.to_parquet`` stored, and if a RangeIndex.
+
+    The second value is True when pandas recorded a RangeIndex (not stored as a column).
+
+    Read from the ``pandas`` metadata of the file's schema (the first file of a glob): its
+    ``index_columns`` lists stored index columns by name (``__index_level_0__`` for an unnamed
+    index, the index's name otherwise) and a RangeIndex as a ``{"kind": "range"}`` record.
+    Without that metadata (a file pandas did not write, a DuckDB table), columns named
+    ``__index_level_N__`` are taken for a stored index.
+    """
+    import glob
+
+    import pyarrow.parquet as pq
+
+    meta = None
+    text = str(path) if path is not None else ""
+    first = (sorted(glob.glob(text)) or [None])[0] if any(ch in text for ch in "*?[") else text
+    if first and os.path.isfile(first):
+        try:
+            meta = pq.read_schema(first).pandas_metadata
+        except Exception:  # not readable here: the readers below report it
+            meta = None
+    if not meta or not isinstance(meta.get("index_columns"), list):
+        return [c for c in columns if _PANDAS_INDEX.fullmatch(c)], False
+    stored = [c for c in meta["index_columns"] if isinstance(c, str) and c in columns]
+    ranged = any(isinstance(c, dict) and c.get("kind") == "range" for c in meta["index_columns"])
+    return stored, ranged and not stored
+
+
+def _wide_index(columns: list[str], stored: list[str], ranged: bool, index_col) -> str:
+    """The column of item ids of a wide table (see :func:`read_parquet`, Notes)."""
+    if index_col is not None:
+        return index_col
+    if len(stored) == 1:
+        return stored[0]
+    if len(stored) > 1:
+        raise BenchkitValueError(
+            f"the Parquet file stores a pandas MultiIndex ({stored}) as its index; a wide table needs one "
+            "column of item ids: write it with df.reset_index() and pass index_col=..., or give "
+            "index_col=... naming the item-id column"
+        )
+    if ranged and (not columns or columns[0] != "item"):
+        raise BenchkitValueError(
+            "the Parquet file was written by pandas with a default RangeIndex, so its item ids are not the "
+            f"index, and its first column {columns[0] if columns else None!r} is not called 'item': pass "
+            "index_col=... naming the item-id column, or write the file with df.set_index(<item ids>)"
+            ".to_parquet(...)"
+        )
+    return columns[0]
 
 
 def _quote(column: str) -> str:
@@ -57,7 +122,7 @@ def _path(name: str, path: Any) -> Path:
     if not isinstance(path, (str, os.PathLike)):
         raise BenchkitTypeError(f"{name} must be a path (str or os.PathLike), got {type(path).__name__}")
     p = Path(path)
-    if not p.is_file():
+    if path_kind(p, name) != "file":
         raise BenchkitValueError(f"{name}={str(p)!r} does not exist or is not a file")
     return p
 
@@ -113,6 +178,7 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     if read_options is not None and not isinstance(read_options, dict):
         raise BenchkitTypeError(f"read_options must be a dict, got {type(read_options).__name__}")
     kwargs = dict(read_options or {})
+    _check_csv_file(p, kwargs)
     # ids stay strings: pandas would parse "001" as 1 (and merge "01" with "001")
     header = _read_csv(p, {**kwargs, "nrows": 0})
     id_cols = [c for c in ("model", "item", "variant") if c in header.columns]
@@ -152,20 +218,28 @@ def read_csv(path, *, layout: str = "long", index_col: str | None = None,
     return _from_frame(frame, layout, index_col, options)
 
 
-def _read_csv(p: Path, kwargs: dict) -> pd.DataFrame:
-    """pandas.read_csv with its parse errors turned into benchkit errors naming the file."""
+def _check_csv_file(p: Path, kwargs: dict) -> None:
+    """Before pandas reads ``p``: UTF-16, NUL bytes anywhere (streamed) and the memory estimate.
+
+    A pandas frame of CSV text takes about :data:`CSV_FRAME_FACTOR` times the file's size (string
+    ids are Python objects); above the memory budget the file is refused before reading.
+    """
     if "encoding" not in kwargs:
-        with open(p, "rb") as fh:
-            head = fh.read(4096)
-        if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        if sniff(p, 4, "a CSV file").startswith((b"\xff\xfe", b"\xfe\xff")):
             raise BenchkitValueError(
                 f"path={str(p)!r} is UTF-16 text; benchkit reads UTF-8 CSV: re-save it as UTF-8 or "
                 "pass read_options={'encoding': 'utf-16'}"
             )
-        if b"\x00" in head:
-            raise BenchkitValueError(
-                f"path={str(p)!r} is a binary file (it contains NUL bytes), not UTF-8 CSV text"
-            )
+        check_no_nul(p, "a CSV file")
+    size = p.stat().st_size
+    check_memory(f"reading the CSV file {str(p)!r} ({format_bytes(size)}) into a table",
+                 size * CSV_FRAME_FACTOR,
+                 hint="read a long file this large with read_parquet / read_duckdb(aggregate=True), which "
+                      "stream it")
+
+
+def _read_csv(p: Path, kwargs: dict) -> pd.DataFrame:
+    """pandas.read_csv with its parse errors turned into benchkit errors naming the file."""
     try:
         return pd.read_csv(p, **kwargs)
     except UnicodeDecodeError as exc:
@@ -232,8 +306,13 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
 
     Notes
     -----
-    Columns named ``__index_level_N__`` (a pandas index that ``DataFrame.to_parquet`` stored) are
-    not data and are ignored. When aggregating, models and items keep the order of their first
+    A pandas index that ``DataFrame.to_parquet`` stored (found from the file's pandas metadata, or
+    columns named ``__index_level_N__``): for ``layout="wide"`` it holds the item ids (unless
+    ``index_col`` names another column; a MultiIndex is refused); for the long and counts
+    layouts an index is kept only when it is one of the layout's columns (``df.set_index(
+    ["model", "item"])``), and otherwise dropped as row labels. A wide file pandas wrote with a
+    default RangeIndex must have its item ids in a first column called ``item`` or name them with
+    ``index_col``. When aggregating, models and items keep the order of their first
     appearance (DuckDB preserves insertion order) unless ``models=`` / ``items=`` give it. The
     rows stream from DuckDB as Arrow batches and are reduced to counts with one ``bincount``:
     a 70M-row file needs about 1.2 GB beyond the two count matrices.
@@ -252,9 +331,11 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
             import pyarrow.parquet as pq
 
             try:
-                names = [c for c in pq.read_schema(path).names if not _PANDAS_INDEX.fullmatch(c)]
+                names = pq.read_schema(path).names
             except Exception as exc:
                 raise _not_parquet(path, exc) from None
+            stored, _ = _pandas_index(path, names)
+            names = [c for c in names if c not in stored or c in _LAYOUT_COLUMNS["long"]]
             if not set(names) <= {"model", "item", "correct"}:
                 engine = "duckdb"
     try:
@@ -262,7 +343,7 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
             return _read_parquet_pyarrow(_path("path", path), layout, aggregate, options)
         con = _connect(connection)
         rel = con.read_parquet(str(path))
-        return _read_relation(con, rel, layout, aggregate, index_col, options)
+        return _read_relation(con, rel, layout, aggregate, index_col, options, path)
     except BenchkitError:
         raise
     except Exception as exc:  # a damaged file fails in pyarrow / DuckDB while its pages are read
@@ -278,7 +359,9 @@ def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet
         pf = pq.ParquetFile(path, read_dictionary=["model", "item"])
     except Exception as exc:
         raise _not_parquet(path, exc) from None
-    columns = [c for c in pf.schema_arrow.names if not _PANDAS_INDEX.fullmatch(c)]
+    names = pf.schema_arrow.names
+    stored, _ = _pandas_index(path, names)
+    columns = [c for c in names if c not in stored or c in _LAYOUT_COLUMNS["long"]]
     check_columns("responses", columns, required=("model", "item", "correct"))
     extra = [c for c in columns if c not in _AGG_COLUMNS]
     if extra:
@@ -315,9 +398,18 @@ def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
     return _read_relation(con, rel, layout, aggregate, index_col, options)
 
 
-def _read_relation(con, rel, layout, aggregate, index_col, options) -> ResponseSet:
-    # DuckDB's row-number column and pandas' stored index (``__index_level_0__``) are not data
-    columns = [c for c in rel.columns if not _PANDAS_INDEX.fullmatch(c)]
+def _read_relation(con, rel, layout, aggregate, index_col, options, path=None) -> ResponseSet:
+    stored, ranged = _pandas_index(path, list(rel.columns))
+    if layout == "wide":
+        if aggregate is True:
+            raise BenchkitValueError("aggregate=True applies to layout='long' only")
+        columns = list(rel.columns)
+        col = _wide_index([c for c in columns if c not in stored], stored, ranged, index_col)
+        frame = rel.select(*[_quote(c) for c in columns if c not in stored or c == col]).df()
+        return _from_frame(frame[[col] + [c for c in frame.columns if c != col]] if col in frame.columns
+                           else frame, layout, col, options)
+    # a stored pandas index is data only when it is one of the layout's columns
+    columns = [c for c in rel.columns if c not in stored or c in _LAYOUT_COLUMNS[layout]]
     if layout != "long":
         if aggregate is True:
             raise BenchkitValueError("aggregate=True applies to layout='long' only")
@@ -392,6 +484,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     rows is built; counts come from one ``bincount`` over cell codes. Roster order is first
     appearance. Memory: ~9 bytes per row (+8 with a sample column) beyond the count matrices.
     """
+    options = {k: v for k, v in options.items() if k != "strict"}  # counts hold no answers to check
     unknown = set(options) - _AGG_OPTIONS - {"models", "items"}
     if unknown:
         raise BenchkitTypeError(
@@ -441,6 +534,7 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     m_map = m_order.get_indexer(m_seen).astype(np.int64)
     i_map = i_order.get_indexer(i_seen).astype(np.int64)
     n_models, n_cells = len(m_order), len(i_order) * len(m_order)
+    check_dense_size(len(i_order), n_models, n_rows)
     cell = np.empty(n_rows, dtype=np.int64)
     pos = 0
     for mc, ic in zip(mcs, ics):

@@ -34,7 +34,7 @@ quadrature), ``_joint`` (penalized JML),
 :func:`response_diagnostics`), ``_online`` (:func:`calibrate_items`), ``_spectral`` (the spectral
 MIRT approximation) and ``_common`` (input scanning, priors, :class:`IRTFit`). This is the shared
 IRT layer: it imports no method package (leave-one-model-out stability of the measure metrics is
-:func:`benchkit.measure.leave_one_model_out`).
+:func:`benchkit.measure.steps.leave_one_model_out`).
 """
 from benchkit.irt._bayes import BayesFit
 from benchkit.irt._bayes import fit_1pl_bayes

@@ -175,8 +175,8 @@ class IRTFit:
             "discrimination": self.discrimination, "discrimination_se": self.discrimination_se,
         }, index=self.items)
 
-    def abilities(self) -> pd.DataFrame:
-        """Model table: ``ability, ability_se``."""
+    def models_frame(self) -> pd.DataFrame:
+        """Model table: ``ability, ability_se`` per model."""
         return pd.DataFrame({"ability": self.ability, "ability_se": self.ability_se},
                             index=self.models)
 

@@ -26,9 +26,9 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from benchkit.irt._marginal import _PAD
-from benchkit.irt._marginal import _grid
-from benchkit.irt._marginal import _log_prior
+from benchkit.irt._quadrature import _PAD
+from benchkit.irt._quadrature import _grid
+from benchkit.irt._quadrature import _log_prior
 
 _EDGE = 1e-12
 _TRACE = False

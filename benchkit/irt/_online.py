@@ -65,7 +65,7 @@ def calibrate_items(
     -------
     Calibration
         Difficulties on the fit's logit scale; place them on the benchmark's normalized axis with
-        ``measure.normalize_difficulty(b_new, reference=fit.difficulty)``.
+        ``measure.steps.normalize_difficulty(b_new, reference=fit.difficulty)``.
 
     Notes
     -----

@@ -253,7 +253,7 @@ def _softplus(x):
 
 def select_dimension(Y, *, owners: Sequence[Any], sources: Sequence[Any] | None = None,
                      rows=None, grid: Sequence[int] = K_GRID, validation_fraction: float = 0.25,
-                     calibration_fraction: float = 0.5, lam_theta: float = 1.0,
+                     calibration_fraction: float = 0.5, ridge_theta: float = 1.0,
                      n_iter: int = 5, clip: float = 6.0, rng: Any = None) -> DimensionSelection:
     """Select the spectral dimension K inside one audit half (App. C.3).
 
@@ -271,7 +271,7 @@ def select_dimension(Y, *, owners: Sequence[Any], sources: Sequence[Any] | None 
         Item rows used for the decomposition (default all).
     grid : sequence of int
         Candidate dimensions (Table C.8); values above the rank of the training matrix are omitted.
-    lam_theta : float
+    ridge_theta : float
         Ridge of the held-out coordinates (Eq. 19).
 
     Notes
@@ -330,7 +330,7 @@ def select_dimension(Y, *, owners: Sequence[Any], sources: Sequence[Any] | None 
     YE = Y[E][:, va].astype(np.float64)
     for j, K in enumerate(feas):
         FC, FE = F[C, :K], F[E, :K]
-        A = FC.T @ FC + lam_theta * np.eye(K)
+        A = FC.T @ FC + ridge_theta * np.eye(K)
         th = np.linalg.solve(A, FC.T @ Xv[C])  # Eq. 19, (K, M_val)
         eta = logit_p[E, None] + np.clip(FE @ th / s[E, None], -clip, clip)  # Eq. 20
         losses[:, j] = np.mean(_softplus(eta) - YE * eta, axis=0)  # Eq. 21

@@ -291,7 +291,7 @@ def mpd(
     Parameters
     ----------
     points : LandscapePoints, DataFrame or array (N, dim)
-        The points ``z_i = (P_top1, H_norm)``: a :func:`~benchkit.landscape.points` result, a table
+        The points ``z_i = (P_top1, H_norm)``: a :func:`~benchkit.landscape.steps.points` result, a table
         with ``columns`` (plus grouping columns), or a plain coordinate array (any dimension).
     by : str or list of str, optional
         Grouping columns (e.g. ``"model"``, ``"benchmark"``, ``["model", "benchmark"]``); None pools
@@ -410,20 +410,20 @@ def _mpd_by(frame: pd.DataFrame, by: list[str], block: int) -> pd.Series:
     return t
 
 
-def benchmark_table(frame: Any, *, benchmark: str = "benchmark", block: int = 512) -> pd.DataFrame:
+def benchmark_table(frame: Any, *, by: str = "benchmark", block: int = 512) -> pd.DataFrame:
     """Table 1 (and Table 15): per benchmark, mean H_norm and pooled MPD over all its points.
 
     ``frame`` holds one row per (item, model) point with ``benchmark, p_top1, h_norm``; the
     pooled MPD includes within- and cross-model pairs (Sec. 3.3). Columns: ``items`` (rows),
     ``mean_h_norm``, ``mpd``.
     """
-    f = _check_frame(frame, [benchmark, "p_top1", "h_norm"])
+    f = _check_frame(frame, [by, "p_top1", "h_norm"])
     out = pd.DataFrame({
-        "points": f.groupby(benchmark, sort=True).size(),
-        "mean_h_norm": f.groupby(benchmark, sort=True)["h_norm"].mean(),
+        "points": f.groupby(by, sort=True).size(),
+        "mean_h_norm": f.groupby(by, sort=True)["h_norm"].mean(),
     })
-    out["mpd"] = _mpd_by(f, [benchmark], block)
-    out.index.name = benchmark
+    out["mpd"] = _mpd_by(f, [by], block)
+    out.index.name = by
     return out
 
 
@@ -431,10 +431,10 @@ def variant_table(
     frame: Any,
     *,
     variants: Sequence[str] | None = None,
-    baseline: str = "baseline",
+    baseline_variant: str = "baseline",
     stat: str = "mpd",
-    variant: str = "variant",
-    benchmark: str = "benchmark",
+    variant_column: str = "variant",
+    benchmark_column: str = "benchmark",
     block: int = 512,
 ) -> pd.DataFrame:
     """Tables 2, 3 and 4: a statistic per benchmark and variant, with the change from baseline.
@@ -444,34 +444,35 @@ def variant_table(
     each other variant its value and ``"<variant> delta"`` (value - baseline), in ``variants`` order.
     """
     check_choice("stat", stat, ("mpd", "accuracy", "mean_h_norm"))
-    need = [variant, benchmark, "p_top1", "h_norm"] + (["correct"] if stat == "accuracy" else [])
+    need = [variant_column, benchmark_column, "p_top1", "h_norm"]
+    need += ["correct"] if stat == "accuracy" else []
     f = _check_frame(frame, need)
-    present = list(pd.unique(f[variant]))
+    present = list(pd.unique(f[variant_column]))
     if variants is None:
-        variants = [baseline] + [v for v in present if v != baseline]
+        variants = [baseline_variant] + [v for v in present if v != baseline_variant]
     variants = list(variants)
-    if baseline not in variants:
-        variants = [baseline] + variants
+    if baseline_variant not in variants:
+        variants = [baseline_variant] + variants
     missing = [v for v in variants if v not in present]
     if missing:
         raise BenchkitValueError(
-            f"variant(s) {missing} not found in column {variant!r}; present: {present}"
+            f"variant(s) {missing} not found in column {variant_column!r}; present: {present}"
         )
-    f = f[f[variant].isin(variants)]
+    f = f[f[variant_column].isin(variants)]
     if stat == "mpd":
-        val = _mpd_by(f, [benchmark, variant], block)
+        val = _mpd_by(f, [benchmark_column, variant_column], block)
     elif stat == "accuracy":
-        val = f.groupby([benchmark, variant])["correct"].mean() * 100.0
+        val = f.groupby([benchmark_column, variant_column])["correct"].mean() * 100.0
     else:
-        val = f.groupby([benchmark, variant])["h_norm"].mean()
-    wide = val.unstack(variant)
+        val = f.groupby([benchmark_column, variant_column])["h_norm"].mean()
+    wide = val.unstack(variant_column)
     out = pd.DataFrame(index=wide.index)
-    out[baseline] = wide[baseline]
+    out[baseline_variant] = wide[baseline_variant]
     for v in variants:
-        if v == baseline:
+        if v == baseline_variant:
             continue
         out[v] = wide[v]
-        out[f"{v} delta"] = wide[v] - wide[baseline]
+        out[f"{v} delta"] = wide[v] - wide[baseline_variant]
     return out
 
 
@@ -480,8 +481,8 @@ def model_table(
     *,
     models: Sequence[str] | None = None,
     benchmarks: Sequence[str] | None = None,
-    model: str = "model",
-    benchmark: str = "benchmark",
+    model_column: str = "model",
+    benchmark_column: str = "benchmark",
     orient: str = "model",
     block: int = 512,
 ) -> pd.DataFrame:
@@ -491,12 +492,12 @@ def model_table(
     models of one family (Tables 11-12).
     """
     check_choice("orient", orient, ("model", "benchmark"))
-    f = _check_frame(frame, [model, benchmark, "p_top1", "h_norm"])
+    f = _check_frame(frame, [model_column, benchmark_column, "p_top1", "h_norm"])
     if models is not None:
-        f = f[f[model].isin(list(models))]
+        f = f[f[model_column].isin(list(models))]
     if benchmarks is not None:
-        f = f[f[benchmark].isin(list(benchmarks))]
-    wide = _mpd_by(f, [model, benchmark], block).unstack(benchmark)
+        f = f[f[benchmark_column].isin(list(benchmarks))]
+    wide = _mpd_by(f, [model_column, benchmark_column], block).unstack(benchmark_column)
     if models is not None:
         wide = wide.reindex([m for m in models if m in wide.index])
     if benchmarks is not None:
@@ -504,10 +505,11 @@ def model_table(
     return wide if orient == "model" else wide.T
 
 
-def rank_table(frame: Any, *, model: str = "model", benchmark: str = "benchmark",
+def rank_table(frame: Any, *, model_column: str = "model", benchmark_column: str = "benchmark",
                models: Sequence[str] | None = None, block: int = 512) -> pd.DataFrame:
     """Table 8: per model, the benchmarks ordered by decreasing per-model MPD (ties: name order)."""
-    wide = model_table(frame, model=model, benchmark=benchmark, models=models, block=block)
+    wide = model_table(frame, model_column=model_column, benchmark_column=benchmark_column, models=models,
+                       block=block)
     ords = {1: "1st", 2: "2nd", 3: "3rd"}
     rows = {}
     for m, r in wide.iterrows():
@@ -517,7 +519,7 @@ def rank_table(frame: Any, *, model: str = "model", benchmark: str = "benchmark"
     width = max((len(v) for v in rows.values()), default=0)
     cols = [ords.get(i, f"{i}th") for i in range(1, width + 1)]
     return pd.DataFrame([v + [None] * (width - len(v)) for v in rows.values()],
-                        index=pd.Index(list(rows), name=model), columns=cols)
+                        index=pd.Index(list(rows), name=model_column), columns=cols)
 
 
 def summary_table(frame: Any, *, by: str | Sequence[str] = ("model", "variant"),
@@ -542,9 +544,9 @@ def score_spread_table(
     frame: Any,
     *,
     variants: Sequence[str] = ("score_bias_1/10", "score_bias", "score_bias_100/100"),
-    variant: str = "variant",
-    model: str = "model",
-    benchmark: str = "benchmark",
+    variant_column: str = "variant",
+    model_column: str = "model",
+    benchmark_column: str = "benchmark",
 ) -> pd.DataFrame:
     """Table 9 evidence (App. B): accuracy (%) under each score value, per model x benchmark.
 
@@ -554,14 +556,15 @@ def score_spread_table(
     ``t.complete.sum()`` (complete comparisons), ``t.loc[t.complete, "spread_pp"].max()``
     (maximum spread) and its typical value.
     """
-    f = _check_frame(frame, [variant, model, benchmark, "correct"])
+    f = _check_frame(frame, [variant_column, model_column, benchmark_column, "correct"])
     variants = list(variants)
-    f = f[f[variant].isin(variants)]
+    f = f[f[variant_column].isin(variants)]
     if len(f) == 0:
         raise BenchkitValueError(
             f"frame has no rows with variant in {variants}; pass variants= with your names"
         )
-    acc = (f.groupby([model, benchmark, variant])["correct"].mean() * 100.0).unstack(variant)
+    acc = f.groupby([model_column, benchmark_column, variant_column])["correct"].mean() * 100.0
+    acc = acc.unstack(variant_column)
     acc = acc.reindex(columns=variants)
     out = acc.copy()
     out["complete"] = acc.notna().all(axis=1)
@@ -577,7 +580,7 @@ def _as_list(by) -> list[str]:
 
 
 def average_over_models(frame: Any, *, by: str | Sequence[str] | None = "benchmark",
-                        item: str = "item", model: str = "model",
+                        item_column: str = "item", model_column: str = "model",
                         columns: Sequence[str] = ("p_top1", "h_norm")) -> pd.DataFrame:
     """Figure 2's landscape: each item's coordinates averaged over the models.
 
@@ -588,8 +591,8 @@ def average_over_models(frame: Any, *, by: str | Sequence[str] | None = "benchma
     by : str or list of str, optional
         Columns kept as groups (default ``"benchmark"``; None: items are identified by ``item``
         alone).
-    item, model : str
-        Column names.
+    item_column, model_column : str
+        The columns holding the item and the model (default ``"item"``, ``"model"``).
     columns : pair of str
         The coordinates averaged (default P_top1 and H_norm).
 
@@ -600,11 +603,11 @@ def average_over_models(frame: Any, *, by: str | Sequence[str] | None = "benchma
         item, and ``n_models`` (how many did). Paper 003 Fig. 2: "coordinates averaged across
         three models".
     """
-    keys = _as_list(by) + [item]
-    f = _check_frame(frame, keys + [model] + list(columns))
+    keys = _as_list(by) + [item_column]
+    f = _check_frame(frame, keys + [model_column] + list(columns))
     g = f.groupby(keys, sort=True, observed=True)
     out = g[list(columns)].mean()
-    out["n_models"] = g[model].nunique()
+    out["n_models"] = g[model_column].nunique()
     return out.reset_index()
 
 
@@ -634,9 +637,9 @@ class MPDReadings:
         return self.table.copy()
 
 
-def mpd_readings(frame: Any, *, by: str | Sequence[str] | None = "benchmark", item: str = "item",
-                 model: str = "model", columns: Sequence[str] = ("p_top1", "h_norm"),
-                 block: int = 512) -> MPDReadings:
+def mpd_readings(frame: Any, *, by: str | Sequence[str] | None = "benchmark",
+                 item_column: str = "item", model_column: str = "model",
+                 columns: Sequence[str] = ("p_top1", "h_norm"), block: int = 512) -> MPDReadings:
     """All three readings of MPD side by side (pooled, per-item averaged, mean of per-model MPDs).
 
     Parameters
@@ -645,8 +648,9 @@ def mpd_readings(frame: Any, *, by: str | Sequence[str] | None = "benchmark", it
         One row per (item, model) point with ``item``, ``model``, the ``columns`` and ``by``.
     by : str or list of str, optional
         Group columns (default ``"benchmark"``); None: one group.
-    item, model, columns, block
-        Column names and the exact kernel's block size (:func:`mpd`).
+    item_column, model_column, columns, block
+        The item and model columns, the coordinate columns and the exact kernel's block size
+        (:func:`mpd`).
 
     Returns
     -------
@@ -661,32 +665,33 @@ def mpd_readings(frame: Any, *, by: str | Sequence[str] | None = "benchmark", it
     the cross-model pairs. All three use exact pair sums.
     """
     groups = _as_list(by)
-    f = _check_frame(frame, groups + [item, model] + list(columns))
+    f = _check_frame(frame, groups + [item_column, model_column] + list(columns))
     cols = list(columns)
     key = groups if groups else None
     pooled = mpd(f, by=key, columns=cols, block=block)
-    avg = average_over_models(f, by=by, item=item, model=model, columns=cols)
+    avg = average_over_models(f, by=by, item_column=item_column, model_column=model_column,
+                              columns=cols)
     averaged = mpd(avg, by=key, columns=cols, block=block)
-    per = mpd(f, by=groups + [model], columns=cols, block=block).to_frame()
+    per = mpd(f, by=groups + [model_column], columns=cols, block=block).to_frame()
     if groups:
         pooled_s = pooled.to_frame().set_index(groups)["mpd"]
         avg_s = averaged.to_frame().set_index(groups)["mpd"]
-        per_model = per.set_index(groups + [model])["mpd"].unstack(model)
+        per_model = per.set_index(groups + [model_column])["mpd"].unstack(model_column)
         gb = f.groupby(groups, sort=True, observed=True)
         table = pd.DataFrame({
             "pooled": pooled_s,
             "item_averaged": avg_s,
             "mean_per_model": per_model.mean(axis=1),
             "points": gb.size(),
-            "items": gb[item].nunique(),
-            "models": gb[model].nunique(),
+            "items": gb[item_column].nunique(),
+            "models": gb[model_column].nunique(),
         })
     else:
-        per_model = per.set_index(model)["mpd"].to_frame().T
+        per_model = per.set_index(model_column)["mpd"].to_frame().T
         per_model.index = pd.Index(["all"], name="group")
         table = pd.DataFrame({
             "pooled": [pooled.mpd], "item_averaged": [averaged.mpd],
             "mean_per_model": [float(per_model.iloc[0].mean())], "points": [len(f)],
-            "items": [f[item].nunique()], "models": [f[model].nunique()],
+            "items": [f[item_column].nunique()], "models": [f[model_column].nunique()],
         }, index=pd.Index(["all"], name="group"))
     return MPDReadings(table=table, per_model=per_model)

@@ -124,7 +124,7 @@ class PerturbationSet:
         """The variants table (a copy)."""
         return self.frame.copy()
 
-    def prompts(self, *, system: str | None = None) -> pd.DataFrame:
+    def prompts_frame(self, *, system: str | None = None) -> pd.DataFrame:
         """The variants table with ``system`` and ``prompt`` columns (see :func:`render`)."""
         return render(self.frame, system=system)
 
@@ -410,8 +410,8 @@ def noise_injection(items: Any, *, rng: Any = 0, city_list: Sequence[str] | None
     return out
 
 
-def standardize_choices(items: Any, *, k: int = 4, name: str | None = None) -> pd.DataFrame:
-    """5- to 4-choice standardization (Sec. 4.2), generalized to any ``k``.
+def standardize_choices(items: Any, *, n_options: int = 4, name: str | None = None) -> pd.DataFrame:
+    """5- to 4-choice standardization (Sec. 4.2), generalized to any ``k = n_options``.
 
     Items with more than ``k`` options keep the first ``k``; when the key is beyond position ``k``
     they keep the first ``k - 1`` and the keyed option moves to position ``k`` (for CSQA: drop E;
@@ -419,17 +419,17 @@ def standardize_choices(items: Any, *, k: int = 4, name: str | None = None) -> p
     at most ``k`` options are unchanged. Without ``name``, an existing ``variant`` column is kept
     (so standardization can follow any builder), else the variant is ``"baseline"``.
     """
-    k = check_int("k", k, min=2)
+    n_options = check_int("n_options", n_options, min=2)
     df = normalize_items(items)
     opts, ans = [], []
     for o, j in zip(df["options"].tolist(), df["answer_index"].tolist()):
         o = list(o)
-        if len(o) > k:
-            if j < k:
-                o = o[:k]
+        if len(o) > n_options:
+            if j < n_options:
+                o = o[:n_options]
             else:
-                o = o[: k - 1] + [o[j]]
-                j = k - 1
+                o = o[: n_options - 1] + [o[j]]
+                j = n_options - 1
         opts.append(o)
         ans.append(j)
     keep = name is None and "variant" in df.columns
@@ -456,7 +456,7 @@ def perturb(items: Any, *, variants: Sequence[str] = VARIANTS, rng: Any = 0,
     root = seed_sequence(rng)
     df = normalize_items(items)
     if standardize is not None:
-        df = standardize_choices(df, k=standardize).drop(
+        df = standardize_choices(df, n_options=standardize).drop(
             columns=["variant", "negation", "collision_risk", "guard_terms"])
     frames = []
     for v in variants:

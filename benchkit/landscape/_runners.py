@@ -1,7 +1,7 @@
 """Running models on rendered MCQ prompts: prompts -> option log-probabilities, resumable.
 
 Paper 003, Sec. 4.3 and App. F: each prompt (the App. F template and system instruction, as
-rendered by :func:`benchkit.landscape.render`) is sent to a model with decoding limited to
+rendered by :func:`benchkit.landscape.steps.render`) is sent to a model with decoding limited to
 one token; the log-probabilities of the option-letter tokens ``A, B, C, D`` at that position are
 kept and turned into option probabilities by a softmax over the offered letters.
 
@@ -493,7 +493,7 @@ class RunResult:
                     if col in pf.columns:
                         per = pf.drop_duplicates("item").set_index("item")[col]
                         items[col] = per.reindex(ids).to_numpy()
-        m = {"source": "benchkit.landscape.run_prompts", "path": str(self.path) if self.path else None}
+        m = {"source": "benchkit.landscape.steps.run_prompts", "path": str(self.path) if self.path else None}
         m.update(meta or {})
         return ResponseSet.from_long(long, items=items, T=1, name=name, meta=m, **kwargs)
 
@@ -792,7 +792,7 @@ def run_prompts(
     Parameters
     ----------
     prompts : DataFrame or PerturbationSet
-        One row per (item, variant): the output of :func:`benchkit.landscape.render`
+        One row per (item, variant): the output of :func:`benchkit.landscape.steps.render`
         (``item, variant, system, prompt, options[, answer_index]``), or a variants table
         (rendered here with the App. F template). ``letters`` may replace ``options``.
     backend : Backend
@@ -827,7 +827,7 @@ def run_prompts(
         All finished prompts of this call's prompt set (resumed and new), in prompt order.
     """
     if not isinstance(backend, Backend) and not (callable(backend) and hasattr(backend, "model")):
-        raise BenchkitTypeError(f"backend must be a benchkit.landscape.Backend (or have "
+        raise BenchkitTypeError(f"backend must be a benchkit.landscape.steps.Backend (or have "
                                 f"'model' and be callable); got {type(backend).__name__}")
     batch_size = check_int("batch_size", batch_size, min=1)
     max_retries = check_int("max_retries", max_retries, min=0)

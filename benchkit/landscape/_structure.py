@@ -62,7 +62,8 @@ class ValidityResult:
 
 
 def response_validity(frame: Any, *, by: str | Sequence[str] = ("model", "benchmark"),
-                      token: str = "token", letters: str = "letters") -> ValidityResult:
+                      token_column: str = "token",
+                      letters_column: str = "letters") -> ValidityResult:
     """Response-format validity of single-token answers (paper 003 App. F, Table 14).
 
     Parameters
@@ -72,8 +73,8 @@ def response_validity(frame: Any, *, by: str | Sequence[str] = ("model", "benchm
         ``RunResult.records``, with ``benchmark`` merged from the prompt table when wanted).
     by : str or list of str, default ("model", "benchmark")
         Group columns (the rows of Table 14).
-    token, letters : str
-        Column names.
+    token_column, letters_column : str
+        The columns holding the generated token and the offered letters.
 
     Returns
     -------
@@ -93,9 +94,10 @@ def response_validity(frame: Any, *, by: str | Sequence[str] = ("model", "benchm
     if not isinstance(frame, pd.DataFrame):
         raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
     groups = [by] if isinstance(by, str) else list(by)
-    check_columns("frame", frame.columns, required=groups + [token, letters])
+    check_columns("frame", frame.columns, required=groups + [token_column, letters_column])
     cls = pd.Series([_token_class(t, tuple(lets)) for t, lets in
-                     zip(frame[token], frame[letters])], index=frame.index, name="class")
+                     zip(frame[token_column], frame[letters_column])],
+                    index=frame.index, name="class")
     d = pd.get_dummies(cls).reindex(columns=["valid", "format_error", "invalid"], fill_value=0)
     d = d.astype(np.int64)
     for g in groups:
@@ -204,8 +206,8 @@ class StructuralResult:
 
 
 def classify_structure(items: Any, *, classify: Callable[[str], str] | None = None,
-                       by: str | None = "benchmark", item: str = "item", text: str = "text",
-                       options: str = "options") -> StructuralResult:
+                       by: str | None = "benchmark", item_column: str = "item",
+                       text_column: str = "text", options_column: str = "options") -> StructuralResult:
     """App. K's structural classifier over an items table, with Table 18.
 
     Parameters
@@ -219,8 +221,8 @@ def classify_structure(items: Any, *, classify: Callable[[str], str] | None = No
         :func:`parse_structural_label`. Default: :func:`structural_rules` (no model).
     by : str or None, default "benchmark"
         Group column of Table 18 (None: one row "all").
-    item, text, options : str
-        Column names.
+    item_column, text_column, options_column : str
+        The columns holding the item id, the stem and the list of choices.
 
     Returns
     -------
@@ -231,14 +233,14 @@ def classify_structure(items: Any, *, classify: Callable[[str], str] | None = No
     """
     if not isinstance(items, pd.DataFrame):
         raise BenchkitTypeError(f"items must be a DataFrame; got {type(items).__name__}")
-    req = [item, text, options] + ([by] if by is not None else [])
+    req = [item_column, text_column, options_column] + ([by] if by is not None else [])
     check_columns("items", items.columns, required=req)
     if len(items) == 0:
         raise BenchkitValueError("items is empty")
     if classify is not None and not callable(classify):
         raise BenchkitTypeError("classify must be a callable prompt -> reply")
     labels, replies = [], []
-    for q, opts in zip(items[text], items[options]):
+    for q, opts in zip(items[text_column], items[options_column]):
         opts = list(opts)
         if classify is None:
             labels.append(structural_rules(q, opts))
@@ -248,7 +250,7 @@ def classify_structure(items: Any, *, classify: Callable[[str], str] | None = No
             replies.append(rep)
             labels.append(parse_structural_label(rep) or "unparsed")
     g = items[by].to_numpy() if by is not None else np.full(len(items), "all", dtype=object)
-    lab = pd.DataFrame({"item": items[item].to_numpy(), "group": g, "label": labels,
+    lab = pd.DataFrame({"item": items[item_column].to_numpy(), "group": g, "label": labels,
                         "reply": replies})
     counts = pd.crosstab(lab["group"], lab["label"]).reindex(
         columns=list(STRUCTURAL_LABELS), fill_value=0)

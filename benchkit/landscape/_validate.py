@@ -169,7 +169,7 @@ class NoiseFailures:
 
 
 def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int | None = None,
-                   item: str = "item", model: str = "model") -> NoiseFailures:
+                   item_column: str = "item", model_column: str = "model") -> NoiseFailures:
     """Flag items that models still get wrong after noise injection.
 
     Parameters
@@ -183,12 +183,14 @@ def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int
         An item is flagged when at least this many models answer it wrongly. Default (None): all
         models that answered it -- our reading of the paper's "cross-model noise-injection
         failures" (Sec. 6.1).
+    item_column, model_column : str
+        The columns holding the item and the model.
     """
     if isinstance(frame, pd.DataFrame) is False and hasattr(frame, "to_frame"):
         frame = frame.to_frame()
     if not isinstance(frame, pd.DataFrame):
         raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
-    need = [item, model, "correct"] + ([] if variant is None else ["variant"])
+    need = [item_column, model_column, "correct"] + ([] if variant is None else ["variant"])
     check_columns("frame", frame.columns, required=need)
     f = frame if variant is None else frame[frame["variant"] == variant]
     if len(f) == 0:
@@ -196,12 +198,12 @@ def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int
     if min_models is not None:
         min_models = check_int("min_models", min_models, min=1)
     wrong = ~f["correct"].astype(bool)
-    g = pd.DataFrame({item: f[item].to_numpy(), "wrong": wrong.to_numpy(),
-                      model: f[model].to_numpy()}).groupby(item, sort=False)
-    t = pd.DataFrame({"n_models": g[model].nunique(), "n_failed": g["wrong"].sum().astype(int)})
+    g = pd.DataFrame({item_column: f[item_column].to_numpy(), "wrong": wrong.to_numpy(),
+                      model_column: f[model_column].to_numpy()}).groupby(item_column, sort=False)
+    t = pd.DataFrame({"n_models": g[model_column].nunique(), "n_failed": g["wrong"].sum().astype(int)})
     thr = t["n_models"] if min_models is None else min_models
     t["flagged"] = t["n_failed"] >= thr
-    t = t.reset_index().rename(columns={item: "item"})
+    t = t.reset_index().rename(columns={item_column: "item"})
     return NoiseFailures(t, min_models)
 
 
@@ -236,19 +238,21 @@ def _spearman(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None = None,
-                      value: str = "h_norm", item: str = "item", model: str = "model",
-                      benchmark: str | None = "benchmark") -> ConsistencyResult:
+                      value_column: str = "h_norm", item_column: str = "item",
+                      model_column: str = "model", by: str | None = "benchmark") -> ConsistencyResult:
     """Spearman rank correlation of item-level ``H_norm`` between every pair of models.
 
     Parameters
     ----------
     frame : DataFrame
-        One row per (item, model[, benchmark]) with ``value``.
+        One row per (item, model[, benchmark]) with the column ``value_column``.
     subsets : mapping name -> model list, optional
         Model subsets to average over (e.g. ``{"Small-model mean r": [...3 small models...],
         "All-pair mean r": all}``); default ``{"all": every model}``.
-    benchmark : str or None
-        Column to split by (None: one group).
+    value_column, item_column, model_column : str
+        The columns holding the value correlated (default ``"h_norm"``), the item and the model.
+    by : str or None
+        The split: the column of the groups, e.g. benchmarks (None: one group).
 
     Notes
     -----
@@ -258,20 +262,20 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
     """
     if not isinstance(frame, pd.DataFrame):
         raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
-    need = [item, model, value] + ([benchmark] if benchmark else [])
+    need = [item_column, model_column, value_column] + ([by] if by else [])
     check_columns("frame", frame.columns, required=need)
     f = frame.copy()
-    bcol = benchmark or "__all__"
-    if not benchmark:
+    bcol = by or "__all__"
+    if not by:
         f[bcol] = "all"
-    dup = f.duplicated([bcol, item, model])
+    dup = f.duplicated([bcol, item_column, model_column])
     if dup.any():
         r = f[dup].iloc[0]
         raise BenchkitValueError(
-            f"frame has several rows for item {r[item]!r} and model {r[model]!r}; keep one "
+            f"frame has several rows for item {r[item_column]!r} and model {r[model_column]!r}; keep one "
             "variant per call (filter the variant column first)"
         )
-    models_all = sorted(pd.unique(f[model]).tolist(), key=str)
+    models_all = sorted(pd.unique(f[model_column]).tolist(), key=str)
     if subsets is None:
         subsets = {"all": models_all}
     for name, ms in subsets.items():
@@ -280,7 +284,7 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
             raise BenchkitValueError(f"subsets[{name!r}] has unknown model(s) {missing}")
     rows = []
     for b, g in f.groupby(bcol, sort=True):
-        wide = g.pivot(index=item, columns=model, values=value)
+        wide = g.pivot(index=item_column, columns=model_column, values=value_column)
         for ma, mb in itertools.combinations([m for m in models_all if m in wide.columns], 2):
             ok = wide[ma].notna() & wide[mb].notna()
             n = int(ok.sum())
@@ -295,7 +299,7 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
         sel = pairs[pairs["model_a"].isin(s) & pairs["model_b"].isin(s)]
         summ[name] = sel.groupby("benchmark")["spearman_r"].mean()
     summary = pd.DataFrame(summ)
-    summary.index.name = benchmark or "benchmark"
+    summary.index.name = by or "benchmark"
     return ConsistencyResult(pairs, summary)
 
 
@@ -389,7 +393,7 @@ def _as_set(name: str, x: Any) -> set:
 
 
 def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
-                   signal: str = "signal") -> FlagValidation:
+                   name: str = "signal") -> FlagValidation:
     """Validate a flag set against expert labels: recall, precision, F1, enrichment, exact p.
 
     Parameters
@@ -399,6 +403,8 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
         or a collection of flawed item ids (then ``universe`` is required)
     universe : collection of item ids, optional
         The items with an expert label (the paper's 373-item MMLU-Redux overlap).
+    name : str, default "signal"
+        The label of the flag set in the result.
 
     Notes
     -----
@@ -432,7 +438,7 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
     base = n / M if M else float("nan")
     enr = precision / base if N and n else float("nan")
     p = hypergeom_sf(tp, M, n, N) if M else float("nan")
-    return FlagValidation(str(signal), M, n, N, tp, recall, precision, f1, base, enr, p,
+    return FlagValidation(str(name), M, n, N, tp, recall, precision, f1, base, enr, p,
                           len(fl - uni))
 
 
@@ -446,7 +452,7 @@ def validation_table(signals: Mapping[str, Any], expert: Any, *, universe: Any =
     rows = []
     res = None
     for name, fl in signals.items():
-        res = validate_flags(fl, expert, universe=universe, signal=name)
+        res = validate_flags(fl, expert, universe=universe, name=name)
         rows.append({"Signal": name, "Flagged": res.flagged, "TP": res.true_positives,
                      "Recall": res.recall, "Precision": res.precision, "F1": res.f1,
                      "Enrichment": res.enrichment, "p": res.p_value})

@@ -1,12 +1,12 @@
 """Data behind the probability-landscape explorer: points with item metadata, views, brushing.
 
 Paper 003, Sec. 3.1-3.3 (Fig. 2: H_norm versus P_top1 per benchmark; MPD and mean H_norm per
-benchmark / model / perturbation, Tables 1-4). :func:`landscape_data` turns a
+benchmark / model / perturbation, Tables 1-4). :func:`landscape_view` turns a
 :class:`benchkit.ResponseSet` with option probabilities (or :class:`LandscapePoints` with ``model``
-and ``item`` metadata) into a :class:`LandscapeData`: one row per (model, item, variant) point plus an
+and ``item`` metadata) into a :class:`LandscapeView`: one row per (model, item, variant) point plus an
 item table (text, options, key, expert label). Its methods compute what the explorer
 (:class:`benchkit.widgets.LandscapeExplorer`) shows -- the points of a view, the view's MPD and mean
-H_norm (:func:`benchkit.landscape.mpd`), a 2-D histogram for dense views, the before/after moves
+H_norm (:func:`benchkit.landscape.steps.mpd`), a 2-D histogram for dense views, the before/after moves
 between two variants and the items inside a brushed rectangle -- so everything the widget shows is
 available, and testable, without Jupyter.
 """
@@ -30,7 +30,7 @@ from benchkit._validation import describe
 from benchkit.landscape._mpd import mpd
 from benchkit.landscape._points import LandscapePoints
 
-__all__ = ["LandscapeData", "ViewStats", "Moves", "landscape_data", "ALL", "NO_VARIANT",
+__all__ = ["LandscapeView", "ViewStats", "Moves", "landscape_view", "ALL", "NO_VARIANT",
            "LABEL_COLUMNS", "EXACT_LIMIT", "BRUSH_ORDERS"]
 
 #: Picker value meaning "pool every model / group".
@@ -49,7 +49,7 @@ _SAMPLED_PAIRS = 200_000
 
 
 def _mpd_sampled(xy: np.ndarray, n_pairs: int, rng: Any):
-    """:func:`benchkit.landscape.mpd` with ``method="sampled"`` (estimate and standard error)."""
+    """:func:`benchkit.landscape.steps.mpd` with ``method="sampled"`` (estimate and standard error)."""
     return mpd(xy, method="sampled", n_pairs=n_pairs, rng=rng)
 
 
@@ -61,7 +61,7 @@ class ViewStats:
     ----------
     n_points : int
     mpd : float
-        Mean pairwise distance of the pooled view points (:func:`benchkit.landscape.mpd`): exact,
+        Mean pairwise distance of the pooled view points (:func:`benchkit.landscape.steps.mpd`): exact,
         or the sampled-pairs estimate (see ``mpd_method``); NaN below 2 points.
     mean_h_norm, mean_p_top1 : float
     accuracy : float
@@ -116,14 +116,14 @@ class Moves:
 
 
 @result
-class LandscapeData:
+class LandscapeView:
     """Landscape points with their metadata, ready for the explorer.
 
     Attributes
     ----------
     frame : DataFrame
         One row per point (row id = position): ``model, item, variant, group`` (the column chosen as
-        ``group``, e.g. the benchmark), ``p_top1, h_norm, pred`` (option label), ``answer`` (key
+        ``by``, e.g. the benchmark), ``p_top1, h_norm, pred`` (option label), ``answer`` (key
         label or None), ``correct`` (bool, or NA when unknown) and ``p_<label>`` per option.
     items : DataFrame
         Indexed by item id: ``text`` (or None), ``options`` (list of str or None), ``answer`` (key),
@@ -135,7 +135,7 @@ class LandscapeData:
         Item column shown as the expert label.
     name : str or None
     points : LandscapePoints
-        The points as computed by :func:`benchkit.landscape.points`.
+        The points as computed by :func:`benchkit.landscape.steps.points`.
     """
 
     frame: pd.DataFrame
@@ -200,29 +200,32 @@ class LandscapeData:
                 "x": f["p_top1"].to_numpy(np.float64), "y": f["h_norm"].to_numpy(np.float64),
                 "c": c.astype(np.int8)}
 
-    def view_rows(self, *, model: str = ALL, group: str = ALL, variant: str | None = None) -> np.ndarray:
+    def view_rows(self, *, model: str = ALL, group_value: str = ALL,
+                  variant: str | None = None) -> np.ndarray:
         """Row ids (ascending) of the points of a view; ``ALL`` pools models / groups.
+
+        ``group_value`` is a value of the ``by`` column (:attr:`group_column`).
 
         ``variant`` defaults to the first variant (a view always shows one variant).
         """
         lv = self._levels
         variant = lv["variant"][0] if variant is None else variant
         self._check("model", model, lv["model"], True)
-        self._check("group", group, lv["group"], True)
+        self._check("group_value", group_value, lv["group"], True)
         self._check("variant", variant, lv["variant"], False)
         c = self.codes
         keep = c["v"] == lv["variant"].index(variant)
         if model != ALL:
             keep &= c["m"] == lv["model"].index(model)
-        if group != ALL:
-            keep &= c["g"] == lv["group"].index(group)
+        if group_value != ALL:
+            keep &= c["g"] == lv["group"].index(group_value)
         return np.flatnonzero(keep)
 
     def stats(self, rows: Any, *, method: str = "exact", n_pairs: int = _SAMPLED_PAIRS,
               rng: Any = 0) -> ViewStats:
         """MPD, mean H_norm / P_top1 and accuracy of ``rows``.
 
-        ``method="exact"`` sums every pair (:func:`benchkit.landscape.mpd`); ``"sampled"`` averages
+        ``method="exact"`` sums every pair (:func:`benchkit.landscape.steps.mpd`); ``"sampled"`` averages
         ``n_pairs`` random pairs (its ``method="sampled"``, unbiased, with a standard error), for
         views too large for an instant exact value; ``"auto"`` is exact up to :data:`EXACT_LIMIT`
         points and sampled above. ``rng`` seeds the sampling (fixed by default, so a view's
@@ -306,18 +309,19 @@ class LandscapeData:
         y = self.codes["y"][rows]
         return rows[(x >= x0) & (x <= x1) & (y >= y0) & (y <= y1)]
 
-    def order_rows(self, rows: Any, *, by: str = "stratified", descending: bool = False) -> np.ndarray:
+    def order_rows(self, rows: Any, *, sort_by: str = "stratified", descending: bool = False
+                   ) -> np.ndarray:
         """``rows`` in listing order for the brushed list.
 
-        ``by="stratified"`` (default) interleaves models: the first row of each model (in model
+        ``sort_by="stratified"`` (default) interleaves models: the first row of each model (in model
         order), then the second of each, ..., so any first page shows every model present instead
-        of the first model's rows. Otherwise ``by`` is a column of :meth:`details`
+        of the first model's rows. Otherwise ``sort_by`` is a column of :meth:`details`
         (``model, item, variant, group, p_top1, h_norm, pred, answer, correct, label``) sorted
         stably (ties keep row order), missing values last; ``descending`` reverses the order of
         values.
         """
         rows = np.asarray(rows, dtype=np.int64)
-        if by == "stratified":
+        if sort_by == "stratified":
             m = self.codes["m"][rows]
             o = np.argsort(m, kind="stable")
             rank = np.empty(len(rows), np.int64)
@@ -329,16 +333,16 @@ class LandscapeData:
             return out[::-1] if descending else out
         cols = ("model", "item", "variant", "group", "p_top1", "h_norm", "pred", "answer", "correct",
                 "label")
-        check_choice("by", by, BRUSH_ORDERS + cols)
-        if by == "label":
+        check_choice("sort_by", sort_by, BRUSH_ORDERS + cols)
+        if sort_by == "label":
             vals = self.items["label"].reindex(self.frame["item"].to_numpy()[rows]).to_numpy()
-        elif by in ("p_top1", "h_norm"):
-            vals = self.codes["x" if by == "p_top1" else "y"][rows]
-        elif by == "correct":
+        elif sort_by in ("p_top1", "h_norm"):
+            vals = self.codes["x" if sort_by == "p_top1" else "y"][rows]
+        elif sort_by == "correct":
             vals = self.codes["c"][rows].astype(float)
             vals[vals < 0] = np.nan
         else:
-            vals = self.frame[by].to_numpy()[rows]
+            vals = self.frame[sort_by].to_numpy()[rows]
         s = pd.Series(vals, index=rows)
         s = s.sort_values(ascending=not descending, kind="stable", na_position="last")
         return s.index.to_numpy(np.int64)
@@ -434,25 +438,25 @@ def _item_table(base: pd.DataFrame | None, extra: pd.DataFrame | None, ids: Sequ
     return out, label
 
 
-def landscape_data(source: Any, *, items: pd.DataFrame | None = None, group: str = "benchmark",
-                   label: str | None = "auto", variant: str | Sequence[str] | None = None,
-                   name: str | None = None) -> LandscapeData:
+def landscape_view(source: Any, *, items: pd.DataFrame | None = None, by: str = "benchmark",
+                   label_column: str | None = "auto", variant: str | Sequence[str] | None = None,
+                   name: str | None = None) -> LandscapeView:
     """Landscape points plus item metadata for :class:`benchkit.widgets.LandscapeExplorer`.
 
     Parameters
     ----------
     source : ResponseSet or LandscapePoints
         A ResponseSet with option probabilities (every principal response becomes a point, via
-        :func:`benchkit.landscape.points_from_responses`), or points whose ``meta`` has ``model``
-        and ``item`` (optionally ``variant`` and the ``group`` column).
+        :func:`benchkit.landscape.map_points`), or points whose ``meta`` has ``model``
+        and ``item`` (optionally ``variant`` and the ``by`` column).
     items : DataFrame, optional
         Item metadata (column ``item`` or an item-id index): ``text``, ``options``,
         ``answer_key``, expert labels (e.g. ``error_type`` of MMLU-Redux). Overrides / adds to the
         ResponseSet's item table.
-    group : str
-        Item (or point-meta) column of the second picker: ``"benchmark"`` (default) or e.g.
+    by : str
+        The split: the item (or point-meta) column of the second picker: ``"benchmark"`` (default) or e.g.
         ``"source"`` for subjects. Points without it get the data's name.
-    label : str, "auto" or None
+    label_column : str, "auto" or None
         Item column shown as the expert label; ``"auto"`` takes the first of
         :data:`LABEL_COLUMNS` present.
     variant : str or list of str, optional
@@ -462,25 +466,25 @@ def landscape_data(source: Any, *, items: pd.DataFrame | None = None, group: str
 
     Returns
     -------
-    LandscapeData
+    LandscapeView
 
     Notes
     -----
-    Coordinates are those of :func:`benchkit.landscape.points` (Sec. 3.1-3.2: ``P_top1`` and
+    Coordinates are those of :func:`benchkit.landscape.steps.points` (Sec. 3.1-3.2: ``P_top1`` and
     ``H_norm`` over the offered options). Correctness is the responses' ``correct`` column
     (ResponseSet input), so variants that move the key (positional bias) stay right.
     """
-    from benchkit.landscape.responses import points_from_responses
+    from benchkit.landscape.responses import map_points
     from benchkit.response_set import ResponseSet
 
     if items is not None and not isinstance(items, pd.DataFrame):
         raise BenchkitTypeError(f"items must be a pandas DataFrame; got {type(items).__name__}")
-    if not isinstance(group, str) or not group:
-        raise BenchkitValueError(f"group must be a column name; got {describe(group)}")
+    if not isinstance(by, str) or not by:
+        raise BenchkitValueError(f"by must be a column name; got {describe(by)}")
     base_items = None
     if isinstance(source, ResponseSet):
-        cols = tuple(dict.fromkeys([group, "benchmark", "source"]))
-        pts = points_from_responses(source, variant=variant, item_columns=cols)
+        cols = tuple(dict.fromkeys([by, "benchmark", "source"]))
+        pts = map_points(source, variant=variant, item_columns=cols)
         base_items = source.items.reset_index()
         base_items["item"] = base_items["item"].astype(str)
         name = source.name if name is None else name
@@ -501,15 +505,15 @@ def landscape_data(source: Any, *, items: pd.DataFrame | None = None, group: str
     if n == 0:
         raise BenchkitValueError("source has no landscape points")
     item_ids = meta["item"].astype(str).to_numpy(dtype=object)
-    tab, label_col = _item_table(base_items, items, item_ids, label)
+    tab, label_col = _item_table(base_items, items, item_ids, label_column)
     labels = np.asarray(pts.labels, dtype=object)
-    if group in meta.columns:
-        grp = meta[group].astype(object).to_numpy()
-    elif items is not None and group in (items.columns if "item" in items.columns else items.columns):
+    if by in meta.columns:
+        grp = meta[by].astype(object).to_numpy()
+    elif items is not None and by in (items.columns if "item" in items.columns else items.columns):
         src = items.set_index("item") if "item" in items.columns else items
         src = src.copy()
         src.index = src.index.astype(str)
-        grp = src[group].reindex(item_ids).to_numpy(dtype=object)
+        grp = src[by].reindex(item_ids).to_numpy(dtype=object)
     else:
         grp = np.full(n, None, dtype=object)
     fallback = name or "all"
@@ -536,5 +540,5 @@ def landscape_data(source: Any, *, items: pd.DataFrame | None = None, group: str
     })
     for j, lab in enumerate(pts.labels):
         frame[f"p_{lab}"] = pts.probs[:, j]
-    return LandscapeData(frame=frame, items=tab, option_labels=tuple(pts.labels),
-                         group_column=group, label_column=label_col, name=name, points=pts)
+    return LandscapeView(frame=frame, items=tab, option_labels=tuple(pts.labels),
+                         group_column=by, label_column=label_col, name=name, points=pts)

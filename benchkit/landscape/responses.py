@@ -1,7 +1,7 @@
 """Convenience: landscape points from a :class:`benchkit.ResponseSet` with option probabilities.
 
 Paper 003, Sec. 3.1-3.2: every (item, model[, variant]) response with option probabilities becomes
-one point ``(P_top1, H_norm)`` (:func:`benchkit.landscape.points`).
+one point ``(P_top1, H_norm)`` (:func:`benchkit.landscape.steps.points`).
 """
 from __future__ import annotations
 
@@ -17,12 +17,12 @@ from benchkit._validation import check_choice
 from benchkit.landscape._points import LandscapePoints
 from benchkit.landscape._points import points
 
-__all__ = ["points_from_responses"]
+__all__ = ["map_points"]
 
 
-def points_from_responses(rs: Any, *, variant: str | Sequence[str] | None = None,
-                          correct: str = "responses",
-                          item_columns: Sequence[str] = ("benchmark", "source")) -> LandscapePoints:
+def map_points(rs: Any, *, variant: str | Sequence[str] | None = None,
+               correct: str = "responses",
+               item_columns: Sequence[str] = ("benchmark", "source")) -> LandscapePoints:
     """Landscape points of every principal response of ``rs`` that has option probabilities.
 
     Parameters

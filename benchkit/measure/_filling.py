@@ -124,7 +124,9 @@ def what_if(z: Any, added: Any, *, k: int = 5, target: Any = "uniform") -> WhatI
     added : array_like, shape (m,)
         Normalized difficulties of the added items, in [0, 1] (e.g. gap midpoints, or calibrated
         new items placed with ``normalize_difficulty(b_new, reference=b_old)``).
-    k, target : see :func:`summarize`
+    k : int
+        Top-k gaps summed (see :func:`summarize`).
+    target : see :func:`summarize`
 
     Notes
     -----

@@ -448,7 +448,7 @@ class MeasureTable:
         )
 
 
-def measure_table(
+def tabulate_measures(
     benchmarks: Mapping[str, Any],
     *,
     normalize: str | None = "minmax",

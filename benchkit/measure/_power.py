@@ -50,10 +50,10 @@ class DetectionPower:
     test: str
     table: pd.DataFrame
 
-    def power(self, w: float, k: int) -> float:
-        sel = self.table[(np.isclose(self.table["w"], w)) & (self.table["k"] == k)]
+    def power(self, w: float, n_samples: int) -> float:
+        sel = self.table[(np.isclose(self.table["w"], w)) & (self.table["k"] == n_samples)]
         if sel.empty:
-            raise BenchkitValueError(f"no entry for w={w}, k={k}")
+            raise BenchkitValueError(f"no entry for w={w}, n_samples={n_samples}")
         return float(sel["power"].iloc[0])
 
     def to_frame(self) -> pd.DataFrame:
@@ -145,7 +145,7 @@ def detection_power(
     z: Any,
     widths: Any,
     *,
-    k: Any = (1, 10, 100),
+    n_samples: Any = (1, 10, 100),
     a: float = 0.2,
     alpha: float = 0.05,
     baseline: Any = 0.5,
@@ -162,8 +162,9 @@ def detection_power(
         Normalized difficulties in [0, 1].
     widths : float or array_like
         Widths :math:`w \in (0, 1]` of the improved interval :math:`I`.
-    k : int or sequence of int
-        Repeated samples per item (per model), default (1, 10, 100).
+    n_samples : int or sequence of int
+        The paper's k: repeated samples per item (per model), default (1, 10, 100); the
+        ``k`` column of the table.
     a : float
         Size of the improvement on :math:`I`, :math:`s^+ - s^- = a` there and 0 elsewhere (the
         least favourable alternative of :math:`H_1`); in (0, 1], default 0.2.
@@ -214,9 +215,9 @@ def detection_power(
     ws = np.atleast_1d(check_array("widths", widths, ndim=(0, 1), dtype="float", min_size=1))
     for w in ws:
         check_float("widths", float(w), min=0.0, max=1.0, min_inclusive=False)
-    ks = np.atleast_1d(check_array("k", k, ndim=(0, 1), dtype="int", min_size=1))
+    ks = np.atleast_1d(check_array("n_samples", n_samples, ndim=(0, 1), dtype="int", min_size=1))
     for kk in ks:
-        check_int("k", int(kk), min=1)
+        check_int("n_samples", int(kk), min=1)
     a = check_float("a", a, min=0.0, max=1.0, min_inclusive=False)
     alpha = check_probability("alpha", alpha, open_interval=True)
     check_choice("test", test, ("max", "score"))

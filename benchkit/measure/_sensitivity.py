@@ -45,7 +45,7 @@ class Sensitivity:
         """The tidy table (a copy)."""
         return self.table.copy()
 
-    def ranges(self) -> pd.DataFrame:
+    def ranges_frame(self) -> pd.DataFrame:
         """Per benchmark and metric: the value at the default setting, and its range over settings.
 
         Columns: default value, min, max and max - min over all settings.
@@ -104,7 +104,7 @@ def _as_tuple(name: str, value: Any, allowed=None, number: bool = False) -> tupl
     return tuple(out)
 
 
-def sensitivity(
+def analyze_sensitivity(
     data: Any,
     *,
     extreme: str | Sequence[str] = ("keep", "drop"),
@@ -165,7 +165,7 @@ def sensitivity(
     --------
     >>> from benchkit import datasets, measure
     >>> mmlu = datasets.fetch("mmlu-redux", part="helm-full")   # doctest: +SKIP
-    >>> s = measure.sensitivity(mmlu, item_prior_sd=3.0)         # doctest: +SKIP
+    >>> s = measure.analyze_sensitivity(mmlu, item_prior_sd=3.0)         # doctest: +SKIP
     >>> s.by_choice("extreme")                                   # doctest: +SKIP
     """
     from benchkit.measure.responses import _is_response_set

@@ -57,9 +57,9 @@ from benchkit.measure._metrics import TABLE1_THRESHOLDS
 from benchkit.measure._metrics import MeasureSummary
 from benchkit.measure._metrics import MeasureTable
 from benchkit.measure._metrics import ddm
-from benchkit.measure._metrics import measure_table
 from benchkit.measure._metrics import normalize_difficulty
 from benchkit.measure._metrics import summarize
+from benchkit.measure._metrics import tabulate_measures
 from benchkit.measure._metrics import top_gaps
 from benchkit.measure._power import DetectionPower
 from benchkit.measure._power import detection_power
@@ -76,7 +76,7 @@ __all__ = [
 
 
 def _counts_of(rs) -> tuple[np.ndarray, np.ndarray]:
-    from benchkit._validation import check_response_set
+    from benchkit.response_set import check_response_set
 
     check_response_set("rs", rs)
     cm = rs.counts()
@@ -156,7 +156,7 @@ class BenchmarkMeasure:
         1PL difficulties (logit scale) and normalized difficulties in [0, 1].
     text : ndarray of object (n,) or None
         Item text where the data carry it (``None`` entries where an item has none).
-    summary : benchkit.measure.MeasureSummary
+    summary : benchkit.measure.steps.MeasureSummary
         DDM, Max Gap and top-k gaps of ``z``.
     fit : benchkit.irt.IRTFit or None
         The 1PL fit (None when difficulties were given directly).
@@ -196,7 +196,7 @@ class BenchmarkMeasure:
         return df
 
     def gap_targets(self, *, k: int | None = None, n_neighbors: int = 3) -> GapTargets:
-        """:func:`benchkit.measure.gap_targets` on this benchmark, with item ids (and ``text``)."""
+        """:func:`benchkit.measure.steps.gap_targets` on this benchmark, with item ids (and ``text``)."""
         kk = len(self.summary.top_gaps) if k is None else k
         gt = gap_targets(self.z, k=kk, n_neighbors=n_neighbors, items=list(self.items))
         if self.text is not None and len(gt.neighbors):
@@ -206,12 +206,12 @@ class BenchmarkMeasure:
         return gt
 
     def what_if(self, added: Any, *, k: int | None = None, target: Any = "uniform") -> WhatIf:
-        """:func:`benchkit.measure.what_if`: the metrics after adding items at ``added`` (in [0, 1])."""
+        """:func:`benchkit.measure.steps.what_if`: the metrics after adding items at ``added`` (in [0, 1])."""
         kk = len(self.summary.top_gaps) if k is None else k
         return what_if(self.z, added, k=kk, target=target)
 
     def detection_power(self, widths: Any, **options: Any) -> DetectionPower:
-        """:func:`benchkit.measure.detection_power` on this benchmark (options passed through)."""
+        """:func:`benchkit.measure.steps.detection_power` on this benchmark (options passed through)."""
         return detection_power(self.z, widths, **options)
 
 
@@ -219,7 +219,7 @@ class BenchmarkMeasure:
 class BenchmarkMeasures:
     """Many benchmarks as empirical measures over difficulty (input of the ECDF explorer).
 
-    ``table`` is the paper's Table 1 (:class:`benchkit.measure.MeasureTable`); ``benchmarks`` the
+    ``table`` is the paper's Table 1 (:class:`benchkit.measure.steps.MeasureTable`); ``benchmarks`` the
     per-benchmark :class:`BenchmarkMeasure` in the same order. Index by name: ``res["mbpp"]``.
     """
 
@@ -319,7 +319,7 @@ def measure_benchmarks(
     method : {"jml", "mml"}
         The 1PL estimator (see :func:`fit_difficulties`; default ``"jml"``).
     normalize : {"minmax", "logistic"}
-        :func:`benchkit.measure.normalize_difficulty` per benchmark (default min-max).
+        :func:`benchkit.measure.steps.normalize_difficulty` per benchmark (default min-max).
     k : int
         Top-k gaps (default 5).
     target : {"uniform", "lebesgue"}
@@ -431,7 +431,7 @@ def measure_benchmarks(
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise BenchkitValueError(f"benchmark names must be unique; repeated: {dup}")
-    table = measure_table({b.name: b.z for b in out}, normalize=None, k=k, target=target,
+    table = tabulate_measures({b.name: b.z for b in out}, normalize=None, k=k, target=target,
                                    thresholds=thresholds)
     opts = dict(by=by, method=method, normalize=normalize, item_prior_sd=item_prior_sd,
                 ability_prior_sd=ability_prior_sd, extreme=extreme)
@@ -459,7 +459,7 @@ def combine(*results: BenchmarkMeasures, thresholds: Sequence[float] | None = No
     if dup:
         raise BenchkitValueError(f"benchmark names must be unique; repeated: {dup}")
     th = results[0].table.thresholds if thresholds is None else thresholds
-    table = measure_table({b.name: b.z for b in benches}, normalize=None, k=k,
+    table = tabulate_measures({b.name: b.z for b in benches}, normalize=None, k=k,
                                    target=target, thresholds=th)
     return BenchmarkMeasures(benchmarks=benches, table=table, k=k, target=target,
                              options={"combined": [r.options for r in results]})

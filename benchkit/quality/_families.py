@@ -68,7 +68,7 @@ def _key(row: pd.Series, by: Sequence[str]) -> str | None:
 
 
 def families_from_models(models: Any, *, by: str | Sequence[str] = ("series", "variant"),
-                         size: str = "size", overrides: Mapping[str, Any] | None = None,
+                         size_column: str = "size", overrides: Mapping[str, Any] | None = None,
                          families: Mapping[str, Sequence[str]] | None = None) -> Families:
     """Group models into families ordered by size (Eq. 3), reporting every model left out.
 
@@ -79,7 +79,7 @@ def families_from_models(models: Any, *, by: str | Sequence[str] = ("series", "v
         ``variant``, ``size``), or model names to parse with :func:`benchkit.model_names.parse_model_names`.
     by : str or sequence of str, default ("series", "variant")
         Column(s) whose joint value is the family key.
-    size : str, default "size"
+    size_column : str, default "size"
         Column with the parameter count (the strength order: larger is stronger).
     overrides : mapping of model -> dict, optional
         Per-model corrections, e.g. ``{"phi-1": {"series": "phi", "size": 1.3e9}}``, applied before
@@ -116,17 +116,17 @@ def families_from_models(models: Any, *, by: str | Sequence[str] = ("series", "v
                 raise BenchkitValueError(f"families[{name!r}] names unknown model(s) {unknown[:5]}")
             names.append(str(name))
             members.append(tuple(fam))
-            sizes.append(tuple(float(table.at[m, size]) if size in table.columns else np.nan
+            sizes.append(tuple(float(table.at[m, size_column]) if size_column in table.columns else np.nan
                                for m in fam))
         inside = {m for f in members for m in f}
         left = pd.DataFrame({"model": [m for m in table.index if m not in inside]})
         left["family"] = None
-        left["size"] = [float(table.at[m, size]) if size in table.columns else np.nan
+        left["size"] = [float(table.at[m, size_column]) if size_column in table.columns else np.nan
                         for m in left["model"]]
         left["reason"] = "not listed"
         return Families(tuple(names), tuple(members), tuple(sizes), left)
     by = [by] if isinstance(by, str) else list(by)
-    check_columns("models", table.columns, required=[*by, size])
+    check_columns("models", table.columns, required=[*by, size_column])
     for m, fix in (overrides or {}).items():
         if str(m) not in table.index:
             raise BenchkitValueError(f"overrides names unknown model {m!r}")
@@ -134,12 +134,12 @@ def families_from_models(models: Any, *, by: str | Sequence[str] = ("series", "v
             if col not in table.columns:
                 table[col] = None
             table.loc[str(m), col] = val
-    table[size] = pd.to_numeric(table[size], errors="coerce")
+    table[size_column] = pd.to_numeric(table[size_column], errors="coerce")
     left_rows = []
     groups: dict[str, list[tuple[str, float]]] = {}
     for m, row in table.iterrows():
         k = _key(row, by)
-        s = float(row[size])
+        s = float(row[size_column])
         if k is None:
             left_rows.append((m, None, s, "no family"))
         elif np.isnan(s):

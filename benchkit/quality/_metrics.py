@@ -438,7 +438,7 @@ class CADResult:
                              "comparisons": self.item_comparisons,
                              "rate": self.item_rate, "score": self.item_score})
 
-    def family_frame(self, *, names: Sequence[str] | None = None) -> pd.DataFrame:
+    def families_frame(self, *, names: Sequence[str] | None = None) -> pd.DataFrame:
         """One row per family: inversions, comparisons, rate, score (Table 7)."""
         idx = pd.Index(names if names is not None else range(self.family_inversions.size),
                        name="family")
@@ -536,16 +536,16 @@ def _pairwise_tau_mean(R: np.ndarray) -> float:
     return float(np.nanmean(t)) if np.isfinite(t).any() else float("nan")
 
 
-def _sample_scores(Ya: np.ndarray, pool: np.ndarray, size: int, K: int, replace: bool,
+def _sample_scores(Ya: np.ndarray, pool: np.ndarray, size: int, n_rep: int, replace: bool,
                    gen: np.random.Generator) -> np.ndarray:
-    R = np.empty((K, Ya.shape[1]))
-    for k in range(K):
+    R = np.empty((n_rep, Ya.shape[1]))
+    for k in range(n_rep):
         pick = pool[gen.choice(pool.size, size=size, replace=replace)]
         R[k] = Ya[pick].mean(0)
     return R
 
 
-def stability(Y, ratio, *, K: int = 100, items=None, replace: bool = True, rng=None) -> float:
+def stability(Y, ratio, *, n_rep: int = 100, items=None, replace: bool = True, rng=None) -> float:
     r"""Stability Score (Sec. 3.4, Eq. 7): mean pairwise Kendall tau_b of K resampled rankings.
 
     Parameters
@@ -555,8 +555,8 @@ def stability(Y, ratio, *, K: int = 100, items=None, replace: bool = True, rng=N
     ratio : float in (0, 1]
         Selection ratio r; each iteration samples ``max(1, round(r * |B|))`` items, ``|B|`` = number
         of rows of Y.
-    K : int, default 100
-        Number of sampling iterations.
+    n_rep : int, default 100
+        The paper's K: the number of repeated samples (sampling iterations).
     items : array_like of int or bool, optional
         The selective benchmark :math:`B_s` (row indices or a mask) the samples are drawn from;
         default all rows (stability of a random r-subset of B).
@@ -588,12 +588,12 @@ def stability(Y, ratio, *, K: int = 100, items=None, replace: bool = True, rng=N
     --------
     >>> import numpy as np
     >>> Y = (np.random.default_rng(0).random((50, 6)) < np.linspace(0.8, 0.3, 6)).astype(float)
-    >>> round(stability(Y, 0.5, K=10, rng=0), 4)
+    >>> round(stability(Y, 0.5, n_rep=10, rng=0), 4)
     0.6314
     """
     Ya = _check_Y(Y, allow_nan=False)
     r = check_float("ratio", ratio, min=0.0, max=1.0, min_inclusive=False)
-    K = check_int("K", K, min=2)
+    n_rep = check_int("n_rep", n_rep, min=2)
     n = Ya.shape[0]
     if Ya.shape[1] < 2:
         raise BenchkitValueError(f"stability ranks models: Y needs at least 2 models (columns); got "
@@ -608,7 +608,7 @@ def stability(Y, ratio, *, K: int = 100, items=None, replace: bool = True, rng=N
     size = max(1, int(round(r * n)))
     if not replace and size > pool.size:
         raise BenchkitValueError(f"replace=False cannot draw {size} items from a pool of {pool.size}")
-    R = _sample_scores(Ya, pool, size, K, bool(replace), generator(rng))
+    R = _sample_scores(Ya, pool, size, n_rep, bool(replace), generator(rng))
     return _pairwise_tau_mean(R)
 
 

@@ -65,7 +65,7 @@ def item_criteria(Y, families, *, lam: float = 12.0, eps: float = 0.02) -> pd.Da
     """Per item: CAD inversions, comparisons, rate and score; DS contribution; accuracy.
 
     ``cad_score = exp(-lam * inv_q / comp_q)`` (1 for an item without comparisons: nothing
-    contradicts it); ``ds_contribution`` is :func:`~benchkit.quality.ds_contributions`.
+    contradicts it); ``ds_contribution`` is :func:`~benchkit.quality.steps.ds_contributions`.
     """
     Ya = _check_Y(Y, allow_nan=False)
     r = cad(Ya, families, lam=lam)
@@ -153,7 +153,7 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
     return _order(crit, method, cad_threshold, lengths, gen)[:k]
 
 
-def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> dict[str, float]:
+def subset_metrics(Y, items, *, n_rep: int = 100, eps: float = 0.02, rng=None) -> dict[str, float]:
     """Quality of a selective benchmark.
 
     ``n_items``, ``share``, ``tau`` (Kendall tau_b between model scores on the subset and on the full
@@ -170,7 +170,7 @@ def subset_metrics(Y, items, *, K: int = 100, eps: float = 0.02, rng=None) -> di
     sub = Ya[items].mean(axis=0)
     tau = kendall_tau_b(sub, full) if Ya.shape[1] >= 2 else np.nan
     st = (np.nan if _constant_rows(Ya[items]) or Ya.shape[1] < 2
-          else stability(Ya, items.size / n, K=K, items=items, rng=rng))
+          else stability(Ya, items.size / n, n_rep=n_rep, items=items, rng=rng))
     return dict(n_items=int(items.size), share=items.size / n, tau=float(tau), stability=st,
                 ds=ds(sub, eps=eps))
 
@@ -205,23 +205,23 @@ def _benchmark_inputs(result, b: str, *, lam: float, eps: float):
     return Y, fams, arr, item_criteria(arr, fams, lam=lam, eps=eps), _lengths(result, b, Y.index)
 
 
-def _task(Y: np.ndarray, fams, crit, method, ratio, thr, lengths, K, eps, seed):
+def _task(Y: np.ndarray, fams, crit, method, ratio, thr, lengths, n_rep, eps, seed):
     gen_sel, gen_st = (np.random.default_rng(s) for s in seed.spawn(2))
     items = select_items(Y, fams, ratio=ratio, method=method, cad_threshold=thr, eps=eps,
                          lengths=lengths, criteria=crit, rng=gen_sel)
-    out = subset_metrics(Y, items, K=K, eps=eps, rng=gen_st)
+    out = subset_metrics(Y, items, n_rep=n_rep, eps=eps, rng=gen_st)
     out["items"] = items
     return out
 
 
-def _run(result, settings: list[dict], *, K, rng, n_jobs, progress, desc) -> pd.DataFrame:
+def _run(result, settings: list[dict], *, n_rep, rng, n_jobs, progress, desc) -> pd.DataFrame:
     """One row per (benchmark, setting): the subset's metrics.
 
     Selection and stability draw from child ``(benchmark, setting)`` of ``rng``.
     """
     check_rng(rng)
     check_n_jobs(n_jobs)
-    K = check_int("K", K, min=2)
+    n_rep = check_int("n_rep", n_rep, min=2)
     eps = result.settings["eps"]
     lam = result.settings["lam"]
     names = list(result.matrices)
@@ -236,7 +236,7 @@ def _run(result, settings: list[dict], *, K, rng, n_jobs, progress, desc) -> pd.
             if s["method"] in ("longest", "shortest") and L is None:
                 continue
             tasks.append((arr, fams, crit, s["method"], s.get("ratio", 0.35),
-                          s.get("cad_threshold", 0.15), L, K, eps, seeds[bi * len(settings) + si]))
+                          s.get("cad_threshold", 0.15), L, n_rep, eps, seeds[bi * len(settings) + si]))
             meta.append((b, result.domains[b], s))
     outs = parallel_map(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
     rows = []
@@ -255,7 +255,7 @@ def _with_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 
 
 def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)),
-                    method: str = "cad+ds", cad_threshold: float = 0.15, K: int = 100, rng=None,
+                    method: str = "cad+ds", cad_threshold: float = 0.15, n_rep: int = 100, rng=None,
                     n_jobs=None, progress: bool = True) -> pd.DataFrame:
     """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%).
 
@@ -264,12 +264,12 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
     n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, METHODS)
     settings = [dict(method=method, ratio=float(r), cad_threshold=cad_threshold) for r in ratios]
-    return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
+    return _with_mean(_run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress,
                            desc="ratio sweep"), ["method", "ratio"])
 
 
 def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "cad+ds"),
-             cad_threshold: float = 0.15, K: int = 100, rng=None, n_jobs=None,
+             cad_threshold: float = 0.15, n_rep: int = 100, rng=None, n_jobs=None,
              progress: bool = True) -> pd.DataFrame:
     """Table 4: metric combinations for item selection ("full" = all items).
 
@@ -283,8 +283,10 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "ca
         "cad-threshold": every item whose CAD score exceeds ``cad_threshold``, whatever their share
         (Sec. 5.4.2: "filtering by CAD alone (score > 0.15)").
     cad_threshold : float, default 0.15
-    K, rng, n_jobs, progress
-        Stability draws, randomness, workers, progress bar.
+    n_rep : int, default 100
+        Sampling iterations of the stability score (Sec. 3.4).
+    rng, n_jobs, progress
+        Randomness, workers, progress bar.
 
     Returns
     -------
@@ -300,24 +302,24 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "ca
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
-    out = _run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
+    out = _run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
     out.loc[(out["ratio"] == 1.0) & (out["method"] == "cad+ds"), "method"] = "full"
     return _with_mean(out, ["method", "ratio"])
 
 
 def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0.40),
-                          K: int = 100, rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
+                          n_rep: int = 100, rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
     """Table 5: the subset of items with CAD score above each threshold.
 
     With its retained share, tau, stability and DS.
     """
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
-    return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
+    return _with_mean(_run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress,
                            desc="thresholds"), ["method", "cad_threshold"])
 
 
-def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: int = 100,
+def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, n_rep: int = 100,
               rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
     """Table 6: CAD+DS against the baseline selections, all at ``ratio``.
 
@@ -327,7 +329,7 @@ def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, K: in
     n_jobs = check_n_jobs(n_jobs)
     methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
-    return _with_mean(_run(result, settings, K=K, rng=rng, n_jobs=n_jobs, progress=progress,
+    return _with_mean(_run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress,
                            desc="baselines"), ["method", "ratio"])
 
 
@@ -360,11 +362,11 @@ class SelectiveResult:
         return self.models.copy()
 
 
-def _select_task(arr, fams, L, seed, ratio, method, cad_threshold, lam, eps, K):
+def _select_task(arr, fams, L, seed, ratio, method, cad_threshold, lam, eps, n_rep):
     gen_sel, gen_st = (np.random.default_rng(s) for s in seed.spawn(2))
     items = select_items(arr, fams, ratio=ratio, method=method, cad_threshold=cad_threshold,
                          lam=lam, eps=eps, lengths=L, rng=gen_sel)
-    st = stability(arr, items.size / arr.shape[0], K=K, items=items, rng=gen_st)
+    st = stability(arr, items.size / arr.shape[0], n_rep=n_rep, items=items, rng=gen_st)
     return items, st
 
 
@@ -373,7 +375,7 @@ def _rank(x: pd.Series) -> pd.Series:
 
 
 def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
-                     cad_threshold: float = 0.15, K: int = 100, held_out_models=(),
+                     cad_threshold: float = 0.15, n_rep: int = 100, held_out_models=(),
                      rng=None, n_jobs=None) -> SelectiveResult:
     """Table 2 (and Table 3 with ``held_out_models``): full against selective scores.
 
@@ -387,7 +389,7 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
     """
     check_rng(rng)
     check_n_jobs(n_jobs)
-    K = check_int("K", K, min=2)
+    n_rep = check_int("n_rep", n_rep, min=2)
     check_choice("method", method, METHODS)
     held = [str(m) for m in held_out_models]
     unknown = [m for m in held if m not in result.scores.columns]
@@ -404,7 +406,7 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
         tasks.append((b, Y.to_numpy(), fams, _lengths(result, b, Y.index), seeds[bi], Y.index))
 
     outs = parallel_map(_select_task, [(t[1], t[2], t[3], t[4], ratio, method, cad_threshold,
-                                        lam, eps, K) for t in tasks], n_jobs=n_jobs)
+                                        lam, eps, n_rep) for t in tasks], n_jobs=n_jobs)
     full_rows, sel_rows, subsets, stab, brows = {}, {}, {}, {}, []
     for (b, _, _, _, _, index), (items, st) in zip(tasks, outs):
         Yall = result.matrices[b]

@@ -8,8 +8,8 @@
   the inverted pairs and text where present;
 * :func:`selection_view` -- the selection-ratio curve (Figure 2) plus, per benchmark, the full
   ranked item order of the strategy, so that the subset at any ratio r is exactly the first
-  ``max(1, round(r n))`` items of ``order`` (what :func:`benchkit.quality.select_items` returns),
-  and :func:`subset_at` for the subset's items and metrics at one ratio.
+  ``max(1, round(r n))`` items of ``order`` (what :func:`benchkit.quality.steps.select_items` returns),
+  and :func:`subset_view` for the subset's items and metrics at one ratio.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from benchkit.quality._selection import selection_sweep
 from benchkit.quality._selection import subset_metrics
 
 __all__ = ["metrics_view", "kendall_view", "family_view", "SelectionView", "selection_view",
-           "subset_at"]
+           "subset_view"]
 
 _BANDED = {"cbrc": "cbrc", "ds": "ds", "cad": "cad", "raw_cad": "raw_cad", "bqs": None}
 
@@ -73,7 +73,7 @@ def family_view(result, benchmark: str) -> tuple[pd.DataFrame, pd.DataFrame]:
     check_choice("benchmark", benchmark, list(result.matrices))
     r = result.cad_results[benchmark]
     fam = result.families[benchmark]
-    frame = r.family_frame(names=list(fam.names)).reset_index()
+    frame = r.families_frame(names=list(fam.names)).reset_index()
     frame.insert(1, "members", [" > ".join(m) for m in fam.members])
     frame["band"] = [band("cad", v) for v in frame["score"]]
     return frame, result.inverted_items(benchmark)
@@ -86,7 +86,7 @@ class SelectionView:
     Attributes
     ----------
     curve : DataFrame
-        :func:`benchkit.quality.selection_sweep` output (per benchmark and ``"mean"``).
+        :func:`benchkit.quality.steps.selection_sweep` output (per benchmark and ``"mean"``).
     order : dict of benchmark -> list of item ids
         The strategy's full ranking, best first (for "cad-threshold" only the passing items).
     criteria : dict of benchmark -> DataFrame
@@ -113,7 +113,7 @@ class SelectionView:
 
 
 def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)),
-                   method: str = "cad+ds", cad_threshold: float = 0.15, K: int = 100, rng=None,
+                   method: str = "cad+ds", cad_threshold: float = 0.15, n_rep: int = 100, rng=None,
                    n_jobs=None, progress: bool = False) -> SelectionView:
     """Figure 2's curve and the ranked orders behind it.
 
@@ -123,7 +123,7 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
     n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, [m for m in METHODS if m != "random"])
     curve = selection_sweep(result, ratios=ratios, method=method, cad_threshold=cad_threshold,
-                            K=K, rng=rng, n_jobs=n_jobs, progress=progress)
+                            n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress)
     order, crits = {}, {}
     lam, eps = result.settings["lam"], result.settings["eps"]
     for b in result.matrices:
@@ -142,8 +142,8 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
                          cad_threshold=cad_threshold)
 
 
-def subset_at(result, benchmark: str, ratio: float, *, method: str = "cad+ds",
-              cad_threshold: float = 0.15, K: int = 100, rng=None) -> dict:
+def subset_view(result, benchmark: str, ratio: float, *, method: str = "cad+ds",
+              cad_threshold: float = 0.15, n_rep: int = 100, rng=None) -> dict:
     """The selective benchmark of ``benchmark`` at ``ratio``.
 
     ``items`` (ids, best first), ``text`` (where present), and its ``tau``, ``stability``, ``ds``,
@@ -158,7 +158,7 @@ def subset_at(result, benchmark: str, ratio: float, *, method: str = "cad+ds",
     idx = select_items(arr, fams, ratio=ratio, method=method, cad_threshold=cad_threshold,
                        lam=result.settings["lam"], eps=result.settings["eps"], lengths=L,
                        rng=s_sel)
-    out = subset_metrics(arr, idx, K=K, eps=result.settings["eps"], rng=s_st)
+    out = subset_metrics(arr, idx, n_rep=n_rep, eps=result.settings["eps"], rng=s_st)
     out["items"] = list(Y.index[idx])
     text = result.item_text.get(benchmark)
     out["text"] = None if text is None else list(text.reindex(out["items"]))

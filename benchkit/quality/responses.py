@@ -105,7 +105,7 @@ class QualityResult:
         """Table 1 (:attr:`table`)."""
         return self.table.copy()
 
-    def intervals(self) -> pd.DataFrame:
+    def intervals_frame(self) -> pd.DataFrame:
         """Table 14: per benchmark and metric the estimate, its interval and the diagnostics.
 
         The rows of :attr:`interval_diagnostics`, benchmark by benchmark (empty intervals when
@@ -120,7 +120,7 @@ class QualityResult:
                 for m in (*_METRICS, "raw_cad")]
         return pd.DataFrame(rows, columns=["benchmark", "metric", "estimate", "low", "high"])
 
-    def family_table(self) -> pd.DataFrame:
+    def families_frame(self) -> pd.DataFrame:
         """Table 7: CAD score per benchmark (rows) and family (columns).
 
         NaN where a family has fewer than two models on a benchmark.
@@ -223,7 +223,9 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         "intersection" keeps the models present in every benchmark (the paper's setting) and
         reports the rest in ``dropped``; "pairwise" keeps every model: CBRC compares each pair of
         benchmarks on their shared models, DS and CAD use each benchmark's own models.
-    lam, eps, weights : the paper's defaults (12, 0.02, (0.3, 0.3, 0.4)).
+    lam, eps, weights : float, float, (float, float, float)
+        The CAD scaling lambda (Eq. 6), the DS minimum difference (Eq. 2) and the BQS weights
+        (Eq. 10); the paper's defaults (12, 0.02, (0.3, 0.3, 0.4)).
     min_models : int, default 2
         Fewest shared models for a pairwise tau.
     nan_policy : {"propagate", "omit"}, default "propagate"
@@ -252,12 +254,12 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     and every replicate uses the models scored in it (a model is never dropped for a block of
     replicates); see :mod:`benchkit.quality._bootstrap`. The interval corrects bias (basic by
     default; its bounds are cut to the metric's range, e.g. CBRC to [-1, 1]) and reports its
-    diagnostics in :meth:`QualityResult.intervals`; a
+    diagnostics in :meth:`QualityResult.intervals_frame`; a
     :class:`~benchkit.BenchkitWarning` names every interval that cannot be trusted (for
     instance an estimate beyond the 97.5% quantile of its replicates: Kendall tau between
     re-estimated model means shrinks under resampling, and no quantile interval then contains
     the estimate). Stability (Sec. 3.4) is a property of a selective benchmark, so it is
-    reported by :func:`benchkit.quality.selective_scores` and the sweeps, not here.
+    reported by :func:`benchkit.quality.steps.selective_scores` and the sweeps, not here.
 
     Measured coverage of the nominal 95% intervals of the population values
     (``benchmarks/coverage_quality.py``: 12 models, six benchmarks of 164-500 items, two of them
@@ -448,6 +450,6 @@ def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_m
         listed = "; ".join(f"{r.benchmark} {r.metric}: {r.reason}" for r in bad.head(8).itertuples())
         more = f" (and {len(bad) - 8} more)" if len(bad) > 8 else ""
         warnings.warn(f"{len(bad)} bootstrap interval(s) cannot be trusted: {listed}{more}; see "
-                      "QualityResult.intervals() (columns bias, z0, inside, reason)", BenchkitWarning,
+                      "QualityResult.intervals_frame() (columns bias, z0, inside, reason)", BenchkitWarning,
                       stacklevel=3)
     return reps, diag, pools

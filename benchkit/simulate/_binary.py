@@ -25,6 +25,7 @@ from benchkit.simulate._common import _flaw_table
 from benchkit.simulate._common import _freeze
 from benchkit.simulate._common import _item_ids
 from benchkit.simulate._common import _model_generators
+from benchkit.simulate._common import _refuse_oversized
 
 # --------------------------------------------------------------------------------------------------
 # 4. binary matrix at scale, and a streaming long Parquet writer
@@ -146,6 +147,9 @@ def binary_matrix(
         raise BenchkitTypeError(f"dtype={describe(dtype)} is not a numpy dtype") from exc
     check_choice("dtype", dt.name, _MATRIX_DTYPES)
     chunk = check_int("chunk", chunk, min=1)
+    n_i, n_m = check_int("n_items", n_items, min=1), check_int("n_models", n_models, min=1)
+    _refuse_oversized("binary_matrix", f"{n_i:,} items x {n_m:,} models", float(n_i) * n_m,
+                      dt.itemsize + 1)
     bm, params = _binary_model(n_items, n_models, rng, ability_sd, easiness_loc, easiness_sd,
                                discrimination, discrimination_sd, guessing)
     params["dtype"] = dt.name

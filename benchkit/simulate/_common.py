@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._budget import check_memory
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
@@ -355,6 +356,12 @@ def _draw_binary_block(p_block: np.ndarray, gens) -> np.ndarray:
     for j, g in enumerate(gens):
         g.random(n_items, dtype=np.float32, out=u[j])
     return (u.T < p_block)
+
+
+def _refuse_oversized(generator: str, shape: str, n_cells: float, bytes_per_cell: float) -> None:
+    """Refuse a simulation whose ``n_cells`` cells of ``bytes_per_cell`` exceed the memory budget."""
+    check_memory(f"{generator} of {shape} ({n_cells:,.0f} cells)", n_cells * bytes_per_cell,
+                 hint="simulate fewer items or models (or write_long_parquet, which streams)")
 
 
 def _binary_matrix_from(prob_block: Callable[[int, int], np.ndarray], n_items: int, n_models: int,

@@ -31,6 +31,7 @@ from benchkit.simulate._common import _fmt_size
 from benchkit.simulate._common import _freeze
 from benchkit.simulate._common import _item_ids
 from benchkit.simulate._common import _model_generators
+from benchkit.simulate._common import _refuse_oversized
 from benchkit.simulate._common import _state_labels
 from benchkit.simulate._common import _with_means
 
@@ -181,6 +182,8 @@ def repeated_sampling(
             raise BenchkitValueError(f"ladder must hold at least 2 sizes; got {n_models}")
     T = check_int("T", T, min=1)
     n_states = check_int("n_states", n_states, min=2, max=26)
+    _refuse_oversized("repeated_sampling", f"{n_items:,} items x {n_models:,} models x T={T:,}",
+                      float(n_items) * n_models * T, 160)
     if flawed is None:
         flawed = {"non_monotone": 0.05, "flat": 0.10}
     counts = _check_flawed(flawed, FLAW_KINDS["repeated_sampling"], n_items)

@@ -23,6 +23,7 @@ from benchkit.simulate._common import _flaw_table
 from benchkit.simulate._common import _freeze
 from benchkit.simulate._common import _item_ids
 from benchkit.simulate._common import _model_generators
+from benchkit.simulate._common import _refuse_oversized
 from benchkit.simulate._common import _state_labels
 from benchkit.simulate._common import _with_means
 
@@ -35,7 +36,7 @@ def mcq_probabilities(
     *,
     n_items: int = 300,
     n_models: int = 8,
-    k: int = 4,
+    n_options: int = 4,
     flawed: Mapping[str, int | float] | None = None,
     ability_sd: float = 1.0,
     difficulty_loc: float = -0.5,
@@ -55,8 +56,8 @@ def mcq_probabilities(
     Parameters
     ----------
     n_items, n_models : int
-    k : int
-        Options per item (2-26), lettered ``A``, ``B``, ...
+    n_options : int
+        Options per item, k (2-26), lettered ``A``, ``B``, ...
     flawed : mapping, optional
         ``"miskeyed"`` and/or ``"ambiguous"`` -> count (int) or fraction (float). Default
         ``{"miskeyed": 0.03, "ambiguous": 0.03}``; ``{}`` for none.
@@ -119,7 +120,10 @@ def mcq_probabilities(
     """
     n_items = check_int("n_items", n_items, min=1)
     n_models = check_int("n_models", n_models, min=1)
-    k = check_int("k", k, min=2, max=26)
+    n_options = check_int("n_options", n_options, min=2, max=26)
+    # rows of the long table (a list of n_options probabilities each) and the dense views
+    _refuse_oversized("mcq_probabilities", f"{n_items:,} items x {n_models:,} models",
+                      float(n_items) * n_models, 200 + 48 * n_options)
     if flawed is None:
         flawed = {"miskeyed": 0.03, "ambiguous": 0.03}
     counts = _check_flawed(flawed, FLAW_KINDS["mcq_probabilities"], n_items)
@@ -137,7 +141,8 @@ def mcq_probabilities(
     if not isinstance(model_prefix, str) or not model_prefix:
         raise BenchkitTypeError(f"model_prefix must be a non-empty string, got {describe(model_prefix)}")
     params = _freeze(dict(
-        n_items=n_items, n_models=n_models, k=k, flawed=dict(flawed), ability_sd=ability_sd,
+        n_items=n_items, n_models=n_models, n_options=n_options, flawed=dict(flawed),
+        ability_sd=ability_sd,
         difficulty_loc=difficulty_loc, difficulty_sd=difficulty_sd, discrimination=discrimination,
         discrimination_sd=discrimination_sd, distractor_concentration=distractor_concentration,
         logit_noise=logit_noise, sharpness=sharpness, sharpness_slope=sharpness_slope,
@@ -153,15 +158,16 @@ def mcq_probabilities(
     ri = np.random.default_rng(ss_items)
     beta = ri.normal(difficulty_loc, difficulty_sd, size=n_items)
     a = discrimination * np.exp(ri.normal(0.0, discrimination_sd, size=n_items))
-    rho = ri.dirichlet(np.full(k - 1, distractor_concentration), size=n_items)
-    perm = np.argsort(ri.random((n_items, k)), axis=1)  # perm[q, c] = letter of canonical option c
+    rho = ri.dirichlet(np.full(n_options - 1, distractor_concentration), size=n_items)
+    # perm[q, c] = letter of canonical option c
+    perm = np.argsort(ri.random((n_items, n_options)), axis=1)
     log_rho = np.log(np.maximum(rho, 1e-300))
 
     rf = np.random.default_rng(ss_flaws)
     flaw = _assign_flaws(rf, counts, n_items)
     delta = rf.normal(0.0, ambiguity_sd, size=n_items)
     top_distractor = 1 + np.argmax(rho, axis=1)  # canonical index of the most attractive distractor
-    letters = _state_labels(k)
+    letters = _state_labels(n_options)
     rows = np.arange(n_items)
     true_letter = perm[:, 0]
     key_letter = true_letter.copy()
@@ -176,11 +182,11 @@ def mcq_probabilities(
     detail[ambiguous] = [f"options {letters[tl]} and {p} near-equal (logit gap {d:+.3f})"
                          for tl, p, d in zip(true_letter[ambiguous], partner[ambiguous], delta[ambiguous])]
 
-    P = np.empty((n_items, n_models, k))
+    P = np.empty((n_items, n_models, n_options))
     amb_rows = np.flatnonzero(ambiguous)
     for m, g in enumerate(_model_generators(spawn(ss_resp, n_models), 0, n_models)):
-        eps = g.normal(0.0, logit_noise, size=(n_items, k))
-        z = np.empty((n_items, k))
+        eps = g.normal(0.0, logit_noise, size=(n_items, n_options))
+        z = np.empty((n_items, n_options))
         z[:, 0] = a * (ability[m] - beta) + eps[:, 0]
         z[:, 1:] = log_rho + eps[:, 1:]
         z[amb_rows, top_distractor[amb_rows]] = z[amb_rows, 0] + delta[amb_rows]
@@ -201,7 +207,7 @@ def mcq_probabilities(
         "item": pd.array(np.tile(np.asarray(item_ids, dtype=object), n_models), dtype="string"),
         "correct": correct.T.ravel(),
         "answer": pd.array(letter_arr[top.T.ravel()], dtype="string"),
-        "option_probs": list(PT.reshape(-1, k)),
+        "option_probs": list(PT.reshape(-1, n_options)),
     })
     p_key = P[rows, :, key_letter]
     models = pd.DataFrame(

@@ -68,7 +68,7 @@ SAMPLES: Mapping[str, SampleSpec] = MappingProxyType(dict([
     _spec("mcq", "mcq_probabilities", 20260603,
           "300 four-option items x 8 models with option probabilities; 9 miskeyed and 9 "
           "ambiguous items planted",
-          n_items=300, n_models=8, k=4, flawed={"miskeyed": 0.03, "ambiguous": 0.03}),
+          n_items=300, n_models=8, n_options=4, flawed={"miskeyed": 0.03, "ambiguous": 0.03}),
     _spec("dif", "mirt_2pl", 20260604,
           "family-DIF scale: 400 items x 300 models from 5 families and 40 owners (3-dimensional "
           "2PL, 4-option guessing floor 0.25); 24 family-biased, 8 owner-biased and 8 miskeyed items",

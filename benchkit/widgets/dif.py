@@ -1,7 +1,7 @@
 """The family-DIF explorer (paper 001): item x family effects, signatures, reversals, robustness.
 
-:class:`DIFExplorer` renders an :class:`benchkit.dif.AuditResult` (and optionally the robustness
-tables of :func:`benchkit.dif.robustness`). Every number it draws comes from the view models of
+:class:`DIFExplorer` renders an :class:`benchkit.dif.RankingAudit` (and optionally the robustness
+tables of :func:`benchkit.dif.analyze_robustness`). Every number it draws comes from the view models of
 :mod:`benchkit.dif.explore`.
 """
 from __future__ import annotations
@@ -34,10 +34,10 @@ class DIFExplorer(BenchkitWidget):
 
     Parameters
     ----------
-    audit : benchkit.dif.AuditResult
-        The primary audit (:func:`benchkit.dif.audit`).
+    audit : benchkit.dif.RankingAudit
+        The primary audit (:func:`benchkit.dif.audit_rankings`).
     robustness : DataFrame or mapping of str to DataFrame, optional
-        Table 6 column(s) from :func:`benchkit.dif.robustness` (one per benchmark) for the
+        Table 6 column(s) from :func:`benchkit.dif.analyze_robustness` (one per benchmark) for the
         robustness forest (Figure 2). Without it the forest panel says so.
     texts : mapping or Series of item -> str, optional
         Item texts shown with the signature (cut to ``max_text`` characters).
@@ -82,11 +82,11 @@ class DIFExplorer(BenchkitWidget):
 
     def __init__(self, audit: Any, *, robustness: Any = None, texts: Any = None, max_text: int = 600,
                  **kwargs: Any) -> None:
-        from benchkit.dif import AuditResult
+        from benchkit.dif import RankingAudit
 
-        if not isinstance(audit, AuditResult):
+        if not isinstance(audit, RankingAudit):
             raise BenchkitTypeError(
-                f"audit must be a benchkit.dif.AuditResult (from benchkit.dif.audit); got "
+                f"audit must be a benchkit.dif.RankingAudit (from benchkit.dif.audit_rankings); got "
                 f"{type(audit).__name__}")
         self._result = audit
         ids = [str(i) for i in audit.item_ids]
@@ -102,8 +102,8 @@ class DIFExplorer(BenchkitWidget):
             tables = robustness if isinstance(robustness, Mapping) else {"": robustness}
             for name, table in tables.items():
                 if not isinstance(table, pd.DataFrame):
-                    raise BenchkitTypeError(f"robustness must be a DataFrame (or a mapping of them) "
-                                            f"from benchkit.dif.robustness; got {type(table).__name__}")
+                    raise BenchkitTypeError(f"robustness must be a DataFrame (or a mapping of them) from "
+                                            f"benchkit.dif.analyze_robustness; got {type(table).__name__}")
                 v = robustness_forest_view(table, benchmark=str(name) if name else None)
                 if "benchmark" not in v:
                     v.insert(0, "benchmark", "")

@@ -6,9 +6,9 @@ r"""ECDF gap explorer: a benchmark's normalized difficulties against the uniform
   (i - 0.5)/n), with the area between them shaded — that area is DDM;
 - the top-k gaps (default 5) as bands with their widths labelled;
 - on clicking a gap: its target :math:`z^\star` and the neighbouring items on each side (ids,
-  difficulty, text where the data carry it), from :func:`benchkit.measure.gap_targets`;
+  difficulty, text where the data carry it), from :func:`benchkit.measure.steps.gap_targets`;
 - the what-if of adding items: clicking the strip under the x axis adds an item at that
-  difficulty; Python recomputes the metrics with :func:`benchkit.measure.what_if` and syncs them
+  difficulty; Python recomputes the metrics with :func:`benchkit.measure.steps.what_if` and syncs them
   back (the "after" ECDF is drawn dashed, the metrics show before -> after).
 
 Input is a :class:`benchkit.measure.BenchmarkMeasures` (from

@@ -5,22 +5,22 @@
 
 - the points ``(P_top1, H_norm)`` as a scatter (Fig. 2 of the paper), or, when the view has more
   than ``density_threshold`` points, a 2-D histogram (counts computed in Python with
-  :meth:`benchkit.landscape.explore.LandscapeData.density_counts`) coloured by **quantile class** of
+  :meth:`benchkit.landscape.explore.LandscapeView.density_counts`) coloured by **quantile class** of
   the bin counts on the perceptually uniform viridis ramp, with a legend giving each shade's count
   range, so structure stays visible at 160k-800k points;
 - the view's MPD and mean H_norm, P_top1 and accuracy. Views up to
   :data:`~benchkit.landscape.explore.EXACT_LIMIT` points get the exact MPD at once; larger views
   show the **sampled-pairs estimate with its standard error** at once
-  (:func:`benchkit.landscape.mpd` with ``method="sampled"``) and the exact value on request (the
+  (:func:`benchkit.landscape.steps.mpd` with ``method="sampled"``) and the exact value on request (the
   "exact MPD" button, :meth:`LandscapeExplorer.compute_exact`), marked busy while it runs. Every
   view's numbers are cached, so going back to a view recomputes nothing;
 - a before/after view: pick a second variant and the movement of every (model, item) point is
   summarized as a **flow field** (the mean displacement of the points starting in each cell of a
-  grid, :meth:`~benchkit.landscape.explore.LandscapeData.flow`); individual arrows only when there
+  grid, :meth:`~benchkit.landscape.explore.LandscapeView.flow`); individual arrows only when there
   are at most ``max_arrows`` moves;
 - a rectangle brush: drag over the plot and the items inside are listed with their text, options,
   option probabilities, key, prediction and expert label, **stratified across models** by default
-  (round-robin, :meth:`~benchkit.landscape.explore.LandscapeData.order_rows`), sortable by any column
+  (round-robin, :meth:`~benchkit.landscape.explore.LandscapeView.order_rows`), sortable by any column
   (click a header), paged, with option columns that are empty for every listed row hidden.
 
 Arrays travel as binary buffers (:func:`benchkit.widgets._base.pack_arrays`). ``to_html()`` writes
@@ -46,8 +46,8 @@ from benchkit._validation import check_int
 from benchkit._validation import describe
 from benchkit.landscape.explore import ALL
 from benchkit.landscape.explore import EXACT_LIMIT
-from benchkit.landscape.explore import LandscapeData
-from benchkit.landscape.explore import landscape_data
+from benchkit.landscape.explore import LandscapeView
+from benchkit.landscape.explore import landscape_view
 from benchkit.widgets._base import BenchkitWidget
 from benchkit.widgets._base import pack_arrays
 from benchkit.widgets._base import to_jsonable
@@ -82,11 +82,11 @@ class LandscapeExplorer(BenchkitWidget):
 
     Parameters
     ----------
-    result : LandscapeData, ResponseSet or LandscapePoints
-        Anything else than :class:`~benchkit.landscape.explore.LandscapeData` is passed to
-        :func:`~benchkit.landscape.explore.landscape_data` with ``items``, ``group``, ``label``.
-    items, group, label :
-        Passed to :func:`~benchkit.landscape.explore.landscape_data` (ignored for LandscapeData).
+    result : LandscapeView, ResponseSet or LandscapePoints
+        Anything else than :class:`~benchkit.landscape.explore.LandscapeView` is passed to
+        :func:`~benchkit.landscape.explore.landscape_view` with ``items``, ``by``, ``label_column``.
+    items, by, label_column :
+        Passed to :func:`~benchkit.landscape.explore.landscape_view` (ignored for LandscapeView).
     model, variant, compare : str, optional
         Initial view: model (default ``"(all)"`` when several models, else the only one), variant
         (default the first), comparison variant (default none).
@@ -123,7 +123,7 @@ class LandscapeExplorer(BenchkitWidget):
     ``page_size``, ``selected`` (the page's rows), ``n_selected``; ``busy``, ``busy_label``,
     ``revision``, ``static_mode``.
 
-    Python accessors: :attr:`result` (the LandscapeData), :attr:`view_rows`, :attr:`view_stats`,
+    Python accessors: :attr:`result` (the LandscapeView), :attr:`view_rows`, :attr:`view_stats`,
     :attr:`selected_items` (all brushed rows, in list order, as a DataFrame), :attr:`moves`,
     :attr:`flow_field`, :meth:`select_box`, :meth:`clear_brush`, :meth:`compute_exact`.
     """
@@ -168,13 +168,14 @@ class LandscapeExplorer(BenchkitWidget):
     selected = traitlets.List(traitlets.Dict()).tag(sync=True)
     n_selected = traitlets.Int(0).tag(sync=True)
 
-    def __init__(self, result: Any, *, items: pd.DataFrame | None = None, group: str = "benchmark",
-                 label: str | None = "auto", model: str | None = None, variant: str | None = None,
+    def __init__(self, result: Any, *, items: pd.DataFrame | None = None, by: str = "benchmark",
+                 label_column: str | None = "auto", model: str | None = None,
+                 variant: str | None = None,
                  compare: str | None = None, density_threshold: int = 4000, bins: int = 40,
                  max_arrows: int = 300, flow_bins: int = 10, page_size: int = 25,
                  text_chars: int = 400, exact_limit: int = EXACT_LIMIT, **kwargs: Any) -> None:
-        if not isinstance(result, LandscapeData):
-            result = landscape_data(result, items=items, group=group, label=label)
+        if not isinstance(result, LandscapeView):
+            result = landscape_view(result, items=items, by=by, label_column=label_column)
         self._result = result
         self._threshold = check_int("density_threshold", density_threshold, min=1)
         self._bins = check_int("bins", bins, min=2, max=400)
@@ -228,7 +229,7 @@ class LandscapeExplorer(BenchkitWidget):
 
     @property
     def flow_field(self) -> pd.DataFrame | None:
-        """The before/after flow field (:meth:`LandscapeData.flow`; None without a comparison)."""
+        """The before/after flow field (:meth:`LandscapeView.flow`; None without a comparison)."""
         return None if self._flow is None else self._flow.copy()
 
     @property
@@ -304,7 +305,7 @@ class LandscapeExplorer(BenchkitWidget):
 
     def _rows_of(self, variant: str) -> np.ndarray:
         return self.cached(("rows", *self._key(variant)),
-                           lambda: self._result.view_rows(model=self.model, group=self.group,
+                           lambda: self._result.view_rows(model=self.model, group_value=self.group,
                                                           variant=variant))
 
     def _view_stats(self, variant: str):
@@ -399,7 +400,7 @@ class LandscapeExplorer(BenchkitWidget):
             self.n_selected = 0
             return
         sel = d.brush(self._rows, self.brush)
-        self._selected_rows = d.order_rows(sel, by=self.list_by, descending=self.list_descending)
+        self._selected_rows = d.order_rows(sel, sort_by=self.list_by, descending=self.list_descending)
         self.n_selected = len(sel)
         self._fill_page()
 
@@ -473,7 +474,7 @@ class LandscapeExplorer(BenchkitWidget):
         for vi, v in enumerate(d.variants):
             for m in self.models:
                 for g in self.groups:
-                    rows = d.view_rows(model=m, group=g, variant=v)
+                    rows = d.view_rows(model=m, group_value=g, variant=v)
                     if len(rows) == 0:
                         continue
                     method = "exact" if len(rows) <= limit else "sampled"

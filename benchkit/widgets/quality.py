@@ -11,7 +11,7 @@
   paged;
 - the selection-ratio curve (Figure 2: tau, stability and DS of the selective benchmark against
   the ratio) with a draggable ratio: the subset at that ratio (exactly
-  :func:`benchkit.quality.explore.subset_at`: the first ``max(1, round(ratio * n))`` items of the
+  :func:`benchkit.quality.explore.subset_view`: the first ``max(1, round(ratio * n))`` items of the
   strategy's order) is listed with its tau / stability / DS, computed in Python.
 
 Every number comes from :mod:`benchkit.quality` (view models in :mod:`benchkit.quality.explore`).
@@ -63,12 +63,12 @@ class QualityDashboard(BenchkitWidget):
     ratios : sequence of float
         The curve's grid (default 0.10, 0.15, ..., 1.00 as Figure 2); exported pages snap the
         ratio to it.
-    K : int
-        Stability draws (default 100, Sec. 3.4).
+    n_rep : int
+        Stability draws, the paper's K (default 100, Sec. 3.4).
     selection : SelectionView, optional
         A :func:`benchkit.quality.explore.selection_view` of ``result`` already computed (e.g.
         for Figure 2) with the same ``method``: reused for the curve, its ratios become the grid
-        (``ratios``, ``K`` and ``cad_threshold`` are then its own). Default: computed here.
+        (``ratios``, ``n_rep`` and ``cad_threshold`` are then its own). Default: computed here.
     rng : None, int or SeedSequence
         Seeds the stability draws: the curve and every subset readout use fixed children of it,
         so the same ratio always shows the same numbers (default 0). A Generator is not accepted
@@ -90,7 +90,7 @@ class QualityDashboard(BenchkitWidget):
     ``static_mode``.
 
     Python accessors: :attr:`result`, :attr:`selection` (the
-    :class:`~benchkit.quality.SelectionView`), :attr:`subset_items` (the subset at the current
+    :class:`~benchkit.quality.explore.SelectionView`), :attr:`subset_items` (the subset at the current
     ratio as a DataFrame), :meth:`subset_for`.
     """
 
@@ -117,7 +117,7 @@ class QualityDashboard(BenchkitWidget):
 
     def __init__(self, result: Any, *, benchmark: str | None = None, method: str = "cad+ds",
                  cad_threshold: float = 0.15, ratio: float = 0.35,
-                 ratios=_GRID, K: int = 100,
+                 ratios=_GRID, n_rep: int = 100,
                  rng=0, text_chars: int = 240, selection=None, progress: bool = False,
                  **kwargs: Any) -> None:
         from benchkit.quality import METHODS
@@ -135,7 +135,7 @@ class QualityDashboard(BenchkitWidget):
                                      "(a Generator would make readouts depend on the order of use)")
         check_rng(rng)
         self._result = result
-        self._K = check_int("K", K, min=2)
+        self._n_rep = check_int("n_rep", n_rep, min=2)
         self._text_chars = check_int("text_chars", text_chars, min=1)
         self._cad_threshold = check_float("cad_threshold", cad_threshold, min=0.0, max=1.0)
         grid = sorted({float(check_float("ratios", r, min=0.0, max=1.0, min_inclusive=False))
@@ -148,13 +148,13 @@ class QualityDashboard(BenchkitWidget):
         self._bench_seed = dict(zip(names, self._s_subset.spawn(len(names))))
         if selection is None:
             selection = selection_view(result, ratios=grid, method=method,
-                                       cad_threshold=cad_threshold, K=K, rng=s_curve,
+                                       cad_threshold=cad_threshold, n_rep=n_rep, rng=s_curve,
                                        progress=bool(progress))
         else:
-            from benchkit.quality import SelectionView
+            from benchkit.quality.explore import SelectionView
 
             if not isinstance(selection, SelectionView):
-                raise BenchkitValueError("selection must be a benchkit.quality.SelectionView (from "
+                raise BenchkitValueError("selection must be a benchkit.quality.explore.SelectionView (from "
                                          f"explore.selection_view); got {type(selection).__name__}")
             if selection.method != method or set(selection.order) - set(result.matrices):
                 raise BenchkitValueError(
@@ -196,18 +196,18 @@ class QualityDashboard(BenchkitWidget):
     # ----------------------------------------------------------------- accessors
     @property
     def selection(self):
-        """The :class:`~benchkit.quality.SelectionView` behind the curve (all benchmarks)."""
+        """The :class:`~benchkit.quality.explore.SelectionView` behind the curve (all benchmarks)."""
         return self._selection
 
     def subset_for(self, benchmark: str, ratio: float) -> dict:
         """The selective benchmark of ``benchmark`` at ``ratio`` (what the readout shows).
 
-        At a grid ratio the curve's point (:func:`benchkit.quality.selection_sweep`), elsewhere
-        :func:`benchkit.quality.explore.subset_at` with the dashboard's strategy and a fixed child seed
+        At a grid ratio the curve's point (:func:`benchkit.quality.steps.selection_sweep`), elsewhere
+        :func:`benchkit.quality.explore.subset_view` with the dashboard's strategy and a fixed child seed
         per (benchmark, ratio) (cached). Items are the first ``max(1, round(ratio * n))`` of the
         strategy's order in both cases.
         """
-        from benchkit.quality.explore import subset_at
+        from benchkit.quality.explore import subset_view
 
         check_choice("benchmark", benchmark, self.benchmarks)
         r = check_float("ratio", ratio, min=0.0, max=1.0, min_inclusive=False)
@@ -229,8 +229,8 @@ class QualityDashboard(BenchkitWidget):
             seed = np.random.SeedSequence(self._bench_seed[benchmark].entropy,
                                           spawn_key=(*self._bench_seed[benchmark].spawn_key,
                                                      round(r * 10_000)))
-            return subset_at(self._result, benchmark, r, method=self.method,
-                             cad_threshold=self._cad_threshold, K=self._K, rng=seed)
+            return subset_view(self._result, benchmark, r, method=self.method,
+                             cad_threshold=self._cad_threshold, n_rep=self._n_rep, rng=seed)
 
         return self.cached(("subset", benchmark, r), compute)
 

@@ -1,6 +1,6 @@
 """Trajectory explorer: BSDProbe item profiles, trajectories and benchmark histograms (paper 000).
 
-:class:`TrajectoryExplorer` shows a :func:`benchkit.boundary.profiles` result:
+:class:`TrajectoryExplorer` shows a :func:`benchkit.boundary.steps.profiles` result:
 
 - an **item list** with x, w, v, o, the flag and Delta, sortable by any of them (click a column
   header) and filterable by the flag, by Delta > 0 / Delta = 0 and by brushed ranges of the
@@ -57,7 +57,7 @@ class TrajectoryExplorer(BenchkitWidget):
     Parameters
     ----------
     result : ProfileResult
-        :func:`benchkit.boundary.profiles` output (or a ResponseSet-level result wrapping one,
+        :func:`benchkit.boundary.steps.profiles` output (or a ResponseSet-level result wrapping one,
         whose axis model names are then used), or a :class:`benchkit.boundary.explore.TrajectoryView`.
     items, models, text, entropy, answers, responses :
         Passed to :func:`benchkit.boundary.explore.trajectory_view` (see there).
@@ -171,7 +171,7 @@ class TrajectoryExplorer(BenchkitWidget):
         v = self._view
         with self.working("filtering the list"):
             keep = v.mask(self.brush, flag_filter=self.flag_filter, delta_filter=self.delta_filter)
-            order = v.order(np.flatnonzero(keep), by=self.sort_by, descending=self.sort_descending)
+            order = v.order(np.flatnonzero(keep), sort_by=self.sort_by, descending=self.sort_descending)
             self.visible = pack_arrays(idx=order.astype(np.int32))
             self.hist_selected = v.hist_selected(keep, self._edges)
 

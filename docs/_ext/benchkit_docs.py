@@ -343,7 +343,7 @@ def _distinct(matches):
 def _documented_name(target: str) -> str | None:
     """The full name a dotted path through a public module is documented under.
 
-    ``benchkit.landscape.explore.LandscapeData.flow`` -> its owner module's name (:data:`OWNERS`)
+    ``benchkit.landscape.explore.LandscapeView.flow`` -> its owner module's name (:data:`OWNERS`)
     followed by the rest of the path, found by importing the longest module prefix.
     """
     parts = target.split(".")
@@ -386,7 +386,7 @@ def resolve_reference(app, env, node, contnode):
 
     In order: a short name resolves to the one documented object whose full name ends with it (as
     a leading ``.`` would: ``:meth:`ResponseSet.from_long```, a property named with ``:meth:``); a
-    full dotted path through any public module (``benchkit.boundary.utility.x``) to where the
+    full dotted path through any public module (``benchkit.boundary.steps.x``) to where the
     object is documented; an attribute (a dataclass field, a traitlet) to its documented class. A
     reference to another library or to a private benchkit name is shown as code without a link:
     the site has no network, hence no intersphinx, and private names are not documented.

@@ -10,7 +10,7 @@ r"""BSDProbe measurement utility (Sec. 4.4, App. J): profile-guided subsets, NDR
     tinyBenchmarks (from :mod:`benchkit.subsets`), Bayesian and PSN-IRT (documented readings,
     ``_baselines``) on one candidate pool and matched sizes,
     scored by NDR and Kendall tau_b against the full benchmark on one reference axis.
-:func:`measurement_utility`
+:func:`measure_utility`
     The same from a :class:`benchkit.ResponseSet` with named selection and reference axes.
 :func:`utility_table`
     The layout of Tables 2/3 (and 11-14): benchmarks x methods, mean +- sd.
@@ -56,13 +56,13 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
-from benchkit._validation import check_response_set
 from benchkit._validation import describe
 from benchkit.boundary._baselines import select_bayesian
 from benchkit.boundary._baselines import select_psn_irt
 from benchkit.boundary._profiles import ProfileResult
 from benchkit.boundary._profiles import profiles as _profiles
 from benchkit.boundary._trajectories import answer_entropy
+from benchkit.response_set import check_response_set
 from benchkit.stats import kendall_tau_b
 from benchkit.subsets import Subset
 from benchkit.subsets import estimate_accuracy
@@ -76,7 +76,7 @@ __all__ = [
     "ndr",
     "SubsetUtilityResult",
     "subset_utility",
-    "measurement_utility",
+    "measure_utility",
     "utility_table",
     "BASELINES",
 ]
@@ -168,7 +168,7 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=
     Parameters
     ----------
     profile : ProfileResult
-        Profiles on the selection axis (:func:`benchkit.boundary.profiles`), one row per item.
+        Profiles on the selection axis (:func:`benchkit.boundary.steps.profiles`), one row per item.
     size : int
         Subset size.
     rng : None, int, SeedSequence or Generator
@@ -322,7 +322,7 @@ class SubsetUtilityResult:
             "tau_b": self.tau_b.ravel(),
         })
 
-    def summary(self, *, ddof: int = 1) -> pd.DataFrame:
+    def summary_frame(self, *, ddof: int = 1) -> pd.DataFrame:
         """Per (method, size): mean and sd of NDR and tau_b over repetitions (NaN-aware).
 
         ``tau_b_undefined`` counts the repetitions whose subset scores were all tied.
@@ -577,12 +577,12 @@ def _empirical_order(acc: np.ndarray) -> np.ndarray:
     return np.argsort(acc, kind="stable")
 
 
-def measurement_utility(rs, *, reference_axis: Sequence[str],
-                        selection_axes: Mapping[str, Sequence[str]] | None = None,
-                        baseline_models: Sequence[str] | None = None, order: str = "empirical",
-                        score: str = "auto", alpha_o: float = 0.05, calibration="auto",
-                        entropy: Any = "auto", name: str | None = None,
-                        **options) -> SubsetUtilityResult:
+def measure_utility(rs, *, reference_axis: Sequence[str],
+                    selection_axes: Mapping[str, Sequence[str]] | None = None,
+                    baseline_models: Sequence[str] | None = None, order: str = "empirical",
+                    score: str = "auto", alpha_o: float = 0.05, calibration="auto",
+                    entropy: Any = "auto", name: str | None = None,
+                    **options) -> SubsetUtilityResult:
     r"""Measurement utility (Sec. 4.4, App. J) from a ResponseSet with named model axes.
 
     Parameters
@@ -604,12 +604,12 @@ def measurement_utility(rs, *, reference_axis: Sequence[str],
         samples (``rs.scores()``); ``"auto"``: principal when the set has sample-level rows or a
         budget of 1, else mean.
     alpha_o, calibration
-        Passed to :func:`benchkit.boundary.profiles`.
+        Passed to :func:`benchkit.boundary.steps.profiles`.
     entropy : "auto" or mapping of label -> array (items, n)
         Normalized answer-state entropies per selection axis (rows = ``rs`` items, columns in the
         axis's *given* order). ``"auto"`` (default): Eq. 2 from the answer states when ``rs``
         has them (M_q = states seen on that axis's models), else the binary entropy of the
-        counts (:func:`benchkit.boundary.profiles`' default).
+        counts (:func:`benchkit.boundary.steps.profiles`' default).
     name : str, optional
         Row label; default ``rs.name``.
     **options

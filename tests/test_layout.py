@@ -1,0 +1,137 @@
+"""The tree a maintainer would keep (issue 20 item 4): no import cycle hidden behind a function-level
+import.
+
+A function-level import of a benchkit module is allowed when it only defers a cost (numba kernels,
+Jupyter pieces, a package loaded on first use); it is a defect when it exists because the import at
+the top of the file would close a cycle. The test builds benchkit's module graph from the
+*top-level* imports (what Python runs at import time: the named module and each parent package that
+is not already initializing), and for every import inside a function asks whether the imported
+module reaches the importing one in that graph: if it does, moving the import to the top would be a
+cycle, so the function-level import is dodging one.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "benchkit"
+
+
+def _module_name(path: Path, root: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+def _modules(package: Path) -> dict[str, Path]:
+    return {_module_name(p, package.parent): p for p in package.rglob("*.py")}
+
+
+def _targets(importer: str, node: ast.Import | ast.ImportFrom, modules: dict[str, Path]) -> list[str]:
+    """The benchkit modules an import statement runs: the module named (for ``from x import y`` the
+    submodule ``x.y`` when it is one) and its parent packages that are not ancestors of the importer
+    (an ancestor package is already initializing when the importer runs)."""
+    if isinstance(node, ast.Import):
+        names = [a.name for a in node.names]
+    else:
+        base = node.module or ""
+        if node.level:
+            package = importer.split(".")
+            if modules[importer].name != "__init__.py":
+                package = package[:-1]
+            package = package[:len(package) - (node.level - 1)]
+            base = ".".join(package + ([base] if base else []))
+        names = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+    out = []
+    for name in names:
+        parts = name.split(".")
+        if parts[0] != importer.split(".")[0]:
+            continue  # another distribution
+        while parts and ".".join(parts) not in modules:
+            parts.pop()
+        for i in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:i])
+            own_ancestor = importer == prefix or importer.startswith(prefix + ".")
+            if prefix in modules and prefix != importer and (i == len(parts) or not own_ancestor):
+                out.append(prefix)
+    return out
+
+
+def import_graph(package: Path) -> tuple[dict[str, set[str]], list[tuple[str, int, str]]]:
+    """(top-level edges, [(importer, line, imported)] of imports inside functions)."""
+    modules = _modules(package)
+    top: dict[str, set[str]] = {}
+    inner: list[tuple[str, int, str]] = []
+    for name, path in modules.items():
+        edges: set[str] = set()
+
+        def walk(node, in_function, name=name, edges=edges):
+            for child in ast.iter_child_nodes(node):
+                if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                    walk(child, True)
+                elif isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                    continue  # never runs
+                elif isinstance(child, (ast.Import, ast.ImportFrom)):
+                    for target in _targets(name, child, modules):
+                        if in_function:
+                            inner.append((name, child.lineno, target))
+                        else:
+                            edges.add(target)
+                else:
+                    walk(child, in_function)
+
+        walk(ast.parse(path.read_text(encoding="utf-8")), False)
+        top[name] = edges
+    return top, inner
+
+
+def _reaches(top: dict[str, set[str]], start: str, goal: str) -> bool:
+    seen, stack = set(), [start]
+    while stack:
+        node = stack.pop()
+        if node == goal:
+            return True
+        if node not in seen:
+            seen.add(node)
+            stack.extend(top.get(node, ()))
+    return False
+
+
+def cycle_dodges(package: Path) -> list[str]:
+    top, inner = import_graph(package)
+    return sorted(f"{importer}:{line} imports {target} inside a function, and {target} imports "
+                  f"{importer} at the top (directly or through other modules)"
+                  for importer, line, target in inner if _reaches(top, target, importer))
+
+
+def test_no_function_level_import_dodges_a_cycle():
+    found = cycle_dodges(PACKAGE)
+    assert found == [], "\n".join(found)
+
+
+def test_the_top_level_import_graph_has_no_cycle():
+    top, _ = import_graph(PACKAGE)
+    cyclic = sorted(m for m in top for n in top[m] if _reaches(top, n, m))
+    assert cyclic == []
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    # a cycle dodged inside a function (the shape _validation <-> response_set had)
+    ({"a.py": "from pkg.b import x\n", "b.py": "x = 1\ndef f():\n    from pkg.a import y\n"},
+     {"pkg.b:3 imports pkg.a"}),
+    # a deferred import that closes no cycle (a kernel loaded on first use) is fine
+    ({"a.py": "def f():\n    from pkg.b import x\n", "b.py": "x = 1\n"}, set()),
+    # through a package __init__ that imports its submodules: pkg.m runs pkg.m.c, which imports pkg.d
+    ({"m/__init__.py": "from pkg.m.c import z\n", "m/c.py": "from pkg.d import w\nz = 1\n",
+      "d.py": "w = 1\ndef f():\n    from pkg.m.c import z\n"},
+     {"pkg.d:3 imports pkg.m", "pkg.d:3 imports pkg.m.c"}),
+])
+def test_the_check_finds_a_dodged_cycle(tmp_path, files, expected):
+    for name, text in {"__init__.py": "", **files}.items():
+        path = tmp_path / "pkg" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    assert {f.split(" inside")[0] for f in cycle_dodges(tmp_path / "pkg")} == expected
