@@ -3,7 +3,8 @@
 The compute layers (everything but :mod:`benchkit.widgets` and :mod:`benchkit.charts`) import
 nothing from Jupyter. Sub-packages load on first use: ``benchkit.datasets``, ``benchkit.io``,
 ``benchkit.simulate``, and the method modules. :func:`compare` and :func:`compare_all`
-(:mod:`benchkit.paired`) compare models item by item.
+(:mod:`benchkit.paired`) compare models item by item; :func:`audit` (:mod:`benchkit.auditing`) runs
+every method the data support and joins their verdicts per item.
 """
 from benchkit._budget import resource_budget
 from benchkit._validation import BenchkitError
@@ -11,6 +12,8 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import BenchkitWarning
 from benchkit._version import __version__
+from benchkit.auditing import AuditResult
+from benchkit.auditing import audit
 from benchkit.paired import compare
 from benchkit.paired import compare_all
 from benchkit.response_set import NO_ANSWER
@@ -30,6 +33,8 @@ __all__ = [
     "BenchkitValueError",
     "BenchkitTypeError",
     "BenchkitWarning",
+    "audit",
+    "AuditResult",
     "compare",
     "compare_all",
     "resource_budget",
@@ -40,6 +45,7 @@ __all__ = [
 # public modules that exist, except ``widgets`` (``import benchkit.widgets``: it needs the Jupyter
 # extra) and ``cli`` (the command line); tests/test_import_isolation.py keeps this list true.
 _SUBMODULES = (
+    "auditing",
     "boundary",
     "charts",
     "datasets",

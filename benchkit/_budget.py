@@ -120,11 +120,25 @@ def resource_budget(*, memory=None, seconds=None) -> Iterator[None]:
     seconds : float, optional
         Seconds; None keeps the current time budget.
 
+    Yields
+    ------
+    None
+        Inside the block, calls that estimate their memory or time before starting (profiles at
+        a large ``T``, dense views of a sparse ResponseSet, the simulators, the aggregating
+        Parquet reader) check against these budgets; on exit the previous budgets return.
+
+    References
+    ----------
+    benchkit's own budget rule (the module docstring of ``benchkit._budget``); the override is
+    context-local (Python's :mod:`contextvars`), so threads and tasks keep their own.
+
     Examples
     --------
     >>> import benchkit
+    >>> from benchkit._budget import memory_budget, time_budget
     >>> with benchkit.resource_budget(memory="64GiB", seconds=3600):
-    ...     pass  # calls here may plan up to 64 GiB and an hour
+    ...     print(memory_budget() == 64 * 2**30, time_budget())
+    True 3600.0
     """
     new_memory = None if memory is None else parse_bytes("memory", memory)
     new_seconds = None if seconds is None else _seconds("seconds", seconds)

@@ -40,11 +40,15 @@ def check_n_jobs(n_jobs: Any) -> int | None:
 
 
 def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = None,
-                 progress: bool = False, desc: str | None = None) -> list[Any]:
+                 progress: bool = False, desc: str | None = None,
+                 prefer: str | None = None) -> list[Any]:
     """``[fn(*task) for task in tasks]`` through joblib, in task order.
 
     Each task is a tuple of positional arguments. ``progress`` shows a tqdm bar over finished tasks.
-    A single task, or ``n_jobs=1``, runs in this process without joblib.
+    A single task, or ``n_jobs=1``, runs in this process without joblib. ``prefer="threads"`` is
+    joblib's soft hint for tasks that release the GIL (numba ``nogil`` kernels, BLAS) and share
+    large inputs: the default backend becomes threads, while an explicit ``parallel_config``
+    backend (Dask, processes) still wins.
     """
     n_jobs = check_n_jobs(n_jobs)
     tasks = list(tasks)
@@ -59,7 +63,7 @@ def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = 
         from joblib import Parallel
         from joblib import delayed
 
-        gen = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(fn)(*t) for t in tasks)
+        gen = Parallel(n_jobs=n_jobs, return_as="generator", prefer=prefer)(delayed(fn)(*t) for t in tasks)
         out = []
         for r in gen:
             out.append(r)
@@ -80,7 +84,7 @@ def block_bounds(total: int, block_size: int) -> list[tuple[int, int]]:
 
 def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int,
                 args: tuple = (), n_jobs: Any = None, progress: bool = False,
-                desc: str | None = None, name: str = "rng") -> list[Any]:
+                desc: str | None = None, name: str = "rng", prefer: str | None = None) -> list[Any]:
     """Run ``fn(seed_b, start, stop, *args)`` for every fixed-size block of ``total`` replicates.
 
     Parameters
@@ -101,6 +105,9 @@ def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int
         joblib workers (None: ``joblib.parallel_config``'s default, serial outside a context).
     progress : bool
         Show a tqdm bar over blocks.
+    prefer : {None, "threads", "processes"}
+        joblib's soft backend hint (see :func:`parallel_map`): ``"threads"`` for blocks that run
+        in GIL-free numba kernels, so large ``args`` are shared instead of shipped to processes.
 
     Returns
     -------
@@ -113,7 +120,7 @@ def blocked_map(fn: Callable[..., Any], total: int, *, rng: Any, block_size: int
     bounds = block_bounds(total, block_size)
     seeds = spawn(rng, len(bounds), name)
     tasks = [(s, a, b, *args) for s, (a, b) in zip(seeds, bounds)]
-    return parallel_map(fn, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
+    return parallel_map(fn, tasks, n_jobs=n_jobs, progress=progress, desc=desc, prefer=prefer)
 
 
 class _NoBar:

@@ -7,8 +7,16 @@ Every randomized function in benchkit takes ``rng=`` and passes it here, never t
 - a non-negative ``int``: ``SeedSequence(rng)``, so the same int always gives the same result;
 - a ``numpy.random.SeedSequence``: used as given, spawned from a copy, so passing the same object
   twice gives the same result;
-- a ``numpy.random.Generator``: consumed. Four 64-bit words are drawn from it to seed the root, so
-  the Generator advances and a second call with it gives new draws.
+- a ``numpy.random.Generator``: consumed. 128 bits drawn from it become the root's integer
+  entropy, so the Generator advances and a second call with it gives new draws.
+
+A randomized result records the entropy of the root it used in a field ``rng_entropy``
+(``seed_sequence(rng).entropy``: an int for None, an int and a Generator), so passing
+``rng=result.rng_entropy`` repeats the run exactly. (A SeedSequence given with a spawn key or a
+sequence of words as entropy is repeated by passing that SeedSequence again.) A function that records
+it resolves ``root = seed_sequence(rng)`` once and draws only from ``root`` (``spawn(root, n)``,
+``generator(root)``, ``blocked_map(..., rng=root)``): each of those copies a SeedSequence, so the
+draws are the same as when given ``rng`` itself.
 
 Randomized work is cut into fixed-size blocks and block ``b`` draws from child ``b`` of the root
 (:func:`spawn`), so results do not depend on how blocks are spread over workers
@@ -50,8 +58,7 @@ def seed_sequence(rng: Any, name: str = "rng") -> np.random.SeedSequence:
     if isinstance(rng, np.random.SeedSequence):
         return np.random.SeedSequence(rng.entropy, spawn_key=rng.spawn_key, pool_size=rng.pool_size)
     if isinstance(rng, np.random.Generator):
-        words = rng.integers(0, 2**63, size=4, dtype=np.uint64)
-        return np.random.SeedSequence([int(w) for w in words])
+        return np.random.SeedSequence(int.from_bytes(rng.bytes(16), "little"))
     if rng is None:
         return np.random.SeedSequence()
     return np.random.SeedSequence(int(rng))

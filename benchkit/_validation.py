@@ -31,19 +31,79 @@ __all__ = [
 
 
 class BenchkitError(Exception):
-    """Base class of all benchkit errors."""
+    """Base class of all benchkit errors.
+
+    Catch it to handle any error benchkit raises about its input; the message names the argument
+    (or file and column), the bad value and what is allowed.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.stats import holm
+    >>> try:
+    ...     holm([0.2, 1.5])
+    ... except benchkit.BenchkitError as err:
+    ...     print(err)
+    pvalues must lie in [0, 1]; got 1.5
+    """
 
 
 class BenchkitValueError(BenchkitError, ValueError):
-    """An argument has the right type but a value that is not allowed."""
+    """An argument has the right type but a value that is not allowed.
+
+    A subclass of the builtin ``ValueError``, so ``except ValueError`` keeps working.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.subsets import select_random
+    >>> try:
+    ...     select_random(10, 20)
+    ... except benchkit.BenchkitValueError as err:
+    ...     print(err)
+    size=20 exceeds the candidate pool of 10 items
+    >>> issubclass(benchkit.BenchkitValueError, ValueError)
+    True
+    """
 
 
 class BenchkitTypeError(BenchkitError, TypeError):
-    """An argument has a type that is not allowed."""
+    """An argument has a type that is not allowed.
+
+    A subclass of the builtin ``TypeError``, so ``except TypeError`` keeps working.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.subsets import select_random
+    >>> try:
+    ...     select_random(10, 2, rng="seven")
+    ... except benchkit.BenchkitTypeError as err:
+    ...     print(err)
+    rng must be None, a non-negative int, a numpy SeedSequence or a numpy Generator; got 'seven'
+    """
 
 
 class BenchkitWarning(UserWarning):
-    """A warning from benchkit (pytest turns these into errors in the test suite)."""
+    """A warning from benchkit (pytest turns these into errors in the test suite).
+
+    Raised where benchkit reads data it can use but a user should know about (e.g. an Inspect log
+    that stopped early). Filter it like any warning.
+
+    Examples
+    --------
+    Turn benchkit's warnings into errors (as the test suite does), or silence them:
+
+    >>> import warnings
+    >>> import benchkit
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", benchkit.BenchkitWarning)
+    ...     try:
+    ...         warnings.warn("the log is incomplete", benchkit.BenchkitWarning)
+    ...     except benchkit.BenchkitWarning as w:
+    ...         print("raised:", w)
+    raised: the log is incomplete
+    """
 
 
 def describe(value: Any, limit: int = 60) -> str:

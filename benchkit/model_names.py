@@ -100,10 +100,34 @@ _VARIANTS = (("instruct", "instruct"), ("chat", "chat"), ("-it", "instruct"), ("
 class ModelName:
     """What a model name says: family, owner, parameter count, series and variant.
 
-    ``size`` is the number of parameters (NaN when the name does not say and it is not in
-    :data:`KNOWN_SIZES`); for mixture-of-experts names such as ``8x7B`` it is the nominal
-    product (56e9). ``series`` is the family with its version ("llama-3.1", "qwen1.5"), for finer
-    grouping; ``variant`` is "instruct", "chat" or "base".
+    Returned by :func:`parse_model_name`; :func:`parse_model_names` gives the same fields as a
+    table, which :class:`benchkit.ResponseSet` uses for its ``models`` metadata.
+
+    Parameters
+    ----------
+    name : str
+        The model identifier as given.
+    family : str or None
+        The model family of the first matching rule ("llama", "qwen", ...); None when no rule
+        matches.
+    owner : str or None
+        The organisation of the matching rule, else the name's organisation prefix, else None.
+    size : float
+        The number of parameters (NaN when the name does not say and it is not in
+        :data:`KNOWN_SIZES`); for mixture-of-experts names such as ``8x7B`` it is the nominal
+        product (56e9).
+    series : str or None
+        The family with its version ("llama-3.1", "qwen1.5"), for finer grouping; the family
+        alone when the name carries no version.
+    variant : str
+        "instruct", "chat" or "base".
+
+    Examples
+    --------
+    >>> from benchkit.model_names import parse_model_name
+    >>> m = parse_model_name("mistralai/Mixtral-8x7B-Instruct-v0.1")
+    >>> m.family, m.owner, m.size, m.variant
+    ('mixtral', 'mistral', 56000000000.0, 'instruct')
     """
 
     name: str
@@ -159,12 +183,37 @@ def parse_model_name(
         Regular expressions tried in order on the lower-cased name without its organisation prefix;
         the first that matches gives family and owner. Prepend your own rules to override.
 
+    Returns
+    -------
+    ModelName
+        Family, owner, size (parameters, NaN when unknown), series and variant.
+
     Notes
     -----
     The family comes from the first rule that matches anywhere in the name; the owner follows the
     module's owner rule (uploader component first, then a name that starts with a family token).
     Sizes are read from the first token such as ``7b``, ``1.8B``, ``350m`` or ``8x7b`` that is
     not part of a longer word.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1 and App. C.1 (family by a case-insensitive model-ID match, owner as
+    the uploader). The rules here extend that match to more families and to names without an
+    uploader prefix.
+
+    Examples
+    --------
+    >>> from benchkit.model_names import parse_model_name
+    >>> m = parse_model_name("meta-llama/Llama-3.1-8B-Instruct")
+    >>> m.family, m.owner, m.size, m.series, m.variant
+    ('llama', 'meta', 8000000000.0, 'llama-3.1', 'instruct')
+
+    Your own rule first overrides the built-in ones:
+
+    >>> from benchkit.model_names import FAMILY_RULES
+    >>> parse_model_name("acme-7b", rules=((r"^acme", "acme", "acme-labs"), *FAMILY_RULES)).owner
+    'acme-labs'
     """
     if not isinstance(name, str) or not name.strip():
         from benchkit._validation import BenchkitValueError
@@ -209,7 +258,37 @@ def parse_model_name(
 
 
 def parse_model_names(names, *, rules: tuple[tuple[str, str, str], ...] = FAMILY_RULES) -> pd.DataFrame:
-    """:func:`parse_model_name` for many names: a DataFrame indexed by ``model``."""
+    """:func:`parse_model_name` for many names: a DataFrame indexed by ``model``.
+
+    Parameters
+    ----------
+    names : iterable
+        Model identifiers (each turned into ``str``).
+    rules : tuple of (pattern, family, owner), default FAMILY_RULES
+        As in :func:`parse_model_name`.
+
+    Returns
+    -------
+    DataFrame
+        One row per name in input order, indexed by ``model``, with columns ``family``,
+        ``owner``, ``size`` (parameters, float, NaN when unknown), ``series`` and ``variant``.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1 and App. C.1 (family by a case-insensitive model-ID match, owner as
+    the uploader). The rules here extend that match to more families and to names without an
+    uploader prefix.
+
+    Examples
+    --------
+    >>> from benchkit.model_names import parse_model_names
+    >>> parse_model_names(["Qwen2.5-7B", "gemma-2-9b-it"])[["family", "size", "variant"]]
+                  family          size   variant
+    model
+    Qwen2.5-7B      qwen  7.000000e+09      base
+    gemma-2-9b-it  gemma  9.000000e+09  instruct
+    """
     rows = [parse_model_name(str(n), rules=rules) for n in names]
     frame = pd.DataFrame(
         {

@@ -53,10 +53,25 @@ _PAIR_CHUNK = 256  # pairs per bootstrap matrix product (bounds memory)
 class Comparison:
     """A paired comparison of two models (:func:`compare`).
 
+    Is model a's accuracy lead over model b on the same items real? The difference of their
+    accuracies with a paired standard error, a p-value and an interval: a small p (or an interval
+    that excludes 0) means the lead is unlikely to be item-sampling noise.
+
+    Parameters
+    ----------
+    a, b, difference, se, p_value, ci, statistic, df, accuracy_a, accuracy_b, n_items, n_unpaired
+        The fields described under Attributes (built by :func:`compare`).
+    a_only, b_only, n_clusters, method, ci_method, n_resamples, confidence_level, cluster, by
+        The fields described under Attributes.
+    groups, rng_entropy
+        The fields described under Attributes.
+
     Attributes
     ----------
-    a, b : str
-        The models; ``difference`` is a minus b.
+    a : str
+        The first model; ``difference`` is a minus b.
+    b : str
+        The second model.
     difference : float
         Mean paired difference = accuracy of a minus accuracy of b on the items both answered.
     se : float
@@ -65,17 +80,25 @@ class Comparison:
         Two-sided: exact McNemar (``method="mcnemar"``) or the paired t-test.
     ci : tuple of float
         The interval at ``confidence_level``: t (paired or clustered) or percentile bootstrap.
-    statistic, df : float
-        t statistic and its degrees of freedom (``n_items - 1``, or ``n_clusters - 1``).
-    accuracy_a, accuracy_b : float
-        On the paired items.
+    statistic : float
+        The paired t statistic ``difference / se``.
+    df : float
+        Its degrees of freedom (``n_items - 1``, or ``n_clusters - 1``).
+    accuracy_a : float
+        Model a's accuracy on the paired items.
+    accuracy_b : float
+        Model b's accuracy on the paired items.
     n_items : int
         Items both models answered.
     n_unpaired : int
         Items left out because one model has no response there.
-    a_only, b_only : int or None
-        Discordant counts of 0/1 single-sample data: a right and b wrong, and the reverse.
+    a_only : int or None
+        Discordant count of 0/1 single-sample data: items a got right and b wrong (None for
+        graded or repeated scores).
+    b_only : int or None
+        The reverse: b right and a wrong.
     n_clusters : int or None
+        Clusters with ``cluster`` (None without).
     method : str
         How the p-value was computed: ``"mcnemar"`` or ``"t"``.
     ci_method : str
@@ -83,10 +106,32 @@ class Comparison:
     n_resamples : int
         Bootstrap replicates (0 without a bootstrap).
     confidence_level : float
-    cluster, by : str or None
-        The item columns used.
+        Of ``ci``.
+    cluster : str or None
+        The items column of the clusters (None without).
+    by : str or None
+        The items column of the groups (None without).
     groups : DataFrame or None
         With ``by``: one row per group, the columns of :meth:`to_frame`.
+    rng_entropy : int or None
+        Entropy of the root seed of ``rng`` (only the bootstrap draws from it):
+        ``compare(..., rng=rng_entropy)`` repeats the bootstrap interval exactly.
+
+    References
+    ----------
+    Q. McNemar (1947), Psychometrika 12(2), 153-157 (the exact test of the discordant counts).
+    E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640 (paired differences of
+    evaluation scores).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> sim = benchkit.simulate.mcq_probabilities(rng=0)          # 300 items x 8 models
+    >>> res = benchkit.compare(sim.responses, "sim-mcq-8", "sim-mcq-1")
+    >>> round(res.difference, 3), res.a_only, res.b_only, res.method
+    (0.533, 163, 3, 'mcnemar')
+    >>> [round(x, 3) for x in res.ci]
+    [0.474, 0.592]
     """
 
     a: str
@@ -111,6 +156,7 @@ class Comparison:
     cluster: str | None = None
     by: str | None = None
     groups: pd.DataFrame | None = None
+    rng_entropy: Any = None
 
     def _row(self) -> dict:
         return {"a": self.a, "b": self.b, "difference": self.difference, "se": self.se,
@@ -132,6 +178,15 @@ class Comparison:
 class Comparisons:
     """Every pair of models compared (:func:`compare_all`).
 
+    Which leaderboard neighbours can be told apart: every pair's paired comparison with
+    multiplicity-adjusted p-values, and the leaderboard grouped into tiers of models that are not
+    distinguishable from their neighbours.
+
+    Parameters
+    ----------
+    pairs, leaderboard, adjust, alpha, confidence_level, n_resamples, cluster, rng_entropy
+        The fields described under Attributes (built by :func:`compare_all`).
+
     Attributes
     ----------
     pairs : DataFrame
@@ -146,9 +201,34 @@ class Comparisons:
         neighbour pair, so models in one tier are not told apart from their neighbours).
     adjust : str
         ``"holm"``, ``"bh"`` or ``"none"`` (over all pairs).
-    alpha, confidence_level : float
+    alpha : float
+        The level of ``significant`` and ``distinguishable_from_next``.
+    confidence_level : float
+        Of the pairs' intervals.
     n_resamples : int
+        Bootstrap replicates of the intervals (0 without a bootstrap).
     cluster : str or None
+        The items column of the clusters (None without).
+    rng_entropy : int or None
+        Entropy of the root seed of ``rng`` (only the bootstrap draws from it; one draw serves
+        all pairs): ``compare_all(..., rng=rng_entropy)`` repeats the intervals exactly.
+
+    References
+    ----------
+    S. Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian Journal
+    of Statistics 6(2), 65-70. Y. Benjamini and Y. Hochberg (1995), "Controlling the false
+    discovery rate: a practical and powerful approach to multiple testing", J. R. Stat. Soc. B
+    57(1), 289-300.
+
+    Examples
+    --------
+    Eight simulated models: three neighbour pairs can be told apart, so four tiers:
+
+    >>> import benchkit
+    >>> sim = benchkit.simulate.mcq_probabilities(rng=0)          # 300 items x 8 models
+    >>> res = benchkit.compare_all(sim.responses)
+    >>> res.n_distinguishable_neighbours, res.leaderboard["tier"].tolist()
+    (3, [1, 2, 2, 2, 2, 3, 3, 4])
     """
 
     pairs: pd.DataFrame
@@ -158,6 +238,7 @@ class Comparisons:
     confidence_level: float
     n_resamples: int
     cluster: str | None = None
+    rng_entropy: Any = None
 
     @property
     def n_distinguishable_neighbours(self) -> int:
@@ -383,15 +464,20 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
         interval. ``"t"``: paired t-test and interval. ``"bootstrap"``: t-test p-value, percentile
         interval of a paired bootstrap.
     confidence_level : float, default 0.95
+        Of the interval.
     n_resamples : int, default 2000
         Bootstrap replicates (``"bootstrap"`` only).
     rng : None, int, SeedSequence or Generator
+        Seeds the bootstrap (:mod:`benchkit._random`; a Generator is consumed); recorded as
+        ``rng_entropy``.
     n_jobs : int, optional
         Workers for the bootstrap (results identical for any value).
 
     Returns
     -------
     Comparison
+        ``difference`` (a minus b), ``se``, ``p_value``, ``ci`` and the counts; with ``by``,
+        ``groups`` holds one row per group.
 
     Notes
     -----
@@ -411,6 +497,7 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
     ----------
     Q. McNemar (1947), Psychometrika 12(2), 153-157. K.-Y. Liang and S. L. Zeger (1986), Biometrika
     73(1), 13-22. A. C. Cameron and D. L. Miller (2015), J. Human Resources 50(2), 317-372.
+    B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman & Hall/CRC.
     E. Miller (2024), "Adding error bars to evals", arXiv:2411.00640.
 
     Examples
@@ -420,6 +507,15 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
     >>> res = benchkit.compare(sim.responses, "sim-mcq-8", "sim-mcq-1")
     >>> res.method, res.difference > 0
     ('mcnemar', True)
+
+    Repeated samples per (model, item) get a paired bootstrap interval:
+
+    >>> rs = benchkit.simulate.load_sample("ladder")               # 10 samples per cell
+    >>> res = benchkit.compare(rs, "sim-32b", "sim-14b", n_resamples=500, rng=0)
+    >>> res.ci_method, round(res.difference, 3), [round(x, 3) for x in res.ci]
+    ('bootstrap', 0.11, [0.086, 0.137])
+    >>> benchkit.compare(rs, "sim-32b", "sim-14b", n_resamples=500, rng=res.rng_entropy).ci == res.ci
+    True
     """
     n_jobs = check_n_jobs(n_jobs)
     data = _data(rs, cluster)
@@ -428,6 +524,7 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
         raise BenchkitValueError(f"a and b must be two different models; got {a!r} twice")
     method_p, method_ci = _resolve_method(method, data, cluster is not None)
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    root = seed_sequence(rng)
     group_codes, by_name, levels = None, None, None
     if by is not None:
         col, by_name = _column(rs, "by", by)
@@ -444,7 +541,7 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
             obs = ~np.isnan(sa) & ~np.isnan(sb) & (True if keep is None else keep)
             Obs.append(obs.astype(float))
             D.append(np.where(obs, np.nan_to_num(sa - sb), 0.0))
-        reps = _bootstrap(np.column_stack(D), np.column_stack(Obs), data.clusters, n_resamples, rng, n_jobs)
+        reps = _bootstrap(np.column_stack(D), np.column_stack(Obs), data.clusters, n_resamples, root, n_jobs)
         for j, st in enumerate(stats_):
             st["ci"] = percentile_interval(reps[:, j], confidence_level=confidence_level)
     common = dict(a=a, b=b, method=method_p, ci_method=method_ci,
@@ -457,7 +554,7 @@ def compare(rs: Any, a: str, b: str, *, by: Any = None, cluster: Any = None, met
             c = Comparison(**common, **st)
             rows.append({"group": lev, **c._row()})
         groups = pd.DataFrame(rows)
-    return Comparison(**common, **stats_[0], by=by_name, groups=groups)
+    return Comparison(**common, **stats_[0], by=by_name, groups=groups, rng_entropy=root.entropy)
 
 
 def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str = "auto",
@@ -468,6 +565,7 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     Parameters
     ----------
     rs : ResponseSet
+        One variant; scores are averaged over a cell's samples.
     models : list of str, optional
         The models to compare (default all).
     cluster, method, confidence_level, n_resamples, rng, n_jobs
@@ -481,6 +579,8 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     Returns
     -------
     Comparisons
+        ``pairs`` (every pair, ``a`` the more accurate, with ``p_adjusted`` and ``significant``)
+        and ``leaderboard`` (rank, accuracy, distinguishability from the next model, tier).
 
     Notes
     -----
@@ -489,6 +589,13 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     pairs (not only neighbours) keeps the table's other rows valid too; it is conservative for the
     neighbour question alone.
 
+    References
+    ----------
+    S. Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian Journal
+    of Statistics 6(2), 65-70. Y. Benjamini and Y. Hochberg (1995), "Controlling the false
+    discovery rate: a practical and powerful approach to multiple testing", J. R. Stat. Soc. B
+    57(1), 289-300. The paired statistics of each pair: see :func:`compare`.
+
     Examples
     --------
     >>> import benchkit
@@ -496,6 +603,11 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     >>> res = benchkit.compare_all(sim.responses)
     >>> len(res.pairs), list(res.leaderboard["rank"])
     (28, [1, 2, 3, 4, 5, 6, 7, 8])
+    >>> res.leaderboard[["model", "accuracy", "distinguishable_from_next", "tier"]].head(3).round(3)
+           model  accuracy  distinguishable_from_next  tier
+    0  sim-mcq-8     0.933                       True     1
+    1  sim-mcq-5     0.873                      False     2
+    2  sim-mcq-6     0.863                      False     2
     """
     n_jobs = check_n_jobs(n_jobs)
     check_choice("adjust", adjust, ADJUSTMENTS)
@@ -507,6 +619,7 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
         raise BenchkitValueError("compare_all needs at least 2 models")
     method_p, method_ci = _resolve_method(method, data, cluster is not None)
     confidence_level, n_resamples = _check_common(confidence_level, n_resamples)
+    root = seed_sequence(rng)  # one root: every chunk of pairs sees the same item draws
     acc = rs.accuracy()
     order = np.argsort(-acc.to_numpy(), kind="stable")
     rank = np.empty(order.size, dtype=np.int64)
@@ -518,7 +631,6 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
         st = _pair_stats(S[:, ia], S[:, ib], data, method_p, confidence_level)
         rows.append({"a": data.models[ia], "b": data.models[ib], **st})
     if method_ci == "bootstrap":
-        root = seed_sequence(rng)  # every chunk of pairs sees the same item draws
         for s in range(0, len(pairs), _PAIR_CHUNK):
             chunk = pairs[s:s + _PAIR_CHUNK]
             ia = np.array([p[0] for p in chunk])
@@ -548,7 +660,8 @@ def compare_all(rs: Any, *, models: Any = None, cluster: Any = None, method: str
     board = _leaderboard(frame, data.models, order, acc)
     return Comparisons(pairs=frame, leaderboard=board, adjust=adjust, alpha=alpha,
                        confidence_level=confidence_level,
-                       n_resamples=n_resamples if method_ci == "bootstrap" else 0, cluster=data.cluster)
+                       n_resamples=n_resamples if method_ci == "bootstrap" else 0, cluster=data.cluster,
+                       rng_entropy=root.entropy)
 
 
 def _leaderboard(frame: pd.DataFrame, models: pd.Index, order: np.ndarray, acc: pd.Series) -> pd.DataFrame:

@@ -68,7 +68,37 @@ _PROB_TOL = 1e-6
 
 @result
 class DropEntry:
-    """One reason rows were dropped: how many rows and cells, and a few examples."""
+    """One reason rows were dropped: how many rows and cells, and a few examples.
+
+    An entry of :attr:`DropReport.entries` (``ResponseSet.report``).
+
+    Parameters
+    ----------
+    reason, n_rows, n_cells, examples
+        The fields below, filled by the constructor that dropped the rows.
+
+    Attributes
+    ----------
+    reason : str
+        Why the rows were dropped (e.g. "incomplete cell (fewer samples than the budget)").
+    n_rows : int
+        Input rows dropped for this reason.
+    n_cells : int
+        (model, item) cells that became missing because of it.
+    examples : tuple of str
+        A few of the dropped cells, as "'model' on 'item': detail".
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> rs = ResponseSet.from_long(pd.DataFrame({
+    ...     "model": ["m1", "m1", "m2"], "item": ["q1", "q1", "q1"], "sample": [0, 1, 0],
+    ...     "correct": [1, 0, 1]}), drop_incomplete=True)
+    >>> entry = rs.report.entries[0]
+    >>> entry.n_rows, entry.n_cells, entry.examples
+    (1, 1, ("'m2' on 'q1': 1 samples",))
+    """
 
     reason: str
     n_rows: int
@@ -80,8 +110,37 @@ class DropEntry:
 class DropReport:
     """Everything construction dropped on request, and the rows it kept but found inconsistent.
 
-    ``entries``: what ``drop_incomplete=True`` and the like dropped. ``findings``: rows kept whose
-    answer, answer key and ``correct`` contradict each other (``strict=True`` refuses them).
+    ``ResponseSet.report``: nothing is dropped silently, so every row an explicit option removed
+    is counted here, per reason. It is falsy when nothing was dropped; ``str(report)`` reads as
+    one line per reason, and :attr:`n_rows` / :attr:`n_cells` give the totals.
+
+    Parameters
+    ----------
+    entries, findings : tuple of DropEntry
+        As the attributes below (filled by the ResponseSet constructors).
+
+    Attributes
+    ----------
+    entries : tuple of DropEntry
+        What ``drop_incomplete=True`` and the like dropped: one entry per reason, in the order
+        the checks ran; empty when nothing was dropped.
+    findings : tuple of DropEntry
+        Rows kept whose answer, answer key and ``correct`` contradict each other, one entry per
+        kind (``strict=True`` refuses them instead); empty when all agree.
+
+    Examples
+    --------
+    A cell with fewer samples than the budget of 2 becomes missing and is counted:
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> rs = ResponseSet.from_long(pd.DataFrame({
+    ...     "model": ["m1", "m1", "m2"], "item": ["q1", "q1", "q1"], "sample": [0, 1, 0],
+    ...     "correct": [1, 0, 1]}), drop_incomplete=True)
+    >>> print(rs.report)
+    dropped 1 rows (1 cells): incomplete cell (fewer samples than the budget) (e.g. 'm2' on 'q1': 1 samples)
+    >>> bool(rs.report), rs.report.n_rows
+    (True, 1)
     """
 
     entries: tuple[DropEntry, ...] = ()
@@ -123,9 +182,43 @@ class DropReport:
 class CountMatrix:
     """Correct counts ``K`` and observed sample counts ``N``, items x models (int64).
 
-    A missing cell has ``N == 0`` (and ``K == 0``). ``T`` is the common sample budget, or a
-    per-model int64 array when budgets differ (``sample_budget="per_model"``); a complete cell has
-    ``N == T``.
+    What :meth:`ResponseSet.counts` returns: the k-of-T view of repeated samples that the
+    count-based methods (BSDProbe's trajectories, the binomial 1PL) read. A missing cell has
+    ``N == 0`` (and ``K == 0``). ``T`` is the common sample budget, or a per-model int64 array
+    when budgets differ (``sample_budget="per_model"``); a complete cell has ``N == T``.
+
+    Parameters
+    ----------
+    K, N, T, items, models
+        The fields below, filled by :meth:`ResponseSet.counts`.
+
+    Attributes
+    ----------
+    K : ndarray of int64 (items, models)
+        Correct samples per cell.
+    N : ndarray of int64 (items, models)
+        Observed samples per cell (0 = missing cell); ``K / N`` is the cell's correctness rate.
+    T : int or ndarray of int64 (models,)
+        The sample budget: one int, or one per model.
+    items : Index
+        Item ids, the rows.
+    models : Index
+        Model ids, the columns (roster order).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> rs = ResponseSet.from_long(pd.DataFrame({
+    ...     "model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2", "q1", "q2"],
+    ...     "correct": [1, 0, 1, 1]}))
+    >>> cm = rs.counts()
+    >>> cm.K.tolist(), cm.N.tolist(), cm.T
+    ([[1, 1], [0, 1]], [[1, 1], [1, 1]], 1)
+    >>> cm.to_frame().head(2)
+      item model  n_correct  n_samples
+    0   q1    m1          1          1
+    1   q1    m2          1          1
     """
 
     K: np.ndarray
@@ -165,6 +258,41 @@ class AnswerCounts:
     model), padded to ``counts.shape[2]`` with zero counts. ``state_correct[i, s]`` is the mean
     correctness of the samples in that state (NaN for padding), so a state is "the correct
     answer" when it is 1.
+
+    What :meth:`ResponseSet.answer_counts` returns; BSDProbe's normalized entropy (Eq. 2) is
+    computed over these states.
+
+    Parameters
+    ----------
+    counts, states, state_correct, items, models
+        The fields below, filled by :meth:`ResponseSet.answer_counts`.
+
+    Attributes
+    ----------
+    counts : ndarray of int64 (items, models, states)
+        Samples of model j on item i that gave answer state s.
+    states : tuple of tuple
+        Per item, its state labels in order of first appearance.
+    state_correct : ndarray of float64 (items, states)
+        Mean correctness of the samples in each state: 1 for the correct answer, 0 for a wrong
+        one, NaN for padding.
+    items : Index
+        Item ids, the first axis.
+    models : Index
+        Model ids, the second axis.
+
+    Examples
+    --------
+    Two models, two samples each on one item; model m1 answered A (correct) and B:
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> rs = ResponseSet.from_long(pd.DataFrame({
+    ...     "model": ["m1", "m1", "m2", "m2"], "item": ["q1"] * 4, "sample": [0, 1, 0, 1],
+    ...     "correct": [1, 0, 1, 1], "answer": ["A", "B", "A", "A"]}))
+    >>> ac = rs.answer_counts()
+    >>> ac.states, ac.counts[0].tolist(), ac.state_correct.tolist()
+    ((('A', 'B'),), [[1, 1], [2, 0]], [[1.0, 0.0]])
     """
 
     counts: np.ndarray
@@ -491,6 +619,14 @@ def _stack_probs(column: str, values: pd.Series, is_log: bool, where) -> np.ndar
     return arr
 
 
+def _rows_any(A: np.ndarray, test, block: int = 1024) -> bool:
+    """``test(A).any()`` evaluated on blocks of rows.
+
+    No boolean temporary of A's size (70 MB each for a 14,000 x 5,000 count matrix).
+    """
+    return any(bool(test(A[i:i + block]).any()) for i in range(0, A.shape[0], block))
+
+
 def _budget(N: np.ndarray, models: pd.Index, items: pd.Index,
             opts: _Options) -> tuple[int | np.ndarray, np.ndarray | None]:
     """Decide the sample budget from dense sample counts ``N`` (rows x models) and ``opts``.
@@ -512,17 +648,16 @@ def _budget(N: np.ndarray, models: pd.Index, items: pd.Index,
             )
         T_val = N.max(axis=0).astype(np.int64)
         target = T_val[None, :]
-    over = N > target
-    if over.any():
-        r, j = (int(v[0]) for v in np.nonzero(over))
+    if _rows_any(N, lambda block: block > target):
+        r, j = (int(v[0]) for v in np.nonzero(N > target))
         tj = T_val if np.ndim(T_val) == 0 else int(T_val[j])
         raise BenchkitValueError(
             f"model {models[j]!r} has {int(N[r, j])} samples for item {items[r % n_items]!r}, more "
             f"than the sample budget T={tj}; pass a larger T or check for repeated rows"
         )
-    short = (N > 0) & (N < target)
-    if not short.any():
+    if not _rows_any(N, lambda block: (block > 0) & (block < target)):
         return T_val, None
+    short = (N > 0) & (N < target)
     if not drop_incomplete:
         r, j = (int(v[0]) for v in np.nonzero(short))
         tj = T_val if np.ndim(T_val) == 0 else int(T_val[j])
@@ -645,6 +780,38 @@ class ResponseSet:
         A label and provenance (source URL, commit, notes such as join rates).
     report : DropReport
         What construction dropped on request, with counts.
+
+    Parameters
+    ----------
+    models, items : DataFrame
+        Model and item metadata, as the attributes above.
+    _K, _S, _N, _T, _long, _P
+        Internal: the dense count arrays, the budget, the long table and the option
+        probabilities, filled by the constructors (never passed by hand).
+    name, meta, report
+        As the attributes above.
+
+    See Also
+    --------
+    benchkit.io.read_csv, benchkit.io.read_parquet, benchkit.datasets.fetch
+
+    Examples
+    --------
+    One row per (model, item) response; the dense views are items x models:
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> rs = ResponseSet.from_long(pd.DataFrame({
+    ...     "model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2", "q1", "q2"],
+    ...     "correct": [1, 0, 1, 1]}))
+    >>> rs
+    ResponseSet: 2 items x 2 models, 4 responses, T=1, 0.0% cells missing
+    >>> rs.accuracy().tolist()
+    [0.5, 1.0]
+    >>> rs.binary().tolist()
+    [[1.0, 1.0], [0.0, 1.0]]
+    >>> rs.models[["family", "variant"]].shape
+    (2, 2)
     """
 
     models: pd.DataFrame
@@ -981,7 +1148,11 @@ class ResponseSet:
 
     @classmethod
     def _from_dense_counts(cls, K, N, m_order, i_order, model_meta, item_meta, opts: _Options):
-        """Build from dense int64 K and N (items x models, modified in place when dropping)."""
+        """Build from dense integer K and N (items x models, modified in place when dropping).
+
+        Any integer dtype is kept as given (the aggregating readers pass uint8 counts, 70 MB per
+        array at 14,000 x 5,000); :meth:`counts` returns int64 copies.
+        """
         T_val, short = _budget(N, m_order, i_order, opts)
         entries = []
         if short is not None:
@@ -1183,8 +1354,8 @@ class ResponseSet:
                 ".scores() for mean scores"
             )
         T = self._T if not np.ndim(self._T) else np.asarray(self._T).copy()
-        return CountMatrix(K=self._K.copy(), N=self._N.copy(), T=T, items=self.item_ids,
-                           models=self.model_ids)
+        return CountMatrix(K=self._K.astype(np.int64), N=self._N.astype(np.int64), T=T,
+                           items=self.item_ids, models=self.model_ids)
 
     def scores(self) -> np.ndarray:
         """Mean correctness over samples, items x models (float64); NaN for missing cells."""
@@ -1369,7 +1540,8 @@ class ResponseSet:
         n_samples (one row per observed cell).
         """
         if self._long is None:
-            cm = CountMatrix(self._K, self._N, self._T, self.item_ids, self.model_ids)
+            cm = CountMatrix(self._K.astype(np.int64, copy=False), self._N.astype(np.int64, copy=False),
+                             self._T, self.item_ids, self.model_ids)
             return cm.to_frame()[["model", "item", "n_correct", "n_samples"]]
         out = self._long.copy()
         out["model"] = out["model"].astype(str)

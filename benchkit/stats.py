@@ -18,7 +18,10 @@ statsmodels in ``tests/test_stats.py``.
                                        (bias, z0, acceleration, whether the estimate is inside)
 :func:`auroc`                          area under the ROC curve by the rank (Mann-Whitney) formula
 :func:`roc_curve`                      the ROC curve's points (one per distinct score)
+:func:`average_precision`              average precision (area under the precision-recall steps)
 :func:`mcnemar_exact`                  exact McNemar p-value from the two discordant counts
+:func:`cohen_kappa`                    Cohen's kappa of two label sequences
+:func:`jaccard`                        Jaccard index of two boolean masks (flag sets)
 =====================================  ===========================================================
 """
 from __future__ import annotations
@@ -52,7 +55,10 @@ __all__ = [
     "bootstrap_interval",
     "auroc",
     "roc_curve",
+    "average_precision",
     "mcnemar_exact",
+    "cohen_kappa",
+    "jaccard",
 ]
 
 _PAIR_CHUNK = 1 << 22  # pairs per chunk in kendall_tau_b (bounds memory for long rankings)
@@ -87,11 +93,21 @@ def kendall_tau_b(x, y, *, nan_policy: str = "raise", min_objects: int = 2) -> n
     BSDProbe use it. With ``nan_policy="omit"`` a pair of objects counts only where both objects
     are scored in both rankings.
 
+    References
+    ----------
+    M. G. Kendall (1945), "The treatment of ties in ranking problems", Biometrika 33(3), 239-251
+    (the tie-corrected tau-b).
+
     Examples
     --------
+    One swapped pair among the six pairs of four models: five concordant, one discordant, so
+    tau = (5 - 1) / 6. Leading axes are batches (one tau per row):
+
     >>> from benchkit.stats import kendall_tau_b
     >>> kendall_tau_b([1, 2, 3, 4], [1, 3, 2, 4])
     0.6666666666666666
+    >>> kendall_tau_b([[1, 2, 3, 4], [4, 3, 2, 1]], [1, 2, 3, 4]).tolist()
+    [1.0, -1.0]
     """
     check_choice("nan_policy", nan_policy, ["raise", "omit"])
     omit = nan_policy == "omit"
@@ -139,11 +155,33 @@ def kendall_tau_b(x, y, *, nan_policy: str = "raise", min_objects: int = 2) -> n
 def holm(pvalues) -> np.ndarray:
     """Holm (1979) step-down adjusted p-values.
 
-    ``p_(i) * (m - i + 1)`` in ascending order, made monotone by a cumulative maximum and capped at 1
-    (``statsmodels.stats.multitest.multipletests(method="holm")``, the oracle in the tests).
+    Controls the family-wise error rate over ``m`` tests without assuming independence: reject
+    hypothesis ``i`` at level alpha where the adjusted p-value is ``<= alpha``.
+
+    Parameters
+    ----------
+    pvalues : array_like (m,)
+        Raw p-values, each in [0, 1].
+
+    Returns
+    -------
+    ndarray (m,)
+        Adjusted p-values in the input order: ``p_(i) * (m - i + 1)`` in ascending order, made
+        monotone by a cumulative maximum and capped at 1 (equal p-values keep their input order).
+
+    Notes
+    -----
+    ``statsmodels.stats.multitest.multipletests(method="holm")`` is the oracle in the tests.
+
+    References
+    ----------
+    S. Holm (1979), "A simple sequentially rejective multiple test procedure", Scandinavian Journal
+    of Statistics 6(2), 65-70.
 
     Examples
     --------
+    The smallest p-value is multiplied by 3, the next by 2 (then raised to keep the order):
+
     >>> from benchkit.stats import holm
     >>> holm([0.01, 0.04, 0.03]).round(4).tolist()
     [0.03, 0.06, 0.06]
@@ -157,8 +195,29 @@ def holm(pvalues) -> np.ndarray:
 def benjamini_hochberg(pvalues) -> np.ndarray:
     """Benjamini-Hochberg (1995) adjusted p-values (q-values) controlling the false discovery rate.
 
-    ``min_{j >= i} p_(j) * m / j``, capped at 1 (``multipletests(method="fdr_bh")``, the oracle in
-    the tests). Reject at FDR level q where the result is ``<= q``.
+    Reject at FDR level q where the result is ``<= q``: among the rejected hypotheses, the expected
+    share of true nulls is at most q (for independent or positively dependent tests).
+
+    Parameters
+    ----------
+    pvalues : array_like (m,)
+        Raw p-values, each in [0, 1].
+
+    Returns
+    -------
+    ndarray (m,)
+        q-values in the input order: ``min_{j >= i} p_(j) * m / j`` over the ascending p-values,
+        capped at 1.
+
+    Notes
+    -----
+    ``statsmodels.stats.multitest.multipletests(method="fdr_bh")`` is the oracle in the tests.
+
+    References
+    ----------
+    Y. Benjamini and Y. Hochberg (1995), "Controlling the false discovery rate: a practical and
+    powerful approach to multiple testing", Journal of the Royal Statistical Society B 57(1),
+    289-300.
 
     Examples
     --------
@@ -192,7 +251,31 @@ def _pvalues(pvalues) -> np.ndarray:
 
 
 def xlogx(x) -> np.ndarray:
-    """``x * log(x)`` elementwise with ``0 log 0 = 0`` (natural log)."""
+    """``x * log(x)`` elementwise with ``0 log 0 = 0`` (natural log).
+
+    The summand of every entropy in benchkit (``H(p) = -sum(xlogx(p))``).
+
+    Parameters
+    ----------
+    x : array_like
+        Non-negative values (probabilities); entries ``<= 0`` give 0.
+
+    Returns
+    -------
+    ndarray
+        ``x log x`` (float64, the shape of ``x``).
+
+    References
+    ----------
+    T. M. Cover and J. A. Thomas (2006), Elements of Information Theory, 2nd ed., Wiley, Sec. 2.1
+    (the convention ``0 log 0 = 0``).
+
+    Examples
+    --------
+    >>> from benchkit.stats import xlogx
+    >>> xlogx([0.0, 0.5, 1.0]).round(4).tolist()
+    [0.0, -0.3466, 0.0]
+    """
     p = np.asarray(x, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
@@ -201,9 +284,42 @@ def xlogx(x) -> np.ndarray:
 def jsd(P, Q, *, axis: int = -1) -> np.ndarray:
     """Jensen-Shannon divergence with natural logs, in ``[0, log 2]``.
 
+    How far apart two answer distributions are: 0 for identical distributions, ``log 2`` for
+    distributions with disjoint support.
+
+    Parameters
+    ----------
+    P, Q : array_like
+        Probability distributions along ``axis`` (not renormalized here); broadcast against each
+        other.
+    axis : int, default -1
+        The axis holding the states.
+
+    Returns
+    -------
+    ndarray
+        One divergence per distribution pair (the shape of ``P`` and ``Q`` without ``axis``).
+
+    Notes
+    -----
     ``JSD = H(M) - (H(P) + H(Q)) / 2`` with ``M = (P + Q) / 2``, which equals
-    ``(KL(P||M) + KL(Q||M)) / 2`` (BSDProbe App. G, Eq. 20). The oracle in the tests is
-    ``scipy.spatial.distance.jensenshannon(P, Q) ** 2``.
+    ``(KL(P||M) + KL(Q||M)) / 2`` (BSDProbe App. G, Eq. 20), clipped at 0 against rounding. The
+    oracle in the tests is ``scipy.spatial.distance.jensenshannon(P, Q) ** 2``.
+
+    References
+    ----------
+    J. Lin (1991), "Divergence measures based on the Shannon entropy", IEEE Transactions on
+    Information Theory 37(1), 145-151. H. Hu et al., "Are Benchmarks Reliable? Toward Structural
+    Diagnosis via Item-Level Capability Boundaries" (BSDProbe), arXiv:2609.33196, App. G, Eq. (20).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.stats import jsd
+    >>> round(float(jsd([1.0, 0.0], [0.0, 1.0])), 4), round(float(np.log(2)), 4)
+    (0.6931, 0.6931)
+    >>> jsd([[0.5, 0.5], [0.9, 0.1]], [0.5, 0.5]).round(4).tolist()
+    [0.0, 0.1017]
     """
     P = np.asarray(P, dtype=np.float64)
     Q = np.asarray(Q, dtype=np.float64)
@@ -222,12 +338,14 @@ def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
     n_states : int or array_like of int, optional
         The number of possible states; defaults to the length of ``axis``. An array broadcasts
         against the result (one count per distribution).
-    axis : int
+    axis : int, default -1
+        The axis holding the states.
 
     Returns
     -------
     ndarray
-        In ``[0, 1]``; 0 where ``n_states <= 1``.
+        In ``[0, 1]``; 0 where ``n_states <= 1``. 1 means the mass is spread evenly over all
+        ``n_states`` states, 0 that it sits on one state.
 
     Notes
     -----
@@ -235,6 +353,22 @@ def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
     M_q = 1) and the landscape's H_norm (entropy of the renormalized non-top options over
     ``log(k - 1)``; 0 when k = 2) are both this function. ``0 log 0 = 0``; the result is clipped
     to [0, 1] against rounding. Oracle in the tests: ``scipy.stats.entropy(p) / log(n)``.
+
+    References
+    ----------
+    C. E. Shannon (1948), "A mathematical theory of communication", Bell System Technical Journal
+    27(3), 379-423. H. Hu et al. (BSDProbe), arXiv:2609.33196, Sec. 3.1, Eq. (2). "Auditing MCQA
+    Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.2 (H_norm).
+
+    Examples
+    --------
+    Two answer states seen out of four possible, half the samples in each:
+
+    >>> from benchkit.stats import normalized_entropy
+    >>> round(float(normalized_entropy([0.5, 0.5, 0.0, 0.0])), 4)
+    0.5
+    >>> normalized_entropy([[0.5, 0.5], [1.0, 0.0]]).tolist()
+    [1.0, 0.0]
     """
     p = np.asarray(probs, dtype=np.float64)
     h = -xlogx(p).sum(axis=axis)
@@ -247,8 +381,42 @@ def normalized_entropy(probs, *, n_states=None, axis: int = -1) -> np.ndarray:
 def hypergeom_sf(k: int, M: int, n: int, N: int) -> float:
     """Exact ``P(X >= k)`` for ``X ~ Hypergeometric(M population, n successes, N draws)``.
 
+    The p-value of an overlap: the chance that ``N`` items drawn at random from ``M``, of which
+    ``n`` are marked, contain at least ``k`` marked ones.
+
+    Parameters
+    ----------
+    k : int
+        The observed count of marked items among the draws.
+    M : int
+        Population size.
+    n : int
+        Marked items in the population.
+    N : int
+        Items drawn (without replacement).
+
+    Returns
+    -------
+    float
+        ``P(X >= k)``: 1 when ``k`` is at or below the smallest possible count, 0 above the largest.
+
+    Notes
+    -----
     Exact integer arithmetic (``math.comb``, :class:`fractions.Fraction`), rounded once to float.
-    Oracle in the tests: ``scipy.stats.hypergeom(M, n, N).sf(k - 1)``.
+    Oracle in the tests: ``scipy.stats.hypergeom(M, n, N).sf(k - 1)`` (the same parameter order).
+
+    References
+    ----------
+    N. L. Johnson, A. W. Kemp and S. Kotz (2005), Univariate Discrete Distributions, 3rd ed., Wiley,
+    Ch. 6 (the hypergeometric distribution).
+
+    Examples
+    --------
+    10 items, 4 of them marked, 3 drawn: all three marked with probability C(4,3) / C(10,3) = 4/120.
+
+    >>> from benchkit.stats import hypergeom_sf
+    >>> round(hypergeom_sf(3, 10, 4, 3), 6)
+    0.033333
     """
     lo, hi = max(0, N - (M - n)), min(n, N)
     if k <= lo:
@@ -269,7 +437,9 @@ def percentile_interval(replicates, *, confidence_level: float = 0.95, axis: int
         Bootstrap replicates of a statistic along ``axis``; NaN replicates (undefined statistic on a
         resample) are left out.
     confidence_level : float, default 0.95
+        The interval's coverage c, strictly between 0 and 1.
     axis : int, default 0
+        The axis holding the replicates.
 
     Returns
     -------
@@ -280,6 +450,18 @@ def percentile_interval(replicates, *, confidence_level: float = 0.95, axis: int
     -----
     Linear interpolation between order statistics, as ``scipy.stats.bootstrap(method="percentile")``
     (the oracle in the tests: the same interval from its ``bootstrap_distribution``).
+
+    References
+    ----------
+    B. Efron and R. J. Tibshirani (1993), An Introduction to the Bootstrap, Chapman & Hall, Ch. 13
+    (the percentile interval).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.stats import percentile_interval
+    >>> percentile_interval(np.arange(101.0), confidence_level=0.9)
+    (5.0, 95.0)
     """
     c = check_probability("confidence_level", confidence_level, open_interval=True)
     r = np.asarray(replicates, dtype=np.float64)
@@ -532,6 +714,11 @@ def roc_curve(scores, labels) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         ``(0, 0)`` at threshold ``inf``. The trapezoid area under the curve equals :func:`auroc`
         (ties form one diagonal step, counted half), which the tests check.
 
+    References
+    ----------
+    T. Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+    861-874 (Algorithm 1: one point per distinct score).
+
     Examples
     --------
     >>> from benchkit.stats import roc_curve
@@ -566,8 +753,16 @@ def auroc(scores, labels) -> float:
         positive scores above a random negative (ties count 1/2). The oracle in the tests is
         ``scipy.stats.mannwhitneyu(pos, neg).statistic / (n_1 n_0)``.
 
+    References
+    ----------
+    J. A. Hanley and B. J. McNeil (1982), "The meaning and use of the area under a receiver
+    operating characteristic (ROC) curve", Radiology 143(1), 29-36. H. B. Mann and D. R. Whitney
+    (1947), Annals of Mathematical Statistics 18(1), 50-60.
+
     Examples
     --------
+    Of the four (positive, negative) pairs, three have the positive scored higher:
+
     >>> from benchkit.stats import auroc
     >>> auroc([0.1, 0.4, 0.35, 0.8], [False, False, True, True])
     0.75
@@ -601,6 +796,11 @@ def mcnemar_exact(b: int, c: int) -> float:
         This is ``statsmodels.stats.contingency_tables.mcnemar(table, exact=True).pvalue``, the
         oracle in the tests (McNemar 1947; the exact form conditions on ``b + c``).
 
+    References
+    ----------
+    Q. McNemar (1947), "Note on the sampling error of the difference between correlated proportions
+    or percentages", Psychometrika 12(2), 153-157.
+
     Examples
     --------
     >>> from benchkit.stats import mcnemar_exact
@@ -615,3 +815,101 @@ def mcnemar_exact(b: int, c: int) -> float:
         return 1.0
     return float(min(1.0, 2.0 * binom.cdf(min(b, c), b + c, 0.5)))
 
+
+
+def average_precision(scores, labels) -> float:
+    r"""Average precision of ``scores`` for the positives in ``labels`` (ties form one step).
+
+    Parameters
+    ----------
+    scores, labels : array_like (n,)
+        As :func:`auroc`: finite scores (higher = more likely positive) and booleans with both
+        classes present.
+
+    Returns
+    -------
+    float
+        :math:`\mathrm{AP} = \sum_j (R_j - R_{j-1}) P_j` over the distinct scores in decreasing
+        order, where :math:`P_j` and :math:`R_j` are the precision and recall of
+        ``scores >= threshold_j`` (a run of tied scores enters at once). Without ties this is the
+        mean, over the positives, of the precision at each positive's rank, the hand formula the
+        tests check; with ties it equals ``sklearn.metrics.average_precision_score`` (the second
+        oracle). The baseline of a random ranking is the share of positives.
+
+    Examples
+    --------
+    >>> from benchkit.stats import average_precision
+    >>> round(average_precision([0.1, 0.4, 0.35, 0.8], [False, False, True, True]), 6)
+    0.833333
+    """
+    s, y, n1, _ = _scored(scores, labels)
+    order = np.argsort(-s, kind="stable")
+    ss, yy = s[order], y[order]
+    last = np.r_[ss[1:] != ss[:-1], True]  # the last position of each run of equal scores
+    tp = np.cumsum(yy)[last].astype(np.float64)
+    n = (np.flatnonzero(last) + 1).astype(np.float64)
+    recall = tp / n1
+    return float(np.sum(np.diff(np.r_[0.0, recall]) * (tp / n)))
+
+
+def cohen_kappa(a, b) -> float:
+    r"""Cohen's (1960) kappa of two label sequences: agreement beyond chance.
+
+    Parameters
+    ----------
+    a, b : array_like (n,)
+        Labels of the same n units by two raters (any comparable values: bools, ints, strings).
+
+    Returns
+    -------
+    float
+        :math:`\kappa = (p_o - p_e) / (1 - p_e)` with the observed agreement :math:`p_o` and the
+        chance agreement :math:`p_e = \sum_c p_{a}(c)\,p_{b}(c)` from the two raters' marginal
+        shares; NaN when :math:`p_e = 1` (both raters used one and the same label: undefined).
+        The oracle in the tests is ``statsmodels.stats.inter_rater.cohens_kappa`` on the
+        contingency table, and a hand-worked 2 x 2 case.
+
+    Examples
+    --------
+    >>> from benchkit.stats import cohen_kappa
+    >>> round(cohen_kappa([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]), 6)
+    0.615385
+    """
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.ndim != 1 or a.shape != b.shape or a.size == 0:
+        raise BenchkitValueError(
+            f"cohen_kappa needs two non-empty 1-D label sequences of one length; got shapes "
+            f"{a.shape} and {b.shape}")
+    labs, codes = np.unique(np.r_[a, b], return_inverse=True)
+    ca, cb = codes[:a.size], codes[a.size:]
+    po = float(np.mean(ca == cb))
+    pe = float(np.sum(np.bincount(ca, minlength=labs.size) * np.bincount(cb, minlength=labs.size))
+               / a.size**2)
+    return (po - pe) / (1.0 - pe) if pe < 1.0 else float("nan")
+
+
+def jaccard(a, b) -> float:
+    """Jaccard index ``|A and B| / |A or B|`` of two boolean masks (flag or selection sets).
+
+    Parameters
+    ----------
+    a, b : array_like of bool, one shape
+        Membership of each unit in the two sets.
+
+    Returns
+    -------
+    float
+        In [0, 1]; 1 when both sets are empty (two empty sets are equal).
+
+    Examples
+    --------
+    >>> from benchkit.stats import jaccard
+    >>> jaccard([1, 1, 0, 0], [1, 0, 1, 0])
+    0.3333333333333333
+    """
+    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
+    if a.shape != b.shape:
+        raise BenchkitValueError(f"jaccard needs two boolean masks of one shape; got {a.shape} and {b.shape}")
+    u = int(np.sum(a | b))
+    return float(np.sum(a & b) / u) if u else 1.0

@@ -19,7 +19,8 @@ on it in :func:`benchkit.boundary.measure_utility`). Input everywhere is an item
 
 Every selector takes ``rng`` (None, int, SeedSequence or Generator; :mod:`benchkit._random`, a
 Generator is consumed) and returns a frozen :class:`Subset` with the selected rows, their
-estimator weights and method details. Kendall's tau-b is :func:`benchkit.stats.kendall_tau_b`.
+estimator weights, method details and the seed entropy used (``rng_entropy``: passing it back as
+``rng`` repeats the selection). Kendall's tau-b is :func:`benchkit.stats.kendall_tau_b`.
 """
 from __future__ import annotations
 
@@ -31,6 +32,7 @@ import pandas as pd
 from scipy import special
 
 from benchkit._random import generator
+from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -59,7 +61,17 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------
 @result
 class Subset:
-    """A selected item subset.
+    """A selected item subset: which rows of the pool, and how each one counts in an estimate.
+
+    Returned by every selector (:func:`select_random`, :func:`select_anchor_points`,
+    :func:`select_tinybenchmarks`, and BSDProbe's
+    :func:`benchkit.boundary.steps.select_bsdprobe`); pass it to :func:`estimate_accuracy` with
+    the models' scores on ``indices``.
+
+    Parameters
+    ----------
+    indices, weights, method, n_pool, groups, info, rng_entropy
+        The fields below, filled by the selector (a Subset is not built by hand).
 
     Attributes
     ----------
@@ -69,12 +81,28 @@ class Subset:
         The method's estimator weight of each selected item (sums to 1): 1/k for Random and
         BSDProbe, the cluster share for Anchor Points and tinyBenchmarks.
     method : str
+        The selector: ``"random"``, ``"anchor_points"``, ``"tinybenchmarks"``, ``"bsdprobe"`` or a
+        baseline of :func:`benchkit.boundary.measure_utility` (``"bayesian"``, ``"psn_irt"``).
     n_pool : int
         Size of the candidate pool the subset was drawn from.
     groups : ndarray of int64
         Per selected item: its cluster (Anchor Points, tinyBenchmarks), stratum (BSDProbe) or -1.
     info : dict
         Method details (e.g. cluster labels of the whole pool, stratum allocation, the IRT fit).
+    rng_entropy : int or None
+        Entropy of the root seed the selection drew from (:mod:`benchkit._random`): pass it as
+        ``rng=`` to repeat the selection exactly. None when the producer did not record it.
+
+    Examples
+    --------
+    >>> from benchkit.subsets import select_random
+    >>> sub = select_random(10, 4, rng=0)
+    >>> sub.size, sub.weights.tolist()
+    (4, [0.25, 0.25, 0.25, 0.25])
+    >>> sub.to_frame().columns.tolist()
+    ['index', 'weight', 'group']
+    >>> select_random(10, 4, rng=sub.rng_entropy).indices.tolist() == sub.indices.tolist()
+    True
     """
 
     indices: np.ndarray
@@ -83,6 +111,7 @@ class Subset:
     n_pool: int
     groups: np.ndarray
     info: dict = field(default_factory=dict)
+    rng_entropy: Any = None
 
     @property
     def size(self) -> int:
@@ -97,13 +126,44 @@ class Subset:
 
 @result
 class KMeansResult:
-    """Lloyd's k-means: ``centers`` (k, d), ``labels`` (n,), ``inertia``, ``n_iter``, ``converged``."""
+    """Lloyd's k-means: the cluster centers and every point's cluster (:func:`kmeans`).
+
+    Parameters
+    ----------
+    centers, labels, inertia, n_iter, converged, rng_entropy
+        The fields below, filled by :func:`kmeans`.
+
+    Attributes
+    ----------
+    centers : ndarray (k, d)
+        Cluster centers (the mean of their points; a cluster that emptied keeps its last center).
+    labels : ndarray of int64 (n,)
+        Cluster of each point, ``0..k-1`` (its nearest center, ties to the lowest number).
+    inertia : float
+        Sum of squared Euclidean distances of the points to their centers (lower = tighter).
+    n_iter : int
+        Lloyd iterations run.
+    converged : bool
+        True when no center moved by more than ``tol`` before ``max_iter`` was reached.
+    rng_entropy : int
+        Entropy of the root seed of the k-means++ seeding: ``rng=rng_entropy`` repeats the run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.subsets import kmeans
+    >>> X = np.array([[0.0], [0.1], [5.0], [5.2]])
+    >>> res = kmeans(X, 2, rng=0)
+    >>> sorted(res.to_frame()["size"].tolist()), res.converged
+    ([2, 2], True)
+    """
 
     centers: np.ndarray
     labels: np.ndarray
     inertia: float
     n_iter: int
     converged: bool
+    rng_entropy: Any
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cluster: its size and center coordinates."""
@@ -114,7 +174,39 @@ class KMeansResult:
 
 @result
 class KMedoidsResult:
-    """Alternating k-medoids: ``medoids`` (k,) row indices, ``labels`` (n,), total ``cost``."""
+    """Alternating k-medoids: the medoid rows and every object's cluster (:func:`kmedoids`).
+
+    Parameters
+    ----------
+    medoids, labels, cost, n_iter, converged, metric, rng_entropy
+        The fields below, filled by :func:`kmedoids`.
+
+    Attributes
+    ----------
+    medoids : ndarray of int64 (k,)
+        Row of ``X`` that is the medoid of each cluster.
+    labels : ndarray of int64 (n,)
+        Cluster of each row, ``0..k-1`` (its nearest medoid; a medoid belongs to its own cluster).
+    cost : float
+        Sum of the distances of the rows to their medoids (lower = tighter clusters).
+    n_iter : int
+        Alternating iterations run.
+    converged : bool
+        True when the medoids stopped changing before ``max_iter`` was reached.
+    metric : str
+        The distance used, ``"correlation"`` or ``"euclidean"``.
+    rng_entropy : int
+        Entropy of the root seed of the medoid seeding: ``rng=rng_entropy`` repeats the run.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.subsets import kmedoids
+    >>> X = np.array([[0.0], [0.1], [0.2], [5.0], [5.1], [5.2]])
+    >>> res = kmedoids(X, 2, metric="euclidean", rng=0)
+    >>> sorted(X[res.medoids, 0].tolist()), round(res.cost, 2)
+    ([0.1, 5.1], 0.4)
+    """
 
     medoids: np.ndarray
     labels: np.ndarray
@@ -122,6 +214,7 @@ class KMedoidsResult:
     n_iter: int
     converged: bool
     metric: str
+    rng_entropy: Any
 
     def to_frame(self) -> pd.DataFrame:
         """One row per cluster: medoid row and cluster size."""
@@ -190,30 +283,57 @@ def _plusplus(rng: np.random.Generator, dist_to: Any, n: int, k: int) -> np.ndar
 def kmeans(X, k: int, *, rng: Any = None, max_iter: int = 300, tol: float = 1e-10) -> KMeansResult:
     r"""Lloyd's k-means with k-means++ seeding (Arthur & Vassilvitskii, 2007).
 
+    Groups n points into k clusters of nearby points; tinyBenchmarks' selection
+    (:func:`select_tinybenchmarks`) clusters the items' IRT parameters with it.
+
     Parameters
     ----------
     X : array_like (n, d)
+        One row per point (finite).
     k : int
         Number of clusters, 1 <= k <= n.
     rng : None, int, SeedSequence or Generator
-        Seeding randomness.
-    max_iter, tol : int, float
-        Iteration cap; stop when no center moves by more than ``tol``.
+        Seeding randomness (:mod:`benchkit._random`); the result records its entropy.
+    max_iter : int, default 300
+        Iteration cap.
+    tol : float, default 1e-10
+        Stop when no center moves by more than ``tol`` (in every coordinate).
 
     Returns
     -------
     KMeansResult
+        ``centers``, ``labels``, ``inertia`` and whether the iterations converged.
 
     Notes
     -----
     Ties in the assignment go to the lowest-numbered center; a cluster that empties keeps its
     center (as ``scipy.cluster.vq.kmeans2(..., missing="warn")``, the oracle in the tests).
+
+    References
+    ----------
+    S. P. Lloyd (1982), "Least squares quantization in PCM", IEEE Transactions on Information
+    Theory 28(2), 129-137. D. Arthur and S. Vassilvitskii (2007), "k-means++: the advantages of
+    careful seeding", Proc. 18th ACM-SIAM Symposium on Discrete Algorithms, 1027-1035.
+
+    Examples
+    --------
+    Two well-separated groups of points:
+
+    >>> import numpy as np
+    >>> from benchkit.subsets import kmeans
+    >>> X = np.array([[0.0, 0.0], [0.1, 0.0], [4.0, 4.0], [4.1, 4.0]])
+    >>> res = kmeans(X, 2, rng=0)
+    >>> res.labels.tolist() in ([0, 0, 1, 1], [1, 1, 0, 0])
+    True
+    >>> round(res.inertia, 3)
+    0.01
     """
     Xa = check_array("X", X, ndim=2, dtype="float")
     n = Xa.shape[0]
     k = check_int("k", k, min=1, max=max(n, 1))
     max_iter = check_int("max_iter", max_iter, min=1)
-    rng = generator(rng)
+    root = seed_sequence(rng)
+    rng = generator(root)
     sq = (Xa * Xa).sum(1)
 
     def dist_to(i):
@@ -221,7 +341,7 @@ def kmeans(X, k: int, *, rng: Any = None, max_iter: int = 300, tol: float = 1e-1
 
     init = _plusplus(rng, dist_to, n, k)
     C, labels, inertia, it, conv = _lloyd(Xa, Xa[init], max_iter, tol)
-    return KMeansResult(C, labels.astype(np.int64), inertia, it, conv)
+    return KMeansResult(C, labels.astype(np.int64), inertia, it, conv, root.entropy)
 
 
 class _CorrelationDistance:
@@ -294,14 +414,17 @@ def kmedoids(X, k: int, *, metric: str = "correlation", rng: Any = None,
         that items carrying no ranking information form their own cluster(s) instead of all
         joining the first medoid by a tie.
     rng : None, int, SeedSequence or Generator
-        k-means++-style seeding (probability proportional to the squared distance).
-    max_iter : int
+        k-means++-style seeding (probability proportional to the squared distance); the result
+        records its entropy.
+    max_iter : int, default 100
+        Cap on the alternating iterations.
     init : array_like of int (k,), optional
         Starting medoids (distinct rows) instead of the seeding.
 
     Returns
     -------
     KMedoidsResult
+        ``medoids`` (rows of ``X``), ``labels``, total ``cost`` and whether it converged.
 
     Notes
     -----
@@ -311,13 +434,34 @@ def kmedoids(X, k: int, *, metric: str = "correlation", rng: Any = None,
     rows. The result is a fixed point: every object sits with its nearest medoid (ties to the
     lowest-numbered), and every medoid minimizes the distance sum of its cluster (ties to the
     current medoid, then the lowest row). The tests check both properties by brute force.
+
+    References
+    ----------
+    H.-S. Park and C.-H. Jun (2009), "A simple and fast algorithm for K-medoids clustering", Expert
+    Systems with Applications 36(2), 3336-3341. R. Vivek, K. Ethayarajh, D. Yang and D. Kiela
+    (2024), "Anchor points: benchmarking models with much fewer examples", EACL 2024, 1576-1601
+    (the correlation distance).
+
+    Examples
+    --------
+    Items whose confidence rises with the model (rows 0-2) and items whose confidence falls (rows
+    3-4) form two clusters under the correlation distance:
+
+    >>> import numpy as np
+    >>> from benchkit.subsets import kmedoids
+    >>> X = np.array([[0.1, 0.5, 0.9], [0.2, 0.5, 0.8], [0.0, 0.6, 1.0],
+    ...               [0.9, 0.5, 0.1], [0.8, 0.4, 0.2]])
+    >>> res = kmedoids(X, 2, rng=0)
+    >>> res.labels.tolist() in ([0, 0, 0, 1, 1], [1, 1, 1, 0, 0])
+    True
     """
     Xa = check_array("X", X, ndim=2, dtype="float")
     n = Xa.shape[0]
     k = check_int("k", k, min=1, max=max(n, 1))
     check_choice("metric", metric, ("correlation", "euclidean"))
     max_iter = check_int("max_iter", max_iter, min=1)
-    rng = generator(rng)
+    root = seed_sequence(rng)
+    rng = generator(root)
     dist = _CorrelationDistance(Xa) if metric == "correlation" else _EuclideanDistance(Xa)
     if init is None:
         med = _plusplus(rng, lambda i: dist.to(np.array([i]))[:, 0], n, k)
@@ -348,7 +492,7 @@ def kmedoids(X, k: int, *, metric: str = "correlation", rng: Any = None,
     labels[med] = np.arange(k)
     cost = float(D[np.arange(n), labels].sum())
     return KMedoidsResult(med.astype(np.int64), labels.astype(np.int64), cost, it, converged,
-                          dist.name)
+                          dist.name, root.entropy)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -373,12 +517,43 @@ def _pool_matrix(name: str, X) -> np.ndarray:
 
 
 def select_random(n_pool: int, size: int, *, rng: Any = None) -> Subset:
-    """The Random baseline: ``size`` of ``n_pool`` rows uniformly without replacement."""
+    """The Random baseline: ``size`` of ``n_pool`` rows uniformly without replacement.
+
+    Every item of the pool has the same chance ``size / n_pool`` of being selected; the other
+    selectors (and BSDProbe's) are judged against this one.
+
+    Parameters
+    ----------
+    n_pool : int
+        Size of the candidate pool (rows ``0..n_pool-1``).
+    size : int
+        Number of items to select, 1 <= size <= n_pool.
+    rng : None, int, SeedSequence or Generator
+        The draw's randomness (:mod:`benchkit._random`); the result records its entropy.
+
+    Returns
+    -------
+    Subset
+        ``method="random"``, weights ``1/size``, groups -1.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 4.4 (the uniform Random baseline).
+
+    Examples
+    --------
+    >>> from benchkit.subsets import select_random
+    >>> sub = select_random(100, 5, rng=1)
+    >>> sub.indices.size, sub.method, len(set(sub.indices.tolist()))
+    (5, 'random', 5)
+    """
     n_pool = check_int("n_pool", n_pool, min=1)
     size = _check_size(size, n_pool)
-    rng = generator(rng)
-    idx = rng.choice(n_pool, size=size, replace=False).astype(np.int64)
-    return Subset(idx, np.full(size, 1.0 / size), "random", n_pool, np.full(size, -1, np.int64))
+    root = seed_sequence(rng)
+    idx = generator(root).choice(n_pool, size=size, replace=False).astype(np.int64)
+    return Subset(idx, np.full(size, 1.0 / size), "random", n_pool, np.full(size, -1, np.int64),
+                  rng_entropy=root.entropy)
 
 
 def _representatives(dist_to_center: np.ndarray, labels: np.ndarray, k: int):
@@ -408,8 +583,10 @@ def select_anchor_points(confidence, size: int, *, metric: str = "correlation", 
     metric : {"correlation", "euclidean"}
         Distance between items' patterns (default ``1 - r``, Anchor Points' correlation
         clustering).
-    rng, max_iter
-        As in :func:`kmedoids`.
+    rng : None, int, SeedSequence or Generator
+        Seeding of :func:`kmedoids`; the result records its entropy.
+    max_iter : int, default 100
+        Cap on the k-medoids iterations.
 
     Returns
     -------
@@ -423,6 +600,21 @@ def select_anchor_points(confidence, size: int, *, metric: str = "correlation", 
     BSDProbe (Sec. 2, 4.4) describes the baseline as selecting "representative items from
     model-confidence patterns"; the original clusters items by the correlation of source models'
     confidences and predicts scores from the medoids weighted by their cluster sizes.
+
+    References
+    ----------
+    R. Vivek, K. Ethayarajh, D. Yang and D. Kiela (2024), "Anchor points: benchmarking models with
+    much fewer examples", EACL 2024, 1576-1601. H. Hu et al. (BSDProbe), arXiv:2609.33196,
+    Sec. 4.4 (the Anchor Points baseline).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.subsets import select_anchor_points
+    >>> conf = np.random.default_rng(0).random((30, 4))  # 30 items x 4 source models
+    >>> sub = select_anchor_points(conf, 3, rng=0)
+    >>> sub.size, round(float(sub.weights.sum()), 6), sub.info["labels"].shape
+    (3, 1.0, (30,))
     """
     C = _pool_matrix("confidence", confidence)
     size = _check_size(size, C.shape[0])
@@ -433,7 +625,8 @@ def select_anchor_points(confidence, size: int, *, metric: str = "correlation", 
     res = kmedoids(C, size, metric=metric, rng=rng, max_iter=max_iter)
     w = np.bincount(res.labels, minlength=size) / float(C.shape[0])
     return Subset(res.medoids.copy(), w, "anchor_points", C.shape[0],
-                  np.arange(size, dtype=np.int64), {"labels": res.labels, "clustering": res})
+                  np.arange(size, dtype=np.int64), {"labels": res.labels, "clustering": res},
+                  res.rng_entropy)
 
 
 def fit_item_parameters(Y, *, irt: str = "2pl"):
@@ -444,12 +637,27 @@ def fit_item_parameters(Y, *, irt: str = "2pl"):
     Y : array_like (n_items, n_models)
         0/1 responses of the source models.
     irt : {"2pl", "1pl"}, default "2pl"
+        The IRT model: 2PL (discrimination and difficulty per item) or 1PL (difficulty only).
 
     Returns
     -------
     IRTFit
         Deterministic; fit it once and pass it as ``fit=`` to :func:`select_tinybenchmarks`
         across repetitions.
+
+    References
+    ----------
+    F. M. Polo, L. Weber, L. Choshen, Y. Sun, G. Xu and M. Yurochkin (2024), "tinyBenchmarks:
+    evaluating LLMs with fewer examples", ICML 2024 (Sec. 3, the IRT item embeddings).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit.subsets import fit_item_parameters
+    >>> Y = binary_matrix(40, 20, rng=0).matrix
+    >>> fit = fit_item_parameters(Y, irt="1pl")
+    >>> fit.model, fit.difficulty.shape
+    ('1pl', (40,))
     """
     from benchkit import irt as _irt
 
@@ -484,8 +692,10 @@ def select_tinybenchmarks(Y, size: int, *, fit=None, irt: str = "2pl",
     irt : {"2pl", "1pl"}
         Model fitted when ``fit`` is None (default 2PL, the unidimensional case of the original's
         multidimensional IRT).
-    rng, max_iter
-        k-means++ seeding and Lloyd iteration cap.
+    rng : None, int, SeedSequence or Generator
+        k-means++ seeding of :func:`kmeans`; the result records its entropy.
+    max_iter : int, default 300
+        Lloyd iteration cap.
 
     Returns
     -------
@@ -498,6 +708,21 @@ def select_tinybenchmarks(Y, size: int, *, fit=None, irt: str = "2pl",
     Item embeddings are the IRT parameters :math:`(a_i, b_i)` (2PL) or :math:`b_i` (1PL). When the
     pool has fewer distinct embeddings than ``size``, several centroids coincide; each cluster
     still takes a distinct item (the nearest one not yet taken), and empty clusters get weight 0.
+
+    References
+    ----------
+    F. M. Polo, L. Weber, L. Choshen, Y. Sun, G. Xu and M. Yurochkin (2024), "tinyBenchmarks:
+    evaluating LLMs with fewer examples", ICML 2024 (Sec. 3, IRT anchor strategy). H. Hu et al.
+    (BSDProbe), arXiv:2609.33196, Sec. 4.4 (the TinyBenchmarks baseline).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit.subsets import select_tinybenchmarks
+    >>> Y = binary_matrix(60, 20, rng=0).matrix
+    >>> sub = select_tinybenchmarks(Y, 5, irt="1pl", rng=0)
+    >>> sub.size, sub.method, round(float(sub.weights.sum()), 6)
+    (5, 'tinybenchmarks', 1.0)
     """
     irt = check_choice("irt", irt, ("2pl", "1pl"))
     if fit is None:
@@ -515,7 +740,7 @@ def select_tinybenchmarks(Y, size: int, *, fit=None, irt: str = "2pl",
     d = np.sqrt(_sqdist(E, km.centers))
     reps, w = _representatives(d, km.labels, size)
     return Subset(reps, w, "tinybenchmarks", E.shape[0], np.arange(size, dtype=np.int64),
-                  {"labels": km.labels, "clustering": km, "fit": fit})
+                  {"labels": km.labels, "clustering": km, "fit": fit}, km.rng_entropy)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -525,9 +750,48 @@ def irt_abilities(Y_sub, a, b, *, prior_sd: float = 1.0, tol: float = 1e-10,
                   max_iter: int = 100) -> np.ndarray:
     r"""MAP abilities of models from their responses on items with known 2PL parameters.
 
+    The ability step of tinyBenchmarks' p-IRT estimator (:func:`estimate_accuracy` with
+    ``estimator="pirt"``): where does each model sit on the IRT scale, given its answers to the
+    subset's items?
+
+    Parameters
+    ----------
+    Y_sub : array_like (n_items, n_models)
+        Responses (0/1 or fractional scores in [0, 1]) of the models on the items.
+    a, b : array_like (n_items,)
+        The items' 2PL discriminations and difficulties.
+    prior_sd : float, default 1.0
+        SD of the normal prior on the abilities (mean 0).
+    tol : float, default 1e-10
+        Stop when no ability moves by more than ``tol``.
+    max_iter : int, default 100
+        Cap on the Newton steps.
+
+    Returns
+    -------
+    ndarray (n_models,)
+        The abilities :math:`\hat\theta` (higher = more able, on the scale of ``b``).
+
+    Notes
+    -----
     Maximizes :math:`\sum_i [y_i \log \sigma(a_i(\theta - b_i)) + (1 - y_i)\log(1 - \sigma(\cdot))]
     - \theta^2 / (2\,\mathrm{sd}^2)` per model (column of ``Y_sub``, fractional y allowed) by
-    safeguarded Newton steps; the objective is strictly concave.
+    safeguarded Newton steps (each step clipped to [-1, 1]); the objective is strictly concave.
+
+    References
+    ----------
+    F. M. Polo, L. Weber, L. Choshen, Y. Sun, G. Xu and M. Yurochkin (2024), "tinyBenchmarks:
+    evaluating LLMs with fewer examples", ICML 2024 (Sec. 3, the p-IRT estimator).
+
+    Examples
+    --------
+    Items of difficulty -1, 0 and 1; model 0 answers the two easier ones, model 1 only the
+    easiest, so model 1 sits lower on the scale:
+
+    >>> from benchkit.subsets import irt_abilities
+    >>> theta = irt_abilities([[1, 1], [1, 0], [0, 0]], [1.0, 1.0, 1.0], [-1.0, 0.0, 1.0])
+    >>> theta.round(3).tolist()
+    [0.305, -0.305]
     """
     Y = check_array("Y_sub", Y_sub, ndim=2, dtype="float")
     a = np.asarray(a, float)
@@ -554,16 +818,36 @@ def estimate_accuracy(scores_subset, subset: Subset, *, estimator: str = "subset
     scores_subset : array_like (size, n_models)
         Scores of the evaluated models on ``subset.indices`` (in that order).
     subset : Subset
+        The selection the scores belong to (from a selector of this module).
     estimator : {"subset", "weighted", "pirt"}
         ``"subset"``: the plain accuracy on the subset (what BSDProbe's Eq. 9 scores);
         ``"weighted"``: :math:`\sum_i w_i y_i` with the subset's weights (Anchor Points /
         tinyBenchmarks' anchor estimate); ``"pirt"``: tinyBenchmarks' p-IRT estimate
         :math:`\hat Z = N^{-1}[\sum_{i\in S} y_i + \sum_{i\notin S} P_i(\hat\theta)]` with
         :math:`\hat\theta` from :func:`irt_abilities` on the subset (needs ``subset.info["fit"]``).
+    n_pool : int, optional
+        Not used: the pool size is ``subset.n_pool`` (p-IRT predicts the ``N`` items of the fit).
 
     Returns
     -------
     ndarray (n_models,)
+        Estimated accuracy of each model on the whole pool, in [0, 1].
+
+    References
+    ----------
+    F. M. Polo, L. Weber, L. Choshen, Y. Sun, G. Xu and M. Yurochkin (2024), "tinyBenchmarks:
+    evaluating LLMs with fewer examples", ICML 2024 (Sec. 3, the p-IRT estimator). R. Vivek,
+    K. Ethayarajh, D. Yang and D. Kiela (2024), "Anchor points", EACL 2024 (the weighted
+    estimate). H. Hu et al. (BSDProbe), arXiv:2609.33196, Sec. 4.4, Eq. (9) (the subset scores).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.subsets import estimate_accuracy, select_random
+    >>> sub = select_random(10, 4, rng=0)
+    >>> scores = np.array([[1, 0], [1, 1], [0, 0], [1, 0]])  # 4 selected items x 2 models
+    >>> estimate_accuracy(scores, sub).tolist()
+    [0.75, 0.25]
     """
     Y = check_array("scores_subset", scores_subset, ndim=2, dtype="float")
     if Y.shape[0] != subset.size:

@@ -82,19 +82,29 @@ def _kit_full_table():
     return lambda: build_calibration(6, 20)
 
 
-_K = [np.random.default_rng(s).binomial(20, np.sort(np.random.default_rng(s + 9).random((14_000, 6)), axis=1))
-      for s in range(3)]
+_K: dict[int, list[np.ndarray]] = {}
 
 
-def _kit_profiles():
+def _counts(m):
+    """Three (m, 6) count matrices at T = 20 (rotated between calls)."""
+    if m not in _K:
+        _K[m] = [np.random.default_rng(s).binomial(20, np.sort(np.random.default_rng(s + 9).random((m, 6)),
+                                                               axis=1)) for s in range(3)]
+    _state["i"] += 1
+    return _K[m][_state["i"] % 3]
+
+
+def _kit_profiles(m):
     from benchkit.boundary.steps import get_calibration
     from benchkit.boundary.steps import profiles
     table = get_calibration(6, 20)
+    return lambda: profiles(_counts(m), 20, calibration=table)
 
-    def run():
-        _state["i"] += 1
-        return profiles(_K[_state["i"] % 3], 20, calibration=table)
-    return run
+
+def _profiles_pava(m):
+    """The limit reference of profiles: its own exact integer PAVA call on the same counts."""
+    from benchkit._kernels.pava import pava_counts_batch
+    return lambda: pava_counts_batch(_counts(m))
 
 
 def _reliability_paper_scale():
@@ -117,7 +127,8 @@ def _budget_one_rep():
     from benchkit.boundary.steps import budget_sensitivity
     from benchkit.boundary.steps import state_trajectories
 
-    sc, ok = binary_state_counts(_K[0], 20)
+    _counts(14_000)
+    sc, ok = binary_state_counts(_K[14_000][0], 20)
     tr = state_trajectories(sc, ok, 20, entropy_source="binary")
     return lambda: budget_sensitivity(tr, n_rep=1)
 
@@ -186,8 +197,10 @@ def cases() -> list[Case]:
                     _exact_vs_mc_n6_T20(), None, "", repeat=1,
                     note="checks |z| <= 4 at every atom (exact law of the max over 217 binomial "
                          "counts) and plain binomial |z| <= 4 where B p >= 10"))
-    out.append(Case("boundary.steps.profiles 14,000 items with table lookup", _kit_profiles(), None, "",
-                    repeat=5, note="need < 1 s after warm-up"))
+    for m in (14_000, 100_000):
+        out.append(Case(f"boundary.steps.profiles {m}x6 T=20 vs its PAVA call", _kit_profiles(m),
+                        _profiles_pava(m), "pava_counts_batch alone (limit reference)", repeat=15,
+                        note="need profiles / PAVA <= 10 (ratio >= 0.1)"))
     out.append(Case("boundary.reliability 14,042 items x 50, B=10k boot + 10k perm",
                     _reliability_paper_scale(), None, "", repeat=1, note="App. G at MMLU scale"))
     out.append(Case("boundary.steps.budget_sensitivity 14,000 x 6, T=20, one repetition", _budget_one_rep(),

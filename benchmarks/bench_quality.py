@@ -119,6 +119,23 @@ def _loop_cad():
     return inv
 
 
+def _cad_kernel_alone():
+    """The limit reference of cad: its numba kernel on ready CSR families, no input checks."""
+    from benchkit._kernels.quality import cad_counts
+
+    Ys, fams = _cad_inputs()
+    members = np.concatenate([np.asarray(f, dtype=np.int64) for f in fams])
+    ptr = np.concatenate([[0], np.cumsum([len(f) for f in fams])]).astype(np.int64)
+    n = Ys[0].shape[0]
+    out = [np.empty(n), np.empty(n), np.empty(len(fams)), np.empty(len(fams))]
+
+    def run():
+        _state["i"] += 1
+        cad_counts(Ys[_state["i"] % 3], members, ptr, *out)
+        return out[0]
+    return run
+
+
 def _kit_assess():
     return assess_real(n_resamples=1000, rng=0, n_jobs=1)
 
@@ -129,6 +146,9 @@ def cases():
              setup=_cad_inputs, repeat=15,
              note=f"{N_ITEMS} items x {N_MODELS} models, {N_FAM} families of 5, per-item + "
                   "per-family counts, 3 rotating inputs"),
+        Case("cad-14000x100 vs its kernel alone", _kit_cad, _cad_kernel_alone(),
+             "the numba kernel on prepared inputs (limit reference)", setup=_cad_inputs, repeat=31,
+             note="need cad within 2x of the kernel (ratio >= 0.5): validation fused into the kernel"),
         Case("assess-notebook", _kit_assess, None, "", setup=real_data, repeat=1,
              note="24 real benchmarks (eval-arena code x8, MMLU-Pro categories x14, ZeroEval x2), "
                   "1,000 bootstraps, n_jobs=1 (data loading untimed)"),

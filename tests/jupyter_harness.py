@@ -159,7 +159,8 @@ def _kill(pids: list[int], sig: int) -> None:
 
 @contextlib.contextmanager
 def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERVER_TIMEOUT,
-                      env: dict[str, str] | None = None) -> Iterator[JupyterLabServer]:
+                      env: dict[str, str] | None = None,
+                      settings: dict[str, dict] | None = None) -> Iterator[JupyterLabServer]:
     """Start JupyterLab serving ``root_dir`` on a free localhost port; stop it (and its kernels) on exit.
 
     Parameters
@@ -170,6 +171,9 @@ def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERV
         Seconds to wait for the server to answer ``/api/status``.
     env : dict, optional
         Extra environment variables for the server and its kernels.
+    settings : dict, optional
+        JupyterLab user settings, ``{"<extension>:<plugin>": {name: value}}`` (for example
+        ``{"@jupyterlab/notebook-extension:tracker": {"windowingMode": "none"}}``).
     """
     root = Path(root_dir).resolve()
     tmp = Path(tempfile.mkdtemp(prefix="benchkit-jlab-"))
@@ -188,6 +192,9 @@ def jupyterlab_server(root_dir: str | Path = REPO_ROOT, *, timeout: float = SERV
                 {"autosave": False})
     _write_json(dirs["settings"] / "@jupyterlab" / "apputils-extension" / "notification.jupyterlab-settings",
                 {"fetchNews": "false", "checkForUpdates": False})
+    for plugin_id, values in (settings or {}).items():
+        extension, plugin = plugin_id.rsplit(":", 1)
+        _write_json(dirs["settings"] / extension / f"{plugin}.jupyterlab-settings", values)
     token = secrets.token_hex(24)
     port = _free_port()
     full_env = dict(os.environ)

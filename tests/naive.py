@@ -65,6 +65,35 @@ def minmax_fit_units(k, lcm):
     return np.array([int(v) for v in out], dtype=np.int64)
 
 
+def profile_rows(k, num, den, T, etab):
+    """Twin of ``profile_rows_serial``: the former numpy code of ``boundary.profiles`` -- the fit
+    and rates as whole-array divisions, the entropies of ``answer_entropy`` on the binary state
+    counts (when ``etab`` is not empty), three ``(m, n)`` integer crossing conditions with
+    ``argmax`` and the rational interpolation."""
+    from benchkit.boundary._trajectories import binary_state_counts
+    from benchkit.boundary.steps import answer_entropy
+
+    m, n = num.shape
+    rows = np.arange(m)
+    N1, L1, Nn, Ln = num[:, 0], den[:, 0], num[:, -1], den[:, -1]
+    flat = Nn * L1 == N1 * Ln
+    out = {"fit": num / (den * float(T)), "c": k / float(T), "a_num": k.sum(axis=1),
+           "e": answer_entropy(binary_state_counts(k, T)[0], T=T)[0] if len(etab) else np.empty((0, 0))}
+    for aq, name in ((1, "q25"), (2, "q50"), (3, "q75")):
+        cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
+            - aq * (Nn * L1)[:, None] * den >= 0
+        i_star = np.where(flat, 1, np.maximum(np.argmax(cond, axis=1), 1))
+        Np, Lp = num[rows, i_star - 1], den[rows, i_star - 1]
+        Nc, Lc = num[rows, i_star], den[rows, i_star]
+        LN = (4 - aq) * N1 * Ln + aq * Nn * L1
+        LD = 4 * L1 * Ln
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = ((LN * Lp - Np * LD) * Lc) / ((Nc * Lp - Np * Lc) * LD)
+        out[name] = np.where(flat, np.nan, (i_star - 1 + t) / (n - 1))
+    out["i75"] = np.where(flat, -1, i_star)
+    return out
+
+
 # ---- benchkit._kernels.lrt --------------------------------------------------------------------
 
 
@@ -152,7 +181,7 @@ def _tile(block, t, n):
 
 
 def pair_sums(pts, bi, bj, block):
-    """Twin of ``mpd.pair_sums_2d`` / ``pair_sums_nd``: per task, sum of d_ij over i < j.
+    """Twin of ``mpd.pair_sums_nd``: per task, sum of d_ij over i < j.
 
     ``pts`` (dim, n); task t covers rows of tile ``bi[t]`` and columns of tile ``bj[t]``.
     """
@@ -162,6 +191,17 @@ def pair_sums(pts, bi, bj, block):
     for t, (a, b) in enumerate(zip(bi, bj)):
         out[t] = math.fsum(math.dist(pts[:, i], pts[:, j])
                            for i in _tile(block, a, n) for j in _tile(block, b, n) if i < j)
+    return out
+
+
+def pair_sums_tiles(x, y, starts, bi, bj):
+    """Twin of ``mpd.pair_sums_tiles``: per task, sum of d_ij (float64) over i < j of tiles
+    ``starts[a]:starts[a + 1]`` and ``starts[b]:starts[b + 1]``."""
+    out = np.zeros(len(bi))
+    for t, (a, b) in enumerate(zip(bi, bj)):
+        out[t] = math.fsum(math.hypot(float(x[j]) - float(x[i]), float(y[j]) - float(y[i]))
+                           for i in range(starts[a], starts[a + 1])
+                           for j in range(starts[b], starts[b + 1]) if i < j)
     return out
 
 
@@ -213,6 +253,104 @@ def residual_dif(Y, fam, offsets, F, lam, n_cycles, max_newton, tol, max_step):
         if np.abs(d - d_old).max() < tol:
             break
     return b, d, cycles
+
+
+def residual_dif_items(Y, order, starts, offsets, L, thetaT, s, clip, lam, n_cycles, max_newton,
+                       tol, max_step):
+    """Twin of ``benchkit._kernels.dif.residual_dif``: App. C.4 item by item with the kernel's
+    per-item stopping rule, numpy over the models of one item (original column order; ``order`` /
+    ``starts`` only give each model's family). The offsets: ``offsets``, or when it has no rows
+    the dense Eq. 17 offsets of the factors (``thetaT`` in family order). Returns (b, delta,
+    cycles, passes)."""
+    if offsets.shape[0] == 0:
+        theta = np.empty((thetaT.shape[1], thetaT.shape[0]))
+        theta[order] = thetaT.T
+        offsets = factor_offsets(L, theta, s, clip)
+    Y = np.asarray(Y, dtype=float)
+    n_items, M = Y.shape
+    F = len(starts) - 1
+    fam = np.empty(M, dtype=np.int64)
+    for f in range(F):
+        fam[order[starts[f]:starts[f + 1]]] = f
+    b = np.empty(n_items)
+    delta = np.zeros((n_items, F))
+    cycles = np.zeros(n_items, dtype=np.int64)
+    passes = np.zeros(n_items, dtype=np.int64)
+    for i in range(n_items):
+        y, o = Y[i], offsets[i]
+        pt = min(max(y.mean(), 1e-4), 1 - 1e-4)
+        bi = np.log(pt / (1 - pt)) - o.mean()
+        d = np.zeros(F)
+        for cyc in range(n_cycles):
+            cycles[i] = cyc + 1
+            for _ in range(max_newton):
+                p = 1 / (1 + np.exp(-(o + bi + d[fam])))
+                passes[i] += 1
+                step = np.clip((y - p).sum() / ((p * (1 - p)).sum() + 1e-9), -max_step, max_step)
+                bi += step
+                if abs(step) < tol:
+                    break
+            d_old = d.copy()
+            for _ in range(max_newton):
+                p = 1 / (1 + np.exp(-(o + bi + d[fam])))
+                passes[i] += 1
+                g = np.bincount(fam, y - p, F) - lam * d
+                h = np.bincount(fam, p * (1 - p), F) + lam
+                step = np.clip(g / h, -max_step, max_step)
+                d = d + step
+                if np.abs(step).max() < tol:
+                    break
+            mean = d.mean()
+            d = d - mean
+            bi += mean
+            if np.abs(d - d_old).max() < tol:
+                break
+        b[i], delta[i] = bi, d
+    return b, delta, cycles, passes
+
+
+def factor_offsets(L, theta, s, clip):
+    """Eq. 17 as ``SpectralFit.offsets`` computes it: ``clip(L theta^T / s, -clip, clip)``."""
+    o = L @ theta.T
+    o /= s[:, None]
+    return np.clip(o, -clip, clip)
+
+
+def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
+    """Twin of ``benchkit._kernels.dif.matched_scores``: commit e599a3b's draw, a full stable
+    argsort of ``cells + keys`` per replicate, rank within cell < k_c, then ``W @ Y / W.sum``."""
+    n, n_items = keys.shape
+    k_of_item = np.empty(n_items, dtype=np.int64)
+    w_of_item = np.empty(n_items)
+    for c in range(len(ptr) - 1):
+        k_of_item[items[ptr[c]:ptr[c + 1]]] = k_c[c]
+        w_of_item[items[ptr[c]:ptr[c + 1]]] = w_c[c]
+    order = np.argsort(cellv[None, :] + keys, axis=1, kind="stable")
+    first = np.searchsorted(np.sort(cellv), cellv)  # first position of each item's cell
+    take = np.arange(n_items)[None, :] - first[order] < k_of_item[order]
+    W = np.zeros((n, n_items))
+    rows = np.repeat(np.arange(n), n_items).reshape(n, n_items)
+    W[rows[take], order[take]] = w_of_item[order[take]]
+    return (W @ Y.astype(np.float64)) / W.sum(1, keepdims=True)
+
+
+# ---- benchkit._kernels.counts -----------------------------------------------------------------
+
+
+def scatter_binary(N, K, item_idx, model_idx, item_lut, model_lut, y):
+    """Twin of ``counts.scatter_binary``, row by row in Python: stop at the first value that is
+    not 0/1, count each row into its cell unless the cell already holds 255 rows; returns (first
+    bad row or -1, whether a cell holds more than one row)."""
+    dup = False
+    for r, v in enumerate(np.asarray(y).tolist()):
+        if v not in (0, 1):
+            return r, dup
+        cell = (item_lut[item_idx[r]], model_lut[model_idx[r]])
+        dup = dup or N[cell] > 0
+        if N[cell] < 255:
+            N[cell] += 1
+            K[cell] += v == 1
+    return -1, dup
 
 
 # ---- benchkit._kernels.quality ----------------------------------------------------------------
@@ -533,6 +671,7 @@ TWINS = {
         "pava_float_serial": pava_exact,
         "pava_counts_serial": pava_counts,
         "minmax_counts_lcm": minmax_fit_units,
+        "profile_rows_serial": profile_rows,
     },
     "benchkit._kernels.lrt": {
         "lr_statistic_counts": lr_statistic,
@@ -542,7 +681,8 @@ TWINS = {
         "exact_tail_max": tail_envelope,
         "envelope_counts": envelope_counts,
     },
-    "benchkit._kernels.dif": {"residual_dif": residual_dif},
+    "benchkit._kernels.dif": {"residual_dif": residual_dif_items, "matched_scores": matched_scores},
+    "benchkit._kernels.vecmath": {"exp": np.exp},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
     "benchkit._kernels.irt_em": {
         "missing_csr": missing_csr,
@@ -556,9 +696,10 @@ TWINS = {
         "bary_eval2": bary_eval2,
     },
     "benchkit._kernels.quality": {"cad_counts": cad_counts_naive},
+    "benchkit._kernels.counts": {"scatter_binary": scatter_binary},
     "benchkit._kernels.mpd": {
-        "pair_sums_2d": pair_sums,
-        "pair_sums_2d_serial": pair_sums,
+        "pair_sums_tiles": pair_sums_tiles,
+        "pair_sums_tiles_serial": pair_sums_tiles,
         "pair_sums_nd": pair_sums,
         "weighted_pair_sums": weighted_pair_sums,
     },

@@ -251,3 +251,26 @@ def test_compare_with_exact_errors():
         exact_reference_tails(6, 20, [1], max_vectors=1000)
     with pytest.raises(ValueError, match="keys"):
         exact_reference_tails(3, 2, np.array([0.5]))
+
+
+def test_rng_entropy_repeats_the_build():
+    # rule 5: the table records the entropy of its root; rng=table.rng_entropy rebuilds it, and
+    # an int rng gives the table of before (sums computed at d7d702c)
+    a = build_calibration(3, 5, n_resamples=2000, rng=7, reference=reference_family(3)[:5])
+    assert a.rng_entropy == 7
+    assert [int(a.atoms.sum()), int(a.tail.sum()), int(a.tail[:5].sum())] == [1039603373940, 13251,
+                                                                                6741]
+    b = build_calibration(3, 5, n_resamples=500, rng=np.random.default_rng(2), block_size=200)
+    assert isinstance(b.rng_entropy, int)
+    c = build_calibration(3, 5, n_resamples=500, rng=b.rng_entropy, block_size=200)
+    np.testing.assert_array_equal(c.atoms, b.atoms)
+    np.testing.assert_array_equal(c.tail, b.tail)
+    # get_calibration: shipped tables record their seed; an unshipped setting is built
+    assert get_calibration(6, 20).rng_entropy == 42
+    d = get_calibration(3, 5, n_resamples=1000, rng=7, cache=False)
+    assert [int(d.atoms.sum()), int(d.tail.sum())] == [1705692894045, 6915]
+    e = get_calibration(3, 5, n_resamples=500, rng=None, cache=False)
+    f = get_calibration(3, 5, n_resamples=500, rng=e.rng_entropy, cache=False)
+    np.testing.assert_array_equal(f.atoms, e.atoms)
+    np.testing.assert_array_equal(f.tail, e.tail)
+    assert exact_calibration(3, 2).rng_entropy is None

@@ -133,3 +133,54 @@ def test_errors(table):
         profiles([[1, 2, 3, 4, 5, 6]], 20, entropy=[[0.1]], calibration=table)
     with pytest.raises(ValueError, match="entropy must be normalized"):
         profiles([[1, 2, 3, 4, 5, 6]], 20, entropy=[[2.0] * 6], calibration=table)
+
+
+def _former_positions(a_num, q50, flat, n, T, groups):
+    """The former App. B code: a median per distinct total count, in a loop (oracle)."""
+    x = np.full(a_num.shape[0], np.nan)
+    info = {}
+    for g in ([None] if groups is None else list(dict.fromkeys(groups.tolist()))):
+        sel = np.ones(a_num.shape[0], bool) if g is None else (groups == g)
+        ref = sel & ~flat
+        ut, inv = np.unique(a_num[ref], return_inverse=True)
+        b = np.array([np.median(q50[ref][inv == j]) for j in range(ut.size)])
+        uu = np.concatenate(([0.0], ut / (n * T), [1.0]))
+        bb = np.concatenate(([1.0], b, [0.0]))
+        x[sel & flat] = np.interp(a_num[sel & flat] / (n * T), uu, bb)
+        info[g] = (uu, bb)
+    return x, info
+
+
+@pytest.mark.parametrize("with_groups", [False, True])
+def test_positions_from_one_sort_equal_former_medians(with_groups):
+    from benchkit.boundary._profiles import _positions
+
+    rng = np.random.default_rng(4)
+    m, n, T = 3000, 6, 5
+    a_num = rng.integers(0, n * T + 1, m)
+    q50 = np.round(rng.random(m), 2)  # ties inside a total's group
+    flat = rng.random(m) < 0.2
+    groups = rng.choice(["x", "y", "z"], m) if with_groups else None
+    got, info = _positions(a_num, q50, flat, n, T, groups)
+    want, winfo = _former_positions(a_num, q50, flat, n, T, groups)
+    np.testing.assert_array_equal(got, want)
+    assert info.keys() == winfo.keys()
+    for g in info:
+        for a, b in zip(info[g], winfo[g]):
+            np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("T", [1, 3, 20])
+def test_default_entropy_equals_answer_entropy(table, T):
+    # the binary entropies come from a table of the T + 1 cells inside the row kernel; oracle:
+    # answer_entropy on the binary state counts (the former code path), bit for bit
+    from benchkit.boundary._trajectories import binary_state_counts
+    from benchkit.boundary.steps import answer_entropy
+
+    rng = np.random.default_rng(T)
+    k = rng.binomial(T, rng.random((500, 6)))
+    k[:5] = 0
+    k[5:10] = T
+    want = answer_entropy(binary_state_counts(k, T)[0], T=T)[0]
+    got = profiles(k, T, calibration=table if T == 20 else "exact").entropy
+    np.testing.assert_array_equal(got, want)

@@ -245,3 +245,61 @@ def test_budget_subsets_follow_scipy_hypergeom():
         freq = np.bincount(draws[:, j], minlength=Tp + 1) / R
         se = np.sqrt(pmf * (1 - pmf) / R) + 1e-12
         assert np.all(np.abs(freq - pmf) <= 4 * se + 1e-9), (kj, freq, pmf)
+
+
+# ---- rule 5: a randomized result records the entropy of its root (benchkit._random) -----------
+def _small_states():
+    g = np.random.default_rng(0)
+    return g.integers(0, 3, (12, 10)), g.integers(0, 3, (12, 10))
+
+
+def test_split_half_rng_entropy_repeats_the_run():
+    states, roles = _small_states()
+    kw = dict(block_sizes=(2, 4), t=4, n_resamples=200, n_permutations=200)
+    a = bb.steps.split_half_reliability(states, roles, rng=7, **kw)
+    assert a.rng_entropy == 7
+    # an int rng gives the numbers of before the root was resolved once (values computed at
+    # d7d702c, where split_half_reliability spawned from rng directly)
+    np.testing.assert_allclose([a.G, *a.ci, a.p_perm, *a.native_jsd[:3, 0]],
+                               [0.02483643382094951, -0.021889899799517706, 0.0639159898308807,
+                                0.2935323383084577, 0.0, 0.0, 0.6931471805599452], rtol=1e-12)
+    # a Generator becomes a root with int entropy; that int repeats the run exactly
+    b = bb.steps.split_half_reliability(states, roles, rng=np.random.default_rng(3), **kw)
+    assert isinstance(b.rng_entropy, int)
+    c = bb.steps.split_half_reliability(states, roles, rng=b.rng_entropy, **kw)
+    assert (c.G, c.ci, c.p_perm) == (b.G, b.ci, b.p_perm)
+    np.testing.assert_array_equal(c.native_jsd, b.native_jsd)
+
+
+def test_estimate_reliability_rng_entropy_repeats_the_run():
+    from benchkit.simulate import repeated_sampling
+
+    rs = repeated_sampling(n_items=30, T=10, rng=0).responses
+    kw = dict(n_resamples=200, n_permutations=200)
+    a = bb.estimate_reliability(rs, rs.model_ids[2], rng=7, **kw)
+    assert a.rng_entropy == 7
+    # values computed at d7d702c (before the root was resolved once)
+    np.testing.assert_allclose([a.G, *a.ci, a.p_perm, *a.native_jsd[:3, 0]],
+                               [0.10971222403574446, 0.06647289731662256, 0.14576403217685427,
+                                0.004975124378109453, 0.3112386795830575, 0.35664134705531714,
+                                0.0863046217355341], rtol=1e-12)
+    b = bb.estimate_reliability(rs, rs.model_ids[2], rng=None, **kw)
+    c = bb.estimate_reliability(rs, rs.model_ids[2], rng=b.rng_entropy, **kw)
+    assert (c.G, c.ci, c.p_perm) == (b.G, b.ci, b.p_perm)
+
+
+def test_budget_sensitivity_rng_entropy_repeats_the_run():
+    from benchkit.simulate import repeated_sampling
+
+    prof = bb.profile(repeated_sampling(n_items=30, T=10, rng=0).responses)
+    a = bb.steps.budget_sensitivity(prof, budgets=(5,), n_rep=3, rng=7)
+    assert a.rng_entropy == 7
+    # values computed at d7d702c (blocked_map spawned from rng directly)
+    np.testing.assert_allclose(a.runs[["agreement", "x_mae", "w_mae"]].to_numpy().ravel(),
+                               [0.9333333333333333, 0.06628188775510205, 0.08183035714285716,
+                                0.9666666666666667, 0.12534893267651892, 0.16104064039408864,
+                                0.9666666666666667, 0.084374518999519, 0.15888912938912939],
+                               rtol=1e-12)
+    b = bb.steps.budget_sensitivity(prof, budgets=(5,), n_rep=3, rng=np.random.default_rng(1))
+    c = bb.steps.budget_sensitivity(prof, budgets=(5,), n_rep=3, rng=b.rng_entropy)
+    assert c.runs.equals(b.runs)

@@ -271,6 +271,45 @@ def test_pirt_estimator_on_full_pool_is_exact_accuracy():
         estimate_accuracy(Y[:5], select_random(80, 5, rng=0), estimator="pirt")
 
 
+def _subset_calls():
+    """(name, call(rng) -> result, what to compare, the int-seeded value before rng_entropy).
+
+    The expected values were printed by the code of commit d7d702c, before the selectors
+    recorded ``rng_entropy``: an int rng must still give them bit for bit."""
+    rs = np.random.default_rng(0)
+    X = rs.normal(size=(40, 3))
+    C = rs.random((40, 5))
+    Y = (rs.random((60, 12)) < rs.random((60, 1))).astype(float)
+    return [
+        ("kmeans", lambda r: kmeans(X, 4, rng=r), lambda res: res.labels.tolist(), 5,
+         [3, 3, 2, 1, 1, 1, 2, 3, 2, 1, 1, 2, 0, 3, 2, 0, 2, 0, 0, 1, 3, 1, 2, 0, 3, 0, 2, 1,
+          0, 3, 2, 0, 1, 0, 3, 0, 1, 1, 3, 2]),
+        ("kmedoids", lambda r: kmedoids(X, 4, rng=r), lambda res: res.medoids.tolist(), 5,
+         [18, 0, 2, 7]),
+        ("select_random", lambda r: select_random(50, 6, rng=r), lambda s: s.indices.tolist(), 3,
+         [3, 48, 11, 36, 8, 40]),
+        ("select_anchor_points", lambda r: select_anchor_points(C, 5, rng=r),
+         lambda s: s.indices.tolist(), 2, [15, 32, 30, 0, 18]),
+        ("select_tinybenchmarks", lambda r: select_tinybenchmarks(Y, 6, rng=r),
+         lambda s: s.indices.tolist(), 1, [46, 17, 40, 13, 29, 18]),
+    ]
+
+
+@pytest.mark.parametrize("case", _subset_calls(), ids=lambda c: c[0])
+def test_subset_selectors_record_rng_entropy(case):
+    _, call, value, seed, before = case
+    res = call(seed)
+    assert value(res) == before  # an int rng: the same selection as before the change
+    assert res.rng_entropy == seed
+    first = call(np.random.default_rng(123))  # a Generator: its root gets an int entropy
+    assert isinstance(first.rng_entropy, int)
+    again = call(first.rng_entropy)
+    assert value(again) == value(first)
+    assert again.rng_entropy == first.rng_entropy
+    fresh = call(None)  # fresh OS entropy, recorded, so even this run can be repeated
+    assert value(call(fresh.rng_entropy)) == value(fresh)
+
+
 # ------------------------------------------------------------------------------------------------
 # BSDProbe selection
 # ------------------------------------------------------------------------------------------------
@@ -470,3 +509,17 @@ def test_answer_entropy_matches_scipy_and_feeds_profiles(sim):
     assert not np.array_equal(res.selections[0][0], res_bin.selections[0][0])
     with pytest.raises(ValueError, match="entropy='x' is not allowed"):
         measure_utility(rs, reference_axis=list(rs.model_ids), entropy="x")
+
+
+def test_select_bsdprobe_rng_entropy_repeats_the_draw():
+    # rule 5: the Subset records the entropy of its root; an int rng draws the subset of before
+    # (indices computed at d7d702c, where the Generator was made from rng directly)
+    from benchkit.boundary import profile
+
+    prof = profile(repeated_sampling(n_items=30, T=10, rng=0).responses).profile
+    a = select_bsdprobe(prof, 10, rng=7)
+    assert a.rng_entropy == 7
+    assert a.indices.tolist() == [13, 24, 19, 12, 3, 26, 2, 28, 20, 15]
+    b = select_bsdprobe(prof, 10, rng=np.random.default_rng(4))
+    assert isinstance(b.rng_entropy, int)
+    np.testing.assert_array_equal(select_bsdprobe(prof, 10, rng=b.rng_entropy).indices, b.indices)

@@ -27,12 +27,13 @@ NOTEBOOK = REPO_ROOT / "tests" / "notebooks" / "ecdf_explorer.ipynb"
 @pytest.mark.browser
 def test_explorer_in_jupyterlab_click_gap_lists_items_and_what_if_round_trip(open_notebook):
     with notebook_run(open_notebook(NOTEBOOK.relative_to(REPO_ROOT)), unchanged=NOTEBOOK) as page:
-        # the explorer's output holds the live view and a static SVG (issue 13 item 1); JupyterLab
-        # renders the live widget, not the image, and the notebook model (what is saved) keeps both
+        # the explorer's output holds the live view and a PNG (issue 24); JupyterLab renders the
+        # live widget, not the image, and the notebook model (what is saved) keeps both
         view_mime = "application/vnd.jupyter.widget-view+json"
         shown = [o for o in cell_outputs(page, 1) if view_mime in o.get("data", {})]
         assert len(shown) == 1
-        assert shown[0]["data"]["image/svg+xml"].lstrip().startswith("<svg")
+        assert shown[0]["data"]["image/png"]
+        assert shown[0]["metadata"]["image/png"]["alt"].startswith("benchkit ECDFGapExplorer")
         output_elements(page, ".bk-ecdf").first.wait_for(state="visible", timeout=60_000)
         rendered = page.evaluate("""() => {
           const cell = window.jupyterapp.shell.currentWidget.content.widgets[1];

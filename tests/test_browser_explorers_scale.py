@@ -32,6 +32,8 @@ sys.path.insert(0, {str(REPO_ROOT)!r})
 from benchmarks.bench_explorers import landscape_input
 from benchkit.datasets import fetch
 from benchkit.widgets import LandscapeExplorer
+import benchkit.landscape.explore as lx
+lx.PAIR_CACHE_LIMIT = 0  # no cached cell-pair sums: small's views keep the exact-on-request button
 big = LandscapeExplorer(landscape_input("480k"))
 small = LandscapeExplorer(fetch("conformal-llm", subjects=["anatomy"]), exact_limit=10)
 small._exact_delay = 4.0

@@ -52,6 +52,8 @@ def test_quickstart_runs_and_renders_charts(open_notebook):
         # No fallback text of an unrendered Altair chart, and no JavaScript errors from the views.
         assert output_elements(page).filter(has_text="renderer has not been properly enabled").count() == 0
         assert output_elements(page).filter(has_text="Error loading script").count() == 0
+        # each chart is shown once, live: no stored PNG copy is drawn beside it (issue 24)
+        assert output_elements(page, "img").count() == 0
         js_errors = [e for e in browser_errors(page) if "pageerror" in e or "vega" in e.lower()]
         assert js_errors == []
     # Running in the browser must not rewrite the committed notebook.

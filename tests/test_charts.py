@@ -1,6 +1,8 @@
 """Tests of benchkit.charts: chart specs carry the values computed independently of the kit."""
 from __future__ import annotations
 
+import base64
+import io
 import re
 import subprocess
 import sys
@@ -11,6 +13,7 @@ import pandas as pd
 import pytest
 
 alt = pytest.importorskip("altair")
+vlc = pytest.importorskip("vl_convert")
 
 from benchkit import ResponseSet  # noqa: E402 (after the importorskip)
 from benchkit import charts  # noqa: E402 (after the importorskip)
@@ -117,32 +120,53 @@ def test_enable_offline_rendering():
     before = alt.renderers.active
     try:
         charts.enable_offline_rendering()
-        assert alt.renderers.active == "jupyter"
+        assert alt.renderers.active == "benchkit"
         charts.enable_offline_rendering(static=True)
-        assert alt.renderers.active == "svg"
+        assert alt.renderers.active == "benchkit-static"
         with pytest.raises(TypeError, match="static must be True or False, got 'yes'"):
             charts.enable_offline_rendering(static="yes")
     finally:
         alt.renderers.enable(before)
 
 
-def test_static_rendering_stores_the_chart_as_svg(toy):
-    # the saved output must hold the drawing itself (no widget reference, no script, no CDN), so a
-    # notebook shows it without a kernel; oracle: the chart's own data drawn as SVG marks
+def _png_pixels(b64):
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(b64))).convert("RGB"))
+
+
+def test_static_rendering_stores_the_chart_as_one_png_with_alt_text(toy):
+    # the saved output holds the drawing itself, in a mimetype an untrusted JupyterLab renders
+    # (no widget reference, no SVG, no script): a 2x PNG whose metadata gives its CSS size and alt
     before = alt.renderers.active
     try:
         charts.enable_offline_rendering(static=True)
-        bundle = charts.accuracy_chart(toy)._repr_mimebundle_()
+        chart = charts.accuracy_chart(toy)
+        data, meta = chart._repr_mimebundle_()
     finally:
         alt.renderers.enable(before)
-    assert "application/vnd.jupyter.widget-view+json" not in bundle
-    svg = bundle["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg")
-    assert "<script" not in svg
-    assert "http" not in svg.split(">", 1)[1]
-    # one bar per model, labelled with the hand-worked accuracies of the toy fixture
-    bars = re.findall(r'aria-label="accuracy: ([0-9.]+); model: (\w+);', svg)
-    assert [(m, round(float(a), 6)) for a, m in bars] == [("alpha", 0.75), ("gamma", 0.5), ("beta", 0.25)]
+    assert sorted(data) == ["image/png", "text/plain"]
+    px = _png_pixels(data["image/png"])
+    # oracle: vl-convert's own SVG of the chart gives its size in CSS px; the PNG is that plus
+    # 12 px of padding on each side (instead of Vega's 5), at 2x
+    svg = vlc.vegalite_to_svg(chart.to_dict())
+    w, h = (float(v) for v in re.search(r'<svg[^>]*width="([\d.]+)" height="([\d.]+)"', svg).groups())
+    assert meta["image/png"]["width"] == px.shape[1] / 2
+    assert meta["image/png"]["height"] == px.shape[0] / 2
+    assert meta["image/png"]["width"] == pytest.approx(w + 2 * (12 - 5), abs=1)
+    assert meta["image/png"]["height"] == pytest.approx(h + 2 * (12 - 5), abs=1)
+    alt_text = meta["image/png"]["alt"]
+    assert alt_text == "Accuracy per model (toy): bar chart; x: accuracy; colour: family."
+    assert data["text/plain"] == alt_text
+    # bars in the two families' colours (Vega's tableau10: a, b), no third, on opaque white
+    assert tuple(px[0, 0]) == (255, 255, 255)
+    colours = np.unique(px.reshape(-1, 3), axis=0).astype(int)
+
+    def near(hexa):
+        rgb = np.array([int(hexa[k:k + 2], 16) for k in (1, 3, 5)])
+        return int(np.abs(colours - rgb).sum(axis=1).min()) <= 6
+
+    assert [near(c) for c in ("#4c78a8", "#f58518", "#e45756")] == [True, True, False]
 
 
 def test_imports_without_altair_and_says_how_to_install():
@@ -181,22 +205,46 @@ def test_method_chart_modules_load_lazily_from_the_package():
         _ = charts.nope
 
 
-def test_show_stores_a_static_svg_beside_the_interactive_chart(toy, monkeypatch):
+def test_show_displays_one_output_with_the_live_chart_and_its_png(toy, monkeypatch):
     shown = []
-    monkeypatch.setattr("IPython.display.display", lambda obj: shown.append(obj))
+    monkeypatch.setattr("IPython.display.display",
+                        lambda obj, **kw: shown.append((obj, kw)))
     before = alt.renderers.active
     try:
         chart = charts.accuracy_chart(toy)
         charts.enable_offline_rendering()
         charts.show(chart)
-        assert [type(o).__name__ for o in shown] == ["Chart", "SVG"]
-        assert shown[1].data == charts.to_svg(chart)
-        assert shown[1].data.lstrip().startswith("<svg")
+        assert len(shown) == 1  # one output: the chart is never shown twice
+        data, kw = shown[0]
+        assert kw["raw"] is True
+        assert sorted(data) == ["application/vnd.jupyter.widget-view+json", "image/png", "text/plain"]
+        assert data["text/plain"] == kw["metadata"]["image/png"]["alt"]
+        assert "object at" not in data["text/plain"]
+        # the same bundle as displaying the chart itself under the renderer
+        rdata, rmeta = chart._repr_mimebundle_()
+        assert rdata["image/png"] == data["image/png"]
+        assert rmeta == kw["metadata"]
         shown.clear()
-        charts.enable_offline_rendering(static=True)  # already an SVG: shown once
+        charts.show(chart, alt="Three bars.")
+        assert shown[0][1]["metadata"]["image/png"]["alt"] == "Three bars."
+        shown.clear()
+        charts.enable_offline_rendering(static=True)  # no live view at all
         charts.show(chart)
-        assert [type(o).__name__ for o in shown] == ["Chart"]
+        assert sorted(shown[0][0]) == ["image/png", "text/plain"]
+        with pytest.raises(TypeError, match="alt must be a string, got int"):
+            charts.show(chart, alt=3)
     finally:
         alt.renderers.enable(before)
     with pytest.raises(TypeError, match="chart must be an Altair chart, got int"):
         charts.to_svg(3)
+
+
+def test_describe_names_title_marks_panels_and_channels():
+    from benchkit.charts._display import describe
+
+    base = alt.Chart(pd.DataFrame({"a": [1], "b": [2], "g": ["x"]}))
+    spec = alt.hconcat(base.mark_point().encode(x=alt.X("a:Q", title="A axis"), y="b:Q", color="g:N"),
+                       base.mark_bar().encode(x="a:Q", y="b:Q")).properties(title="Two views").to_dict()
+    assert describe(spec) == "Two views: scatter and bar chart in 2 panels; x: A axis; y: b; colour: g."
+    facet = base.mark_line().encode(x="a:Q", y="b:Q").facet(column="g:N").to_dict()
+    assert describe(facet) == "line chart; columns: g; x: a; y: b."

@@ -76,8 +76,9 @@ def test_trajectory_chart_spec(prof):
     chart = cb.trajectory_chart(prof, ["q0", 5], models=list("abcd"))
     spec, data = _spec_datasets(chart)
     assert len(spec["hconcat"]) == 2
-    # the first panel's title carries the item's numbers
-    assert spec["hconcat"][0]["title"].startswith("q0: x=0.50")
+    # the first panel's title carries the item's numbers, on a second line (narrow panels)
+    assert spec["hconcat"][0]["title"][0] == "q0:"
+    assert spec["hconcat"][0]["title"][1].startswith("x=0.50")
     # the long data of the q0 panel holds c, fit and entropy for each model
     vals = [v for d in data.values() for v in d if v.get("series") == "isotonic fit"]
     assert sorted(round(v["value"], 6) for v in vals[:4]) == [0, 0.3, 0.7, 1.0]

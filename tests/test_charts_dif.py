@@ -50,6 +50,13 @@ def test_figure1_plots_the_reversal_curve_view(result):
     np.testing.assert_allclose(d["random_high_pct"][:6], 100 * ref["random_high"], rtol=1e-12)
     assert (d["significance"][:6] == np.where(ref["p_value"] <= 0.05, "p ≤ .05", "p > .05")).all()
     assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    # many benchmarks wrap, three panels to a row by default (five in a row were unreadably wide)
+    five = charts.dif.reversal_curve_chart({str(k): result for k in range(5)}).to_dict()
+    assert five["columns"] == 3
+    assert five["facet"]["field"] == "benchmark"
+    assert charts.dif.reversal_curve_chart({"a": result, "b": result}, columns=1).to_dict()["columns"] == 1
+    with pytest.raises(ValueError, match="columns"):
+        charts.dif.reversal_curve_chart({"a": result, "b": result}, columns=0)
     with pytest.raises(TypeError, match=r"expected a benchkit.dif.RankingAudit.*got DataFrame"):
         charts.dif.reversal_curve_chart(result.to_frame())
 
@@ -63,6 +70,7 @@ def test_figure2_plots_the_forest_rows(rs, result):
     assert d["variant"].tolist() == ref["variant"].tolist() * 2
     np.testing.assert_allclose(d["excess_pp"][:2], ref["excess_pp"], rtol=1e-12)
     assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    assert ch.to_dict()["columns"] == 2  # two panels to a row
     with pytest.raises(TypeError, match=r"tables must be a DataFrame"):
         charts.dif.robustness_forest_chart([table])
 

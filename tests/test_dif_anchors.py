@@ -5,7 +5,6 @@ import pytest
 from benchkit._validation import BenchkitValueError
 from benchkit.dif._anchors import anchor_weights
 from benchkit.dif._anchors import easiness_cells
-from benchkit.dif._anchors import jaccard
 from benchkit.dif._anchors import purify
 from benchkit.dif._anchors import select_anchors
 from benchkit.dif.steps import simulate_family_dif
@@ -51,10 +50,6 @@ def test_k_is_at_least_one():
     assert sel.tolist() == [True, True]
 
 
-def test_jaccard():
-    assert jaccard([1, 1, 0, 0], [1, 0, 1, 0]) == 1 / 3
-
-
 def test_purify_rounds_and_mass():
     s = simulate_family_dif(n_items=800, n_models=700, n_owners=80, n_sources=8, rng=4)
     keep = np.array([f is not None for f in s.family])
@@ -76,3 +71,31 @@ def test_errors():
         select_anchors([1.0], [0], anchor_fraction=0.0)
     with pytest.raises(BenchkitValueError, match="source"):
         easiness_cells([1.0, 2.0], ["a"])
+
+
+def test_purify_and_cross_fit_rng_entropy():
+    # rule 5: rng=result.rng_entropy repeats the run; int seeds give the anchors they gave before
+    # rng_entropy was recorded (printed by commit d7d702c's code with the same calls)
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import cross_fit
+
+    sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=3)
+    keep = np.array([f is not None for f in sim.family])
+    Y, fam = sim.Y[:, keep], sim.family[keep]
+    first = purify(Y, fam, sim.source, K=2, rng=np.random.default_rng(0))
+    assert isinstance(first.rng_entropy, int)
+    again = purify(Y, fam, sim.source, K=2, rng=first.rng_entropy)
+    np.testing.assert_array_equal(again.selected, first.selected)
+    np.testing.assert_array_equal(again.D, first.D)
+    fa = purify(Y, fam, sim.source, K=2, rng=6)
+    assert fa.rng_entropy == 6
+    assert int(np.flatnonzero(fa.selected[-1]).sum()) == 3780
+    assert fa.jaccard.tolist() == [0.8285714285714286, 0.8823529411764706]
+    pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=4)
+    cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=None)
+    cf2 = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=cf.rng_entropy)
+    for h in (0, 1):
+        np.testing.assert_array_equal(cf2.anchors[h].weights, cf.anchors[h].weights)
+    cf5 = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=5)
+    assert cf5.rng_entropy == 5
+    assert [int(np.flatnonzero(a.selected[-1]).sum()) for a in cf5.anchors] == [3794, 3769]

@@ -184,18 +184,43 @@ def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_
 
 
 @pytest.mark.slow
-def test_audit_records_the_seed_entropy_it_used(dif_sim_rs, dif_small_options):
-    # rng=None draws fresh OS entropy (randomized SVDs, K splits, controls): the result records it,
-    # and the recorded seed reruns the audit exactly
+def test_audit_records_the_population_seed_it_used(dif_sim_rs, dif_small_options):
+    # population_rng=None draws fresh entropy: the settings record it, so the population variants
+    # (run_variant) rebuild the primary's population, not a new random one
     _s, rs = dif_sim_rs
-    a = audit_rankings(rs, min_family_size=10, K=(4, 4), rng=None, **dif_small_options)
-    ent, key = a.settings["rng_entropy"], a.settings["rng_spawn_key"]
+    a = audit_rankings(rs, min_family_size=10, K=(4, 4), population_rng=None, rng=3, **dif_small_options)
+    ent = a.settings["population_rng_entropy"]
     assert isinstance(ent, int)
-    assert key == ()
-    b = audit_rankings(rs, min_family_size=10, K=(4, 4),
-                       rng=np.random.SeedSequence(ent, spawn_key=key), **dif_small_options)
+    assert a.settings["population_rng_spawn_key"] == ()
+    assert a.rng_entropy == 3
+    b = audit_rankings(rs, min_family_size=10, K=(4, 4), population_rng=ent, rng=3, **dif_small_options)
+    pd.testing.assert_frame_equal(a.population.table, b.population.table)
     np.testing.assert_array_equal(a.anchors[0].weights, b.anchors[0].weights)
-    np.testing.assert_array_equal(a.controls.replicates, b.controls.replicates)
-    assert a.settings["population_rng_entropy"] == 0  # the default population seed
-    c = audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
-    assert c.settings["rng_entropy"] == 3
+    assert audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3,
+                          **dif_small_options).settings["population_rng_entropy"] == 0  # the default
+
+
+def test_audit_rng_entropy_repeats_and_int_seed_unchanged(dif_small_options):
+    # rule 5: rng=audit.rng_entropy repeats the whole audit, also after rng=None; an int seed gives
+    # the numbers it gave before rng_entropy was recorded (printed by commit d7d702c's code)
+    from benchkit.dif.steps import run_audit
+    from benchkit.dif.steps import simulate_family_dif
+
+    sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=3)
+    wide = pd.DataFrame(sim.Y, index=[f"q{i}" for i in range(120)], columns=list(sim.model_ids))
+    rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": sim.source}))
+    first = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=None, **dif_small_options)
+    assert isinstance(first.rng_entropy, int)
+    again = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=first.rng_entropy, **dif_small_options)
+    np.testing.assert_array_equal(again.controls.replicates, first.controls.replicates)
+    np.testing.assert_array_equal(again.bootstrap.replicates, first.bootstrap.replicates)
+    np.testing.assert_array_equal(again.replication.null, first.replication.null)
+    a = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
+                  sensitivity_fractions=(0.3,), n_controls=30, n_bootstrap=30, n_owner_bootstrap=30,
+                  n_permutations=30, rng=11, progress=False)
+    assert a.rng_entropy == 11
+    assert float(np.nansum(a.controls.replicates)) == 46.92860522162832
+    assert float(np.nansum(a.bootstrap.replicates)) == 30.12385553332164
+    assert float(np.nansum(a.owner_shifts.replicates)) == -164.30933359600633
+    assert float(a.replication.null.sum()) == 18.548987198185063
+    assert int(np.flatnonzero(a.anchors[0].selected[-1]).sum()) == 3794

@@ -6,9 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+import naive
+from benchkit._kernels.dif import matched_scores
 from benchkit._random import spawn
-from benchkit.dif._controls import _cell_k
-from benchkit.dif._controls import _random_weights
+from benchkit.dif._controls import _cell_design
 from benchkit.dif._controls import bootstrap_units
 from benchkit.dif._controls import composition_bootstrap
 from benchkit.dif._controls import matched_random
@@ -72,19 +73,43 @@ def test_hand_case_ties_excluded():
     assert (f[0], e[0]) == (1, 2)
 
 
-def test_random_weights_restore_cells():
-    rng = np.random.default_rng(0)
-    cells = rng.integers(0, 9, 200)
-    sel = np.zeros(200, dtype=bool)
-    for c in range(9):
+def _design(seed, n_items=200, n_cells=9, M=30):
+    rng = np.random.default_rng(seed)
+    cells = rng.integers(0, n_cells, n_items) * 3 + 1  # codes with gaps, as easiness_cells makes
+    sel = np.zeros(n_items, dtype=bool)
+    for c in np.unique(cells):
         idx = np.flatnonzero(cells == c)
-        sel[idx[: max(1, idx.size // 2)]] = True
-    k_i, w_i = _cell_k(cells, sel.astype(float))
-    W = _random_weights(rng, cells.astype(float), k_i, w_i, 50)
-    for c in range(9):
-        m = cells == c
-        assert np.all((W[:, m] > 0).sum(1) == sel[m].sum())  # same k_c as the anchor
-        np.testing.assert_allclose(W[:, m].sum(1), m.sum())  # Eq. 7 mass restored
+        sel[idx[: max(1, idx.size // 3)]] = True
+    Y = (rng.random((n_items, M)) < 0.6).astype(float)
+    ft = FoldTargets(models=np.arange(M), owner=np.arange(M), family=np.arange(M) % 3, Y=Y,
+                     weights=sel * 2.5, cells=cells)
+    return ft, sel, _cell_design(ft)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_matched_draws_restore_cells_and_equal_full_sort(seed):
+    ft, sel, design = _design(seed)
+    cellv, ptr, items, k_c, w_c, Yu = design
+    keys = np.random.default_rng(seed).random((40, cellv.size))
+    keys[0, :5] = keys[0, 5]  # tied keys: broken by item index, as a stable argsort does
+    keys[1, items[:3]] = 1 - 2.0**-53  # cell + key rounds up to the next code (a float artifact)
+    got = matched_scores(keys, *design)
+    # the e599a3b draw (full stable argsort per replicate, W @ Y): same items drawn, so the
+    # scores agree to rounding (the kernel adds integer counts per cell, then weights them)
+    np.testing.assert_allclose(got, naive.matched_scores(keys, *design), rtol=1e-14, atol=0)
+    # Eq. 7: every replicate keeps k_c items per cell with weight n_c / k_c, restoring the cell mass
+    for c in range(ptr.size - 1):
+        m = items[ptr[c]:ptr[c + 1]]
+        assert k_c[c] == sel[m].sum()
+        assert w_c[c] * k_c[c] == pytest.approx(m.size)
+    # one-hot Y per item: the score of column j counts the drawn items whose one-hot is j
+    one = np.zeros((cellv.size, cellv.size), dtype=np.uint8)
+    np.fill_diagonal(one, 1)
+    W = matched_scores(keys, cellv, ptr, items, k_c, w_c, one) * (w_c * k_c).sum()
+    for c in range(ptr.size - 1):
+        m = items[ptr[c]:ptr[c + 1]]
+        assert np.all((W[:, m] > 0).sum(1) == k_c[c])
+        np.testing.assert_allclose(W[:, m].sum(1), m.size)
 
 
 def test_matched_random_reproducible_and_njobs(fitted):
@@ -185,3 +210,39 @@ def test_no_eligible_pair_gives_nan_p():
     assert np.isnan(res.p_value[0])
     assert np.isnan(res.median[0])
     assert np.isnan(res.excess_pp[0])
+
+
+def test_controls_rng_entropy_repeats_and_int_seeds_unchanged():
+    # rule 5: each result records its root's entropy (rng=entropy repeats the draws); int seeds give
+    # the replicates they gave before (sums printed by commit d7d702c's code with the same calls)
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import cross_fit
+    from benchkit.dif.steps import simulate_family_dif
+
+    sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=3)
+    pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=4)
+    folds = list(cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=5).folds)
+    pairs = [pair_set(f, max_gap=0.05) for f in folds]
+    obs = observed_ranking(folds, pairs, sim.model_ids).rate
+    units = bootstrap_units(sim.source)
+    ob_args = ([1.0, -0.5, 2.0, 0.5, -1.0, 0.0], list("aabbba"), ["o1", "o2", "o3", "o3", "o4", "o5"])
+    g = np.random.default_rng(0)
+    mr = matched_random(folds, pairs, obs, n_resamples=60, rng=g)
+    cb = composition_bootstrap(folds, pairs, units, obs, n_resamples=150, rng=g)
+    ob = owner_bootstrap(*ob_args, n_resamples=150, rng=g)
+    for res in (mr, cb, ob):
+        assert isinstance(res.rng_entropy, int)
+    np.testing.assert_array_equal(
+        matched_random(folds, pairs, obs, n_resamples=60, rng=mr.rng_entropy).replicates, mr.replicates)
+    np.testing.assert_array_equal(
+        composition_bootstrap(folds, pairs, units, obs, n_resamples=150, rng=cb.rng_entropy).replicates,
+        cb.replicates)
+    np.testing.assert_array_equal(owner_bootstrap(*ob_args, n_resamples=150, rng=ob.rng_entropy).replicates,
+                                  ob.replicates)
+    mr7 = matched_random(folds, pairs, obs, n_resamples=60, rng=7)
+    cb8 = composition_bootstrap(folds, pairs, units, obs, n_resamples=150, rng=8)
+    ob9 = owner_bootstrap(*ob_args, n_resamples=150, rng=9)
+    assert (mr7.rng_entropy, cb8.rng_entropy, ob9.rng_entropy) == (7, 8, 9)
+    assert float(np.nansum(mr7.replicates)) == 92.2451823211496
+    assert float(np.nansum(cb8.replicates)) == 157.61672455161835
+    assert float(np.nansum(ob9.replicates)) == 61.29404761904762

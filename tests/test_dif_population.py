@@ -97,3 +97,21 @@ def test_errors():
         build_population(["a/llama"], [0.1], omit=("gpt",))
     with pytest.raises(BenchkitValueError, match="representative"):
         build_population(["a/llama"], [0.1], representative="best")
+
+
+def test_population_and_simulation_rng_entropy():
+    # rule 5 (benchkit._random): rng=result.rng_entropy repeats the run; an int seed gives the
+    # numbers the code gave before rng_entropy was recorded (printed by commit d7d702c's code)
+    small = {"n_items": 120, "n_models": 300, "n_sources": 4, "n_owners": 40}
+    sim = simulate_family_dif(**small, rng=np.random.default_rng(1))
+    assert isinstance(sim.rng_entropy, int)
+    np.testing.assert_array_equal(simulate_family_dif(**small, rng=sim.rng_entropy).Y, sim.Y)
+    pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=None)
+    again = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=pop.rng_entropy)
+    assert again.table.equals(pop.table)
+    sim3 = simulate_family_dif(**small, rng=3)
+    assert sim3.rng_entropy == 3
+    assert (int(sim3.Y.sum()), sim3.model_ids[0]) == (18005, "owner0000/gemma-2-1B-v0")
+    pop4 = build_population(sim3.model_ids, sim3.Y.mean(0), min_family_size=5, rng=4)
+    assert pop4.rng_entropy == 4
+    assert int(np.flatnonzero(pop4.table["status"].str.startswith("owner cap")).sum()) == 18839

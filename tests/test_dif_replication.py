@@ -4,13 +4,11 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.inter_rater import cohens_kappa
 
 from benchkit._validation import BenchkitValueError
 from benchkit.dif._audit_content import BINARY_AXES
 from benchkit.dif._audit_content import ORDINAL_AXES
 from benchkit.dif._audit_content import analyze_annotations
-from benchkit.dif._audit_content import cohen_kappa
 from benchkit.dif._audit_content import content_sample
 from benchkit.dif._robustness import PERTURBATIONS
 from benchkit.dif._robustness import _spearman_cols
@@ -95,15 +93,6 @@ def test_robustness_pass_hand():
     assert bool(out.loc["v", "passes"])
     assert out.loc["w", "G_sig"] == 4
     assert bool(out.loc["w", "passes"])
-
-
-def test_kappa_matches_statsmodels():
-    rng = np.random.default_rng(1)
-    a = rng.integers(0, 2, 200)
-    b = np.where(rng.random(200) < 0.8, a, 1 - a)
-    table = pd.crosstab(a, b).to_numpy()
-    assert cohen_kappa(a, b) == pytest.approx(cohens_kappa(table).kappa, abs=1e-12)
-    assert np.isnan(cohen_kappa(np.ones(5), np.ones(5)))
 
 
 def _annotations(key, planted, effect, noise, rng):
@@ -219,3 +208,22 @@ def test_replication_uses_the_families_both_halves_estimated(cf):
         one = _drop_family(one, f)
     with pytest.raises(ValueError, match="at least 2 families estimated in both halves"):
         replicate_signatures(d, one, s.source, n_resamples=5, rng=0)
+
+
+def test_replication_rng_entropy_repeats_and_int_seed_unchanged():
+    # rule 5: rng=result.rng_entropy repeats the permutations; an int seed gives the null it gave
+    # before (the sum printed by commit d7d702c's code with the same calls)
+    from benchkit.dif.steps import build_population
+    from benchkit.dif.steps import cross_fit
+    from benchkit.dif.steps import simulate_family_dif
+
+    sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=3)
+    pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5, rng=4)
+    cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=5)
+    first = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=70, rng=None)
+    again = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=70,
+                                 rng=first.rng_entropy)
+    np.testing.assert_array_equal(again.null, first.null)
+    rep = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=70, rng=10)
+    assert rep.rng_entropy == 10
+    assert float(rep.null.sum()) == 32.36256549451737

@@ -6,6 +6,7 @@ from scipy.optimize import minimize
 import naive
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
+from benchkit.dif._residual import fit_residual_spectral
 from benchkit.dif.steps import family_codes
 from benchkit.dif.steps import fit_residual_dif
 from benchkit.dif.steps import simulate_family_dif
@@ -104,3 +105,21 @@ def test_errors():
         fit_residual_dif(Y, fam, offsets, ridge=0.0)
     with pytest.raises(BenchkitTypeError, match="n_cycles"):
         fit_residual_dif(Y, fam, offsets, n_cycles=2.5)
+
+
+def test_spectral_factors_equal_dense_offsets():
+    s = simulate_family_dif(n_items=300, n_models=200, n_owners=40, rng=3)
+    keep = np.array([f is not None for f in s.family])
+    Y, fam = s.Y[:, keep], s.family[keep]
+    sp = fit_spectral(Y, 4, rng=0)
+    dense = fit_residual_dif(Y, fam, sp.offsets())
+    fact = fit_residual_spectral(Y, fam, sp)
+    # offsets rebuilt per item from (loadings, theta, s) differ from the BLAS product by rounding
+    np.testing.assert_allclose(fact.b, dense.b, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fact.delta, dense.delta, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(fact.cycles, dense.cycles)
+    assert fact.families == dense.families
+    with pytest.raises(BenchkitValueError, match="spectral fit is for 300 items x"):
+        fit_residual_spectral(Y[:, :-1], fam[:-1], sp)
+    with pytest.raises(BenchkitValueError, match="one label per model"):
+        fit_residual_spectral(Y, fam[:-1], sp)

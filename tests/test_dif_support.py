@@ -241,3 +241,22 @@ def test_robustness_table_public_and_n_jobs_invariant():
     row = run_variant(s.Y, s.model_ids, s.source, res.K, overrides=pert["omit qwen"],
                       base=res.settings, n_controls=30, rng=5)
     assert "qwen" not in row["families"]
+
+
+@pytest.mark.parametrize("backend", ["threading", "loky"])
+def test_cross_fit_halves_in_parallel_equal_serial(cf, backend):
+    # The halves run at once with n_jobs > 1; BLAS is pinned to one thread inside them (OpenBLAS
+    # sums differ by ~1e-13 between thread counts), so every array is equal to the last bit.
+    import joblib
+
+    s, pop, _fit = cf
+    serial = cross_fit(s.Y, pop, s.source, grid=(1, 2, 4, 8), rng=2, n_jobs=1)
+    with joblib.parallel_config(backend=backend):
+        par = cross_fit(s.Y, pop, s.source, grid=(1, 2, 4, 8), rng=2, n_jobs=2)
+    assert par.K == serial.K
+    for a, b in zip(serial.selection, par.selection):
+        np.testing.assert_array_equal(a.model_loss, b.model_loss)
+    for a, b in zip(serial.anchors, par.anchors):
+        np.testing.assert_array_equal(a.round_D, b.round_D)
+        np.testing.assert_array_equal(a.delta, b.delta)
+        np.testing.assert_array_equal(a.weights, b.weights)

@@ -31,7 +31,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((REPO / "notebooks").glob("*.ipynb"))
 IMAGES = ("image/svg+xml", "image/png", "image/jpeg", "image/gif")
-METHODS = ("boundary", "dif", "measure", "landscape", "quality", "labels")
+METHODS = ("boundary", "dif", "measure", "landscape", "quality", "labels", "audit")
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
@@ -111,43 +111,41 @@ def _static_images(path: Path) -> int:
 
 @pytest.mark.slow
 @pytest.mark.browser
-def test_pages_work_offline_in_chromium(site):
-    from jupyter_harness import chromium
-
+def test_pages_work_offline_in_chromium(site, lab_browser):
+    # the session's chromium (conftest): Playwright's sync API allows one running instance per thread
     root = site.resolve().as_uri() + "/"
     outside, failed, seen = [], [], {}
-    with chromium() as browser:
-        context = browser.new_context()
+    context = lab_browser.new_context()
 
-        def route(r):
-            if r.request.url.startswith(root) or r.request.url.startswith(("data:", "blob:")):
-                r.continue_()
-            else:
-                outside.append(r.request.url)
-                r.abort()
+    def route(r):
+        if r.request.url.startswith(root) or r.request.url.startswith(("data:", "blob:")):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
 
-        context.route("**/*", route)
-        page = context.new_page()
-        page.on("requestfailed", lambda req: failed.append(req.url))
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("requestfailed", lambda req: failed.append(req.url))
 
-        def visit(rel: str) -> None:
-            page.goto(root + rel, wait_until="load")
-            seen[rel] = page.evaluate("""() => ({
-                functions: document.querySelectorAll('dl.py.function, dl.py.method').length,
-                classes: document.querySelectorAll('dl.py.class, dl.py.exception').length,
-                images: Array.from(document.querySelectorAll('.cell_output img')).map(
-                    i => i.complete && i.naturalWidth > 0),
-                text: document.body.innerText})""")
+    def visit(rel: str) -> None:
+        page.goto(root + rel, wait_until="load")
+        seen[rel] = page.evaluate("""() => ({
+            functions: document.querySelectorAll('dl.py.function, dl.py.method').length,
+            classes: document.querySelectorAll('dl.py.class, dl.py.exception').length,
+            images: Array.from(document.querySelectorAll('.cell_output img')).map(
+                i => i.complete && i.naturalWidth > 0),
+            text: document.body.innerText})""")
 
-        for rel in ["index.html", "api/index.html", "api/benchkit.html", "api/benchkit.boundary.html",
-                    "cli.html", "search.html", *[f"notebooks/{nb.stem}.html" for nb in NOTEBOOKS]]:
-            visit(rel)
-        page.goto(root + "api/benchkit.measure.html", wait_until="load")
-        page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
-                               timeout=30_000)
-        typeset = page.evaluate("() => MathJax.startup.promise.then("
-                                "() => document.querySelectorAll('mjx-container svg').length)")
-        context.close()
+    for rel in ["index.html", "api/index.html", "api/benchkit.html", "api/benchkit.boundary.html",
+                "cli.html", "search.html", *[f"notebooks/{nb.stem}.html" for nb in NOTEBOOKS]]:
+        visit(rel)
+    page.goto(root + "api/benchkit.measure.html", wait_until="load")
+    page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise",
+                           timeout=30_000)
+    typeset = page.evaluate("() => MathJax.startup.promise.then("
+                            "() => document.querySelectorAll('mjx-container svg').length)")
+    context.close()
 
     assert outside == []
     assert failed == []

@@ -1,12 +1,12 @@
 """Every compute module imports on its own, in a fresh interpreter where Jupyter cannot be imported.
 
-Each module of benchkit except ``benchkit.widgets`` and ``benchkit.charts`` (the Jupyter side) is
-imported first thing in a new Python process whose ``sys.meta_path`` starts with a finder that
-raises ImportError for altair, ipywidgets, anywidget, traitlets, IPython and jupyter*. A module that
-imports a Jupyter package fails; importing each module first in its own process also exposes import
-cycles (a cycle only works when some other module happened to be imported first). The same
-blocker checks that ``benchkit.widgets`` fails with the install hint, and that ``benchkit``'s lazy
-sub-module list names exactly the modules present.
+Each module of benchkit except ``benchkit.widgets``, ``benchkit.charts`` and ``benchkit.notebook``
+(the Jupyter side) is imported first thing in a new Python process whose ``sys.meta_path`` starts
+with a finder that raises ImportError for altair, ipywidgets, anywidget, traitlets, IPython and
+jupyter*. A module that imports a Jupyter package fails; importing each module first in its own
+process also exposes import cycles (a cycle only works when some other module happened to be
+imported first). The same blocker checks that ``benchkit.widgets`` fails with the install hint, and
+that ``benchkit``'s lazy sub-module list names exactly the modules present.
 """
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import pytest
 import benchkit
 
 ROOT = Path(benchkit.__file__).resolve().parents[1]
-JUPYTER_SIDE = ("benchkit.widgets", "benchkit.charts")
+JUPYTER_SIDE = ("benchkit.widgets", "benchkit.charts", "benchkit.notebook")
 INSTALL_HINT = "pip install 'benchkit[jupyter]'"
 
 BLOCKER = """
@@ -154,9 +154,9 @@ except ImportError as exc:
 
 def test_lazy_submodules_are_exactly_the_public_modules_present():
     present = {m.name for m in pkgutil.iter_modules(benchkit.__path__) if not m.name.startswith("_")}
-    # widgets needs the Jupyter extra (imported explicitly), cli is the command line, response_set
-    # is imported eagerly (ResponseSet)
-    assert set(benchkit._SUBMODULES) == present - {"widgets", "cli", "response_set"}
+    # widgets and notebook need the Jupyter extra (imported explicitly), cli is the command line,
+    # response_set is imported eagerly (ResponseSet)
+    assert set(benchkit._SUBMODULES) == present - {"widgets", "notebook", "cli", "response_set"}
     for name in benchkit._SUBMODULES:
         assert getattr(benchkit, name).__name__ == f"benchkit.{name}"
     assert not hasattr(benchkit, "boundaries")  # a name that is no module is not promised

@@ -130,3 +130,45 @@ def test_duckdb_table_and_query(frame):
         read_duckdb("no_such_table", connection=con)
     with pytest.raises(BenchkitTypeError, match="connection must be a duckdb connection"):
         read_duckdb("responses", connection="x")
+
+
+@pytest.mark.parametrize("engine", ["pyarrow", "duckdb"])
+def test_streamed_counts_over_row_groups_and_rosters(tmp_path, engine):
+    # issue 25: batches scatter-added into uint8 counts, one lookup table per dictionary page.
+    # Oracle: the same rows through ResponseSet.from_long. Row groups of 4 models (items shuffled
+    # within each), models listed twice with different dictionaries, missing cells, explicit
+    # rosters in another order.
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = np.random.default_rng(3)
+    items = [f"q{i}" for i in range(37)]
+    frames = []
+    for g in range(6):
+        ms = [f"m{(4 * g + k) % 18}" for k in range(4)]  # m0..m17, then m0.. again with new items
+        f = pd.DataFrame({"model": np.repeat(ms, len(items)), "item": np.tile(rng.permutation(items), 4),
+                          "correct": rng.integers(0, 2, 4 * len(items)).astype(np.int8)})
+        if g >= 4:
+            f = f[f["item"].isin(items[:5])].assign(item=lambda d: d["item"] + "x")  # new items
+        frames.append(f.sample(frac=0.9, random_state=g))  # missing cells
+    path = tmp_path / "rg.parquet"
+    schema = pa.schema([("model", pa.string()), ("item", pa.string()), ("correct", pa.int8())])
+    with pq.ParquetWriter(path, schema) as w:
+        for f in frames:
+            w.write_table(pa.Table.from_pandas(f, schema=schema, preserve_index=False))
+    df = pd.concat(frames, ignore_index=True)
+    ref = ResponseSet.from_long(df)
+    got = read_parquet(path, engine=engine)
+    assert list(got.model_ids) == list(ref.model_ids)
+    assert list(got.item_ids) == list(ref.item_ids)
+    assert got._K.dtype == np.uint8  # 1 byte a cell while reading
+    np.testing.assert_array_equal(got.counts().K, ref.counts().K)
+    np.testing.assert_array_equal(got.counts().N, ref.counts().N)
+    assert got.counts().K.dtype == np.int64
+    models = pd.DataFrame(index=pd.Index(sorted(ref.model_ids)[::-1], name="model"))
+    it = pd.DataFrame(index=pd.Index(sorted(ref.item_ids), name="item"))
+    ro = read_parquet(path, engine=engine, models=models, items=it)
+    rr = ResponseSet.from_long(df, models=models, items=it)
+    assert list(ro.model_ids) == list(rr.model_ids)
+    np.testing.assert_array_equal(ro.counts().K, rr.counts().K)
+    np.testing.assert_array_equal(ro.counts().N, rr.counts().N)

@@ -84,6 +84,16 @@ def test_bayes_reproducible_with_rng():
     a = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=3, progress=False, loo=False)
     b = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=3, progress=False, loo=False)
     np.testing.assert_array_equal(a.difficulty, b.difficulty)
+    # rule 5: the root's entropy is recorded, and the int rng seeds the sampler as before the
+    # change (SeedSequence(3).generate_state(1)[0], the seed of commit d7d702c)
+    assert a.rng_entropy == 3
+    assert a.options["seed"] == 1576890651
+    g = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=np.random.default_rng(8),
+                          progress=False, loo=False)
+    assert isinstance(g.rng_entropy, int)
+    again = irt.fit_1pl_bayes(Y, draws=50, tune=50, chains=2, rng=g.rng_entropy, progress=False,
+                              loo=False)
+    np.testing.assert_array_equal(again.difficulty, g.difficulty)
     assert np.isnan(a.elpd_loo)
     assert a.pareto_k_bad == -1
     assert "pareto_k_max" not in set(a.diagnostics["check"])

@@ -67,3 +67,40 @@ def test_select_dimension_errors():
         select_dimension(Y, owners=["a"] * 6)
     with pytest.raises(BenchkitValueError, match="0/1"):
         standardize(np.full((2, 2), 0.5))
+
+
+def _spectral_matrix():
+    from benchkit.simulate import binary_matrix
+
+    return binary_matrix(80, 40, rng=2).matrix
+
+
+def test_fit_spectral_records_rng_entropy():
+    Y = _spectral_matrix()
+    fit = fit_spectral(Y, 2, n_iter=2, oversample=3, rng=7)
+    assert fit.rng_entropy == 7
+    # an int rng draws as before the change: the same test matrix as randomized_svd(rng=7), whose
+    # seeding did not change, and the singular values printed by the code of commit d7d702c
+    X, _p, _s = standardize(Y)
+    np.testing.assert_array_equal(fit.singular_values,
+                                  randomized_svd(X, 2, n_iter=2, oversample=3, rng=7)[1])
+    np.testing.assert_allclose(fit.singular_values, [24.4700465, 13.15839202], atol=1e-7)
+    first = fit_spectral(Y, 2, n_iter=2, oversample=3, rng=np.random.default_rng(5))
+    assert isinstance(first.rng_entropy, int)
+    again = fit_spectral(Y, 2, n_iter=2, oversample=3, rng=first.rng_entropy)
+    np.testing.assert_array_equal(again.theta, first.theta)
+
+
+def test_select_dimension_records_rng_entropy():
+    Y = _spectral_matrix()
+    owners = [f"o{j % 8}" for j in range(40)]
+    sel = select_dimension(Y, owners=owners, grid=(1, 2, 4), rng=7)
+    assert sel.rng_entropy == 7
+    # the int-seeded splits printed by the code of commit d7d702c, before rng_entropy
+    assert sel.validation_models.tolist() == [5, 6, 13, 14, 21, 22, 29, 30, 37, 38]
+    assert sel.calibration_items.tolist()[:10] == [0, 1, 2, 4, 6, 7, 10, 12, 16, 17]
+    assert sel.K_star == 1
+    first = select_dimension(Y, owners=owners, grid=(1, 2, 4), rng=np.random.default_rng(5))
+    again = select_dimension(Y, owners=owners, grid=(1, 2, 4), rng=first.rng_entropy)
+    np.testing.assert_array_equal(again.calibration_items, first.calibration_items)
+    np.testing.assert_array_equal(again.mean_loss, first.mean_loss)

@@ -11,15 +11,18 @@ import importlib
 import pkgutil
 from fractions import Fraction
 
+import numba
 import numpy as np
 import pytest
 
 import benchkit._kernels
 import naive
+from benchkit._kernels import dif as kdif
 from benchkit._kernels import irt as kirt
 from benchkit._kernels import lrt
 from benchkit._kernels import mpd as kmpd
 from benchkit._kernels import pava
+from benchkit._kernels import vecmath
 from benchkit._kernels.boundary_codegen import NMAX
 
 
@@ -104,14 +107,123 @@ def test_pair_sum_kernels_equal_twin(n, block):
     pts = np.ascontiguousarray(rng.random((2, n)))
     pts[:, :3] = 0.5  # duplicate points: d = 0 exactly
     bi, bj = kmpd.tile_tasks(n, block)
-    want = naive.pair_sums(pts, bi, bj, block)
-    np.testing.assert_allclose(kmpd.pair_sums_2d(pts[0].copy(), pts[1].copy(), bi, bj, block), want,
-                               rtol=1e-13, atol=1e-13)
-    np.testing.assert_allclose(kmpd.pair_sums_2d_serial(pts[0].copy(), pts[1].copy(), bi, bj, block),
-                               want, rtol=1e-13, atol=1e-13)
+    starts, _ = kmpd.tile_starts([n // 3, n - n // 3], block)
+    ti, tj = kmpd.tile_tasks(starts.size - 1, 1)
+    want = naive.pair_sums_tiles(pts[0], pts[1], starts, ti, tj)
+    for fn in (kmpd.pair_sums_tiles, kmpd.pair_sums_tiles_serial):
+        np.testing.assert_allclose(fn(pts[0].copy(), pts[1].copy(), starts, ti, tj), want,
+                                   rtol=1e-13, atol=1e-13)
+    p32 = pts.astype(np.float32)  # float32 coordinates: float32 distances, float64 sums
+    np.testing.assert_allclose(kmpd.pair_sums_tiles(p32[0].copy(), p32[1].copy(), starts, ti, tj),
+                               naive.pair_sums_tiles(p32[0], p32[1], starts, ti, tj), rtol=1e-6, atol=1e-6)
     pts3 = np.ascontiguousarray(rng.normal(size=(3, n)))
     np.testing.assert_allclose(kmpd.pair_sums_nd(pts3, bi, bj, block), naive.pair_sums(pts3, bi, bj, block),
                                rtol=1e-13, atol=1e-13)
     w = rng.integers(0, 4, size=(3, n)).astype(float)
     np.testing.assert_allclose(kmpd.weighted_pair_sums(pts3, w, bi, bj, block),
                                naive.weighted_pair_sums(pts3, w, bi, bj, block), rtol=1e-13, atol=1e-13)
+
+
+@numba.njit(error_model="numpy")
+def _vexp_loop(x):
+    out = np.empty_like(x)
+    for i in range(x.size):
+        out[i] = vecmath.exp(x[i])
+    return out
+
+
+def test_vectorizable_exp_within_one_ulp_of_numpy():
+    rng = np.random.default_rng(8)
+    x = np.concatenate([rng.uniform(-708, 708, 200_000), rng.uniform(-40, 40, 200_000),
+                        np.linspace(-0.35, 0.35, 1001), [0.0, -0.0, 1.0, 708.0, -708.0]])
+    got, want = _vexp_loop(x), np.exp(x)
+    # 1 ulp: |got - want| <= 2.3e-16 |want| (the claim in benchkit/_kernels/vecmath.py)
+    assert np.max(np.abs(got - want) / want) <= 2.3e-16
+    assert _vexp_loop(np.array([0.0]))[0] == 1.0
+    # clamped to [-708, 708]: finite and positive where numpy over/underflows; NaN propagates
+    edge = _vexp_loop(np.array([-1000.0, 1000.0, -np.inf, np.inf, np.nan]))
+    np.testing.assert_array_equal(edge[:4], _vexp_loop(np.array([-708.0, 708.0, -708.0, 708.0])))
+    assert np.isnan(edge[4])
+
+
+def _dif_problem(seed, n_items=25, M=70, F=3):
+    rng = np.random.default_rng(seed)
+    codes = rng.integers(0, F, M)
+    order = np.argsort(codes, kind="stable")
+    starts = np.searchsorted(codes[order], np.arange(F + 1)).astype(np.int64)
+    L, theta = rng.normal(size=(n_items, 4)), rng.normal(size=(M, 4))
+    s = rng.uniform(0.3, 0.5, n_items)
+    eta = L @ theta.T / 3 + rng.normal(0, 0.8, (n_items, F))[:, codes] + rng.normal(0, 1, (n_items, 1))
+    Y = (rng.random((n_items, M)) < 1 / (1 + np.exp(-eta))).astype(np.uint8)
+    Y[0] = 1  # an item everyone solves: the clipped marginal of Eq. 25
+    return Y, order, starts, L, theta, s
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_residual_dif_kernels_equal_per_item_twin(seed):
+    Y, order, starts, L, theta, s = _dif_problem(seed)
+    opts = (1.0, np.int64(5), np.int64(30), 1e-8, 2.0)
+    offsets = naive.factor_offsets(L, theta, s, 6.0)
+    none = np.empty((0, 0))
+    thetaT = np.ascontiguousarray(theta[order].T)
+    want = naive.residual_dif_items(Y, order, starts, offsets, none, none, np.empty(0), 0.0, *opts)
+    dense = kdif.residual_dif(Y, order, starts, np.ascontiguousarray(offsets), none, none, np.empty(0),
+                              0.0, *opts)
+    fact = kdif.residual_dif(Y, order, starts, none, L, thetaT, s, 6.0, *opts)
+    np.testing.assert_allclose(naive.residual_dif_items(Y, order, starts, none, L, thetaT, s, 6.0, *opts)[1],
+                               want[1], rtol=0, atol=1e-15)
+    for got in (dense, fact):
+        # the kernels sum family by family in vector lanes: rounding-level differences only ...
+        np.testing.assert_allclose(got[0][1:], want[0][1:], rtol=0, atol=1e-12)
+        np.testing.assert_allclose(got[1][1:], want[1][1:], rtol=0, atol=1e-12)
+        # ... except for an item everyone solves: b runs off towards +inf (the 1e-9 of Eq. 29
+        # stops it near 30) and sum(y - p) cancels to a few digits in any summation order
+        np.testing.assert_allclose(got[0][0], want[0][0], rtol=1e-9)
+        np.testing.assert_allclose(got[1][0], want[1][0], rtol=0, atol=1e-9)
+        np.testing.assert_array_equal(got[2], want[2])  # cycles
+        np.testing.assert_array_equal(got[3], want[3])  # Newton passes
+
+
+@pytest.mark.parametrize(("m", "n", "T"), [(200, 6, 20), (150, 3, 1), (120, 9, 5)])
+def test_profile_rows_kernel_equals_former_numpy_code(m, n, T):
+    from benchkit.boundary._profiles import _binary_entropy_table
+
+    rng = np.random.default_rng(m + n)
+    k = rng.binomial(T, np.sort(rng.random((m, n)), axis=1))
+    k[::7] = rng.integers(0, T + 1, (len(k[::7]), n))  # non-monotone rows
+    k[::11] = k[::11, :1]  # Delta = 0 rows
+    k[5], k[6] = 0, T  # one state seen on the whole axis: entropy 0
+    num, den, _ = pava.pava_counts_batch(k)
+    etab = _binary_entropy_table(T)
+    want = naive.profile_rows(k, num, den, T, etab)
+    for parallel in (False, True):
+        got = pava.profile_rows(k, num, den, T, etab, parallel=parallel)
+        assert got.keys() == want.keys()
+        for name in want:  # the same integer tests and float expressions: the same bits
+            np.testing.assert_array_equal(got[name], want[name], err_msg=name)
+    assert pava.profile_rows(k, num, den, T, np.empty(0))["e"].size == 0
+
+
+@pytest.mark.parametrize("ytype", [np.int8, np.float64, np.bool_])
+def test_scatter_binary_equals_twin(ytype):
+    from benchkit._kernels.counts import scatter_binary
+
+    rng = np.random.default_rng(3)
+    n = 5000
+    item_idx = rng.integers(0, 5, n).astype(np.int32)
+    model_idx = rng.integers(0, 3, n).astype(np.int32)
+    item_lut, model_lut = rng.permutation(5).astype(np.int64), rng.permutation(3).astype(np.int64)
+    y = (rng.random(n) < 0.6).astype(ytype)
+    for stop_at in (None, 3000):
+        yy = y.copy()
+        if stop_at is not None and ytype != np.bool_:
+            yy[stop_at] = 2  # counting stops at the first value that is not 0/1
+        got = [np.zeros((5, 3), np.uint8) for _ in range(2)]
+        want = [np.zeros((5, 3), np.uint8) for _ in range(2)]
+        r1 = scatter_binary(*got, item_idx, model_idx, item_lut, model_lut, yy)
+        r2 = naive.scatter_binary(*want, item_idx, model_idx, item_lut, model_lut, yy)
+        assert tuple(r1) == r2
+        np.testing.assert_array_equal(got[0], want[0])
+        np.testing.assert_array_equal(got[1], want[1])
+        if stop_at is None:
+            assert got[0].min() == 255  # 5,000 rows in 15 cells: saturated, not wrapped

@@ -131,3 +131,67 @@ def test_flow_is_binned_mean_displacement(data):
     np.testing.assert_allclose(fl["dy"], ref["dy"], atol=1e-12)
     np.testing.assert_allclose(fl["mean_distance"], ref["d"], atol=1e-12)
     assert fl["n"].sum() == len(mv)
+
+
+def test_view_stats_from_cached_cell_pair_sums_equal_pdist():
+    # issue 25: every view is a union of (model, group) cells; its exact MPD is the fsum of the
+    # cached cell-pair distance sums. Oracle: scipy pdist on the view's points (float64 kernel:
+    # 1e-12); the float32 cell pairs (two cells of >= 16,384 points) are in the next test.
+    from benchkit.landscape.explore import ALL
+
+    rng = np.random.default_rng(6)
+    parts = []
+    for variant, per_item in (("big", 6), ("small", 1)):
+        n = 900 * per_item
+        meta = pd.DataFrame({"model": np.tile(["m0", "m1", "m2"], n // 3),
+                             "item": [f"q{i}" for i in rng.integers(0, 10**6, n)],
+                             "benchmark": rng.choice(["arc", "mmlu"], n), "variant": variant})
+        parts.append((rng.normal(size=(n, 4)) * rng.uniform(0.5, 4, (n, 1)), meta))
+    meta = pd.concat([m for _, m in parts], ignore_index=True)
+    meta["item"] = meta["item"] + "_" + meta.groupby("item").cumcount().astype(str) + meta["model"]
+    d = landscape_view(points(np.vstack([p for p, _ in parts]), kind="logits", meta=meta))
+    for variant, rel in (("big", 1e-12), ("small", 1e-12)):
+        cells, counts, S = d.cell_pair_sums(variant)
+        assert len(counts) == 6
+        assert np.all(np.tril(S, -1) == 0)
+        assert d.cell_pair_sums(variant)[2] is S  # computed once
+        for model in [ALL, "m0", "m2"]:
+            for group in [ALL, "arc", "mmlu"]:
+                rows = d.view_rows(model=model, group_value=group, variant=variant)
+                st = d.view_stats(model=model, group_value=group, variant=variant)
+                ref = pdist(d.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean()
+                assert st.mpd_method == "exact"
+                assert st.n_points == len(rows)
+                assert abs(st.mpd - ref) <= rel * ref
+                other = d.stats(rows, method="exact")
+                np.testing.assert_array_equal([st.mean_h_norm, st.mean_p_top1, st.accuracy],
+                                              [other.mean_h_norm, other.mean_p_top1, other.accuracy])
+    assert d.view_stats(variant="big", method="sampled").mpd_method == "sampled"
+
+
+def test_view_stats_float32_cell_pairs_within_1e_9():
+    # two cells of 16,400 points: their within- and cross-cell sums come from float32 coordinates.
+    # Oracle: the float64 tiled kernel on the view's points (itself equal to pdist to 1e-13).
+    import math
+
+    from benchkit._kernels import mpd as kmpd
+    from benchkit.landscape._mpd import FLOAT32_FROM
+    from benchkit.landscape.explore import ALL
+
+    n = 2 * 16_400
+    assert 16_400 >= FLOAT32_FROM
+    rng = np.random.default_rng(2)
+    meta = pd.DataFrame({"model": np.repeat(["a", "b"], n // 2), "item": np.tile(np.arange(n // 2), 2)})
+    meta["item"] = meta["item"].astype(str)
+    d = landscape_view(points(rng.normal(size=(n, 4)) * rng.uniform(0.5, 4, (n, 1)), kind="logits",
+                              meta=meta))
+    for model in (ALL, "b"):
+        rows = d.view_rows(model=model)
+        x = np.ascontiguousarray(d.frame["p_top1"].to_numpy()[rows])
+        y = np.ascontiguousarray(d.frame["h_norm"].to_numpy()[rows])
+        starts, _ = kmpd.tile_starts([rows.size], 512)
+        bi, bj = kmpd.tile_tasks(starts.size - 1, 1)
+        pairs = rows.size * (rows.size - 1) // 2
+        ref = math.fsum(kmpd.pair_sums_tiles(x, y, starts, bi, bj).tolist()) / pairs
+        got = d.view_stats(model=model).mpd
+        assert abs(got - ref) <= 1e-9 * ref

@@ -13,6 +13,7 @@ from scipy.spatial.distance import squareform
 
 import naive
 from benchkit._kernels import mpd as K
+from benchkit.landscape._mpd import FLOAT32_FROM
 from benchkit.landscape.steps import benchmark_table
 from benchkit.landscape.steps import model_table
 from benchkit.landscape.steps import mpd
@@ -53,23 +54,45 @@ def test_exact_on_real_landscape_like_points_with_duplicates_and_scale():
     assert mpd(np.zeros((10, 2))).mpd == 0.0
 
 
-def test_kernel_partials_do_not_depend_on_thread_count():
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_kernel_partials_do_not_depend_on_thread_count(dtype):
     rng = np.random.default_rng(9)
     n = 3000
-    x, y = rng.random(n), rng.random(n)
-    bi, bj = K.tile_tasks(n, 256)
+    x, y = rng.random(n).astype(dtype), rng.random(n).astype(dtype)
+    starts, _ = K.tile_starts([1000, 7, 1993], 256)  # tiles never straddle the three segments
+    assert set(np.diff(starts)) == {256, 232, 7, 201}
+    assert starts[-1] == n
+    bi, bj = K.tile_tasks(starts.size - 1, 1)
     old = numba.get_num_threads()
     try:
         numba.set_num_threads(1)
-        a = K.pair_sums_2d(x, y, bi, bj, 256)
+        a = K.pair_sums_tiles(x, y, starts, bi, bj)
         numba.set_num_threads(max(2, old) if numba.config.NUMBA_NUM_THREADS >= 2 else 1)
-        b = K.pair_sums_2d(x, y, bi, bj, 256)
+        b = K.pair_sums_tiles(x, y, starts, bi, bj)
     finally:
         numba.set_num_threads(old)
-    c = K.pair_sums_2d_serial(x, y, bi, bj, 256)
+    c = K.pair_sums_tiles_serial(x, y, starts, bi, bj)
     np.testing.assert_array_equal(a, b)
     np.testing.assert_array_equal(a, c)
-    assert math.fsum(a) == pytest.approx(pdist(np.c_[x, y]).sum(), rel=1e-13)
+    ref = pdist(np.c_[x, y].astype(np.float64)).sum()
+    # float32: each distance rounded to 24 bits (errors cancel over 4.5e6 pairs), summed in float64
+    assert math.fsum(a) == pytest.approx(ref, rel=1e-13 if dtype == np.float64 else 1e-9)
+
+
+@pytest.mark.parametrize("n", [FLOAT32_FROM, 30_000])
+def test_float32_coordinates_within_1e_9_of_float64(n):
+    # issue 25: MPD from float32 coordinates (centred), float64 accumulation; oracle: the float64
+    # kernel on the same points (itself equal to pdist to 1e-13 above). Landscape points of random
+    # logits, with a far offset that centring removes.
+    rng = np.random.default_rng(n)
+    P = points(rng.normal(size=(n, 4)) * rng.uniform(0.5, 6.0, (n, 1)), kind="logits").xy
+    for Q in (P, P + [1e3, -2e3]):
+        x, y = np.ascontiguousarray(Q[:, 0]), np.ascontiguousarray(Q[:, 1])
+        starts, _ = K.tile_starts([n], 512)
+        bi, bj = K.tile_tasks(starts.size - 1, 1)
+        ref = math.fsum(K.pair_sums_tiles(x, y, starts, bi, bj).tolist())
+        got = pairwise_distance_sum(Q)
+        assert abs(got - ref) <= 1e-9 * ref
 
 
 def test_weighted_kernel_against_numpy():
@@ -162,6 +185,34 @@ def test_bootstrap_is_seeded_and_sensible():
     g1 = mpd(P, confidence_level=0.9, n_resamples=100, rng=g)
     g2 = mpd(P, confidence_level=0.9, n_resamples=100, rng=g)
     assert not np.array_equal(g1.boot, g2.boot)
+
+
+def test_rng_entropy_repeats_the_run_and_int_seeds_are_unchanged():
+    # rule 5 (benchkit._random): the result records the root's entropy; rng=entropy repeats the run
+    P = np.random.default_rng(4).random((120, 2))
+    df = pd.DataFrame({"g": np.repeat(["a", "b"], 60), "p_top1": P[:, 0], "h_norm": P[:, 1]})
+    first = mpd(P, confidence_level=0.9, n_resamples=130, rng=np.random.default_rng(11))
+    assert isinstance(first.rng_entropy, int)
+    again = mpd(P, confidence_level=0.9, n_resamples=130, rng=first.rng_entropy)
+    np.testing.assert_array_equal(first.boot, again.boot)
+    assert (first.ci_low, first.ci_high, first.se) == (again.ci_low, again.ci_high, again.se)
+    grouped = mpd(df, by="g", confidence_level=0.9, n_resamples=70, rng=None)
+    assert grouped.rng_entropy == grouped["a"].rng_entropy == grouped["b"].rng_entropy
+    regrouped = mpd(df, by="g", confidence_level=0.9, n_resamples=70, rng=grouped.rng_entropy)
+    for k in ("a", "b"):
+        np.testing.assert_array_equal(grouped[k].boot, regrouped[k].boot)
+    sampled = mpd(P, method="sampled", n_pairs=5000, rng=np.random.default_rng(2))
+    assert mpd(P, method="sampled", n_pairs=5000, rng=sampled.rng_entropy).mpd == sampled.mpd
+    # an int rng gives the numbers it gave before rng_entropy was recorded (printed by the code
+    # of commit d7d702c with the same calls): the root copies SeedSequence(7)
+    r = mpd(P, confidence_level=0.9, n_resamples=130, rng=7)
+    assert r.rng_entropy == 7
+    assert (r.ci_low, r.ci_high, r.se) == (0.48681299849071297, 0.5340289584187388, 0.013619936764430664)
+    assert float(r.boot.sum()) == 66.36215524090764
+    g = mpd(df, by="g", confidence_level=0.9, n_resamples=70, rng=7)
+    assert (g["a"].ci_low, g["b"].ci_low) == (0.46919647715662427, 0.4788228756087257)
+    s = mpd(P, method="sampled", n_pairs=5000, rng=7)
+    assert (s.mpd, s.se) == (0.5130737350759761, 0.003471285760705384)
 
 
 def test_cluster_bootstrap_replicate_by_hand():

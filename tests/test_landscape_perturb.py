@@ -109,6 +109,18 @@ def test_deterministic_given_seed_and_independent_of_other_items(real_items):
         assert len(t.split()) == n
 
 
+def test_perturb_rng_entropy_repeats_the_variants():
+    # rule 5: rng=result.rng_entropy rebuilds the same variants, also after a consumed Generator
+    items = pd.DataFrame({"item": [f"q{i}" for i in range(6)],
+                          "text": [f"Question number {i} asks something long enough" for i in range(6)],
+                          "options": [["a", "b", "c", "d"]] * 6, "answer_key": list("ABCDAB")})
+    first = P.steps.perturb(items, variants=["noise", "mask"], rng=np.random.default_rng(5))
+    assert isinstance(first.rng_entropy, int)
+    again = P.steps.perturb(items, variants=["noise", "mask"], rng=first.rng_entropy)
+    pd.testing.assert_frame_equal(first.frame, again.frame)
+    assert P.steps.perturb(items, variants=["noise"], rng=3).rng_entropy == 3
+
+
 @needs_data
 def test_standardize_csqa_5_to_4(real_items):
     items = P.steps.normalize_items(real_items["commonsenseqa"])

@@ -283,6 +283,23 @@ def test_detection_power_boundary_behaviour():
     assert res.power(widths[-1], 10) == df[(df["w"] == widths[-1]) & (df["k"] == 10)]["power"].iloc[0]
 
 
+def test_detection_power_rng_entropy_repeats_the_run():
+    # rule 5: the score test records the entropy of its root; rng=result.rng_entropy repeats it,
+    # and an int rng gives the powers of before (computed at d7d702c, spawned from rng directly)
+    z = np.linspace(0.05, 0.95, 12) ** 1.5
+    kw = dict(n_samples=(2,), test="score", n_resamples=1000)
+    a = measure.steps.detection_power(z, [0.3, 0.6], rng=7, **kw)
+    assert a.rng_entropy == 7
+    np.testing.assert_allclose(a.table["power"], [0.07968749999999998, 0.15807692307692303],
+                               rtol=1e-12)
+    b = measure.steps.detection_power(z, [0.3, 0.6], rng=np.random.default_rng(2), **kw)
+    assert isinstance(b.rng_entropy, int)
+    pd.testing.assert_frame_equal(
+        measure.steps.detection_power(z, [0.3, 0.6], rng=b.rng_entropy, **kw).table, b.table)
+    # the exact max test draws nothing: no entropy to record
+    assert measure.steps.detection_power(z, [0.3], rng=7).rng_entropy is None
+
+
 def test_detection_power_score_test_seeded():
     z = measure.steps.normalize_difficulty(RNG.normal(size=30))
     G = measure.steps.max_gap(z).width

@@ -160,6 +160,28 @@ def test_bootstrap_when_samples_repeat():
     assert (row["ci_low"], row["ci_high"]) == res.ci
 
 
+def test_rng_entropy_repeats_the_bootstrap_and_int_seeds_are_unchanged():
+    # rule 5 (benchkit._random): rng=result.rng_entropy repeats the run; an int seed gives the
+    # intervals it gave before rng_entropy was recorded (printed by commit d7d702c's code)
+    rs = benchkit.simulate.load_sample("ladder")  # 10 samples per cell: bootstrap intervals
+    a, b = rs.model_ids[0], rs.model_ids[1]
+    first = benchkit.compare(rs, a, b, n_resamples=300, rng=np.random.default_rng(3))
+    assert first.ci_method == "bootstrap"
+    assert isinstance(first.rng_entropy, int)
+    assert benchkit.compare(rs, a, b, n_resamples=300, rng=first.rng_entropy).ci == first.ci
+    every = benchkit.compare_all(rs, n_resamples=200, rng=None)
+    again = benchkit.compare_all(rs, n_resamples=200, rng=every.rng_entropy)
+    pd.testing.assert_frame_equal(again.pairs, every.pairs)
+    c = benchkit.compare(rs, a, b, n_resamples=300, rng=5)
+    assert c.rng_entropy == 5
+    assert c.ci == (-0.09100000000000001, -0.04949166666666668)
+    g = benchkit.compare(rs, a, b, n_resamples=300, rng=5, by="benchmark")
+    assert g.groups["ci_low"].tolist() == [-0.09100000000000001]
+    ca = benchkit.compare_all(rs, n_resamples=200, rng=6)
+    assert ca.rng_entropy == 6
+    assert (float(ca.pairs["ci_low"].sum()), float(ca.pairs["ci_high"].sum())) == (3.4265416666666675, 4.4326)
+
+
 def test_cluster_bootstrap_resamples_whole_clusters():
     rs = _sampled_rs(seed=2)
     res = benchkit.compare(rs, "m2", "m0", cluster="passage", rng=0, n_resamples=1000)

@@ -163,8 +163,9 @@ def test_the_rules_catch_what_they_should(source, rule, found):
 
 
 # ---- the package template (CONTRIBUTING.md, "How to add a method") ----------------------------
-TEMPLATE_PACKAGES = ("benchkit.boundary", "benchkit.dif", "benchkit.irt", "benchkit.labels",
-                     "benchkit.landscape", "benchkit.measure", "benchkit.quality", "benchkit.simulate")
+TEMPLATE_PACKAGES = ("benchkit.auditing", "benchkit.boundary", "benchkit.dif", "benchkit.irt",
+                     "benchkit.labels", "benchkit.landscape", "benchkit.measure", "benchkit.quality",
+                     "benchkit.simulate")
 TEMPLATE_PUBLIC = {"responses", "explore", "steps"}
 
 

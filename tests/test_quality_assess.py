@@ -154,6 +154,26 @@ def test_bootstrap_reproducible_and_n_jobs_invariant(sets):
     assert len(r1.intervals_frame()) == 4 * 5
 
 
+def test_bootstrap_rng_entropy_repeats_the_run(sets):
+    # rule 5: the result records the entropy of its root; rng=result.rng_entropy repeats the
+    # bootstrap, and an int rng gives the intervals of before (computed at d7d702c, where the
+    # replicate blocks were spawned from rng directly)
+    three = {k: sets[k] for k in "ABC"}
+    a = assess(three, n_resamples=60, rng=7, progress=False)
+    assert a.rng_entropy == 7
+    np.testing.assert_allclose(
+        a.table[["cbrc_low", "ds_high", "cad_low", "bqs_high"]].to_numpy().ravel(),
+        [0.47970382411351625, 0.3651598740034687, 0.12034876365241337, 0.4725640909327257,
+         0.35868061012833785, 0.3807455106529537, 0.040711857072775325, 0.3961848602608237,
+         0.35031213478217904, 0.48089182300207256, 0.11295109063330501, 0.4871971790499304],
+        rtol=1e-12)
+    b = assess(three, n_resamples=60, rng=np.random.default_rng(3), progress=False)
+    assert isinstance(b.rng_entropy, int)
+    c = assess(three, n_resamples=60, rng=b.rng_entropy, progress=False)
+    np.testing.assert_array_equal(c.replicates, b.replicates)
+    pd.testing.assert_frame_equal(c.table, b.table)
+
+
 def test_bootstrap_replicate_zero_recomputed_by_hand(sets):
     """Replicate 0 = block 0's first draws: per pool (here one per benchmark, no shared ids),
     n unit indices with replacement."""

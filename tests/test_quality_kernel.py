@@ -24,3 +24,25 @@ def test_cad_kernel_matches_naive_twin(seed):
     cad_counts(Y, members, ptr, *out)
     for got, want in zip(out, cad_counts_naive(Y, fams)):
         np.testing.assert_allclose(got, want, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("bad", [1.5, -0.25, np.inf, -np.inf])
+def test_cad_kernel_reports_the_first_value_outside_0_1(bad):
+    # the range check fused into the kernel finds the cell the former numpy check reported:
+    # the first, in row-major order, of Y < 0 or Y > 1 (NaN allowed)
+    from benchkit._validation import BenchkitValueError
+    from benchkit.quality.steps import cad
+
+    rng = np.random.default_rng(1)
+    Y = (rng.random((50, 8)) < 0.5).astype(float)
+    Y[3, 2] = np.nan
+    members = np.array([0, 1, 2], dtype=np.int64)  # column 7 is in no family: still checked
+    ptr = np.array([0, 3], dtype=np.int64)
+    out = [np.empty(50), np.empty(50), np.empty(1), np.empty(1)]
+    assert cad_counts(Y, members, ptr, *out) == -1
+    Y[41, 7] = 2.0
+    Y[17, 7] = bad
+    assert cad_counts(Y, members, ptr, *out) == 17 * 8 + 7
+    assert Y[(Y < 0) | (Y > 1)][0] == Y.flat[17 * 8 + 7]
+    with pytest.raises(BenchkitValueError, match=r"Y must lie in \[0, 1\] \(NaN for missing\); found"):
+        cad(Y, [[0, 1, 2]])

@@ -215,3 +215,35 @@ def test_explore_views(result):
     sub = subset_view(result, "B", 0.35, n_rep=5, rng=1)
     assert sub == subset_view(result, "B", 0.35, n_rep=5, rng=1)
     assert sub["text"][0] == result.item_text["B"][sub["items"][0]]
+
+
+def test_selective_scores_rng_entropy_repeats_the_run(result):
+    # rule 5: the result records the entropy of its root; rng=result.rng_entropy repeats the run,
+    # and an int rng gives the subsets and stabilities of before (computed at d7d702c, where the
+    # benchmarks' seeds were spawned from rng directly)
+    a = quality.steps.selective_scores(result, method="random", n_rep=5, rng=7)
+    assert a.rng_entropy == 7
+    assert a.subsets["A"][:6] == ["A43", "A21", "A3", "A8", "A4", "A24"]
+    np.testing.assert_allclose(a.benchmarks["stability"],
+                               [0.5405671789974298, 0.6627318709448942, 0.6150674123872888,
+                                0.7371389044507819], rtol=1e-12)
+    b = quality.steps.selective_scores(result, method="random", n_rep=5, rng=np.random.default_rng(1))
+    assert isinstance(b.rng_entropy, int)
+    c = quality.steps.selective_scores(result, method="random", n_rep=5, rng=b.rng_entropy)
+    assert c.subsets == b.subsets
+    pd.testing.assert_frame_equal(c.models, b.models)
+    pd.testing.assert_frame_equal(c.benchmarks, b.benchmarks)
+
+
+def test_selection_view_rng_entropy_repeats_the_run(result):
+    from benchkit.quality import explore
+
+    a = explore.selection_view(result, ratios=(0.5,), n_rep=5, rng=7)
+    assert a.rng_entropy == 7
+    # values computed at d7d702c
+    np.testing.assert_allclose(a.curve["stability"],
+                               [0.885127742006157, 0.8967067043671142, 0.8365679295644061,
+                                0.9047619047619048, 0.8807910701748956], rtol=1e-12)
+    b = explore.selection_view(result, ratios=(0.5,), n_rep=5, rng=None)
+    c = explore.selection_view(result, ratios=(0.5,), n_rep=5, rng=b.rng_entropy)
+    pd.testing.assert_frame_equal(c.curve, b.curve)

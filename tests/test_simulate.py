@@ -735,6 +735,60 @@ def test_samples_readme_and_size():
     assert total < 3_000_000
 
 
+# ---------------------------------------------------------------------------------------------
+# rule 5: every generator records the entropy of its root seed
+# ---------------------------------------------------------------------------------------------
+# (call(rng) -> Simulation, what to compare, the int-seeded value printed by the code of commit
+# d7d702c, before the generators recorded rng_entropy: an int rng must still give it bit for bit)
+_RNG_CASES = {
+    "binary_matrix": (lambda r: sim.binary_matrix(30, 8, rng=r),
+                      lambda s: s.matrix[:, 0].tolist(),
+                      [1, 1, 1, 0, 1, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0,
+                       0, 0, 1, 1]),
+    "mirt_2pl": (lambda r: sim.mirt_2pl(n_items=30, n_models=12, rng=r),
+                 lambda s: [s.truth.flaws["item"].tolist(), s.matrix[:, 0].tolist()],
+                 [["q0000", "q0017", "q0018"],
+                  [1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1,
+                   0, 0, 0]]),
+    "repeated_sampling": (lambda r: sim.repeated_sampling(n_items=20, rng=r),
+                          lambda s: [s.truth.flaws["item"].tolist(),
+                                     s.responses.counts().K[:, 0].tolist()],
+                          [["q0012", "q0016", "q0018"],
+                           [3, 2, 0, 2, 0, 0, 1, 0, 3, 2, 0, 1, 7, 1, 0, 0, 5, 9, 1, 1]]),
+    "mcq_probabilities": (lambda r: sim.mcq_probabilities(n_items=20, n_models=3, rng=r),
+                          lambda s: [s.truth.flaws["item"].tolist(),
+                                     s.truth.arrays["option_probs"].ravel()[:4].round(12).tolist()],
+                          [["q0000", "q0015"],
+                           [0.545987862159, 0.45298529991, 7.5515312e-05, 0.000951322618]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_RNG_CASES))
+def test_generators_record_rng_entropy(name):
+    call, value, before = _RNG_CASES[name]
+    s = call(4)
+    assert value(s) == before  # an int rng: the same data as before the change
+    assert s.rng_entropy == 4
+    first = call(np.random.default_rng(9))  # a Generator: its root gets an int entropy
+    assert isinstance(first.rng_entropy, int)
+    assert value(call(first.rng_entropy)) == value(first)
+    fresh = call(None)  # fresh OS entropy, recorded, so even this run can be repeated
+    assert value(call(fresh.rng_entropy)) == value(fresh)
+
+
+def test_write_long_parquet_records_rng_entropy(tmp_path):
+    res = sim.write_long_parquet(tmp_path / "a.parquet", 30, 8, rng=4)
+    assert res.rng_entropy == 4
+    correct = pd.read_parquet(res.path)["correct"]
+    # before the change (commit d7d702c): 130 correct, the first model's column as below
+    assert int(correct.sum()) == 130
+    assert correct.tolist()[:30] == _RNG_CASES["binary_matrix"][2]
+    first = sim.write_long_parquet(tmp_path / "b.parquet", 30, 8, rng=np.random.default_rng(9))
+    again = sim.write_long_parquet(tmp_path / "c.parquet", 30, 8, rng=first.rng_entropy)
+    pd.testing.assert_frame_equal(pd.read_parquet(again.path), pd.read_parquet(first.path))
+    assert sim.load_sample("mcq", with_truth=True).rng_entropy == sim.SAMPLES["mcq"].rng
+
+
 def test_repeated_sampling_non_monotone_items_fail_order_consistency(ladder):
     # population trajectories: D = 0 for monotone and flat items, large for planted peaks/dips;
     # sampled counts (T = 10): planted items have much larger D than regular ones
@@ -746,3 +800,115 @@ def test_repeated_sampling_non_monotone_items_fail_order_consistency(ladder):
     assert np.all(D_pop[flaw != "non_monotone"] < 1e-9)
     assert np.all(D_pop[flaw == "non_monotone"] > 3)
     assert np.median(D_obs[flaw == "non_monotone"]) > 4 * np.median(D_obs[flaw == "none"]) + 2
+
+
+# ---------------------------------------------------------------------------------------------
+# audit_suite: one response set with every flaw the cross-method audit looks for
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def suite():
+    return sim.audit_suite(n_items=40, n_models=80, T=6, rng=7)
+
+
+def test_audit_suite_layout(suite):
+    rs, truth = suite.responses, suite.truth
+    assert rs.n_items == 3 * 40 + 40  # three benchmarks and the copy of the first
+    assert rs.n_models == 80 + 6
+    assert list(pd.unique(rs.items["benchmark"])) == ["sim1", "sim2", "sim3", "sim1-copy"]
+    budget = rs.budget
+    ladder = [m for m in rs.model_ids if m.startswith("ladder/")]
+    assert ladder == ["ladder/qwen-0.5b", "ladder/qwen-1.5b", "ladder/qwen-4b", "ladder/qwen-8b",
+                      "ladder/qwen-14b", "ladder/qwen-32b"]
+    assert (budget[ladder] == 6).all()
+    assert (budget.drop(ladder) == 1).all()
+    counts = truth.items["flaw"].value_counts()
+    assert counts["near_duplicate"] == 40
+    for kind in sim.FLAW_KINDS["audit_suite"]:
+        assert counts[kind] == 6  # 5 % of the 120 original items
+    # every option vector is a distribution; answers are letters; correct = answer == key
+    P = truth.arrays["option_probs"]
+    np.testing.assert_allclose(P.sum(axis=2), 1.0, atol=1e-12)
+    long = rs.to_long()
+    key = rs.items["answer_key"].reindex(long["item"]).to_numpy()
+    np.testing.assert_array_equal(long["correct"].to_numpy() == 1, long["answer"].to_numpy() == key)
+    assert rs.items["text"].str.contains("<").all()  # text for the escaping checks of the explorer
+
+
+def test_audit_suite_answers_follow_the_option_probabilities(suite):
+    # sampled answers: the number choosing the key ~ Binomial with the generating probabilities
+    rs, truth = suite.responses, suite.truth
+    K = rs.counts().K
+    N = rs.counts().N
+    p = truth.p_correct
+    z = (K.sum() - (N * p).sum()) / math.sqrt((N * p * (1 - p)).sum())
+    assert abs(z) < 5
+
+
+def test_audit_suite_planted_flaws_as_documented(suite):
+    rs, truth = suite.responses, suite.truth
+    items, models = truth.items, truth.models
+    P = truth.arrays["option_probs"]
+    letters = "ABCD"
+    idx = {m: j for j, m in enumerate(rs.model_ids)}
+    rows = {q: i for i, q in enumerate(rs.item_ids)}
+    strong = models.index[~models["ladder"] & (models["p_mean"] > models["p_mean"].median())]
+    for q, r in items[items["flaw"] == "miskeyed"].iterrows():
+        # the key is a distractor: strong models put more probability on the true answer
+        p = P[rows[q]][[idx[m] for m in strong]]
+        assert p[:, letters.index(r["true_answer"])].mean() > p[:, letters.index(r["answer_key"])].mean()
+    for q, r in items[items["flaw"] == "ambiguous"].iterrows():
+        p = P[rows[q]].mean(axis=0)
+        pair = [letters.index(r["true_answer"]), letters.index(r["partner"])]
+        assert sorted(np.argsort(p)[-2:]) == sorted(pair)
+    lad = [idx[m] for m in models.index[models["ladder"]]]
+    for q in items.index[items["flaw"] == "non_monotone"]:
+        c = truth.p_correct[rows[q], lad]
+        assert c[2:4].max() > c[0] + 0.3
+        assert c[2:4].max() > c[-1] + 0.3  # rises, then falls along the ladder
+    fam = models["family"].to_numpy()
+    for q, r in items[items["flaw"] == "family_biased"].iterrows():
+        inside = truth.p_correct[rows[q], fam == r["group"]].mean()
+        outside = truth.p_correct[rows[q], fam != r["group"]].mean()
+        assert np.sign(inside - outside) == np.sign(r["effect"])
+    # copies: same key and mostly the same answers as their originals
+    copies = items[items["flaw"] == "near_duplicate"]
+    B = rs.binary()
+    same = [np.mean(B[rows[c]] == B[rows[o]]) for c, o in copies["copy_of"].items()]
+    assert np.mean(same) > 0.85
+    assert (copies["answer_key"].to_numpy() == items.loc[copies["copy_of"], "answer_key"].to_numpy()).all()
+
+
+def test_audit_suite_reproducible_and_options():
+    a = sim.audit_suite(n_items=10, n_models=20, ladder=(), flawed={}, near_duplicate=False, rng=3)
+    b = sim.audit_suite(n_items=10, n_models=20, ladder=(), flawed={}, near_duplicate=False, rng=3)
+    pd.testing.assert_frame_equal(a.tables["responses"].drop(columns="option_probs"),
+                                  b.tables["responses"].drop(columns="option_probs"))
+    np.testing.assert_array_equal(a.truth.arrays["option_probs"], b.truth.arrays["option_probs"])
+    assert a.responses.n_items == 30
+    assert (a.truth.items["flaw"] == "none").all()
+    assert (a.responses.budget == 1).all()
+    c = sim.audit_suite(n_items=10, n_models=20, benchmarks=["x", "y"], rng=4, flawed={"miskeyed": 2})
+    assert list(pd.unique(c.responses.items["benchmark"])) == ["x", "y", "x-copy"]
+    assert (c.truth.items["flaw"] == "miskeyed").sum() == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "exc", "message"),
+    [
+        (dict(n_items=1), BenchkitValueError, r"n_items=1 is too small"),
+        (dict(near_duplicate="yes"), BenchkitTypeError, "near_duplicate must be True or False"),
+        (dict(ladder=(4.0,)), BenchkitValueError, "ladder must hold at least 2 sizes"),
+        (dict(ladder=(4.0, 2.0)), BenchkitValueError, "ladder must be strictly increasing"),
+        (dict(ladder=(), flawed={"non_monotone": 2}), BenchkitValueError,
+         "non_monotone items are centred on the ladder"),
+        (dict(flawed={"owner_biased": 1}), BenchkitValueError, "flawed key='owner_biased' is not allowed"),
+        (dict(ladder_family=""), BenchkitTypeError, "ladder_family must be a non-empty string"),
+        (dict(n_options=1), BenchkitValueError, r"n_options=1 is too small"),
+        (dict(sharpness=0), BenchkitValueError, r"sharpness=0.0 is out of range"),
+    ],
+)
+def test_audit_suite_errors(kwargs, exc, message):
+    with pytest.raises(exc, match=message):
+        sim.audit_suite(**{"n_items": 10, "n_models": 20, "rng": 0, **kwargs})

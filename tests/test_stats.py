@@ -179,6 +179,10 @@ def test_rng_rule():
     assert (_random.generator(ss).random() == _random.generator(ss).random())
     g = np.random.default_rng(0)
     assert _random.seed_sequence(g).entropy != _random.seed_sequence(g).entropy
+    # the root of a Generator has an int entropy, so a recorded rng_entropy repeats the draws
+    root = _random.seed_sequence(np.random.default_rng(1))
+    assert isinstance(root.entropy, int)
+    assert _random.generator(root.entropy).random() == _random.generator(root).random()
     with pytest.raises(TypeError, match="rng must be None, a non-negative int, a numpy SeedSequence"
                                         " or a numpy Generator; got 'x'"):
         _random.seed_sequence("x")
@@ -244,6 +248,61 @@ def test_roc_curve_hand_case():
 def test_auroc_errors(scores, labels, msg):
     with pytest.raises(ValueError, match=msg):
         stats.auroc(scores, labels)
+
+
+def test_average_precision_hand_formula_and_sklearn():
+    # oracle 1 (no ties): the mean over the positives of the precision at each positive's rank
+    rng = np.random.default_rng(11)
+    for _ in range(20):
+        n = int(rng.integers(4, 80))
+        s = rng.permutation(n).astype(float)  # distinct scores
+        y = rng.random(n) < 0.3
+        y[:2] = [True, False]
+        order = np.argsort(-s)
+        hits = np.cumsum(y[order])
+        ranks = np.flatnonzero(y[order]) + 1
+        ref = np.mean(hits[ranks - 1] / ranks)
+        assert abs(stats.average_precision(s, y) - ref) < 1e-12
+    # hand-worked: ranked pos, neg, pos, neg -> (1/1 + 2/3) / 2
+    assert stats.average_precision([0.8, 0.4, 0.35, 0.1], [1, 0, 1, 0]) == pytest.approx(5 / 6, abs=1e-15)
+    # one tie run of a positive and a negative enters at once: precision 1/2 at recall 1
+    assert stats.average_precision([0.5, 0.5], [True, False]) == 0.5
+    # oracle 2 (ties): scikit-learn's average_precision_score (installed with the dev tools)
+    metrics = pytest.importorskip("sklearn.metrics")
+    for _ in range(30):
+        n = int(rng.integers(4, 60))
+        s = rng.integers(0, 5, n).astype(float)
+        y = rng.random(n) < 0.4
+        y[:2] = [True, False]
+        assert abs(stats.average_precision(s, y) - metrics.average_precision_score(y, s)) < 1e-12
+
+
+def test_cohen_kappa_matches_statsmodels():
+    from statsmodels.stats.inter_rater import cohens_kappa
+
+    # oracle: statsmodels' kappa on the contingency table (binary and three labels)
+    rng = np.random.default_rng(1)
+    for n_labels in (2, 3):
+        a = rng.integers(0, n_labels, 200)
+        b = np.where(rng.random(200) < 0.7, a, rng.integers(0, n_labels, 200))
+        table = np.array([[np.sum((a == i) & (b == j)) for j in range(n_labels)] for i in range(n_labels)])
+        assert stats.cohen_kappa(a, b) == pytest.approx(cohens_kappa(table).kappa, abs=1e-12)
+    # hand-worked 2 x 2: p_o = 4/5, p_e = (3/5)(2/5) + (2/5)(3/5) = 12/25 -> (20/25 - 12/25) / (13/25)
+    assert stats.cohen_kappa([1, 1, 0, 0, 1], [1, 0, 0, 0, 1]) == pytest.approx(8 / 13, abs=1e-15)
+    assert stats.cohen_kappa(["x", "y"], ["x", "y"]) == 1.0  # any labels
+    assert np.isnan(stats.cohen_kappa(np.ones(5), np.ones(5)))  # one label for both: undefined
+    with pytest.raises(ValueError, match=r"one length; got shapes \(2,\) and \(1,\)"):
+        stats.cohen_kappa([1, 0], [1])
+    with pytest.raises(ValueError, match="non-empty"):
+        stats.cohen_kappa([], [])
+
+
+def test_jaccard():
+    # hand-worked: {0, 1} and {0, 2} share 1 of 3
+    assert stats.jaccard([1, 1, 0, 0], [1, 0, 1, 0]) == 1 / 3
+    assert stats.jaccard([0, 0], [0, 0]) == 1.0  # two empty sets are equal
+    with pytest.raises(ValueError, match="one shape"):
+        stats.jaccard([1, 0], [1])
 
 
 def test_mcnemar_exact_matches_statsmodels():

@@ -15,6 +15,8 @@ import pytest
 import traitlets
 
 from benchkit._validation import BenchkitTypeError
+from benchkit.charts import to_png
+from benchkit.charts._display import png_size
 from benchkit.widgets._assets import asset
 from benchkit.widgets._base import BenchkitWidget
 from benchkit.widgets._base import ViewCache
@@ -114,53 +116,61 @@ def _bundle(w):
     return data
 
 
-def test_display_bundle_holds_the_live_view_and_an_svg_of_the_current_view():
+def test_display_bundle_holds_the_live_view_a_png_of_the_current_view_and_a_caption():
     w = _Charted(label="first")
-    data = _bundle(w)
+    data, meta = w._repr_mimebundle_()
     # the live widget view is there (JupyterLab ranks it first), plus the image for static readers
     assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == w.model_id
-    svg = data["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg")
-    assert "view first" in svg
-    assert "static image" in data["text/plain"]
-    assert "_Charted" in data["text/plain"]
-    # the image follows the view: after a change the next display shows the new one
+    png = base64.b64decode(data["image/png"])
+    w_px, h_px = png_size(png)
+    assert meta["image/png"]["width"] == w_px / 2  # stored at 2x
+    assert meta["image/png"]["height"] == h_px / 2
+    alt = meta["image/png"]["alt"]
+    assert alt.startswith("benchkit _Charted, the view at display time. view first: bar chart")
+    assert data["text/plain"] == f"{alt} (interactive with a running kernel)"
+    # the image is the chart's own PNG and follows the view: after a change the next display shows
+    # the new one
+    assert png == to_png(w.static_chart())
     w.label = "second"
-    svg2 = _bundle(w)["image/svg+xml"]
-    assert "view second" in svg2
-    assert "view first" not in svg2
-    assert w.static_image().data == w.static_svg()
+    data2, meta2 = w._repr_mimebundle_()
+    assert "view second" in meta2["image/png"]["alt"]
+    assert base64.b64decode(data2["image/png"]) == to_png(w.static_chart())
+    assert data2["image/png"] != data["image/png"]
+    # static_image(): the same PNG and caption without the live view
+    assert w.static_image()._repr_mimebundle_() == (
+        {"image/png": data2["image/png"], "text/plain": data2["text/plain"]}, meta2)
 
 
 def test_display_bundle_without_chart_failure_or_oversize_keeps_the_live_view():
     w = _Charted(label="x")
     w.mode = "none"
     data = _bundle(w)
-    assert "image/svg+xml" not in data
+    assert "image/png" not in data
     assert "application/vnd.jupyter.widget-view+json" in data
+    assert data["text/plain"] == "benchkit _Charted (interactive; needs a running kernel)"
     with pytest.raises(ValueError, match="no static view"):
         w.static_image()
     w.mode = "fail"
     with pytest.warns(RuntimeWarning, match="chart exploded"):
         data = _bundle(w)
-    assert "image/svg+xml" not in data
+    assert "image/png" not in data
     assert "application/vnd.jupyter.widget-view+json" in data
     w.mode = "chart"
-    w.static_max_bytes = len(w.static_svg().encode()) - 1  # one byte too small
+    w.static_max_bytes = len(to_png(w.static_chart())) - 1  # one byte too small
     with pytest.warns(RuntimeWarning, match="exceeds static_max_bytes"):
         data = _bundle(w)
-    assert "image/svg+xml" not in data
+    assert "image/png" not in data
     del w.static_max_bytes
     _Charted.static_images = False
     try:
-        assert "image/svg+xml" not in _bundle(w)
+        assert "image/png" not in _bundle(w)
     finally:
         _Charted.static_images = True
-    assert "image/svg+xml" in _bundle(w)
+    assert "image/png" in _bundle(w)
 
 
 def test_base_explorer_has_no_static_view():
-    assert "image/svg+xml" not in _bundle(_Toy())
+    assert "image/png" not in _bundle(_Toy())
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
@@ -234,8 +244,8 @@ Promise.resolve().then(() => Promise.resolve()).then(() => {
 
 
 def test_saved_output_shows_the_image_in_nbconvert_html_without_widget_state():
-    # what nbviewer does with a saved notebook: nbconvert's HTML exporter drops a widget view whose
-    # state was not saved (WidgetsDataTypeFilter) and falls back to the next mimetype, the SVG
+    # what nbviewer does with a notebook saved from a live session: nbconvert's HTML exporter drops
+    # a widget view whose state was not saved (WidgetsDataTypeFilter) and falls back to the PNG
     nbformat = pytest.importorskip("nbformat")
     nbconvert = pytest.importorskip("nbconvert")
     w = _Charted(label="saved-view")
@@ -246,9 +256,6 @@ def test_saved_output_shows_the_image_in_nbconvert_html_without_widget_state():
                                            execution_count=1)]
     nb.cells = [cell]
     body, _ = nbconvert.HTMLExporter().from_notebook_node(nb)
-    # the lab template embeds the SVG as a base64 data URL
-    imgs = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', body)
-    assert len(imgs) == 1
-    assert base64.b64decode(imgs[0]).decode() == data["image/svg+xml"]
-    assert "view saved-view" in data["image/svg+xml"]
+    imgs = re.findall(r'src="data:image/png;base64,([^"]+)"', body)
+    assert imgs == [data["image/png"]]
     assert w.model_id not in body  # no dangling widget view

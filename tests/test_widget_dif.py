@@ -6,6 +6,8 @@ definition of Eq. 9 re-applied by hand to the listed scores.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -104,6 +106,13 @@ def test_forest_rows_come_from_robustness(dif_sim_rs, dif_result):
     assert f["excess_pp"].tolist() == pytest.approx(ref["excess_pp"].tolist(), abs=0)
     assert f["primary"].tolist() == [True, False]
     assert f["filled"].tolist() == (ref["p_value"] <= 0.05).tolist()
+    # the stored image draws the forest too (in place of "No robustness table given"), and its
+    # widest row still fits a notebook
+    svg = w.static_svg()
+    assert "No robustness table given" not in svg
+    assert ">owner cap 3</text>" in svg
+    data, meta = w._repr_mimebundle_()
+    assert meta["image/png"]["width"] <= 960
 
 
 def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):
@@ -124,10 +133,32 @@ def test_to_html_embeds_every_threshold_and_the_arrays(dif_result, tmp_path):
     assert "</script><b>" not in page  # the text travels compressed, never as markup
 
 
-def test_static_image_is_the_reversal_curve(dif_result):
-    # the image stored beside the live widget (issue 13 item 1): Figure 1 of this audit
-    data, _ = DIFExplorer(dif_result)._repr_mimebundle_()
-    svg = data["image/svg+xml"]
-    assert svg.lstrip().startswith("<svg")
+@pytest.mark.slow  # draws the explorer's whole view four times (PNG and SVG): ~6 s on 2 cores
+def test_static_image_is_the_whole_view(dif_result):
+    # the image stored with the live widget (issue 24 item 4) holds the explorer's whole view: the
+    # summary, the heatmap window, the selected item's signature, Figures 1-2 and the pair table
+    w = DIFExplorer(dif_result)
+    data, meta = w._repr_mimebundle_()
+    assert data["image/png"]
+    assert meta["image/png"]["alt"].startswith("benchkit DIFExplorer")
+    svg = w.static_svg()
+    assert f"close pairs {w.summary['close_n']:.0f}" in svg
+    order = heatmap_view(dif_result, half=0)["item"].tolist()
+    assert f"rows 1–60 of {len(order)}, half 0" in svg
+    for item in order[:60]:  # every row of the window, each marked when it is an anchor
+        assert re.search(rf">(● )?{re.escape(item)}</text>", svg), item
+    assert f"{order[0]} (top D; none selected)" in svg
     for t in reversal_curve_view(dif_result)["threshold_pp"]:
         assert f">{t:g}</text>" in svg  # every threshold of the curve is an axis label
+    assert "No robustness table given" in svg
+    pairs = w.pair_table
+    assert f"Near-tie pairs within 1 pp: {len(pairs)} pairs, {int(pairs['reversed'].sum())} flip" in svg
+    first = pairs.sort_values("reversed", ascending=False, kind="stable").iloc[0]
+    assert f">{first['model_a']}</text>" in svg
+    # the view follows the explorer: another item, the other half, another threshold
+    w.selected, w.half, w.epsilon = order[5], 1, 0.5
+    svg = w.static_svg()
+    assert f"{order[5]}</text>" in svg
+    assert "(top D; none selected)" not in svg
+    assert "half 1 (● anchor)" in svg
+    assert "Near-tie pairs within 0.5 pp" in svg

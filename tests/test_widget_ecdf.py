@@ -188,7 +188,7 @@ def test_charts_build_valid_specs(result):
     from benchkit.charts.measure import measure_table_chart
 
     spec = ecdf_chart(result["alpha"]).to_dict()
-    assert spec["title"]["text"].startswith("alpha: DDM ")
+    assert spec["title"]["text"][0].startswith("alpha: DDM ")
     assert len(spec["layer"]) == 4
     dp = result["alpha"].detection_power([0.05, 0.2, 0.5], n_samples=(1, 10))
     spec = detection_power_chart(dp).to_dict()
@@ -204,12 +204,25 @@ def test_static_image_is_the_selected_benchmarks_ecdf(result):
     # the image stored beside the live widget (issue 13 item 1) follows the picked benchmark
     w = ECDFGapExplorer(result)
     data, _ = w._repr_mimebundle_()
+    first = w.static_svg()
     for name in ("alpha", "beta"):
         w.benchmark = name
         s = result[name].summary
         svg = w.static_svg()
         assert f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f}" in svg
-    assert "alpha: DDM" in data["image/svg+xml"]
+    assert "alpha: DDM" in first
+    assert data["image/png"]  # the stored image is the PNG of that view
+    # the whole view: Table 1 of every benchmark, the items of a picked gap, a what-if
+    assert "Table 1: every benchmark" in first
+    assert "Items beside gap" not in first
+    w.selected_gap = 0
+    w.added = [0.5]
+    svg = w.static_svg()
+    g = w.gaps[0]
+    assert f"Items beside gap #{g['rank']} [{g['left']:.3f}, {g['right']:.3f}]" in svg
+    for row in w.gap_items[0]:
+        assert f">{row['item']}</text>" in svg
+    assert f"What if 1 items were added at z = 0.50: DDM {w.after['ddm']:.3f}" in svg
 
 
 def test_ecdf_chart_of_a_large_benchmark_uses_the_exact_ecdf_on_a_grid():

@@ -87,7 +87,21 @@ def test_view_traits_mpd_and_mean_hnorm_equal_direct_computation(rs, raw):
         w.variant = "prompt_99"
 
 
-def test_large_views_show_sampled_mpd_then_exact_on_request(rs):
+def test_cached_variants_show_exact_mpd_on_every_view(rs):
+    # issue 25: a variant up to PAIR_CACHE_LIMIT points has its cell-pair sums cached, so every
+    # view gets the exact MPD at once, even above exact_limit (oracle: pdist of the view's points)
+    w = LandscapeExplorer(rs, by="source", exact_limit=100)
+    for group in (ALL, "anatomy"):
+        w.group = group
+        rows = w.view_rows
+        assert len(rows) > 100
+        assert w.stats["mpd_method"] == "exact"
+        exact = pdist(w.result.frame.loc[rows, ["p_top1", "h_norm"]].to_numpy()).mean()
+        assert w.stats["mpd"] == pytest.approx(exact, abs=1e-12)
+
+
+def test_large_views_show_sampled_mpd_then_exact_on_request(rs, monkeypatch):
+    monkeypatch.setattr("benchkit.landscape.explore.PAIR_CACHE_LIMIT", 0)  # too large to cache
     w = LandscapeExplorer(rs, by="source", exact_limit=100)
     rows = w.view_rows
     assert len(rows) > 100
@@ -122,6 +136,12 @@ def test_brush_lists_items_with_values_vs_points(rs, raw):
     assert w.n_selected == len(inside)
     assert len(w.selected) == 5
     assert [r["item"] for r in w.selected] == [f"anatomy/{i}" for i in inside[:5]]  # one model: row order
+    # the stored image lists the same items below the plot, with the view's stats line
+    svg = w.static_svg()
+    assert f"{len(inside):,} points with P_top1 in [0.45, 0.90] and H_norm in [0.50, 0.95] (first 5" in svg
+    for r in w.selected:
+        assert f">{r['item']}</text>" in svg
+    assert f"mean H_norm {w.stats['mean_h_norm']:.3f}" in svg
     for r, i in zip(w.selected, inside[:5]):
         assert r["p_top1"] == pytest.approx(pts.p_top1[i], abs=1e-12)
         assert r["h_norm"] == pytest.approx(pts.h_norm[i], abs=1e-12)
@@ -226,9 +246,11 @@ def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
     ref = d.stats(d.view_rows(group_value="anatomy", variant="prompt_3"))
     assert B["views"][key]["mpd"] == pytest.approx(ref.mpd, abs=1e-15)
     assert B["views"][key]["mpd_method"] == "exact"
-    big = B["sep"].join(["llama-13b", ALL, "prompt_3"])  # 262 points > exact_limit: sampled, with SE
-    assert B["views"][big]["mpd_method"] == "sampled"
-    assert B["views"][big]["mpd_se"] > 0
+    # 262 points > exact_limit, but the variant's cell-pair sums are cached: exact too
+    big = B["sep"].join(["llama-13b", ALL, "prompt_3"])
+    assert B["views"][big]["mpd_method"] == "exact"
+    ref = d.stats(d.view_rows(variant="prompt_3"))
+    assert B["views"][big]["mpd"] == pytest.approx(ref.mpd, abs=1e-12)
     cols = state["bundle_rows"]
     assert len(cols["x"]) == len(d)
     assert cols["x"].dtype == np.uint16
@@ -237,12 +259,14 @@ def test_to_html_embeds_compressed_bundle_with_python_stats(rs):
     assert "DecompressionStream" in page
 
 
-def test_static_image_is_the_current_view_aggregated_when_dense(rs):
+def test_static_image_is_the_current_view_aggregated_when_dense(rs, monkeypatch):
     # the image stored beside the live widget (issue 13 item 1): the view's title with its point
     # count and MPD as shown live; dense views are drawn as the binned density, not one mark a point
+    monkeypatch.setattr("benchkit.landscape.explore.PAIR_CACHE_LIMIT", 0)  # sampled until requested
     w = LandscapeExplorer(rs, by="source", exact_limit=100, density_threshold=100, bins=20)
     data, _ = w._repr_mimebundle_()
-    svg = data["image/svg+xml"]
+    assert data["image/png"]  # stored as a PNG; its content checked through the same chart's SVG
+    svg = w.static_svg()
     n = len(w.view_rows)
     exact = pdist(w.result.frame.loc[w.view_rows, ["p_top1", "h_norm"]].to_numpy()).mean()
     assert f"{n:,} points" in svg

@@ -168,7 +168,18 @@ def test_precomputed_selection_is_reused(result, dash):
 
 def test_static_image_is_the_selected_benchmarks_curve_and_domain_heatmap(dash):
     # the image stored beside the live widget (issue 13 item 1) follows the selected benchmark
-    svg = dash._repr_mimebundle_()[0]["image/svg+xml"]
+    assert dash._repr_mimebundle_()[0]["image/png"]  # stored as a PNG of the chart checked below
+    svg = dash.static_svg()
+    # the whole view: Table 1 with every benchmark's values and bands, the selected one marked,
+    # and the selected benchmark's per-family CAD
+    assert "Benchmark quality (Table 1 layout)" in svg
+    for r in dash.table:
+        mark = " (selected)" if r["benchmark"] == dash.benchmark else ""
+        assert f">{r['benchmark']}{mark}</text>" in svg
+        if r["ds"] is not None:  # every benchmark has a DS (a lone one in its domain has no CBRC)
+            assert f">{r['ds']:.3f} ({r['ds_band']})</text>" in svg
+    if dash.families:
+        assert f"Per-family CAD, {dash.benchmark}" in svg
     assert f"{dash.benchmark}: selection ratio curve" in svg
     old = dash.benchmark
     dash.benchmark = "C"

@@ -368,6 +368,13 @@ def test_static_image_is_the_selected_items_trajectory(prof, frame):
     w = TrajectoryExplorer(prof)
     for i in (w.listed[0], w.listed[7]):
         w.selected = i
-        svg = w._repr_mimebundle_()[0]["image/svg+xml"]
-        assert f"{frame.index[i]}: x={frame['x'].iloc[i]:.2f} w={frame['w'].iloc[i]:.2f}" in svg
+        assert w._repr_mimebundle_()[0]["image/png"]  # stored as a PNG of the chart checked below
+        svg = w.static_svg()
+        assert f"{frame.index[i]}:" in svg  # the title's first line, the numbers on the second
+        assert f"x={frame['x'].iloc[i]:.2f} w={frame['w'].iloc[i]:.2f}" in svg
         assert "(Delta&gt;0)" in svg  # the benchmark-level histograms are there too (XML-escaped)
+        # and the item list as shown: the first listed items in order, the selected one marked
+        assert f"Items listed, sorted by {w.sort_by} (first 15 of {len(w.listed)})" in svg
+        for k in w.listed[:15]:
+            mark = "→ " if k == i else ""
+            assert f">{mark}{frame.index[k]}</text>" in svg

@@ -217,7 +217,7 @@ function render({ model, el }) {
     const box = h("div", { class: "bk-panel bk-fig2" }, [h("h4", {}, "Population robustness (Figure 2)")]);
     if (!R.length) { box.appendChild(h("p", { class: "bk-hint" }, "No robustness table given (pass robustness=benchkit.dif.robustness(...)).")); return box; }
     const w = 380, rowH = 18, l = 170, r = 14, t = 8;
-    const svg = s("svg", { class: "bk-forest", width: w, height: t + R.length * rowH + 30 });
+    const svg = s("svg", { class: "bk-forest", width: w, height: t + R.length * rowH + 44 });
     let lo = 0, hi = 0;
     for (const q of R) { lo = Math.min(lo, q.excess_pp ?? 0); hi = Math.max(hi, q.excess_pp ?? 0); }
     const pad = Math.max(0.5, 0.08 * (hi - lo)); lo -= pad; hi += pad;
@@ -232,8 +232,15 @@ function render({ model, el }) {
       const m = s("circle", { cx: x(q.excess_pp), cy: y, r: 4.5, class: "bk-point" + (q.filled ? " bk-filled" : ""), "data-variant": q.variant }, svg);
       s("title", {}, m, `${name}: excess ${fmt(q.excess_pp, 2)} pp, p = ${fmt(q.p_value, 3)}, ${q.close_n} close pairs`);
     });
-    for (const v of [lo, 0, hi]) s("text", { x: x(v), y: t + R.length * rowH + 16, "text-anchor": "middle", class: "bk-axis" }, svg, fmt(v, 1));
-    s("text", { x: (l + w) / 2, y: t + R.length * rowH + 28, "text-anchor": "middle", class: "bk-axis" }, svg, "excess reversal over matched random (pp); filled: p ≤ .05");
+    // tick labels at the range ends and 0; an end label closer than 30 px to 0 is left out (they
+    // overlapped as "-1.0" over "0.0")
+    for (const v of [lo, 0, hi]) {
+      if (v !== 0 && Math.abs(x(v) - x(0)) < 30) continue;
+      s("text", { x: x(v), y: t + R.length * rowH + 16, "text-anchor": "middle", class: "bk-axis" }, svg, fmt(v, 1));
+    }
+    // the axis title on two lines, right-aligned to the plot (one centred line ran past the panel)
+    s("text", { x: w - r, y: t + R.length * rowH + 29, "text-anchor": "end", class: "bk-axis" }, svg, "excess reversal over matched random (pp)");
+    s("text", { x: w - r, y: t + R.length * rowH + 41, "text-anchor": "end", class: "bk-axis" }, svg, "filled: p ≤ .05");
     box.appendChild(svg);
     return box;
   };

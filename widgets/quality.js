@@ -129,7 +129,10 @@ function render({ model, el }) {
     const shortNames = K.names.map((x) => x.slice(cut));
     const lab = Math.min(130, Math.max(...shortNames.map((x) => textWidth(x, 11))) + 8);
     const top = Math.min(130, lab * 0.77 + 12);
-    const W = lab + n * cell + top * 0.64 + 10, Hh = top + n * cell + 40;
+    // the colour key is at least 90 px wide, its "τ_b" label to the right of it (never between
+    // the end values, where "0.80τ_b1.00" ran together)
+    const kw = Math.max(90, Math.min(200, n * cell));
+    const W = Math.max(lab + n * cell + top * 0.64 + 10, lab + kw + 34), Hh = top + n * cell + 40;
     const svg = s("svg", { class: "bk-chart", viewBox: `0 0 ${W} ${Hh}`, width: W, height: Hh, role: "img",
       "aria-label": "Kendall tau heatmap" });
     // colour scale from the domain's smallest tau (rounded down to 0.1) to 1, so that structure
@@ -163,11 +166,11 @@ function render({ model, el }) {
     });
     if (cut) s("text", { x: 4, y: 14, class: "bk-ticklabel bk-prefix" }, svg, `${K.names[0].slice(0, cut)}…`);
     // colour key
-    const ky = top + n * cell + 14, kw = Math.min(200, n * cell);
+    const ky = top + n * cell + 14;
     for (let k = 0; k < 20; k++) s("rect", { x: lab + (k * kw) / 20, y: ky, width: kw / 20 + 0.5, height: 8, fill: viridis(k / 19) }, svg);
     s("text", { x: lab, y: ky + 20, class: "bk-ticklabel" }, svg, fmt(lo, 2));
     s("text", { x: lab + kw, y: ky + 20, class: "bk-ticklabel", "text-anchor": "end" }, svg, "1.00");
-    s("text", { x: lab + kw / 2, y: ky + 20, class: "bk-ticklabel", "text-anchor": "middle" }, svg, "τ_b");
+    s("text", { x: lab + kw + 6, y: ky + 8, class: "bk-ticklabel" }, svg, "τ_b");
     sec.appendChild(svg);
     return sec;
   }

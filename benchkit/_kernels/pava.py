@@ -13,6 +13,10 @@ trajectories ``(m, n)`` (one trajectory per row) and writes into caller-allocate
   exact integers: ``num`` int64 ``(m, n)`` and ``den`` int64 ``(m, n)`` with fit = num/(den*T),
   plus ``blocks``. All comparisons are exact integer cross-multiplications (no floating point), so
   "Delta = 0" and quantile crossings can be decided exactly.
+* :func:`profile_rows_serial` -- the row quantities of ``boundary.profiles`` from counts and their
+  :func:`pava_counts` fit, one pass per row: fit, rates, binary entropies, total count and the
+  quantile crossings (see :func:`profile_rows`), with the same integer expressions and the same
+  float divisions as the former numpy code (bit-identical).
 * :func:`minmax_counts_lcm` -- the branch-free min-max form of the isotonic fit for short rows,
   fit_i = max_{j<=i} min_{k>=i} mean(k_j..k_k), evaluated in integer units of 1/(T*lcm(1..n)),
   in which every block mean is an integer. Used by the likelihood-ratio kernels.
@@ -35,6 +39,8 @@ __all__ = [
     "pava_float_serial",
     "pava_counts_serial",
     "minmax_counts_lcm",
+    "profile_rows_serial",
+    "profile_rows",
     "lcm_upto",
 ]
 
@@ -147,6 +153,53 @@ PARALLEL_MIN_ELEMENTS = 2_000_000  # ~5 ms of work: below that one thread beats 
 _CHUNK = 65_536  # rows per task on the thread pool
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def profile_rows_serial(k, num, den, T, etab, fit, c, e, q, i75, a_num, start, stop):
+    """The row quantities of :func:`profile_rows` for rows [start, stop)."""
+    n = num.shape[1]
+    Tf = float(T)
+    for r in range(start, stop):
+        tot = 0
+        for i in range(n):
+            fit[r, i] = float(num[r, i]) / (float(den[r, i]) * Tf)
+            c[r, i] = float(k[r, i]) / Tf
+            tot += k[r, i]
+        a_num[r] = tot
+        if etab.size:
+            both = 0 < tot < n * T  # both states seen across the axis (M_q = 2)
+            for i in range(n):
+                e[r, i] = etab[k[r, i]] if both else 0.0
+        N1 = num[r, 0]
+        L1 = den[r, 0]
+        Nn = num[r, n - 1]
+        Ln = den[r, n - 1]
+        if Nn * L1 == N1 * Ln:  # Delta = 0: no crossing
+            q[0, r] = np.nan
+            q[1, r] = np.nan
+            q[2, r] = np.nan
+            i75[r] = -1
+            continue
+        for aq in range(1, 4):
+            # first i with fit_i >= c1 + (aq/4) Delta, in exact integers:
+            # 4 N_i L1 Ln - (4-aq) N1 L_i Ln - aq Nn L_i L1 >= 0
+            i_star = 0
+            for i in range(n):
+                if 4 * num[r, i] * (L1 * Ln) - (4 - aq) * (N1 * Ln) * den[r, i] \
+                        - aq * (Nn * L1) * den[r, i] >= 0:
+                    i_star = i
+                    break
+            i_star = max(i_star, 1)
+            Np = num[r, i_star - 1]
+            Lp = den[r, i_star - 1]
+            Nc = num[r, i_star]
+            Lc = den[r, i_star]
+            LN = (4 - aq) * N1 * Ln + aq * Nn * L1
+            LD = 4 * L1 * Ln
+            t = float((LN * Lp - Np * LD) * Lc) / float((Nc * Lp - Np * Lc) * LD)
+            q[aq - 1, r] = (float(i_star - 1) + t) / float(n - 1)
+        i75[r] = i_star  # of the 3/4 crossing, the last one computed
+
+
 def _block_dtype(n: int):
     return np.int8 if n <= 127 else (np.int16 if n <= 32767 else np.int32)
 
@@ -223,3 +276,32 @@ def pava_counts_batch(k: np.ndarray, *, parallel: bool | None = None):
         parallel = m * n >= PARALLEL_MIN_ELEMENTS
     _run_rows(pava_counts_serial, m, parallel, k, num, den, blocks)
     return num, den, blocks
+
+
+def profile_rows(k: np.ndarray, num: np.ndarray, den: np.ndarray, T: int, etab: np.ndarray, *,
+                 parallel: bool | None = None) -> dict:
+    """Everything ``boundary.profiles`` needs per row of counts, in one pass over each row.
+
+    ``k`` int64 (m, n) counts and ``num``, ``den`` their integer PAVA fit (:func:`pava_counts_batch`);
+    ``etab`` the binary entropy of a cell per count 0..T (empty: no entropies). Returns ``fit`` =
+    num / (den T) and ``c`` = k / T (m, n), ``e`` (m, n) the table's entropy where the row has both
+    states somewhere on the axis and 0 otherwise, ``a_num`` (m,) the total count, ``q25``, ``q50``,
+    ``q75`` (m,) the normalized positions where the fit's linear interpolant first reaches
+    c~_1 + (a/4) Delta (NaN when Delta = 0) and ``i75`` (m,) the segment index of the 3/4 crossing
+    (-1 when Delta = 0). Crossings are decided by exact integer cross-multiplication; every float
+    is the same expression, hence the same bits, as the former numpy code.
+    """
+    m, n = k.shape
+    fit = np.empty((m, n))
+    c = np.empty((m, n))
+    e = np.empty((m, n) if etab.size else (0, 0))
+    q = np.empty((3, m))
+    i75 = np.empty(m, dtype=np.int64)
+    a_num = np.empty(m, dtype=np.int64)
+    if m:
+        if parallel is None:
+            parallel = m * n >= PARALLEL_MIN_ELEMENTS
+        _run_rows(profile_rows_serial, m, parallel, k, num, den, int(T), etab, fit, c, e, q, i75,
+                  a_num)
+    return {"fit": fit, "c": c, "e": e, "a_num": a_num, "q25": q[0], "q50": q[1], "q75": q[2],
+            "i75": i75}

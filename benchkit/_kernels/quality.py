@@ -14,7 +14,10 @@ and writes into caller-allocated float64 outputs ``inv``/``comp`` ``(n_items,)``
 members strongest first keeping ``F`` = sum of ``1 - y`` and ``O`` = number of observed stronger
 members, and adds ``y_k * F`` to the inversions and ``O`` to the comparisons at member k, so
 ``inv_q = sum_{j<k} (1 - y_j) y_k`` and ``comp_q = #{j<k both observed}`` over all families.
-Serial (the whole 14,000 x 100 matrix is ~2 ms of work; a parallel region would cost more to wake).
+The range check of the input is fused into the same pass: it returns the flat (row-major) index of
+the first cell of ``Y`` outside ``[0, 1]`` (infinities included, NaN allowed), or -1; the counts are
+then not meaningful. Serial (the whole 14,000 x 100 matrix is ~2 ms of work; a parallel region
+would cost more to wake).
 The numpy twin is ``tests/naive.py::cad_counts_naive``.
 """
 from __future__ import annotations
@@ -27,12 +30,19 @@ __all__ = ["cad_counts"]
 
 @njit(cache=True, nogil=True)
 def cad_counts(Y, members, ptr, inv, comp, fam_inv, fam_comp):  # pragma: no cover - numba
-    n = Y.shape[0]
+    n, n_models = Y.shape
     n_fam = ptr.shape[0] - 1
+    bad = -1
     for f in range(n_fam):
         fam_inv[f] = 0.0
         fam_comp[f] = 0.0
     for q in range(n):
+        if bad < 0:
+            row = Y[q]
+            for j in range(n_models):
+                if row[j] < 0.0 or row[j] > 1.0:
+                    bad = q * n_models + j
+                    break
         iq = 0.0
         cq = 0.0
         for f in range(n_fam):
@@ -54,3 +64,4 @@ def cad_counts(Y, members, ptr, inv, comp, fam_inv, fam_comp):  # pragma: no cov
             cq += fc
         inv[q] = iq
         comp[q] = cq
+    return bad

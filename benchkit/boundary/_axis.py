@@ -26,25 +26,63 @@ __all__ = ["ModelAxis", "empirical_axis", "size_axis", "explicit_axis", "model_a
 
 @result
 class ModelAxis:
-    """An ordered model axis (weakest first).
+    """An ordered model axis f_1 < ... < f_n (weakest first), the reference of every profile.
+
+    BSDProbe reads each item along an ordered list of probe models: a correctness transition is
+    located by the position on this axis where the fitted correctness rises (Sec. 3.1). The
+    axis is built by :func:`~benchkit.boundary.steps.empirical_axis` (the paper's ordering by
+    principal-answer accuracy, App. F), :func:`~benchkit.boundary.steps.size_axis`,
+    :func:`~benchkit.boundary.steps.explicit_axis` or, for the endpoint-preserving reductions of
+    App. H.2, :meth:`subaxis` and :func:`~benchkit.boundary.steps.subaxes`.
+
+    Parameters
+    ----------
+    models, method, accuracy, accuracy_kind, n_items, positions, name
+        The fields below (see Attributes); an axis is usually built by the functions above.
 
     Attributes
     ----------
     models : tuple of str
-        Model ids in axis order.
+        Model ids in axis order, weakest first: position i of every trajectory is ``models[i]``.
     method : {"accuracy", "size", "explicit", "subaxis"}
-        How the order was obtained.
+        How the order was obtained: ranked by accuracy (App. F), by parameter count, as given,
+        or kept from a parent axis.
     accuracy : tuple of float, optional
-        Accuracy of each model (axis order) on the ``n_items`` ordering items ("accuracy" axes).
+        Accuracy of each model (axis order) on the ``n_items`` ordering items, in [0, 1];
+        non-decreasing along an "accuracy" axis. None for the other methods.
     accuracy_kind : {"principal", "mean"}, optional
         "principal": accuracy of the principal answer (App. F); "mean": mean correctness over the
         samples, used when the data has no principal answer (sets built from counts with T > 1).
     n_items : int
-        Items used for the ordering (complete and scoreable for every candidate).
+        Items used for the ordering (complete and scoreable for every candidate); 0 when the
+        order did not come from the data.
     positions : tuple of float
-        Coordinates of the models on the parent axis: (i - 1)/(n - 1) for a full axis; for a
-        sub-axis the retained models' original coordinates (App. H.2), used to map crossings back.
+        Coordinates of the models on the parent axis, in [0, 1]: (i - 1)/(n - 1) for a full axis;
+        for a sub-axis the retained models' original coordinates (App. H.2), used to map
+        crossings back (:meth:`map_positions`).
     name : str, optional
+        A label for tables and charts (e.g. "qwen3" or the family of a size axis).
+
+    See Also
+    --------
+    benchkit.boundary.profile : profiles along an axis (its ``axis`` argument).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1 (the ordered model axis), App. F (its empirical ordering), App. H.2
+       (sub-axes).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import explicit_axis
+    >>> ax = explicit_axis(["m-1b", "m-7b", "m-70b"], name="toy")
+    >>> ax.models, ax.positions
+    (('m-1b', 'm-7b', 'm-70b'), (0.0, 0.5, 1.0))
+    >>> sub = ax.subaxis(["m-1b", "m-70b"])   # endpoints kept, original coordinates kept
+    >>> sub.positions, float(sub.map_positions(0.5))
+    ((0.0, 1.0), 0.5)
     """
 
     models: tuple
@@ -123,18 +161,26 @@ def _candidates(rs, models) -> pd.Index:
 
 
 def empirical_axis(rs, *, models=None, name: str | None = None) -> ModelAxis:
-    """Axis ordered by principal-answer accuracy (App. F).
+    """Axis ordered by principal-answer accuracy, the paper's empirical model axis (App. F).
+
+    BSDProbe needs the probe models ordered from weakest to strongest on the benchmark at hand;
+    the paper ranks them by how often their principal answer is correct on the items every
+    candidate answered, and uses that one order for every item of the benchmark.
 
     Parameters
     ----------
     rs : benchkit.ResponseSet
+        The benchmark's responses (principal answers, or counts).
     models : sequence of str, optional
         The candidate roster (its order breaks ties); default all models in roster order.
     name : str, optional
+        Label stored on the axis (``ModelAxis.name``).
 
     Returns
     -------
     ModelAxis
+        ``method="accuracy"``; ``accuracy`` holds each model's accuracy in axis order (non-decreasing)
+        and ``n_items`` the number of items it was measured on.
 
     Notes
     -----
@@ -144,6 +190,23 @@ def empirical_axis(rs, *, models=None, name: str | None = None) -> ModelAxis:
     by mean correctness k/N instead (``accuracy_kind="mean"``). Ties keep the roster order (a
     stable sort; accuracies are compared after rounding to 12 decimals so that equal fractions
     tie exactly).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. F (empirical ordering of model axes).
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.boundary.steps import empirical_axis
+    >>> rs = simulate.repeated_sampling(n_items=40, T=10, rng=0).responses
+    >>> ax = empirical_axis(rs)
+    >>> ax.models[0], ax.models[-1], ax.n_items
+    ('sim-0.6b', 'sim-32b', 40)
+    >>> [round(a, 3) for a in ax.accuracy]
+    [0.15, 0.275, 0.3, 0.6, 0.6, 0.75]
     """
     check_response_set("rs", rs)
     cand = _candidates(rs, models)
@@ -169,9 +232,41 @@ def empirical_axis(rs, *, models=None, name: str | None = None) -> ModelAxis:
 
 
 def size_axis(rs, *, family: str | None = None, models=None, name: str | None = None) -> ModelAxis:
-    """Axis ordered by parameter count (``rs.models['size']``), e.g. a size ladder in a family.
+    """Axis ordered by parameter count (``rs.models['size']``), e.g. a size ladder in one family.
 
-    ``family`` keeps the models of one family (``rs.models['family']``); ties keep roster order.
+    An alternative to the empirical order of App. F when the models form a family whose sizes
+    give the expected capability order (the paper's Qwen3 and Qwen2.5 axes list the models by
+    size, Table 4).
+
+    Parameters
+    ----------
+    rs : benchkit.ResponseSet
+        Responses whose models table has a ``size`` column (and ``family`` when ``family`` is given).
+    family : str, optional
+        Keep only the models of this family (``rs.models['family']``).
+    models : sequence of str, optional
+        Candidate models (default all); ties in size keep this order.
+    name : str, optional
+        Label of the axis (default: ``family``).
+
+    Returns
+    -------
+    ModelAxis
+        ``method="size"``, smallest model first.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. F, Table 4 (model axes).
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.boundary.steps import size_axis
+    >>> rs = simulate.repeated_sampling(n_items=10, T=10, rng=0).responses
+    >>> size_axis(rs).models
+    ('sim-0.6b', 'sim-1.7b', 'sim-4b', 'sim-8b', 'sim-14b', 'sim-32b')
     """
     check_response_set("rs", rs)
     cand = _candidates(rs, models)
@@ -196,7 +291,35 @@ def size_axis(rs, *, family: str | None = None, models=None, name: str | None = 
 
 
 def explicit_axis(models, *, name: str | None = None) -> ModelAxis:
-    """Axis in the given order (weakest first)."""
+    """Axis in the given order (weakest first).
+
+    Use it to impose an order fixed in advance, such as the paper's task-specific cross-model
+    orders (Table 6), instead of estimating it from the data.
+
+    Parameters
+    ----------
+    models : sequence of str
+        At least 2 distinct model ids, weakest first.
+    name : str, optional
+        Label of the axis.
+
+    Returns
+    -------
+    ModelAxis
+        ``method="explicit"`` with positions (i - 1)/(n - 1).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. F, Table 6 (prescribed cross-model orders).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import explicit_axis
+    >>> explicit_axis(["small", "medium", "large"]).positions
+    (0.0, 0.5, 1.0)
+    """
     if isinstance(models, str):
         raise BenchkitTypeError(f"models must be a sequence of model ids, not the string {models!r}")
     models = tuple(str(m) for m in models)
@@ -210,10 +333,40 @@ def explicit_axis(models, *, name: str | None = None) -> ModelAxis:
 def model_axis(rs, *, axis=None) -> ModelAxis:
     """Resolve an axis specification against a ResponseSet.
 
-    ``None`` or ``"accuracy"``: :func:`empirical_axis` over all models; ``"size"``:
-    :func:`size_axis` over all models; a sequence of model ids: those models in that order; a
-    :class:`ModelAxis`: checked against the set. A mapping ``{"models": [...], "order":
-    "accuracy"}`` ranks the listed candidates empirically.
+    Every ResponseSet-level BSDProbe call accepts the same ``axis=`` argument; this is where it
+    becomes a :class:`ModelAxis` checked against the set's models.
+
+    Parameters
+    ----------
+    rs : benchkit.ResponseSet
+        The responses the axis must match.
+    axis : None, "accuracy", "size", sequence of str, dict or ModelAxis, optional
+        ``None`` or ``"accuracy"``: :func:`empirical_axis` over all models (the paper's default,
+        App. F); ``"size"``: :func:`size_axis` over all models; a sequence of model ids: those
+        models in that order; a :class:`ModelAxis`: checked against the set. A mapping
+        ``{"models": [...], "order": "accuracy" or "size", "name": ..., "family": ...}`` orders the
+        listed candidates.
+
+    Returns
+    -------
+    ModelAxis
+        The resolved axis.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1 and App. F (the ordered model axis).
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.boundary.steps import model_axis
+    >>> rs = simulate.repeated_sampling(n_items=10, T=10, rng=0).responses
+    >>> model_axis(rs, axis=["sim-1.7b", "sim-14b"]).models
+    ('sim-1.7b', 'sim-14b')
+    >>> model_axis(rs, axis="size").method
+    'size'
     """
     check_response_set("rs", rs)
     if axis is None or (isinstance(axis, str) and axis == "accuracy"):
@@ -250,9 +403,37 @@ def model_axis(rs, *, axis=None) -> ModelAxis:
 def subaxes(axis: ModelAxis, *, sizes=(3, 4, 5)) -> list[ModelAxis]:
     """All endpoint-preserving sub-axes with the given model counts (App. H.2).
 
-    Each keeps f_1 and f_n and a subset of the intermediate models in their original order; for
-    n = 6 and sizes (3, 4, 5) that is 4 + 6 + 4 sub-axes. Sub-axis ``positions`` are the retained
-    models' original coordinates (i - 1)/(n - 1).
+    The paper tests how much an item's profile depends on the intermediate probe models by
+    dropping them while keeping the weakest and the strongest model.
+
+    Parameters
+    ----------
+    axis : ModelAxis
+        The full axis (n models).
+    sizes : sequence of int, default (3, 4, 5)
+        Model counts of the sub-axes (the paper's n = 3, 4, 5), each in [2, n].
+
+    Returns
+    -------
+    list of ModelAxis
+        Each keeps f_1 and f_n and a subset of the intermediate models in their original order,
+        with ``positions`` the retained models' original coordinates (i - 1)/(n - 1); for n = 6
+        and sizes (3, 4, 5) that is 4 + 6 + 4 sub-axes.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. H.2 (endpoint-preserving model reduction), Table 10.
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import explicit_axis, subaxes
+    >>> ax = explicit_axis([f"m{i}" for i in range(1, 7)])
+    >>> [len(subaxes(ax, sizes=(k,))) for k in (3, 4, 5)]
+    [4, 6, 4]
+    >>> subaxes(ax, sizes=(3,))[0].positions
+    (0.0, 0.2, 1.0)
     """
     if not isinstance(axis, ModelAxis):
         raise BenchkitTypeError(f"axis must be a ModelAxis; got {describe(axis)}")

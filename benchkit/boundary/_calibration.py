@@ -56,7 +56,18 @@ _DATA = Path(__file__).with_name("data")
 def reference_family(n: int) -> np.ndarray:
     """The documented monotone reference family Theta_ref for n models (App. D.3).
 
-    Returns an array (21 + 28 (n + 1), n); for n = 6 that is the paper's 217 vectors.
+    The order-consistency score maximizes a null tail probability over monotone correctness
+    vectors; the shipped tables take that maximum over this finite family.
+
+    Parameters
+    ----------
+    n : int
+        Models on the axis (at least 2).
+
+    Returns
+    -------
+    ndarray (21 + 28 (n + 1), n)
+        One non-decreasing vector in [0, 1] per row; for n = 6 that is the paper's 217 vectors.
 
     Notes
     -----
@@ -68,6 +79,18 @@ def reference_family(n: int) -> np.ndarray:
       0.98): the linear ramp lo + (hi - lo) s_i; the n - 1 single steps (lo before position j,
       hi from j on, j = 1..n-1); and one two-step lo / (lo+hi)/2 / hi with changes at the thirds
       of the axis (i < n/3, i < 2n/3).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.3 (a prespecified finite family of 217 monotone vectors for n = 6).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import reference_family
+    >>> reference_family(6).shape
+    (217, 6)
     """
     n = check_int("n", n, min=2)
     s = np.arange(n) / (n - 1)
@@ -84,23 +107,45 @@ def reference_family(n: int) -> np.ndarray:
 
 @result
 class CalibrationTable:
-    """Calibration of the order-consistency score for one (n, T).
+    """Calibration of the order-consistency score o for one (n, T) (App. D, Eq. 17-19).
+
+    An item's order-consistency score is the largest probability, over monotone correctness
+    vectors, of a likelihood-ratio statistic at least as large as the item's D; small scores mean
+    the item's reversals along the axis are hard to explain by sampling noise. A table stores that
+    tail function once for every attainable D, so scoring an item is a lookup (:meth:`score`).
+    Tables are read with :func:`~benchkit.boundary.steps.get_calibration` (shipped for n = 3..8
+    and T in {5, 10, 15, 20, 25, 50}), simulated with
+    :func:`~benchkit.boundary.steps.build_calibration` or enumerated exactly with
+    :func:`~benchkit.boundary.steps.exact_calibration`.
+
+    Parameters
+    ----------
+    n, T, method, n_resamples, rng, block_size, reference, atoms, tail, argmax
+        The fields below (see Attributes).
+    version, rng_entropy
+        See Attributes.
 
     Attributes
     ----------
-    n, T : int
-        Number of models on the axis and responses per model.
+    n : int
+        Number of models on the axis.
+    T : int
+        Responses per model and item.
     method : {"monte-carlo", "exact"}
+        "monte-carlo": the paper's finite-reference simulation (Eq. 19); "exact": tails computed by
+        enumerating all (T+1)^n count vectors (Eq. 17 over the family, no Monte Carlo error).
     n_resamples : int
-        Simulations per reference vector, the paper's B (0 in the exact mode).
+        Simulations per reference vector, the paper's B (200,000 in the shipped tables; 0 in the
+        exact mode). The smallest Monte Carlo score is 1/(B+1).
     rng : int or None
         Root seed of the simulation (``SeedSequence(rng)``; child a of it seeds vector a, whose
         children seed its blocks of ``block_size`` draws); None in the exact mode or when the table
         was built from a Generator / spawned SeedSequence. Stored as ``"B"`` and ``"seed"`` in the
         table files (the shipped tables' keys).
     block_size : int
+        Draws per independently seeded block (0 in the exact mode).
     reference : ndarray (r, n)
-        The reference vectors theta.
+        The reference vectors theta (non-decreasing rows in [0, 1]).
     atoms : ndarray of int64
         Sorted keys rho(D) = rint(1e10 D) of the null statistics at which the tail function
         changes (atoms whose tail equals the next atom's are dropped; lookups are unaffected).
@@ -111,6 +156,28 @@ class CalibrationTable:
         Index of the reference vector attaining the maximum at each atom.
     version : int
         Table format / family version (``TABLE_VERSION``).
+    rng_entropy : int or None
+        Entropy of the root :class:`numpy.random.SeedSequence` the simulation drew from:
+        ``build_calibration(n, T, rng=table.rng_entropy, ...)`` rebuilds the table exactly (an int
+        also for ``rng=None`` or a Generator). The seed for shipped and cached tables; None for
+        exact tables (no randomness).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.2-D.3, Eq. (17)-(19).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import get_calibration
+    >>> table = get_calibration(6, 20)          # shipped: the paper's B = 200,000, seed 42
+    >>> table.n_resamples, table.rng, table.rng_entropy
+    (200000, 42, 42)
+    >>> table.score([0.0, 2.0, 8.0]).round(4)   # o for D = 0 (monotone counts), 2 and 8
+    array([1.    , 0.7869, 0.1183])
+    >>> round(table.critical_value(alpha=0.05), 4)  # items with D >= d_alpha are flagged
+    10.1795
     """
 
     n: int
@@ -124,6 +191,7 @@ class CalibrationTable:
     tail: np.ndarray
     argmax: np.ndarray
     version: int = TABLE_VERSION
+    rng_entropy: int | None = None
 
     # -- lookup -----------------------------------------------------------------------------
     def score_keys(self, keys: np.ndarray) -> np.ndarray:
@@ -241,7 +309,7 @@ class CalibrationTable:
                     n=meta["n"], T=meta["T"], method=meta["method"], n_resamples=meta["B"],
                     rng=meta["seed"], block_size=meta["block_size"], reference=z["reference"],
                     atoms=atoms, tail=z["tail"], argmax=z["argmax"].astype(np.int32),
-                    version=meta["version"],
+                    version=meta["version"], rng_entropy=meta["seed"],
                 )
         except BenchkitError:
             raise
@@ -346,10 +414,17 @@ def build_calibration(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAU
                       chunk: int = 16, progress: bool = False) -> CalibrationTable:
     """Simulate a Monte Carlo calibration table (App. D.3, Eq. 19).
 
+    For each monotone reference vector theta, ``n_resamples`` count vectors k_i ~ Binomial(T,
+    theta_i) are drawn and their statistics D* recorded; the table keeps, at every attainable D,
+    the largest count of simulated D* >= D over the family. This is how the paper's frozen tables
+    were made; :func:`get_calibration` reads the shipped ones.
+
     Parameters
     ----------
-    n, T : int
-        Models on the axis and responses per model.
+    n : int
+        Models on the axis.
+    T : int
+        Responses per model.
     n_resamples : int, default 200,000
         Simulated count vectors per reference vector (the paper's B).
     rng : None, int, SeedSequence or Generator, default 42
@@ -363,14 +438,32 @@ def build_calibration(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAU
         ``None`` or 1: one process, kernels on benchkit's thread pool (``NUMBA_NUM_THREADS``
         threads). Otherwise chunks of vectors run through :func:`benchkit._parallel.parallel_map`
         (each worker single-threaded); honours ``joblib.parallel_config`` (e.g. a Dask backend).
-    block_size, chunk : int
-        Draws per seeded block; reference vectors per task.
+    block_size : int, default 25,000
+        Draws per seeded block.
+    chunk : int, default 16
+        Reference vectors per task.
     progress : bool, default False
         Show a progress bar over chunks of reference vectors.
 
     Returns
     -------
     CalibrationTable
+        ``method="monte-carlo"``; ``rng_entropy`` repeats the build exactly.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.3, Eq. (19).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import build_calibration
+    >>> table = build_calibration(3, 5, n_resamples=2000, rng=1)
+    >>> table.min_score            # 1 / (B + 1)
+    0.0004997501249375312
+    >>> table.score([0.0, 2.0]).round(4)
+    array([1.    , 0.2749])
     """
     from threadpoolctl import threadpool_limits
 
@@ -410,7 +503,7 @@ def build_calibration(n: int, T: int, *, n_resamples: int = DEFAULT_B, rng=DEFAU
         root_int = None  # drawn from a Generator: not reproducible from the stored int
     return CalibrationTable(n=n, T=T, method="monte-carlo", n_resamples=n_resamples,
                             rng=root_int, block_size=block_size, reference=ref, atoms=atoms,
-                            tail=env, argmax=arg.astype(np.int32))
+                            tail=env, argmax=arg.astype(np.int32), rng_entropy=root.entropy)
 
 
 def exact_calibration(n: int, T: int, *, reference=None, flat_levels: int = 201,
@@ -420,8 +513,10 @@ def exact_calibration(n: int, T: int, *, reference=None, flat_levels: int = 201,
 
     Parameters
     ----------
-    n, T : int
-        Models on the axis and responses per model.
+    n : int
+        Models on the axis.
+    T : int
+        Responses per model.
     reference : array (r, n), optional
         Monotone reference vectors; default :func:`reference_family`.
     flat_levels : int, default 201
@@ -453,6 +548,19 @@ def exact_calibration(n: int, T: int, *, reference=None, flat_levels: int = 201,
     family's. Deterministic and independent
     of the number of threads: every probability mass is summed in the same vector order and the
     per-block envelopes are merged in block order.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.2, Eq. (17); App. D.3 (the finite reference family).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import exact_calibration
+    >>> table = exact_calibration(3, 5, flat_levels=0)   # 6^3 = 216 count vectors
+    >>> table.method, table.score([0.0, 2.0]).round(4)
+    ('exact', array([1.    , 0.2668]))
     """
     from scipy.stats import binom
 
@@ -495,8 +603,10 @@ def exact_reference_tails(n: int, T: int, keys, *, reference=None, block: int = 
 
     Parameters
     ----------
-    n, T : int
-        Models on the axis and responses per model.
+    n : int
+        Models on the axis.
+    T : int
+        Responses per model.
     keys : array of int
         Ten-decimal keys rho(d) = rint(1e10 d) of the statistics d at which to evaluate the tails
         (e.g. a Monte Carlo table's ``atoms``).
@@ -520,6 +630,19 @@ def exact_reference_tails(n: int, T: int, keys, *, reference=None, block: int = 
     needs (:func:`compare_with_exact`). Count vectors are grouped by the interval between
     consecutive keys their statistic falls in, so the work is one pass over the (T+1)^n vectors
     per block of reference vectors whatever the number of keys.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.2-D.3, Eq. (17)-(19).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import exact_reference_tails
+    >>> tails = exact_reference_tails(3, 5, [0, 20_000_000_000])   # at D = 0 and D = 2
+    >>> tails.shape, tails[:, :3].round(4).tolist()
+    ((2, 133), [[1.0, 1.0, 1.0], [0.0826, 0.1605, 0.2275]])
     """
     from benchkit._kernels import lrt
     from benchkit._kernels.boundary_threads import parallel_for
@@ -606,6 +729,19 @@ def compare_with_exact(table: CalibrationTable, *, exact_tails=None, min_count: 
     two-sided p-value 1, z = 0). ``z`` is the honest "number of standard errors": the
     two-sided tail probability of the observed entry under the exact null of the table, mapped
     to the normal scale.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.3 (Monte Carlo uncertainty of the finite-reference score).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import build_calibration, compare_with_exact
+    >>> check = compare_with_exact(build_calibration(3, 5, n_resamples=2000, rng=1))
+    >>> len(check), round(float(check["z"].abs().max()), 2)
+    (30, 1.7)
     """
     from scipy.stats import binom
     from scipy.stats import norm
@@ -648,9 +784,15 @@ def compare_with_exact(table: CalibrationTable, *, exact_tails=None, min_count: 
 def min_attainable_o(n: int, T: int, *, method: str = "auto") -> float:
     """The smallest order-consistency score o attainable with n models and T responses each.
 
+    When it exceeds the screening level alpha_o no item can be flagged, whatever its responses:
+    check it before screening a design with few responses per model.
+
     Parameters
     ----------
-    n, T : int
+    n : int
+        Models on the axis.
+    T : int
+        Responses per model.
     method : {"auto", "exact", "monte-carlo"}, default "auto"
         "exact" enumerates all (T+1)^n count vectors (:func:`exact_calibration`, reference family plus
         201 flat vectors); "monte-carlo" reads the shipped / cached table (:func:`get_calibration`);
@@ -662,6 +804,19 @@ def min_attainable_o(n: int, T: int, *, method: str = "auto") -> float:
         o of the largest null statistic. When it exceeds alpha_o (0.05), no item can be flagged at
         that budget: with T = 1 (one response per model) the exact values are 0.25 (n = 3),
         0.078 (n = 6) and 0.055 (n = 8), so T = 1 data cannot flag at 0.05 for n <= 8.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.2 ("If no attainable statistic satisfies the condition, the rejection
+       set is empty").
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import min_attainable_o
+    >>> round(min_attainable_o(6, 1), 4)     # one response per model: nothing can be flagged
+    0.0781
     """
     n = check_int("n", n, min=2)
     T = check_int("T", T, min=1)
@@ -690,13 +845,55 @@ def get_calibration(n: int, T: int, *, method: str = "monte-carlo", n_resamples:
                     cache: bool = True) -> CalibrationTable:
     """The calibration table for (n, T): shipped, cached, or built (and cached) on demand.
 
+    Every profile's order-consistency score is looked up in this table (Eq. 19), matched to the
+    axis length n and the response budget T.
+
+    Parameters
+    ----------
+    n : int
+        Models on the axis.
+    T : int
+        Responses per model.
+    method : {"monte-carlo", "exact"}, default "monte-carlo"
+        "monte-carlo": the paper's finite-reference simulation; "exact": :func:`exact_calibration`
+        (memoised in the process only; a progress bar above 10M count vectors: n = 6, T = 20
+        enumerates 85.8M vectors for 418 reference vectors).
+    n_resamples : int, default 200,000
+        Simulations per reference vector (the paper's B).
+    rng : None, int, SeedSequence or Generator, default 42
+        Seed of the simulation (the paper's 42). An int selects the shipped or cached table of
+        that seed; any other value (None, a SeedSequence or a Generator) always builds a fresh
+        table, neither looked up nor cached.
+    n_jobs : int, optional
+        joblib workers when a table is built (:func:`build_calibration`; the table does not
+        depend on it).
+    cache : bool, default True
+        Read and write built tables under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
+
+    Returns
+    -------
+    CalibrationTable
+        Its ``rng_entropy`` is the seed it was built from (None for exact tables).
+
+    Notes
+    -----
     Shipped tables (package data) cover n = 3..8 and T in {5, 10, 15, 20, 25, 50} with the
     default family, n_resamples = B = 200,000 and rng = seed 42. Other settings are simulated once
-    with :func:`build_calibration` and stored under ``$BENCHKIT_CACHE/boundary`` (``~/.cache/benchkit``).
-    ``method="exact"`` calls :func:`exact_calibration` (memoised in the process only; a progress bar
-    above 10M count vectors: n = 6, T = 20 enumerates 85.8M vectors for 418 reference vectors).
-    An ``rng`` that is not a non-negative int (None, a SeedSequence or a Generator) always builds a
-    fresh table, neither looked up nor cached.
+    with :func:`build_calibration` and stored in the cache.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. D.3 ("The frozen calibration table supports lookup without further
+       simulation"), Eq. (19).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import get_calibration
+    >>> table = get_calibration(6, 10)
+    >>> table.n, table.T, table.method, len(table.reference)
+    (6, 10, 'monte-carlo', 217)
     """
     n_jobs = check_n_jobs(n_jobs)
     method = check_choice("method", method, ("monte-carlo", "exact"))

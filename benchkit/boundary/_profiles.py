@@ -23,8 +23,6 @@ from benchkit.boundary._calibration import get_calibration
 from benchkit.boundary._calibration import reference_family
 from benchkit.boundary._calibration import statistic_cost
 from benchkit.boundary._calibration import table_available
-from benchkit.boundary._trajectories import answer_entropy
-from benchkit.boundary._trajectories import binary_state_counts
 
 __all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_grid"]
 
@@ -50,13 +48,43 @@ def _gamma_terms(k1: np.ndarray, kn: np.ndarray, T: int) -> np.ndarray:
 
 @lru_cache(maxsize=64)
 def gamma_grid(T: int) -> np.ndarray:
-    """``G[k1, kn] = P(theta_n > theta_1 | k1, kn)`` with Beta(1, 1) priors (Eq. 5/13/14).
+    """``G[k1, kn] = P(theta_n > theta_1 | k1, kn)`` for every pair of endpoint counts (Eq. 5/13/14).
 
-    Closed form for integer Beta parameters (theta_1 ~ Beta(a1, b1), theta_n ~ Beta(an, bn)):
-    P = sum_{i=0}^{an-1} B(a1+i, b1+bn) / ((bn+i) B(1+i, bn) B(a1, b1)). The table has (T+1)^2
-    entries of T+1 terms each: about 48 (T+1)^3 bytes while it is built (7.5 GiB at T = 1000),
-    checked against the memory budget first; :func:`endpoint_gamma` computes only the pairs
-    asked for.
+    Parameters
+    ----------
+    T : int
+        Responses per model (the binomial budget).
+
+    Returns
+    -------
+    ndarray (T + 1, T + 1), read-only
+        Row k1 (correct responses of the weakest model), column kn (of the strongest): the
+        posterior confidence gamma that the strongest model is more often correct, in [0, 1];
+        0.5 on the diagonal (equal counts, neutral evidence).
+
+    Notes
+    -----
+    Uniform Beta(1, 1) priors give posteriors theta ~ Beta(k + 1, T - k + 1) (Eq. 13); the
+    probability is computed exactly with the closed form for integer Beta parameters
+    (theta_1 ~ Beta(a1, b1), theta_n ~ Beta(an, bn)):
+    P = sum_{i=0}^{an-1} B(a1+i, b1+bn) / ((bn+i) B(1+i, bn) B(a1, b1)),
+    not by Monte Carlo (DESIGN reading). Cached per T. The table has (T+1)^2 entries of T+1
+    terms each: about 48 (T+1)^3 bytes while it is built (7.5 GiB at T = 1000), checked against
+    the memory budget first; :func:`endpoint_gamma` computes only the pairs asked for.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.2, Eq. (5); App. C, Eq. (13)-(14).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import gamma_grid
+    >>> gamma_grid(2).round(2)
+    array([[0.5 , 0.8 , 0.95],
+           [0.2 , 0.5 , 0.8 ],
+           [0.05, 0.2 , 0.5 ]])
     """
     T = check_int("T", T, min=1)
     check_memory(f"gamma_grid(T={T}) ((T+1)^3 = {(T + 1) ** 3:,} terms)", _GAMMA_BYTES * float(T + 1) ** 3,
@@ -94,11 +122,40 @@ def _calibration_table(calibration, n: int, T: int) -> CalibrationTable:
 
 
 def endpoint_gamma(k1, kn, T: int) -> np.ndarray:
-    """Posterior confidence gamma (Eq. 14) for endpoint counts k1, kn out of T.
+    """Posterior confidence gamma (Eq. 14) that correctness rises between the axis endpoints.
 
+    Parameters
+    ----------
+    k1 : array_like of int
+        Correct responses of the first (weakest) model, in [0, T].
+    kn : array_like of int
+        Correct responses of the last (strongest) model, in [0, T], same shape as ``k1``.
+    T : int
+        Responses per model.
+
+    Returns
+    -------
+    ndarray
+        gamma = P(theta_n > theta_1 | k1, kn) under Beta(1, 1) priors, one per pair: near 1 when
+        the strongest model is clearly more often correct, 0.5 for equal counts.
+
+    Notes
+    -----
     Small T read :func:`gamma_grid`; otherwise each distinct (k1, kn) pair is summed on its own
     (T+1 terms, in chunks of 64 MiB), after the time it needs is checked against the time budget
     (:func:`benchkit.resource_budget`).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.2, Eq. (5); App. C, Eq. (13)-(14).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import endpoint_gamma
+    >>> endpoint_gamma([0, 5, 10], [10, 5, 0], 10).round(4)
+    array([1. , 0.5, 0. ])
     """
     T = check_int("T", T, min=1)
     k1 = check_array("k1", k1, dtype="int")
@@ -121,10 +178,108 @@ def endpoint_gamma(k1, kn, T: int) -> np.ndarray:
 
 @result
 class ProfileResult:
-    """BSDProbe profiles phi(q) = (x, w, v, o) with everything they are built from.
+    """BSDProbe profiles phi(q) = (x, w, v, o) of items, with everything they are built from.
 
-    Arrays have one entry per item (rows of ``counts``); ``fit``, ``blocks``, ``c`` and ``entropy``
-    are (items, n). ``flat`` marks Delta = 0 items, whose ``x`` is the App. B position and ``w`` = 1.
+    Each item's correct-response counts along the axis are fitted by a non-decreasing (isotonic)
+    curve. Its boundary position x says where on the axis (0 = weakest model, 1 = strongest) the
+    item becomes solvable, its width w how abruptly, its validity v how well the responses support
+    that transition, and its order-consistency score o whether the reversals of the raw counts
+    are more than sampling noise (small o: flagged for review).
+
+    Parameters
+    ----------
+    counts, T, c, entropy, entropy_source, fit, blocks, delta, flat, q25, q50, q75, x, w, a
+        The fields below (see Attributes); built by :func:`~benchkit.boundary.steps.profiles`.
+    gamma, high_start, e_hi, v, D, o, flagged, alpha_o, calibration, positioning
+        See Attributes.
+    items, groups, models
+        See Attributes.
+
+    Attributes
+    ----------
+    counts : ndarray (items, n) int64
+        Correct responses k_{i,q} of model i (axis order, weakest first) on item q, in [0, T].
+    T : int
+        Responses per model and item.
+    c : ndarray (items, n)
+        Correctness trajectory c_{i,q} = k_{i,q}/T (Eq. 3).
+    entropy : ndarray (items, n)
+        Normalized entropy trajectory e_{i,q} in [0, 1] (Eq. 2).
+    entropy_source : {"given", "binary"}
+        "given": entropies passed in (answer states); "binary": computed on {correct, incorrect}.
+    fit : ndarray (items, n)
+        The equal-weight isotonic fit c~_{i,q} (Eq. 10, App. A), non-decreasing along the axis.
+    blocks : ndarray (items, n) int64
+        PAVA block of each position (positions sharing a fitted level share a block id, from 0).
+    delta : ndarray (items,)
+        Fitted correctness gain Delta_q = c~_n - c~_1 in [0, 1] (Sec. 3.2); 0 for flat fits.
+    flat : ndarray (items,) bool
+        Delta_q = 0: the fit identifies no transition (App. B positioning applies).
+    q25 : ndarray (items,)
+        Q_0.25 (Eq. 4): first normalized position where the interpolated fit reaches
+        c~_1 + 0.25 Delta; NaN for flat items.
+    q50 : ndarray (items,)
+        Q_0.5, the same at half the gain (= x for items with Delta > 0); NaN for flat items.
+    q75 : ndarray (items,)
+        Q_0.75, the same at three quarters of the gain; NaN for flat items.
+    x : ndarray (items,)
+        Boundary position in (0, 1] (Eq. 4, Q_0.5): where along the axis the fit reaches half of
+        the item's correctness gain; small = the item becomes solvable early, by weak models.
+        For flat items, the App. B assigned position in [0, 1] (Eq. 11-12), not an observed
+        transition.
+    w : ndarray (items,)
+        Boundary width Q_0.75 - Q_0.25 in [0, 1] (Eq. 4): small = an abrupt transition between
+        neighbouring models; 1 for flat items.
+    a : ndarray (items,)
+        Mean correctness a_q over the axis (App. B), used to position flat items.
+    gamma : ndarray (items,)
+        Posterior confidence that the strongest model beats the weakest (Eq. 5, 14), in [0, 1].
+    high_start : ndarray (items,) int64
+        First model index of the high side H_q = {i : s_i >= Q_0.75} (Eq. 6); -1 for flat items.
+    e_hi : ndarray (items,)
+        Mean normalized entropy on the high side (Eq. 6); NaN for flat items.
+    v : ndarray (items,)
+        Boundary-signal validity v = Delta gamma (1 - e_hi) in [0, Delta] (Eq. 6): a weight, high
+        when the gain is large, the endpoints clearly differ and the strong models agree on their
+        answers; 0 for flat items.
+    D : ndarray (items,)
+        Likelihood-ratio statistic of monotonicity (Eq. 7/16), >= 0; 0 for a non-decreasing raw
+        trajectory, large for pronounced reversals.
+    o : ndarray (items,)
+        Order-consistency score (Eq. 8, computed as Eq. 19) in (0, 1]: the calibrated tail
+        probability of D; small values are evidence against a monotone trajectory.
+    flagged : ndarray (items,) bool
+        o <= alpha_o: flagged for order-focused review (Sec. 3.3).
+    alpha_o : float
+        The screening level (the paper's 0.05).
+    calibration : CalibrationTable
+        The table o was looked up in (matched to n and T).
+    positioning : dict
+        Per group (None without ``by``): the App. B reference points (u, b) of Eq. 12, with the
+        endpoints (0, 1) and (1, 0).
+    items : ndarray or None
+        Item labels (the index of :meth:`to_frame`).
+    groups : ndarray or None
+        The benchmark of each item (the ``by`` split), or None.
+    models : tuple of str or None
+        The n axis model names, weakest first.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.2, Eq. (4)-(8); App. A-D, Eq. (10)-(19).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import profiles
+    >>> r = profiles([[0, 1, 4, 9, 10, 10], [2, 8, 1, 9, 3, 10]], 10)
+    >>> r.x.round(3), r.w.round(3), r.flagged
+    (array([0.44, 0.6 ]), array([0.24, 0.74]), array([False,  True]))
+    >>> r.to_frame()[["delta", "v", "D", "o"]].round(4)
+       delta       v        D       o
+    0    1.0  0.8437   0.0000  1.0000
+    1    0.8  0.7999  19.2174  0.0015
     """
 
     counts: np.ndarray
@@ -215,9 +370,19 @@ class ProfileResult:
         return df
 
 
-def _binary_entropy(counts: np.ndarray, T: int) -> np.ndarray:
-    """Eq. 2 on the states {correct, incorrect}: M_q = number of those seen across the axis."""
-    return answer_entropy(binary_state_counts(counts, T)[0], T=T)[0]
+def _binary_entropy_table(T: int) -> np.ndarray:
+    """Eq. 2 on the states {correct, incorrect} of one cell with k of T correct, k = 0..T.
+
+    The values :func:`~benchkit.boundary.steps.answer_entropy` gives on binary state counts when the
+    item has both states somewhere on the axis (M_q = 2; the same arithmetic, so the same bits):
+    clip(H(k/T) / log 2, 0, 1). Items with one state seen (M_q = 1) get 0.
+    """
+    from benchkit.stats import xlogx
+
+    plogp = xlogx(np.arange(T + 1) / float(T))
+    kk = np.arange(T + 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.clip((0.0 - (plogp[T - kk] + plogp[kk])) / np.log(2.0), 0.0, 1.0)
 
 
 def _positions(a_num, q50, flat, n, T, groups):
@@ -230,9 +395,19 @@ def _positions(a_num, q50, flat, n, T, groups):
         ref = sel & ~flat
         totals = a_num[ref]
         if totals.size:
-            ut, inv = np.unique(totals, return_inverse=True)
-            b = np.array([np.median(q50[ref][inv == j]) for j in range(ut.size)])
-            u = ut / (n * T)
+            # medians of q50 per total count from one sort (by total, then q50): the middle value,
+            # or the mean of the two middle values, as numpy.median computes them
+            vals = q50[ref]
+            order = np.argsort(vals)  # then a stable sort by total: radix on int16 totals
+            order = order[np.argsort(totals[order].astype(np.int16 if n * T < 2**15 else np.int64),
+                                     kind="stable")]
+            ts, vs = totals[order], vals[order]
+            starts = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
+            cnt = np.diff(np.r_[starts, ts.size])
+            lo, hi = starts + (cnt - 1) // 2, starts + cnt // 2
+            b = np.where(lo == hi, vs[lo], (vs[lo] + vs[hi]) / 2)
+            b[np.add.reduceat(np.isnan(vs), starts) > 0] = np.nan  # numpy.median's NaN rule
+            u = ts[starts] / (n * T)
         else:
             u = np.array([], dtype=np.float64)
             b = np.array([], dtype=np.float64)
@@ -248,6 +423,11 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
              by=None, models=None) -> ProfileResult:
     """BSDProbe item profiles from correct-response counts along an ordered model axis.
 
+    The array-level core of BSDProbe: from each item's correct counts along the axis it fits the
+    isotonic curve, reads off the boundary position x and width w, weighs the transition by its
+    validity v and scores the order consistency o (Sec. 3.2). :func:`benchkit.boundary.profile`
+    does the same from a ResponseSet.
+
     Parameters
     ----------
     counts : array (items, n) of int
@@ -258,7 +438,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
         Normalized answer-state entropies e_{i,q} (Eq. 2) in [0, 1]. Default: computed from the
         counts on the two states {correct, incorrect} (``entropy_source="binary"``).
     alpha_o : float, default 0.05
-        Screening level: items with o <= alpha_o are flagged.
+        Screening level: items with o <= alpha_o are flagged (the paper's 0.05).
     calibration : "auto", "exact" or CalibrationTable, default "auto"
         "auto": the shipped / cached Monte Carlo table for (n, T) (B = 200,000, seed 42, 217
         reference vectors for n = 6), built and cached on demand otherwise. "exact": enumeration
@@ -275,6 +455,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     Returns
     -------
     ProfileResult
+        x, w, v, o, the flags and every intermediate quantity, one entry per item.
 
     Notes
     -----
@@ -295,9 +476,31 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
       ``ProfileResult.q`` are Benjamini-Hochberg q-values of o over all items (``q_by_group()``
       within benchmarks); ``critical_value`` is d_alpha of Eq. 18 and ``min_attainable_o`` the
       smallest score the (n, T) allows (when it exceeds alpha_o no item can be flagged, e.g. T = 1).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.2, Eq. (4)-(8); App. A (Eq. 10), App. B (Eq. 11-12), App. C (Eq. 13-14),
+       App. D (Eq. 15-19).
+
+    Examples
+    --------
+    Three items on a six-model axis, T = 10 responses each: a clean transition, a trajectory with
+    strong reversals, and a flat one.
+
+    >>> from benchkit.boundary.steps import profiles
+    >>> r = profiles([[0, 1, 4, 9, 10, 10], [2, 8, 1, 9, 3, 10], [5, 5, 5, 5, 5, 5]], 10)
+    >>> r.x.round(3)          # boundary positions (the flat item's is App. B's assignment)
+    array([0.44 , 0.6  , 0.636])
+    >>> r.w.round(3), r.v.round(3)
+    (array([0.24, 0.74, 1.  ]), array([0.844, 0.8  , 0.   ]))
+    >>> r.o.round(4), r.flagged   # the item with reversals is flagged for review
+    (array([1.    , 0.0015, 1.    ]), array([False,  True, False]))
     """
     from benchkit._kernels.lrt import lr_statistic
     from benchkit._kernels.pava import pava_counts_batch
+    from benchkit._kernels.pava import profile_rows
 
     T = check_int("T", T, min=1)
     k = check_array("counts", counts, ndim=2, dtype="int")
@@ -310,7 +513,7 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     alpha_o = check_probability("alpha_o", alpha_o)
     _check_profile_cost(k, n, T, calibration)
     if entropy is None:
-        e = _binary_entropy(k, T)
+        e = None
         source = "binary"
     else:
         e = check_array("entropy", entropy, ndim=2, dtype="float", shape=(m, n))
@@ -359,35 +562,12 @@ def profiles(counts, T, *, entropy=None, alpha_o=0.05, calibration="auto", items
     D, keys = lr_statistic(k, T)
     table = _calibration_table(calibration, n, T)
     num, den, blocks = pava_counts_batch(k)
-    fit = num / (den * float(T))
-    c = k / float(T)
-    N1, L1 = num[:, 0], den[:, 0]
-    Nn, Ln = num[:, -1], den[:, -1]
-    flat = Nn * L1 == N1 * Ln
+    rows = profile_rows(k, num, den, T, _binary_entropy_table(T) if e is None else np.empty(0))
+    fit, c, a_num = rows["fit"], rows["c"], rows["a_num"]
+    q25, q50, q75, i75 = rows["q25"], rows["q50"], rows["q75"], rows["i75"]
+    e = rows["e"] if e is None else e
+    flat = i75 < 0  # Delta = 0 (decided on the integer fit)
     delta = np.where(flat, 0.0, fit[:, -1] - fit[:, 0])
-    rows = np.arange(m)
-
-    def crossing(aq: int):
-        # fit_i >= c1 + (aq/4) Delta  <=>  4 N_i L1 Ln - (4-aq) N1 L_i Ln - aq Nn L_i L1 >= 0
-        cond = 4 * num * (L1 * Ln)[:, None] - (4 - aq) * (N1 * Ln)[:, None] * den \
-            - aq * (Nn * L1)[:, None] * den >= 0
-        i_star = np.argmax(cond, axis=1)
-        i_star = np.where(flat, 1, np.maximum(i_star, 1))
-        Np, Lp = num[rows, i_star - 1], den[rows, i_star - 1]
-        Nc, Lc = num[rows, i_star], den[rows, i_star]
-        LN = (4 - aq) * N1 * Ln + aq * Nn * L1
-        LD = 4 * L1 * Ln
-        t_num = (LN * Lp - Np * LD) * Lc
-        t_den = (Nc * Lp - Np * Lc) * LD
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = t_num / t_den
-        q = (i_star - 1 + t) / (n - 1)
-        return np.where(flat, np.nan, q), np.where(flat, -1, i_star)
-
-    q25, _ = crossing(1)
-    q50, _ = crossing(2)
-    q75, i75 = crossing(3)
-    a_num = k.sum(axis=1)
     a = a_num / float(n * T)
     x_flat, info = _positions(a_num, q50, flat, n, T, groups)
     x = np.where(flat, x_flat, q50)

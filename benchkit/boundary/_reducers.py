@@ -113,6 +113,12 @@ def extract_choice(text, *, choices="ABCD") -> str:
     3. Fallback: the last capital letter among the options standing alone as a word (so the "A" of
        "A cat" counts, but not letters inside words).
 
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
     Examples
     --------
     >>> extract_choice('{"answer": "C"}')
@@ -188,9 +194,32 @@ _NUM = r"-?\d[\d,]*(?:\.\d+)?|-?\.\d+"
 def extract_math_answer(text) -> str:
     r"""The final answer of a math generation, unnormalized (App. E, GSM8K / MATH reducer).
 
-    Order: the last ``\boxed{...}`` (balanced braces); GSM8K's ``#### x``; the last
-    "answer is x" / "answer: x" (to the end of its line or sentence); else the last number in the
-    text. ``NO_ANSWER`` when none is found.
+    Parameters
+    ----------
+    text : str
+        The raw generation (None or NaN count as empty).
+
+    Returns
+    -------
+    str
+        The answer text as written, or ``NO_ANSWER`` when none is found; normalize it with
+        :func:`normalize_math_answer`.
+
+    Notes
+    -----
+    Order: the last ``\boxed{...}`` (balanced braces, the MATH convention); GSM8K's ``#### x``;
+    the last "answer is x" / "answer: x" (to the end of its line or sentence); else the last
+    number in the text.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+    .. [2] Cobbe, K. et al. "Training Verifiers to Solve Math Word Problems." arXiv:2110.14168,
+       2021 (GSM8K's ``#### x`` answer line).
+    .. [3] Hendrycks, D. et al. "Measuring Mathematical Problem Solving With the MATH Dataset."
+       NeurIPS Datasets and Benchmarks, 2021 (``\boxed{}`` answers).
 
     Examples
     --------
@@ -257,12 +286,31 @@ def _canonical_number(x: float) -> str:
 def normalize_math_answer(answer) -> str:
     r"""Canonical form of an extracted math answer: the answer state (App. E).
 
+    Parameters
+    ----------
+    answer : str
+        An extracted answer (:func:`extract_math_answer`).
+
+    Returns
+    -------
+    str
+        The canonical state: the shortest decimal for numbers, fractions and percentages, else the
+        cleaned expression without spaces; ``NO_ANSWER`` stays ``NO_ANSWER``.
+
+    Notes
+    -----
     Removes ``$``, ``\left``/``\right``, spacing commands, ``\text{...}`` units and unit words,
     degree signs, thousands separators and a trailing period; ``\dfrac``/``\tfrac`` become
     ``\frac``; a leading "x =" is dropped. A result that is a number, a fraction of numbers (a/b
     or \frac{a}{b}) or a percentage ("25%" -> 25) becomes the shortest decimal (``"0.5"``,
-    ``"12"``), so "1/2", "\frac{1}{2}" and "0.50" are one state. Anything else is returned
-    with spaces removed. ``NO_ANSWER`` stays ``NO_ANSWER``.
+    ``"12"``), so "1/2", "\frac{1}{2}" and "0.50" are one state (App. E: "Fractions were
+    converted to decimals, units removed").
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
 
     Examples
     --------
@@ -355,6 +403,14 @@ def math_equivalent(prediction, reference, *, rel_tol: float = 1e-6, percent: bo
     bool
         False for ``NO_ANSWER``.
 
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+    .. [2] Meurer, A. et al. "SymPy: symbolic computing in Python." PeerJ Computer Science 3:e103,
+       2017.
+
     Examples
     --------
     >>> math_equivalent(r"\frac{\sqrt{2}}{2}", r"1/\sqrt{2}")
@@ -398,8 +454,23 @@ _REFUSALS = (
 def extract_qa_answer(text) -> str:
     r"""The answer part of a short-answer generation (App. E).
 
-    The content after the last "ANSWER:" (case-insensitive) to the end of its line, else the last
-    non-empty line.
+    Parameters
+    ----------
+    text : str
+        The raw generation (None or NaN count as empty).
+
+    Returns
+    -------
+    str
+        The content after the last "ANSWER:" (case-insensitive) to the end of its line, else the
+        last non-empty line ("" for an empty generation); normalize it with
+        :func:`normalize_qa_answer`.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
 
     Examples
     --------
@@ -418,14 +489,36 @@ def extract_qa_answer(text) -> str:
 def normalize_qa_answer(answer) -> str:
     """SQuAD-style normalization (Rajpurkar et al. 2016's ``normalize_answer``) plus unified symbols.
 
+    Parameters
+    ----------
+    answer : str
+        An extracted short answer (:func:`extract_qa_answer`).
+
+    Returns
+    -------
+    str
+        The normalized answer state, or ``NO_ANSWER`` for a refusal or an empty answer.
+
+    Notes
+    -----
     NFKC unicode, accents stripped, "&" -> "and", lower case, punctuation removed, the articles
     a / an / the removed, whitespace collapsed. A refusal ("I don't know", "unknown", "no answer",
-    ...) or an empty answer gives ``NO_ANSWER`` (its own state, scored incorrect).
+    ...) or an empty answer gives ``NO_ANSWER`` (its own state, scored incorrect, App. E).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+    .. [2] Rajpurkar, P., Zhang, J., Lopyrev, K. and Liang, P. "SQuAD: 100,000+ Questions for
+       Machine Comprehension of Text." EMNLP 2016 (the official evaluation's ``normalize_answer``).
 
     Examples
     --------
     >>> normalize_qa_answer("The  Eiffel Tower!")
     'eiffel tower'
+    >>> normalize_qa_answer("I don't know.")
+    '<no answer>'
     """
     s = _check_text("answer", answer)
     if s == NO_ANSWER:
@@ -445,9 +538,33 @@ def normalize_qa_answer(answer) -> str:
 def qa_match(prediction, aliases, *, match: str = "substring") -> bool:
     """Whether a QA answer matches any reference alias after :func:`normalize_qa_answer`.
 
-    ``match="exact"``: normalized equality; ``"substring"`` (default, App. E's "normalized exact
-    or substring matching"): equality, or a normalized alias occurring in the prediction as whole
-    words. ``NO_ANSWER`` never matches.
+    Parameters
+    ----------
+    prediction : str
+        The model's (extracted) answer.
+    aliases : str or sequence of str
+        The reference answer and its aliases.
+    match : {"substring", "exact"}, default "substring"
+        ``"exact"``: normalized equality; ``"substring"`` (App. E's "normalized exact or substring
+        matching"): equality, or a normalized alias occurring in the prediction as whole words.
+
+    Returns
+    -------
+    bool
+        True when some alias matches; ``NO_ANSWER`` never matches.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
+    Examples
+    --------
+    >>> qa_match("It is the Eiffel Tower, in Paris", ["Eiffel Tower", "La tour Eiffel"])
+    True
+    >>> qa_match("It is the Eiffel Tower, in Paris", "Eiffel Tower", match="exact")
+    False
     """
     match = check_choice("match", match, ("exact", "substring"))
     p = normalize_qa_answer(prediction)
@@ -470,7 +587,37 @@ def qa_match(prediction, aliases, *, match: str = "substring") -> bool:
 # one entry point per generation and per column
 # ---------------------------------------------------------------------------------------------
 def reduce_generation(text, *, task: str, choices="ABCD") -> str:
-    """g_q(text): the answer state of one raw generation for ``task`` in {"mcq", "math", "qa"}."""
+    r"""g_q(text): the answer state of one raw generation (App. E).
+
+    Parameters
+    ----------
+    text : str
+        The raw generation.
+    task : {"mcq", "math", "qa"}
+        The task type: multiple choice (:func:`extract_choice`), mathematical reasoning
+        (:func:`extract_math_answer` then :func:`normalize_math_answer`) or short-text QA
+        (:func:`extract_qa_answer` then :func:`normalize_qa_answer`).
+    choices : str or int, default "ABCD"
+        Option letters for "mcq" (or their number).
+
+    Returns
+    -------
+    str
+        The answer state; ``NO_ANSWER`` when nothing can be extracted.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
+    Examples
+    --------
+    >>> reduce_generation("The answer is (c).", task="mcq")
+    'C'
+    >>> reduce_generation("Total: 1/2 of the cake.\n#### 0.50", task="math")
+    '0.5'
+    """
     task = check_choice("task", task, TASKS)
     if task == "mcq":
         return extract_choice(text, choices=choices)
@@ -480,10 +627,38 @@ def reduce_generation(text, *, task: str, choices="ABCD") -> str:
 
 
 def score_state(state, reference, *, task: str, match: str = "substring", **kwargs) -> bool:
-    """Whether an answer state is correct.
+    """Whether an answer state is correct (App. E's scoring rules).
 
-    Case-insensitive letter (mcq), :func:`math_equivalent` (math), :func:`qa_match` against the
-    alias list (qa). ``NO_ANSWER`` is incorrect.
+    Parameters
+    ----------
+    state : str
+        An answer state (:func:`reduce_generation`).
+    reference : str or sequence of str
+        The key letter (mcq), the reference answer (math) or the list of aliases (qa).
+    task : {"mcq", "math", "qa"}
+        The task type.
+    match : {"substring", "exact"}, default "substring"
+        QA matching rule (:func:`qa_match`).
+    **kwargs
+        Options of :func:`math_equivalent` for ``task="math"`` (``rel_tol``, ``percent``,
+        ``symbolic``).
+
+    Returns
+    -------
+    bool
+        Case-insensitive letter equality (mcq), :func:`math_equivalent` (math), :func:`qa_match`
+        against the aliases (qa); ``NO_ANSWER`` is incorrect.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
+    Examples
+    --------
+    >>> score_state("b", "B", task="mcq"), score_state("0.5", "1/2", task="math")
+    (True, True)
     """
     task = check_choice("task", task, TASKS)
     if state == NO_ANSWER:
@@ -497,7 +672,39 @@ def score_state(state, reference, *, task: str, match: str = "substring", **kwar
 
 @result
 class ReducedGenerations:
-    """Answer states (and correctness when references were given) of a column of generations."""
+    """Answer states (and correctness when references were given) of a column of generations.
+
+    Parameters
+    ----------
+    answer, correct, task
+        The fields below (see Attributes); built by
+        :func:`~benchkit.boundary.steps.reduce_generations`.
+
+    Attributes
+    ----------
+    answer : ndarray of object
+        The answer state of each generation (``NO_ANSWER`` where nothing could be extracted;
+        ``no_answer_rate`` is their share).
+    correct : ndarray of int8 or None
+        1 where the state matches the reference, 0 otherwise; None without references.
+    task : {"mcq", "math", "qa"}
+        The reducer used.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import reduce_generations
+    >>> red = reduce_generations(["ANSWER: A", "no idea"], references=["A", "B"], task="mcq")
+    >>> red.to_frame()
+            answer  correct
+    0            A        1
+    1  <no answer>        0
+    """
 
     answer: np.ndarray
     correct: np.ndarray | None
@@ -526,6 +733,7 @@ def reduce_generations(generations, *, references=None, task: str, choices="ABCD
         One reference per generation: the key letter (mcq), the reference answer (math) or a list
         of aliases / one alias (qa).
     task : {"mcq", "math", "qa"}
+        The reducer (:func:`reduce_generation`).
     choices : str or int, default "ABCD"
         Option letters for "mcq".
     match : {"substring", "exact"}, default "substring"
@@ -535,6 +743,19 @@ def reduce_generations(generations, *, references=None, task: str, choices="ABCD
     -------
     ReducedGenerations
         ``answer`` (object array of states) and ``correct`` (int8 0/1, or None).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
+    Examples
+    --------
+    >>> red = reduce_generations(["ANSWER: Paris", "I don't know"], references=[["Paris"], ["Rome"]],
+    ...                          task="qa")
+    >>> red.answer.tolist(), red.correct.tolist(), red.no_answer_rate
+    (['paris', '<no answer>'], [1, 0], 0.5)
     """
     task = check_choice("task", task, TASKS)
     gens = list(generations) if not isinstance(generations, str) else None

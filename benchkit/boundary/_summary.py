@@ -24,9 +24,78 @@ __all__ = ["BenchmarkSummary", "summarize_profiles", "Diagnosis", "tabulate_prof
 class BenchmarkSummary:
     """Benchmark-level summary of one (benchmark, axis) condition (Sec. 3.3).
 
-    ``hist`` holds normalized histograms on ``bins`` (edges over [0, 1]): keys "x", "w" (Delta > 0
-    items, shares summing to 1), "x_v", "w_v" (the same weighted by v; None when the total weight
-    is 0, as Sec. 3.3 reports weighted distributions only when it is positive) and "v" (all items).
+    Where along the axis do the benchmark's items become solvable, how sharp are the transitions,
+    how well supported are they, how many items show no transition at all, and how many are
+    flagged for order-focused review (the rate of Table 1).
+
+    Parameters
+    ----------
+    benchmark, axis, n_items, n_positive, n_flat, n_flagged, alpha_o, x_mean, x_median, w_mean
+        The fields below (see Attributes); built by
+        :func:`~benchkit.boundary.steps.summarize_profiles`.
+    w_median, x_vmean, w_vmean, v_mean, v_median, v_mean_positive, bins, hist
+        See Attributes.
+
+    Attributes
+    ----------
+    benchmark : str or None
+        The benchmark's name.
+    axis : str or None
+        The model axis' name.
+    n_items : int
+        Items profiled.
+    n_positive : int
+        Items with positive fitted gain (Delta > 0): those with an observed transition.
+    n_flat : int
+        Items with a flat fit (Delta = 0); ``flat_share`` = n_flat / n_items.
+    n_flagged : int
+        Items with o <= alpha_o; ``anomaly_rate`` = n_flagged / n_items is the order-anomaly rate
+        of Table 1.
+    alpha_o : float
+        The screening level of the flags.
+    x_mean : float
+        Mean boundary position of the Delta > 0 items, in [0, 1] (low: transitions early on the
+        axis, i.e. an easy benchmark for these models); NaN without such items.
+    x_median : float
+        Median boundary position of the Delta > 0 items.
+    w_mean : float
+        Mean boundary width of the Delta > 0 items, in [0, 1] (low: concentrated transitions).
+    w_median : float
+        Median boundary width of the Delta > 0 items.
+    x_vmean : float
+        Mean boundary position weighted by validity v (transitions with stronger response
+        support count more); NaN when the total weight is 0.
+    w_vmean : float
+        Mean boundary width weighted by validity v; NaN when the total weight is 0.
+    v_mean : float
+        Mean validity over all items (flat items have v = 0).
+    v_median : float
+        Median validity over all items.
+    v_mean_positive : float
+        Mean validity over the Delta > 0 items (Sec. 4.2 quotes 0.439 for PopQA and 0.699 for
+        TriviaQA on Qwen3).
+    bins : ndarray
+        Histogram bin edges over [0, 1].
+    hist : dict
+        Normalized histograms on ``bins`` (shares summing to 1): "x", "w" (Delta > 0 items), "x_v",
+        "w_v" (the same weighted by v; None when the total weight is 0, as Sec. 3.3 reports
+        weighted distributions only when it is positive) and "v" (all items).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.3 (benchmark-level diagnosis), Sec. 4.2, Table 1, Figures 3-5.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> res = boundary.profile(simulate.load_sample("ladder"))
+    >>> s = res.summary()
+    >>> s.n_items, s.n_positive, s.n_flat, s.n_flagged
+    (300, 285, 15, 16)
+    >>> round(s.x_median, 3), round(s.anomaly_rate, 3)
+    (0.526, 0.053)
     """
 
     benchmark: str | None
@@ -106,14 +175,19 @@ def summarize_profiles(result, *, bins: int = 10, benchmark: str | None = None,
     Parameters
     ----------
     result : ResponseProfiles or ProfileResult
+        Profiles of one benchmark along one axis (:func:`benchkit.boundary.profile` or
+        :func:`profiles`).
     bins : int, default 10
         Histogram bins on [0, 1] for x, w and v.
-    benchmark, axis : str, optional
-        Labels (default: the ResponseSet name and the axis name).
+    benchmark : str, optional
+        Label of the benchmark (default: the ResponseSet's name).
+    axis : str, optional
+        Label of the axis (default: the axis' name).
 
     Returns
     -------
     BenchmarkSummary
+        Counts, the order-anomaly rate, moments and histograms of x, w and v.
 
     Notes
     -----
@@ -122,6 +196,21 @@ def summarize_profiles(result, *, bins: int = 10, benchmark: str | None = None,
     histograms are normalized by the total v of those items and are NaN / None when it is 0.
     The order-anomaly rate uses all items (Table 1). ``v_mean_positive`` is the mean v over
     Delta > 0 items (Sec. 4.2 quotes 0.439 for PopQA, 0.699 for TriviaQA on Qwen3).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.3, Sec. 4.2, Table 1.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> from benchkit.boundary.steps import summarize_profiles
+    >>> res = boundary.profile(simulate.load_sample("ladder"))
+    >>> s = summarize_profiles(res, bins=5)
+    >>> s.bins.tolist(), round(s.flat_share, 3)
+    ([0.0, 0.2, 0.4, 0.6, 0.8, 1.0], 0.05)
     """
     p, name, axname = _profile_of(result)
     bins = check_int("bins", bins, min=1)
@@ -152,7 +241,41 @@ def summarize_profiles(result, *, bins: int = 10, benchmark: str | None = None,
 
 @result
 class Diagnosis:
-    """Profiles and summaries for several (benchmark, axis) conditions (Sec. 4.2)."""
+    """Profiles and summaries for several (benchmark, axis) conditions (Sec. 4.2).
+
+    The benchmark-level picture of the paper's Sec. 4.2: one :class:`BenchmarkSummary` per
+    benchmark and model axis, laid out as Table 1 (order-anomaly rates) and Figures 3-5
+    (distributions of x, w and v).
+
+    Parameters
+    ----------
+    results, summaries
+        The fields below (see Attributes); built by :func:`benchkit.boundary.diagnose` or
+        :func:`~benchkit.boundary.steps.tabulate_profiles`.
+
+    Attributes
+    ----------
+    results : dict
+        ``{(benchmark, axis): ResponseProfiles or ProfileResult}``, the item-level profiles of
+        each condition.
+    summaries : tuple of BenchmarkSummary
+        One summary per condition, in the order of ``results``.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.3, Sec. 4.2, Table 1, Figures 3-5.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> d = boundary.diagnose(simulate.load_sample("ladder"))
+    >>> d.table1().round(2)           # order-anomaly rate (%) per benchmark x axis
+               accuracy
+    benchmark
+    sim            5.33
+    """
 
     results: dict
     summaries: tuple
@@ -184,7 +307,37 @@ class Diagnosis:
 
 
 def tabulate_profiles(results, *, bins: int = 10) -> Diagnosis:
-    """:class:`Diagnosis` from ``{(benchmark, axis): ResponseProfiles or ProfileResult}``."""
+    """:class:`Diagnosis` from profiles of several (benchmark, axis) conditions.
+
+    Parameters
+    ----------
+    results : dict
+        ``{(benchmark, axis): ResponseProfiles or ProfileResult}``; the keys label the rows and
+        columns of Table 1.
+    bins : int, default 10
+        Histogram bins on [0, 1] (:func:`summarize_profiles`).
+
+    Returns
+    -------
+    Diagnosis
+        The profiles and one :class:`BenchmarkSummary` per condition.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.3, Sec. 4.2, Table 1.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> from benchkit.boundary.steps import tabulate_profiles
+    >>> res = boundary.profile(simulate.load_sample("ladder"))
+    >>> tabulate_profiles({("ladder", "qwen-like"): res}).table1().round(2)
+               qwen-like
+    benchmark
+    ladder          5.33
+    """
     if not isinstance(results, dict):
         raise BenchkitTypeError(f"results must be a dict keyed by (benchmark, axis); got {describe(results)}")
     summaries = []

@@ -23,6 +23,19 @@ __all__ = ["Trajectories", "state_trajectories", "binary_state_counts", "answer_
 class Trajectories:
     """Trajectories C_q and E_q of items along an ordered model axis (Sec. 3.1).
 
+    For each item and each probe model, the T repeated responses are reduced to answer states;
+    their distribution gives the correctness mass c (Eq. 3: how often the model is right) and the
+    normalized entropy e (Eq. 2: how dispersed its answers are). Read along the axis, c shows
+    where the item becomes solvable and e whether the models answer it consistently.
+
+    Parameters
+    ----------
+    state_counts, state_correct, T, counts, c, entropy, n_states, entropy_source, items, models
+        The fields below (see Attributes); built by :func:`~benchkit.boundary.steps.trajectories`
+        or :func:`~benchkit.boundary.steps.state_trajectories`.
+    state_labels
+        See Attributes.
+
     Attributes
     ----------
     state_counts : ndarray (items, n, S) int64
@@ -31,22 +44,43 @@ class Trajectories:
     state_correct : ndarray (items, S) bool
         Whether state s of item q is judged correct (the set Omega*_q of Eq. 3).
     T : int
-        Responses per (model, item).
+        Responses per (model, item), the common budget.
     counts : ndarray (items, n) int64
-        Correct responses k_{i,q} (sum of the correct states' counts).
+        Correct responses k_{i,q} (sum of the correct states' counts), in [0, T].
     c : ndarray (items, n)
-        Correctness mass c_{i,q} = k_{i,q} / T (Eq. 3).
+        Correctness mass c_{i,q} = k_{i,q} / T (Eq. 3), in [0, 1]: the share of model i's responses
+        to item q that are correct.
     entropy : ndarray (items, n)
-        Normalized entropy e_{i,q} (Eq. 2), 0 where M_q = 1.
+        Normalized entropy e_{i,q} (Eq. 2), in [0, 1]: 0 when the model always gives the same
+        answer, 1 when its answers spread evenly over all M_q states; 0 where M_q = 1.
     n_states : ndarray (items,) int64
-        M_q: distinct states seen across the n models of the axis.
+        M_q: distinct states seen across the n models of the axis (the normalizer of Eq. 2).
     entropy_source : {"answers", "binary"}
         "answers": e is computed on the answer states; "binary": only correctness was available
         and e is computed on the two states {correct, incorrect} (M_q <= 2).
-    items, models : pandas.Index
-        Item ids and the axis' model ids (weakest first).
+    items : pandas.Index
+        Item ids, one per row.
+    models : pandas.Index
+        The axis' model ids (weakest first), one per column.
     state_labels : tuple of tuples, optional
         Label of each state per item (e.g. the answer string), when known.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1, Eq. (1)-(3).
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.boundary.steps import trajectories
+    >>> rs = simulate.repeated_sampling(n_items=20, T=10, rng=0).responses
+    >>> tr = trajectories(rs)
+    >>> tr.c.shape, tr.T, tr.entropy_source
+    ((20, 6), 10, 'answers')
+    >>> tr.to_frame().columns.tolist()
+    ['item', 'model', 'position', 'k', 'c', 'e', 'n_states']
     """
 
     state_counts: np.ndarray
@@ -125,13 +159,32 @@ def answer_entropy(state_counts, *, T: int | None = None) -> tuple[np.ndarray, n
 
     Returns
     -------
-    (e, M)
-        e (items, n) in [0, 1]; M (items,) int64, the states seen across the n models.
+    e : ndarray (items, n)
+        Normalized entropies in [0, 1] (0 = one answer every time, 1 = uniform over the M_q states).
+    M : ndarray (items,) int64
+        The states seen across the n models of each item.
 
     Notes
     -----
     Eq. 2: e_{i,q} = H(p_{i,q}) / log M_q, 0 when M_q = 1 (DESIGN.md reading), with
     :func:`benchkit.stats.xlogx` / :func:`benchkit.stats.normalized_entropy`.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1, Eq. (2).
+
+    Examples
+    --------
+    One item, two models, three states seen: the first model always answers state 0, the second
+    splits its 4 responses 2/1/1.
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import answer_entropy
+    >>> e, M = answer_entropy(np.array([[[4, 0, 0], [2, 1, 1]]]), T=4)
+    >>> M.tolist(), e.round(4).tolist()
+    ([3], [[0.0, 0.9464]])
     """
     sc = np.asarray(state_counts)
     M = (sc.sum(axis=1) > 0).sum(axis=1).astype(np.int64)
@@ -167,10 +220,14 @@ def state_trajectories(state_counts, state_correct, T, *, items=None, models=Non
         Labels; default 0..items-1 and 0..n-1.
     state_labels : tuple of tuples, optional
         Label of each state per item.
+    entropy_source : {"answers", "binary"}, default "answers"
+        Recorded on the result: whether the states are answer states or just {incorrect, correct}
+        (:func:`binary_state_counts`).
 
     Returns
     -------
     Trajectories
+        Counts k, correctness mass c (Eq. 3), normalized entropy e (Eq. 2) and M_q per item.
 
     Notes
     -----
@@ -178,6 +235,25 @@ def state_trajectories(state_counts, state_correct, T, *, items=None, models=Non
     of Sec. 3.1: states seen across all probe models), so a sub-axis recomputes M_q. When
     M_q = 1 the entropy is 0 (log M_q = 0 would make Eq. 2 undefined). c_{i,q} = k_{i,q}/T is the
     summed mass of the correct states (Eq. 3).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1, Eq. (1)-(3).
+
+    Examples
+    --------
+    One item, three models, T = 4 responses, states (A correct, B, C):
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import state_trajectories
+    >>> sc = np.array([[[0, 4, 0], [2, 1, 1], [4, 0, 0]]])
+    >>> tr = state_trajectories(sc, [[True, False, False]], 4)
+    >>> tr.counts.tolist(), tr.c.tolist()
+    ([[0, 2, 4]], [[0.0, 0.5, 1.0]])
+    >>> tr.entropy.round(3).tolist(), tr.n_states.tolist()
+    ([[0.0, 0.946, 0.0]], [3])
     """
     T = check_int("T", T, min=1)
     sc = check_array("state_counts", state_counts, ndim=3, dtype="int")
@@ -205,7 +281,38 @@ def state_trajectories(state_counts, state_correct, T, *, items=None, models=Non
 
 
 def binary_state_counts(counts, T) -> tuple[np.ndarray, np.ndarray]:
-    """(state_counts, state_correct) for correctness-only data: states (incorrect, correct)."""
+    """State counts for correctness-only data: two states per item, (incorrect, correct).
+
+    When the data hold only correctness (no answer strings), BSDProbe's entropy is computed on
+    these two states; the result is ``entropy_source="binary"``.
+
+    Parameters
+    ----------
+    counts : array (items, n) of int
+        Correct responses k_{i,q} in [0, T].
+    T : int
+        Responses per (model, item).
+
+    Returns
+    -------
+    state_counts : ndarray (items, n, 2)
+        ``[T - k, k]`` per cell.
+    state_correct : ndarray (items, 2) bool
+        ``[False, True]`` per item.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1, Eq. (1)-(3).
+
+    Examples
+    --------
+    >>> from benchkit.boundary.steps import binary_state_counts
+    >>> sc, ok = binary_state_counts([[1, 3]], 4)
+    >>> sc.tolist(), ok.tolist()
+    ([[[3, 1], [1, 3]]], [[False, True]])
+    """
     k = check_array("counts", counts, ndim=2, dtype="int")
     sc = np.stack([T - k, k], axis=2)
     ok = np.zeros((k.shape[0], 2), dtype=bool)

@@ -113,6 +113,21 @@ def ndr(subset_scores, full_scores) -> np.ndarray | float:
         :math:`\sum_i [\Delta_i(\mathcal S)]_+ / \sum_i |\Delta_i(\mathcal Q)|` with
         :math:`\Delta_i = \mathrm{Score}_{i+1} - \mathrm{Score}_i`; NaN when the denominator is 0
         (the paper defines NDR "with a positive denominator").
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 4.4, Eq. (9).
+
+    Examples
+    --------
+    Four reference models; on the subset the third model scores below the second, which NDR does
+    not reward ([z]_+), and the other steps are wider than on the full set:
+
+    >>> from benchkit.boundary.steps import ndr
+    >>> ndr([0.1, 0.3, 0.2, 0.6], [0.2, 0.3, 0.5, 0.6])   # (0.2 + 0 + 0.4) / 0.4
+    1.5
     """
     S = check_array("subset_scores", subset_scores, dtype="float")
     F = check_array("full_scores", full_scores, ndim=1, dtype="float")
@@ -163,7 +178,7 @@ def _allocate(size: int, caps: np.ndarray, mass: np.ndarray, allocation: str) ->
 def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=None,
                     screen: bool = True, n_strata: int | None = None,
                     allocation: str = "equal") -> Subset:
-    r"""Profile-guided subset (Sec. 4.4): order screening, then x-stratified weighted sampling.
+    """Profile-guided subset (Sec. 4.4): order screening, then x-stratified weighted sampling.
 
     Parameters
     ----------
@@ -172,7 +187,8 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=
     size : int
         Subset size.
     rng : None, int, SeedSequence or Generator
-        :mod:`benchkit._random` (a Generator is consumed).
+        :mod:`benchkit._random` (a Generator is consumed); the root's entropy is kept as
+        ``Subset.rng_entropy``.
     pool : array_like of bool or int, optional
         Candidate pool (mask or row indices); default all rows. ``Subset.indices`` are rows of the
         profile, not positions in the pool.
@@ -187,9 +203,10 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=
     Returns
     -------
     Subset
-        Uniform estimator weights 1/size; ``groups`` the stratum of each item;
-        ``info["allocation"]`` items per stratum, ``info["n_screened"]`` items dropped by the
-        screen, ``info["n_filled"]`` items drawn with zero weight (see Notes).
+        Rows of the profile, stratum by stratum. Uniform estimator weights 1/size; ``groups``
+        the stratum of each item; ``info["allocation"]`` items per stratum,
+        ``info["n_screened"]`` items dropped by the screen, ``info["n_filled"]`` items drawn
+        with zero weight (see Notes).
 
     Notes
     -----
@@ -200,12 +217,31 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=
     its share gives the excess to the other strata. If the screened pool has fewer positive-weight
     items than ``size``, all of them are taken and the rest is drawn uniformly from the screened
     zero-weight items (``n_filled``); fewer screened items than ``size`` is an error.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 4.4 ("boundary-position stratification with sampling weights
+       (1 - w_q) v_q after order screening").
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> from benchkit.boundary.steps import select_bsdprobe
+    >>> res = boundary.profile(simulate.load_sample("ladder"))
+    >>> sub = select_bsdprobe(res.profile, 12, rng=3)
+    >>> sub.info["n_screened"], sub.info["allocation"].tolist()   # 16 flagged items dropped
+    (16, [2, 2, 3, 3, 2])
+    >>> select_bsdprobe(res.profile, 12, rng=sub.rng_entropy).indices.tolist() == sub.indices.tolist()
+    True
     """
     if not isinstance(profile, ProfileResult):
         raise BenchkitTypeError(f"profile must be a ProfileResult; got {describe(profile)}")
     m = profile.x.size
     size = check_int("size", size, min=1)
-    rng = generator(rng)
+    root = seed_sequence(rng)
+    rng = generator(root)
     check_choice("allocation", allocation, ("equal", "proportional"))
     n_strata = profile.n - 1 if n_strata is None else check_int("n_strata", n_strata, min=1)
     cand = _pool_mask(pool, m)
@@ -246,7 +282,7 @@ def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=
     return Subset(idx, np.full(size, 1.0 / size), "bsdprobe", n_cand,
                   np.concatenate(groups).astype(np.int64),
                   {"allocation": alloc, "n_screened": int(flagged.sum()), "n_filled": n_filled,
-                   "n_strata": n_strata, "strata_capacity": caps})
+                   "n_strata": n_strata, "strata_capacity": caps}, rng_entropy=root.entropy)
 
 
 def _pool_mask(pool, m: int) -> np.ndarray:
@@ -272,14 +308,32 @@ def _pool_mask(pool, m: int) -> np.ndarray:
 class SubsetUtilityResult:
     """Repeated subset sampling scored on a reference axis (Tables 2/3, 11-14 for one benchmark).
 
+    Do BSDProbe's profile-guided subsets separate the reference models better than the baselines,
+    while keeping their ranking? Each method draws ``n_repeats`` subsets of each size; NDR > 1
+    means more positive adjacent-model score separation than the full benchmark (Eq. 9) and
+    tau_b near 1 means the subset ranks the models as the full benchmark does.
+
+    Parameters
+    ----------
+    methods, sizes, ndr, tau_b, scores, full_scores, selections, reference_models, pool, items
+        The fields below (see Attributes); built by :func:`~benchkit.boundary.steps.subset_utility`
+        or :func:`benchkit.boundary.measure_utility`.
+    estimator, n_repeats, rng_entropy, name
+        See Attributes.
+
     Attributes
     ----------
     methods : tuple of str
         Display labels (``"Random"``, ``"TinyBenchmarks"``, ``"Anchor Points"``,
         ``"BSDProbe(<axis>)"``) in column order.
     sizes : tuple of int
-    ndr, tau_b : ndarray (n_methods, n_sizes, n_repeats)
-        NDR (Eq. 9) and Kendall tau_b of the subset's model scores against the full benchmark's.
+        Subset sizes (the paper's 100 items).
+    ndr : ndarray (n_methods, n_sizes, n_repeats)
+        NDR (Eq. 9) of each drawn subset: > 1 = more positive adjacent-model separation than the
+        full benchmark; NaN when the full-set denominator is 0.
+    tau_b : ndarray (n_methods, n_sizes, n_repeats)
+        Kendall tau_b between the reference models' subset scores and their full-benchmark scores,
+        in [-1, 1] (1 = same ranking); NaN when the subset's scores are all tied.
     scores : ndarray (n_methods, n_sizes, n_repeats, n_a)
         The reference models' subset scores.
     full_scores : ndarray (n_a,)
@@ -287,12 +341,41 @@ class SubsetUtilityResult:
     selections : tuple of tuple of ndarray
         ``selections[method][size]`` -> (n_repeats, size) int64 rows (of the candidate matrix).
     reference_models : pandas.Index
+        The reference-axis models, weakest first (columns of ``scores``).
     pool : ndarray of bool
         The candidate pool (rows complete on the reference axis, the training data and the pool
         argument).
-    estimator : str
+    items : pandas.Index or None
+        Row labels of the candidate matrix (item ids), when given.
+    estimator : {"subset", "method"}
+        How subset scores were computed: plain accuracy (Eq. 9, the default) or each method's own
+        estimator.
+    n_repeats : int
+        Subsets drawn per method and size.
+    rng_entropy : int or sequence of int
+        Entropy of the root SeedSequence all draws came from: ``rng=result.rng_entropy`` repeats
+        the experiment exactly.
     name : str or None
         Benchmark label (row name in :func:`utility_table`).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 4.4, Eq. (9), Tables 2-3; App. J, Tables 11-14.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> rs = simulate.load_sample("ladder")
+    >>> u = boundary.measure_utility(rs, reference_axis=list(rs.model_ids), methods=("random",),
+    ...                              sizes=(30,), n_repeats=4, rng=1)
+    >>> u.methods, u.ndr.shape
+    (('Random', 'BSDProbe(reference)'), (2, 1, 4))
+    >>> u.summary_frame()[["method", "ndr_mean", "tau_b_mean"]].round(2)
+                    method  ndr_mean  tau_b_mean
+    0               Random      1.16        0.86
+    1  BSDProbe(reference)      1.39        0.92
     """
 
     methods: tuple
@@ -396,7 +479,7 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
                    estimator: str = "subset", anchor_metric: str = "correlation",
                    irt: str = "2pl", bsd_options: Mapping[str, Any] | None = None,
                    items=None, models=None, name: str | None = None) -> SubsetUtilityResult:
-    r"""Measurement utility of subset selection (Sec. 4.4, Tables 2/3; App. J, Tables 11-14).
+    """Measurement utility of subset selection (Sec. 4.4, Tables 2/3; App. J, Tables 11-14).
 
     Parameters
     ----------
@@ -467,6 +550,30 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
     under the 2PL special case (c = 0, d = 1) of PSN-IRT's four-parameter model, from the same
     ``irt`` fit as tinyBenchmarks. Both readings are documented in
     ``benchkit.boundary._baselines`` (the BSDProbe paper only names these baselines).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 4.4, Eq. (9), Tables 2-3; App. J, Tables 11-14.
+    .. [2] Vivek, R., Ethayarajh, K., Yang, D. and Kiela, D. "Anchor Points: Benchmarking Models
+       with Much Fewer Examples." EACL 2024.
+    .. [3] Polo, F. M. et al. "tinyBenchmarks: evaluating LLMs with fewer examples." ICML 2024.
+
+    Examples
+    --------
+    Reference scores of 4 models on 60 items; random subsets of 20 items against the full set:
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import subset_utility
+    >>> g = np.random.default_rng(0)
+    >>> R = (g.random((60, 4)) < [0.3, 0.45, 0.6, 0.8]).astype(float)
+    >>> u = subset_utility(R, methods=("random",), sizes=(20,), n_repeats=5, rng=1)
+    >>> u.full_scores.round(3), u.ndr.shape
+    (array([0.25 , 0.4  , 0.483, 0.733]), (1, 1, 5))
+    >>> subset_utility(R, methods=("random",), sizes=(20,), n_repeats=5,
+    ...                rng=u.rng_entropy).ndr.tolist() == u.ndr.tolist()
+    True
     """
     R = check_array("reference", reference, ndim=2, dtype="float", finite=False)
     n_items, n_a = R.shape
@@ -583,11 +690,13 @@ def measure_utility(rs, *, reference_axis: Sequence[str],
                     score: str = "auto", alpha_o: float = 0.05, calibration="auto",
                     entropy: Any = "auto", name: str | None = None,
                     **options) -> SubsetUtilityResult:
-    r"""Measurement utility (Sec. 4.4, App. J) from a ResponseSet with named model axes.
+    """Measurement utility (Sec. 4.4, App. J) from a ResponseSet with named model axes.
 
     Parameters
     ----------
     rs : ResponseSet
+        Repeated responses of the selection-axis models and the reference models' (principal)
+        answers.
     reference_axis : sequence of str
         Models of the reference axis.
     selection_axes : mapping of label -> sequence of str, optional
@@ -626,6 +735,23 @@ def measure_utility(rs, *, reference_axis: Sequence[str],
     incomplete on any selection axis are left out of the candidate pool (they keep their place in
     Q^(a) when complete on the reference axis). The baselines' confidences are mean correctness
     k/T of ``baseline_models``; their IRT data are principal answers where available.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 4.4, Eq. (9), Tables 2-3; App. J, Tables 11-14.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> rs = simulate.load_sample("ladder")
+    >>> u = boundary.measure_utility(rs, reference_axis=list(rs.model_ids), methods=("random",),
+    ...                              sizes=(30,), n_repeats=4, rng=1)
+    >>> boundary.steps.utility_table(u, formatted=True)
+    method              Random BSDProbe(reference)
+    benchmark
+    sample-ladder  1.16 ± 0.07         1.39 ± 0.16
     """
     check_response_set("rs", rs)
     check_choice("order", order, ("empirical", "given"))
@@ -708,12 +834,14 @@ def measure_utility(rs, *, reference_axis: Sequence[str],
 # ----------------------------------------------------------------------------------------------
 def utility_table(results, *, metric: str = "ndr", size: int | None = None,
                   formatted: bool = False, ddof: int = 1) -> pd.DataFrame:
-    r"""Tables 2/3 (11-14) layout: one row per benchmark, one column per method, mean +- sd.
+    """Tables 2/3 (11-14) layout: one row per benchmark, one column per method, mean +- sd.
 
     Parameters
     ----------
     results : SubsetUtilityResult, sequence or mapping of row label -> SubsetUtilityResult
+        One result per benchmark (the rows).
     metric : {"ndr", "tau_b"}
+        NDR (Tables 2, 11, 13) or Kendall tau_b (Tables 3, 12, 14).
     size : int, optional
         Subset size to show (default: the first size of each result).
     formatted : bool
@@ -721,6 +849,31 @@ def utility_table(results, *, metric: str = "ndr", size: int | None = None,
         ``"2.04 ± 0.06"`` (NDR with 2 decimals, tau_b with 3, as in the paper).
     ddof : int
         Degrees of freedom of the sd (default 1, the sample sd).
+
+    Returns
+    -------
+    DataFrame
+        One row per benchmark; columns ``(method, "mean")`` and ``(method, "sd")`` over the
+        repetitions, or one formatted column per method.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Tables 2-3 and 11-14.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> from benchkit.boundary.steps import utility_table
+    >>> rs = simulate.load_sample("ladder")
+    >>> u = boundary.measure_utility(rs, reference_axis=list(rs.model_ids), methods=("random",),
+    ...                              sizes=(30,), n_repeats=4, rng=1)
+    >>> utility_table(u, metric="tau_b").round(3)
+    method        Random       BSDProbe(reference)
+    stat            mean    sd                mean     sd
+    benchmark
+    sample-ladder  0.857  0.19               0.925  0.129
     """
     check_choice("metric", metric, ("ndr", "tau_b"))
     if isinstance(results, SubsetUtilityResult):

@@ -232,11 +232,24 @@ def _group_answers(answers, item_ids, model_names, k) -> dict | None:
 class TrajectoryView:
     """A profile result with the names, text and answers the trajectory explorer shows.
 
+    The view model of :class:`benchkit.widgets.TrajectoryExplorer`: its methods compute every
+    number the explorer draws (the item table, the benchmark-level histograms of x, w, v and o,
+    one item's trajectory with its isotonic fit and crossings), so they can be read and tested
+    without Jupyter.
+
+    Parameters
+    ----------
+    profile, items, models, entropy_source, text, answers, frame
+        The fields below (see Attributes); built by :func:`trajectory_view`.
+
     Attributes
     ----------
     profile : ProfileResult
-    items, models : list of str
-        Item ids (one per row) and model names along the axis (weakest first).
+        The item profiles shown (x, w, v, o, flags, fits).
+    items : list of str
+        Item ids, one per row of ``profile``.
+    models : list of str
+        Model names along the axis (weakest first).
     entropy_source : str
         ``"binary"`` or ``"answer states"`` (what E is).
     text : list of (str or None), or None
@@ -248,6 +261,21 @@ class TrajectoryView:
         :meth:`TrajectoryView.item_answers` and :meth:`TrajectoryView.compact_answers`.
     frame : DataFrame
         ``profile.to_frame()`` indexed by the item ids.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1-3.3 (trajectories, profiles, benchmark-level distributions).
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> from benchkit.boundary.explore import trajectory_view
+    >>> view = trajectory_view(boundary.profile(simulate.load_sample("ladder")))
+    >>> s = view.summary()
+    >>> s["n_items"], s["n_flagged"], s["entropy_source"]
+    (300, 16, 'answers')
     """
 
     profile: Any
@@ -454,6 +482,7 @@ def trajectory_view(result: Any, *, items: Any = None, models: Any = None, text:
     items, models : sequence of str, optional
         Item ids (one per row) and model names along the axis (weakest first).
     text : mapping item -> str, sequence, Series or DataFrame with a ``text`` column, optional
+        Question text per item (default: the ``text`` column of the profiled items, if any).
     entropy : array (items, n), optional
         Normalized answer-state entropies (Eq. 2) replacing ``result.entropy``; the profiles are
         recomputed with :func:`benchkit.boundary.steps.profiles` (same counts, T, alpha_o, calibration,
@@ -468,6 +497,23 @@ def trajectory_view(result: Any, *, items: Any = None, models: Any = None, text:
     Returns
     -------
     TrajectoryView
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1-3.3.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> from benchkit.boundary.explore import trajectory_view
+    >>> view = trajectory_view(boundary.profile(simulate.load_sample("ladder")))
+    >>> view.models[:2], view.items[:2]
+    (['sim-0.6b', 'sim-1.7b'], ['q0000', 'q0001'])
+    >>> t = view.trajectory(0)
+    >>> t["c"], round(t["x"], 2), t["flagged"]
+    ([0.0, 0.2, 0.3, 0.3, 0.8, 1.0], 0.68, False)
     """
     info = _unwrap(result)
     prof = info["profile"]

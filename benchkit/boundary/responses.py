@@ -47,6 +47,16 @@ __all__ = [
 class ResponseProfiles:
     """Profiles of a ResponseSet's items along one model axis, with the data behind them.
 
+    What :func:`benchkit.boundary.profile` returns: for every item its boundary position x (where
+    on the axis it becomes solvable), width w, validity v and order-consistency score o with the
+    review flag, together with the trajectories and the axis they were computed on. Start with
+    :meth:`to_frame` (one row per item) and sort by ``o`` to see the items flagged for review.
+
+    Parameters
+    ----------
+    profile, trajectories, axis, items, n_dropped, name
+        The fields below (see Attributes).
+
     Attributes
     ----------
     profile : ProfileResult
@@ -54,12 +64,41 @@ class ResponseProfiles:
     trajectories : Trajectories
         C_q and E_q and the answer-state counts they come from.
     axis : ModelAxis
+        The ordered probe models (weakest first) the profiles are read along.
     items : pandas.DataFrame
         Item metadata of the profiled items (benchmark, source, text, answer key, labels, ...).
     n_dropped : int
         Items left out because some axis model lacks T responses on them.
     name : str, optional
         Name of the ResponseSet (e.g. the benchmark).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1-3.3, App. A-F.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> res = boundary.profile(simulate.load_sample("ladder"))
+    >>> res.n_items, res.T, res.n_dropped
+    (300, 10, 0)
+    >>> res.to_frame()[["x", "w", "v", "o", "flagged"]].head(3).round(3)
+               x      w      v      o  flagged
+    item
+    q0000  0.680  0.480  0.820  1.000    False
+    q0001  0.360  0.240  0.933  1.000    False
+    q0002  0.367  0.283  0.686  0.965    False
+    >>> res.trajectory_frame("q0000")[["k", "c", "e", "fit"]].round(2)
+               k    c     e  fit
+    model
+    sim-0.6b   0  0.0  0.74  0.0
+    sim-1.7b   2  0.2  0.88  0.2
+    sim-4b     3  0.3  0.92  0.3
+    sim-8b     3  0.3  0.65  0.3
+    sim-14b    8  0.8  0.36  0.8
+    sim-32b   10  1.0  0.00  1.0
     """
 
     profile: ProfileResult
@@ -114,7 +153,39 @@ class ResponseProfiles:
 
 def profile_trajectories(traj: Trajectories, *, alpha_o: float = 0.05, calibration="auto",
                          by=None) -> ProfileResult:
-    """:func:`profiles` on a :class:`Trajectories` (counts, T and entropies taken from it)."""
+    """:func:`~benchkit.boundary.steps.profiles` on a :class:`Trajectories`.
+
+    Parameters
+    ----------
+    traj : Trajectories
+        Trajectories along an axis (:func:`trajectories`); its counts, T and entropies are used.
+    alpha_o : float, default 0.05
+        Screening level of the order-consistency score (the paper's).
+    calibration : "auto", "exact" or CalibrationTable, default "auto"
+        See :func:`~benchkit.boundary.steps.profiles`.
+    by : sequence, optional
+        A benchmark label per item (App. B positioning within benchmarks).
+
+    Returns
+    -------
+    ProfileResult
+        Profiles with the trajectories' item and model labels.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.2, App. A-D.
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.boundary.steps import profile_trajectories, trajectories
+    >>> tr = trajectories(simulate.load_sample("ladder"))
+    >>> prof = profile_trajectories(tr)
+    >>> int(prof.flagged.sum()), prof.models[0]
+    (16, 'sim-0.6b')
+    """
     return profiles(traj.counts, traj.T, entropy=traj.entropy, alpha_o=alpha_o,
                     calibration=calibration, items=np.asarray(traj.items, dtype=object),
                     by=by, models=[str(m) for m in traj.models])
@@ -124,9 +195,16 @@ def profile(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
             calibration="auto", by: str | None = "benchmark") -> ResponseProfiles:
     """BSDProbe profiles of a ResponseSet's items along a model axis (Sec. 3.1-3.2, App. A-F).
 
+    The entry point of BSDProbe: it orders the probe models (App. F), builds each item's
+    correctness and entropy trajectories from the repeated responses (Sec. 3.1) and profiles them
+    (Sec. 3.2): where along the axis the item becomes solvable (x), how sharply (w), how well
+    supported the transition is (v), and whether the reversals of its raw trajectory call for a
+    review (o, flagged when o <= alpha_o).
+
     Parameters
     ----------
     rs : benchkit.ResponseSet
+        T repeated responses per (model, item), with answer states when available.
     axis : None, "accuracy", "size", sequence of model ids, dict or ModelAxis
         The probe models and their order (:func:`benchkit.boundary.steps.model_axis`); default the
         empirical principal-answer accuracy order of all models (App. F).
@@ -134,16 +212,17 @@ def profile(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
         Entropy states (see :func:`benchkit.boundary.steps.trajectories`): with correctness only, e is
         computed on {correct, incorrect} and ``trajectories.entropy_source`` says "binary".
     alpha_o : float, default 0.05
-        Screening level of the order-consistency score.
+        Screening level of the order-consistency score (the paper's).
     calibration : "auto", "exact" or CalibrationTable
         See :func:`benchkit.boundary.steps.profiles`; matched to (n, T) of the axis.
     by : str or None, default "benchmark"
-        The split: the items column whose values are the benchmarks B of App. B (Delta = 0 positioning uses
-        reference items of the same benchmark); ignored when the column is absent.
+        The split: the items column whose values are the benchmarks B of App. B (Delta = 0
+        positioning uses reference items of the same benchmark); ignored when the column is absent.
 
     Returns
     -------
     ResponseProfiles
+        The profiles, trajectories, axis and item metadata; ``to_frame()`` has one row per item.
 
     Notes
     -----
@@ -151,6 +230,28 @@ def profile(rs, *, axis=None, states: str = "auto", alpha_o: float = 0.05,
     The ordering of App. F is estimated per call: to follow the paper's per-benchmark axes, call
     this once per benchmark (``rs.select(benchmark=...)``) or use
     :func:`benchkit.boundary.diagnose`.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1-3.2 (Eq. 1-8), App. A-F.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> rs = simulate.load_sample("ladder")     # 300 items, 6 models, T = 10 responses
+    >>> res = boundary.profile(rs)
+    >>> res.axis.models
+    ('sim-0.6b', 'sim-1.7b', 'sim-4b', 'sim-8b', 'sim-14b', 'sim-32b')
+    >>> int(res.profile.flagged.sum())          # items flagged for order-focused review
+    16
+    >>> res.to_frame().sort_values("o")[["x", "o", "flagged"]].head(3).round(4)
+                x    o  flagged
+    item
+    q0050  0.2156  0.0     True
+    q0217  0.8292  0.0     True
+    q0267  0.2750  0.0     True
     """
     check_response_set("rs", rs)
     ax = model_axis(rs, axis=axis)
@@ -213,6 +314,7 @@ def trajectories(rs, *, axis=None, states: str = "auto") -> Trajectories:
     Parameters
     ----------
     rs : benchkit.ResponseSet
+        T repeated responses per (model, item).
     axis : ModelAxis, sequence of model ids, "accuracy" or "size", optional
         The ordered probe models (see :func:`benchkit.boundary.steps.model_axis`); default: the
         empirical accuracy ordering of all models (App. F).
@@ -232,6 +334,27 @@ def trajectories(rs, *, axis=None, states: str = "auto") -> Trajectories:
     incorrect in another (a scoring rule that depends on more than the reduced answer) counts as
     two states, so the reduction map preserves correctness judgments as Sec. 3.1 requires; a
     :class:`~benchkit.BenchkitWarning` reports how often that happens.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.1, Eq. (1)-(3); App. E (state reduction).
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.boundary.steps import trajectories
+    >>> tr = trajectories(simulate.load_sample("ladder"))
+    >>> tr.entropy_source, tr.c.shape
+    ('answers', (300, 6))
+    >>> tr.distribution("q0000").round(1)      # p_{i,q} of Eq. 1: states x models
+    model        correct  sim-0.6b  sim-1.7b  sim-4b  sim-8b  sim-14b  sim-32b
+    state
+    D              False       0.5       0.2     0.2     0.6      0.2      0.0
+    A              False       0.2       0.5     0.4     0.0      0.0      0.0
+    <no answer>    False       0.3       0.1     0.1     0.1      0.0      0.0
+    C               True       0.0       0.2     0.3     0.3      0.8      1.0
     """
     states = check_choice("states", states, ("auto", "answers", "binary"))
     ax = model_axis(rs, axis=axis)
@@ -287,9 +410,14 @@ def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto
              alpha_o: float = 0.05, calibration="auto", bins: int = 10) -> Diagnosis:
     """Profiles and benchmark-level summaries for every benchmark x axis (Sec. 4.2, Table 1).
 
+    The benchmark-level diagnosis of Sec. 3.3: each benchmark is profiled along each model axis
+    (ordered separately per benchmark, App. F) and summarized by the distributions of x, w and v,
+    the share of flat fits and the order-anomaly rate (Table 1).
+
     Parameters
     ----------
     rs : benchkit.ResponseSet
+        One or several benchmarks (split by ``by``).
     axes : dict name -> axis spec, optional
         Axis specifications as accepted by :func:`benchkit.boundary.steps.model_axis` (e.g.
         ``{"codellama": {"models": [...], "order": "accuracy"}, "size": "size"}``); default one
@@ -298,10 +426,34 @@ def diagnose(rs, *, axes=None, by: str | None = "benchmark", states: str = "auto
     by : str or None, default "benchmark"
         Items column splitting the set into benchmarks; None (or an absent column) treats the set
         as one benchmark named ``rs.name``.
+    states : {"auto", "answers", "binary"}, default "auto"
+        Entropy states (:func:`profile`).
+    alpha_o : float, default 0.05
+        Screening level of the order-consistency score (the paper's).
+    calibration : "auto", "exact" or CalibrationTable, default "auto"
+        Order-score calibration (:func:`benchkit.boundary.steps.profiles`).
+    bins : int, default 10
+        Histogram bins on [0, 1] for x, w and v.
 
     Returns
     -------
     Diagnosis
+        ``table1()``: order-anomaly rates (%) per benchmark x axis; ``to_frame()``: every summary.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. Sec. 3.3, Sec. 4.2, Table 1, Figures 3-5.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> d = boundary.diagnose(simulate.load_sample("ladder"), axes={"accuracy": None, "size": "size"})
+    >>> d.table1().round(2)
+               accuracy  size
+    benchmark
+    sim            5.33  5.33
     """
     check_response_set("rs", rs)
     if axes is None:
@@ -327,12 +479,56 @@ def estimate_reliability(rs, model: str, *, block_sizes="auto", t="auto",
                          n_resamples: int = 10_000, n_permutations: int = 10_000,
                          confidence_level: float = 0.95, rng=42,
                          n_jobs: int | None = None) -> ReliabilityResult:
-    """:func:`split_half_reliability` on one model of a ResponseSet with answer states.
+    """Split-half reliability of one model's repeated responses on a ResponseSet (App. G).
 
+    :func:`~benchkit.boundary.steps.split_half_reliability` on the answer states of ``model``: are
+    its repeated responses to an item more alike than its responses to different items?
+
+    Parameters
+    ----------
+    rs : benchkit.ResponseSet
+        Responses with answer states (an ``answer`` column).
+    model : str
+        The model whose responses are split (the paper uses Qwen3-8B's 50 responses per item).
+    block_sizes : "auto" or sequence of int, default "auto"
+        Block sizes t; "auto" keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or
+        1..R//2 when none do.
+    t : "auto" or int, default "auto"
+        Block size of the role contrast; "auto" is 20 if available, else the largest block size.
+    n_resamples : int, default 10,000
+        Bootstrap replicates (the paper's).
+    n_permutations : int, default 10,000
+        Permutations (the paper's).
+    confidence_level : float, default 0.95
+        Of the bootstrap interval of G_t.
+    rng : None, int, SeedSequence or Generator, default 42
+        Root of the randomness (the paper's seed 42); kept as ``rng_entropy``.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+
+    Returns
+    -------
+    ReliabilityResult
+        Tables 7-8 quantities for this benchmark and model.
+
+    Notes
+    -----
     Roles: correct; incorrect with an extracted answer; invalid (answer ``benchkit.NO_ANSWER``).
-    Items with fewer than R responses (R = the most common count) are left out. ``block_sizes=
-    "auto"`` keeps the paper's (5, 10, 15, 20, 25) that fit (2 t <= R), or 1..R//2 when none do;
-    ``t="auto"`` is 20 if available, else the largest block size.
+    Items with fewer than R responses (R = the most common count) are left out.
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. G, Eq. (20)-(22), Tables 7-8.
+
+    Examples
+    --------
+    >>> from benchkit import boundary, simulate
+    >>> rs = simulate.load_sample("ladder")       # T = 10: two blocks of 5 responses
+    >>> r = boundary.estimate_reliability(rs, "sim-8b", n_resamples=200, n_permutations=200, rng=1)
+    >>> r.block_sizes, r.t, round(r.G, 4), round(r.p_perm, 4)
+    ((5,), 5, 0.1401, 0.005)
     """
     n_jobs = check_n_jobs(n_jobs)
     check_response_set("rs", rs)
@@ -384,18 +580,40 @@ def answers_from_generations(responses, *, items=None, task: str,
     task : {"mcq", "math", "qa"}
         The reducer g_q (:func:`benchkit.boundary.steps.reduce_generation`).
     generation_column : str, default "generation"
+        Column of ``responses`` holding the raw model output.
     reference_column : str, optional
         Column with the reference per row (a letter, a math answer or a list of QA aliases);
         default ``"answer_key"``, looked up in ``responses`` first, then in ``items``. Without any,
         only ``answer`` is added.
-    choices, match
-        As in :func:`benchkit.boundary.steps.reduce_generations`.
+    choices : str or int, default "ABCD"
+        Option letters for ``task="mcq"`` (:func:`benchkit.boundary.steps.reduce_generations`).
+    match : {"substring", "exact"}, default "substring"
+        QA matching rule (:func:`benchkit.boundary.steps.reduce_generations`).
 
     Returns
     -------
     DataFrame
         A copy of ``responses`` with ``answer`` (the state; ``NO_ANSWER`` when nothing could be
         extracted) and, with references, ``correct`` (0/1; replaced if present).
+
+    References
+    ----------
+    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
+       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
+       2026. App. E (task-specific state reduction and evaluation).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.boundary.steps import answers_from_generations
+    >>> df = pd.DataFrame({"model": ["a", "a", "b"], "item": ["q1", "q2", "q1"],
+    ...                    "generation": ["The answer is (B).", "I think C", '{"answer": "B"}'],
+    ...                    "answer_key": ["B", "D", "B"]})
+    >>> answers_from_generations(df, task="mcq")[["answer", "correct"]]
+      answer  correct
+    0      B        1
+    1      C        0
+    2      B        1
     """
     from benchkit._validation import check_columns
     from benchkit.boundary._reducers import reduce_generations

@@ -8,20 +8,24 @@ chart function without Altair raises an ImportError that names the ``benchkit[ju
 Generic charts of a ResponseSet live here; one module per method holds that method's charts:
 :mod:`benchkit.charts.boundary` (paper 000), :mod:`benchkit.charts.dif` (001),
 :mod:`benchkit.charts.measure` (002), :mod:`benchkit.charts.landscape` (003),
-:mod:`benchkit.charts.quality` (004), :mod:`benchkit.charts.labels` (answer-key checks) and
-:mod:`benchkit.charts.paired` (model comparisons). They load on first access (``charts.measure``) or with
+:mod:`benchkit.charts.quality` (004), :mod:`benchkit.charts.labels` (answer-key checks),
+:mod:`benchkit.charts.paired` (model comparisons) and :mod:`benchkit.charts.auditing` (the
+cross-method audit). They load on first access (``charts.measure``) or with
 ``from benchkit.charts import measure as charts_measure``, and share the one lazy Altair loader
 below.
+
 Showing charts in JupyterLab offline
 ------------------------------------
 Altair 6 emits Vega-Lite 6 specs. JupyterLab 4.6's built-in Vega renderer only knows the
 ``application/vnd.vegalite.v3/v4/v5+json`` mimetypes, and Altair's default ``"html"`` renderer loads
-vega, vega-lite and vega-embed from a CDN. :func:`enable_offline_rendering` switches Altair to its
-``"jupyter"`` renderer with ``offline=True``: every chart is shown as an ``alt.JupyterChart``
-anywidget whose JavaScript is a self-contained bundle produced by vl-convert (no network), the same
-mechanism benchkit's explorers use. The committed notebook then stores only a small widget reference
-per chart; ``enable_offline_rendering(static=True)`` stores each chart as an SVG instead, for
-notebooks shared as reports (a standalone page: ``chart.save(..., inline=True)``).
+vega, vega-lite and vega-embed from a CDN. :func:`enable_offline_rendering` switches Altair to
+benchkit's ``"benchkit"`` renderer: every chart becomes ONE output holding the interactive chart
+(an ``alt.JupyterChart`` anywidget whose JavaScript is a self-contained bundle produced by
+vl-convert, no network), a PNG of it at 2x with alt text, and a caption as ``text/plain``
+(:mod:`benchkit.charts._display` explains why). A live kernel shows the interactive chart once; a
+notebook stored by ``scripts/execute_notebooks.py`` keeps the PNG, which JupyterLab (trusted or
+not, with or without a kernel), nbconvert and code hosts show. ``enable_offline_rendering(static=True)``
+stores the PNG and caption only.
 """
 from __future__ import annotations
 
@@ -40,9 +44,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from benchkit.response_set import ResponseSet
 
 __all__ = ["accuracy_chart", "difficulty_bins", "difficulty_histogram", "enable_offline_rendering", "show",
-           "to_svg"]
+           "to_png", "to_svg"]
 
-_METHOD_MODULES = ("boundary", "dif", "labels", "landscape", "measure", "paired", "quality")
+_METHOD_MODULES = ("auditing", "boundary", "dif", "labels", "landscape", "measure", "paired", "quality")
 
 _INSTALL_HINT = (
     "benchkit.charts needs Altair (and vl-convert-python for offline rendering); "
@@ -76,24 +80,43 @@ def _check_response_set(rs: Any) -> "ResponseSet":
 
 
 def enable_offline_rendering(*, static: bool = False) -> None:
-    """Show Altair charts in JupyterLab with no network access.
+    """Show Altair charts in JupyterLab with no network access, each as one readable output.
 
     Parameters
     ----------
     static : bool, default False
-        False: Altair's ``"jupyter"`` renderer with ``offline=True`` (charts become interactive
-        ``alt.JupyterChart`` anywidgets bundled by vl-convert). They need a live kernel: a saved
-        notebook stores only a widget reference, which JupyterLab, nbconvert and GitHub show as a
-        line of text. True: Altair's ``"svg"`` renderer. vl-convert draws each chart as an SVG
-        stored in the output itself, so a saved notebook shows its charts anywhere, without a
-        kernel (no tooltips or selections). Use it for notebooks shared as reports.
+        False: Altair's renderer becomes ``"benchkit"``. Each chart is one output whose bundle holds
+        the interactive ``alt.JupyterChart`` (bundled offline by vl-convert), a PNG at 2x with alt
+        text and a caption: a running kernel shows the interactive chart, a stored notebook the
+        PNG. True: ``"benchkit-static"``, the PNG and the caption only (no widget at all).
+
+    Returns
+    -------
+    None
+        Altair's active renderer is switched for the session (``alt.renderers.active``).
 
     Notes
     -----
-    See the module docstring for why the default renderers do not work offline in JupyterLab 4.6
-    with Altair 6. A saved output that holds both a widget reference and an SVG does not help:
-    JupyterLab renders the widget mimetype, falls back to its text/plain line when the widget
-    state is missing, and never shows the SVG (checked in headless JupyterLab 4.6).
+    See the module docstring for why Altair's own renderers do not work offline in JupyterLab 4.6
+    with Altair 6, and :mod:`benchkit.charts._display` for the bundle. JupyterLab shows an SVG
+    only in a trusted notebook and a widget view only while its kernel runs ("Error displaying
+    widget: model not found" otherwise, checked in headless JupyterLab 4.6), hence the PNG.
+
+    References
+    ----------
+    The Altair documentation, "Displaying Altair Charts" (renderers, ``"jupyter"`` with
+    ``offline=True``), https://altair-viz.github.io/user_guide/display_frontends.html; the
+    vl-convert project, https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import altair as alt
+    >>> from benchkit.charts import enable_offline_rendering
+    >>> before = alt.renderers.active
+    >>> enable_offline_rendering(static=True)
+    >>> alt.renderers.active
+    'benchkit-static'
+    >>> _ = alt.renderers.enable(before)  # back to the previous renderer
     """
     if not isinstance(static, bool):
         raise BenchkitTypeError(f"static must be True or False, got {static!r}")
@@ -104,11 +127,23 @@ def enable_offline_rendering(*, static: bool = False) -> None:
             import anywidget  # noqa: F401
     except ImportError as exc:
         raise ImportError(_INSTALL_HINT) from exc
-    if static:
-        alt.renderers.enable("svg")
-    else:
-        alt.renderers.enable("jupyter", offline=True)
+    from benchkit.charts import _display
 
+    alt.renderers.register("benchkit", _display.live_renderer)
+    alt.renderers.register("benchkit-static", _display.static_renderer)
+    alt.renderers.enable("benchkit-static" if static else "benchkit")
+
+
+def _check_chart(chart: Any) -> dict:
+    """The Vega-Lite dict of an Altair chart (vl-convert installed), else a clear error."""
+    _altair()
+    try:
+        import vl_convert  # noqa: F401
+    except ImportError as exc:
+        raise ImportError(_INSTALL_HINT) from exc
+    if not hasattr(chart, "to_dict"):
+        raise BenchkitTypeError(f"chart must be an Altair chart, got {type(chart).__name__}")
+    return chart.to_dict()
 
 
 def to_svg(chart: Any) -> str:
@@ -117,41 +152,129 @@ def to_svg(chart: Any) -> str:
     Parameters
     ----------
     chart : altair.Chart or any Altair top-level chart
+        The chart to draw (any benchkit chart function's result).
 
     Returns
     -------
     str
         The SVG text.
+
+    References
+    ----------
+    The vl-convert project (Vega-Lite to SVG/PNG without a browser), https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> svg = charts.to_svg(charts.accuracy_chart(rs))
+    >>> svg.startswith("<svg")
+    True
     """
-    _altair()
-    try:
-        import vl_convert
-    except ImportError as exc:
-        raise ImportError(_INSTALL_HINT) from exc
-    if not hasattr(chart, "to_dict"):
-        raise BenchkitTypeError(f"chart must be an Altair chart, got {type(chart).__name__}")
-    return vl_convert.vegalite_to_svg(chart.to_dict())
+    import vl_convert
+
+    return vl_convert.vegalite_to_svg(_check_chart(chart))
 
 
-def show(chart: Any) -> None:
-    """Display a chart for a notebook that is also a report: the chart, then its static SVG.
+def to_png(chart: Any) -> bytes:
+    """The chart drawn as a PNG at 2x by vl-convert, as stored in notebooks (offline).
 
-    With :func:`enable_offline_rendering` (``static=False``) the first output is the interactive
-    chart, which needs a live kernel; the second is the same chart as an SVG image stored in the
-    notebook, so the saved notebook shows it on a code host or nbviewer without a kernel. With
-    ``static=True`` the chart is already an SVG and is shown once.
+    Parameters
+    ----------
+    chart : altair.Chart or any Altair top-level chart
+        The chart to draw.
+
+    Returns
+    -------
+    bytes
+        The PNG image: twice the chart's size in CSS pixels, with 12 px of room around it.
+
+    References
+    ----------
+    The vl-convert project (Vega-Lite to SVG/PNG without a browser),
+    https://github.com/vega/vl-convert.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.to_png(charts.accuracy_chart(rs))[1:4]
+    b'PNG'
+    """
+    from benchkit.charts import _display
+
+    return _display.to_png(_check_chart(chart))
+
+
+def show(chart: Any, *, alt: str | None = None) -> None:
+    """Display a chart as one output: the interactive chart, its PNG with alt text, a caption.
+
+    The same output as displaying the chart after :func:`enable_offline_rendering` (which
+    ``show`` does not need), with your own ``alt`` text if given. A running kernel shows the
+    interactive chart once; a notebook stored by ``scripts/execute_notebooks.py`` shows the PNG.
+    After ``enable_offline_rendering(static=True)`` only the PNG and the caption are shown.
 
     Parameters
     ----------
     chart : altair.Chart
+        The chart to display.
+    alt : str, optional
+        Alt text and caption of the image; default a description generated from the spec
+        (title, kind of chart, what each axis and legend shows).
+
+    Returns
+    -------
+    None
+        The chart is displayed as one output (live view, PNG with alt text, caption).
+
+    References
+    ----------
+    The Jupyter display protocol (``IPython.display.display``),
+    https://ipython.readthedocs.io/en/stable/api/generated/IPython.display.html.
+
+    Examples
+    --------
+    In a notebook cell (outside one, ``display`` prints the whole bundle, PNG included):
+
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.show(charts.accuracy_chart(rs), alt="Accuracy of 8 models.")  # doctest: +SKIP
     """
-    alt = _altair()
-    from IPython.display import SVG
+    if alt is not None and not isinstance(alt, str):
+        raise BenchkitTypeError(f"alt must be a string, got {type(alt).__name__}")
+    spec = _check_chart(chart)
     from IPython.display import display
 
-    display(chart)
-    if alt.renderers.active != "svg":
-        display(SVG(to_svg(chart)))
+    from benchkit.charts import _display
+
+    live = _altair().renderers.active != "benchkit-static"
+    data, metadata = _display.chart_bundle(spec, live=live, alt=alt)
+    display(data, metadata=metadata, raw=True)
+
+
+def _no_frame(alt) -> Any:
+    """A view with no frame (text panels of the explorers' static images)."""
+    return alt.ViewBackground(stroke=None)
+
+
+def _text_table(alt, frame: pd.DataFrame, widths: dict[str, int], *, title: Any) -> "altair.Chart":
+    """``frame``'s columns as a text table: one narrow chart per column, its header as the title.
+
+    ``widths`` maps each column shown to its width (px); longer text ends in an ellipsis. The
+    static images of the explorers show their tables with it.
+    """
+    n = len(frame)
+    columns = []
+    for col, w in widths.items():
+        data = pd.DataFrame({"row": range(n), "text": frame[col].astype(str).to_numpy()})
+        columns.append(alt.Chart(data).mark_text(align="left", baseline="middle", limit=w - 6, fontSize=11)
+                       .encode(x=alt.value(0), y=alt.Y("row:O", axis=None), text="text:N")
+                       .properties(width=w, height=16 * max(n, 1), view=_no_frame(alt),
+                                   title=alt.TitleParams(col, anchor="start", fontSize=11)))
+    return alt.hconcat(*columns, spacing=4).properties(title=alt.TitleParams(title, anchor="start"))
 
 
 def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Chart":
@@ -170,6 +293,27 @@ def accuracy_chart(rs: "ResponseSet", *, title: str | None = None) -> "altair.Ch
     altair.Chart
         Data columns ``model``, ``accuracy``, ``family``, ``rank`` (1 = most accurate; ties keep
         roster order).
+
+    References
+    ----------
+    J. VanderPlas et al. (2018), "Altair: Interactive Statistical Visualizations for Python",
+    Journal of Open Source Software 3(32), 1057. A. Satyanarayan, D. Moritz, K. Wongsuphasawat and
+    J. Heer (2017), "Vega-Lite: A Grammar of Interactive Graphics", IEEE Transactions on
+    Visualization and Computer Graphics 23(1), 341-350.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> chart = charts.accuracy_chart(rs)
+    >>> chart.mark
+    'bar'
+    >>> chart.data.head(3).round(3)
+           model  accuracy   family  rank
+    0  sim-mcq-7     0.827  unknown     1
+    1  sim-mcq-8     0.823  unknown     2
+    2  sim-mcq-6     0.710  unknown     3
     """
     alt = _altair()
     rs = _check_response_set(rs)
@@ -209,10 +353,34 @@ def difficulty_bins(rs: "ResponseSet", *, bins: int = 20) -> pd.DataFrame:
     :func:`numpy.histogram`, except that a p-value on an edge is never pushed into the lower bin by
     floating-point rounding. Items observed for no model have no p-value and are left out.
 
+    Parameters
+    ----------
+    rs : ResponseSet
+        The responses; a single variant.
+    bins : int, default 20
+        Number of equal-width bins on [0, 1] (1 to 1,000).
+
     Returns
     -------
     pandas.DataFrame
-        Columns ``bin_start``, ``bin_end``, ``n_items``.
+        Columns ``bin_start``, ``bin_end``, ``n_items``: one row per bin, empty bins included.
+
+    References
+    ----------
+    F. M. Lord and M. R. Novick (1968), Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the item p-value, classical test theory's difficulty index).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> charts.difficulty_bins(rs, bins=4)
+       bin_start  bin_end  n_items
+    0       0.00     0.25       45
+    1       0.25     0.50       37
+    2       0.50     0.75       63
+    3       0.75     1.00      155
     """
     rs = _check_response_set(rs)
     bins = check_int("bins", bins, min=1, max=1000)
@@ -233,6 +401,7 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     Parameters
     ----------
     rs : ResponseSet
+        The responses; a single variant.
     bins : int
         Number of equal-width bins on [0, 1] (default 20, i.e. 0.05 wide).
     title : str, optional
@@ -243,6 +412,24 @@ def difficulty_histogram(rs: "ResponseSet", *, bins: int = 20, title: str | None
     altair.Chart
         A bar per bin; the data are :func:`difficulty_bins` (``bin_start``, ``bin_end``,
         ``n_items``), binned in Python so the chart shows exactly these counts.
+
+    References
+    ----------
+    F. M. Lord and M. R. Novick (1968), Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the item p-value).
+    J. VanderPlas et al. (2018), "Altair: Interactive Statistical Visualizations for Python",
+    Journal of Open Source Software 3(32), 1057. A. Satyanarayan, D. Moritz, K. Wongsuphasawat and
+    J. Heer (2017), "Vega-Lite: A Grammar of Interactive Graphics", IEEE Transactions on
+    Visualization and Computer Graphics 23(1), 341-350.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit import charts
+    >>> rs = benchkit.simulate.load_sample("mcq")  # 300 items x 8 models
+    >>> chart = charts.difficulty_histogram(rs, bins=4)
+    >>> chart.mark, chart.data["n_items"].tolist()
+    ('bar', [45, 37, 63, 155])
     """
     alt = _altair()
     data = difficulty_bins(rs, bins=bins)

@@ -105,6 +105,7 @@ def trajectory_frames(profile: Any, item: Any, *, models: Sequence[str] | None =
     Parameters
     ----------
     profile : ProfileResult
+        From :func:`benchkit.boundary.steps.profiles` (or a ResponseSet-level result holding one).
     item : int or label
         Row index, or an item label of ``profile.items``.
     models : sequence of str, optional
@@ -118,6 +119,34 @@ def trajectory_frames(profile: Any, item: Any, *, models: Sequence[str] | None =
     s_i = (i-1)/(n-1)), ``"crossings"`` (``alpha, Q``: Q_0.25, Q_0.5, Q_0.75; empty when
     Delta = 0) and ``"high"`` (``start, end``: the high-side region from Q_0.75 to the last
     model; empty when Delta = 0) and a one-row ``"numbers"`` (the item's row of ``to_frame()``).
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 3.1, Eq. (2)-(3) (the trajectories E and C),
+    Sec. 3.2, Eq. (4) (the crossings) and App. A (the isotonic fit).
+
+    Examples
+    --------
+    Item q0 rises 0, 3, 7, 10 correct of 10 along the axis: half the gain is reached at s = 0.5.
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.charts import boundary as cb
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> prof = profiles(K, 10, items=["q0", "q1", "q2"])
+    >>> frames = cb.trajectory_frames(prof, "q0")
+    >>> frames["points"][["model", "k", "c", "fit"]]
+      model   k    c  fit
+    0    m1   0  0.0  0.0
+    1    m2   3  0.3  0.3
+    2    m3   7  0.7  0.7
+    3    m4  10  1.0  1.0
+    >>> frames["crossings"].round(3)
+       alpha      Q
+    0   0.25  0.278
+    1   0.50  0.500
+    2   0.75  0.722
     """
     p = _profile(profile)
     r = _row(p, item)
@@ -155,6 +184,42 @@ def trajectory_chart(profile: Any, items: Any, *, models: Sequence[str] | None =
     (thick line), the normalized entropy trajectory E (dashed), the crossings Q_0.25, Q_0.5 and
     Q_0.75 of the fit (vertical rules; Eq. 4) and the high-side region H (shaded; Eq. 6). The
     title gives x, w, v, o and the flag.
+
+    Parameters
+    ----------
+    profile : ProfileResult
+        From :func:`benchkit.boundary.steps.profiles` (or a ResponseSet-level result holding one).
+    items : int, label or sequence of them
+        The items drawn, one panel each (row indices or labels of ``profile.items``).
+    models : sequence of str, optional
+        Axis model names (weakest first); default the profile's own, as
+        :func:`trajectory_frames`.
+    width, height : int
+        Size of each panel in pixels.
+    columns : int, default 3
+        Panels per row.
+
+    Returns
+    -------
+    altair.Chart
+        One layered panel per item (a single panel, or panels concatenated ``columns`` per row);
+        the data are :func:`trajectory_frames`.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 3.1-3.2, Eq. (2)-(6) and App. A.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.charts import boundary as cb
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> prof = profiles(K, 10, items=["q0", "q1", "q2"])
+    >>> chart = cb.trajectory_chart(prof, ["q0", "q2"])
+    >>> type(chart).__name__, len(chart.hconcat)
+    ('HConcatChart', 2)
     """
     alt = _altair()
     p = _profile(profile)
@@ -165,8 +230,9 @@ def trajectory_chart(profile: Any, items: Any, *, models: Sequence[str] | None =
         fr = trajectory_frames(p, it, models=models)
         num = fr["numbers"].iloc[0]
         label = fr["numbers"].index[0]
-        title = (f"{label}: x={num['x']:.2f} w={num['w']:.2f} v={num['v']:.2f} "
-                 f"o={num['o']:.3g}{' FLAG' if num['flagged'] else ''}")
+        # two lines, so the title is no wider than the panel (three panels fit a notebook)
+        title = [f"{label}:", f"x={num['x']:.2f} w={num['w']:.2f} v={num['v']:.2f} "
+                 f"o={num['o']:.3g}{' FLAG' if num['flagged'] else ''}"]
         long = fr["points"].melt(id_vars=["model", "position", "k"], value_vars=["c", "fit", "entropy"],
                                  var_name="series", value_name="value")
         long["series"] = long["series"].map({"c": "C (correctness)", "fit": "isotonic fit",
@@ -214,6 +280,28 @@ def distribution_frame(profiles: Any, *, bins: int = 10) -> pd.DataFrame:
         the v mass). As in Sec. 3.3, x and w use Delta > 0 items only (App. B's assigned positions
         are excluded), v uses all items, and the v-weighted rows are present only when the total
         weight is positive.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 3.3 (benchmark-level distributions; Figures 3-5).
+
+    Examples
+    --------
+    Two of the three items have a gain (Delta > 0), so x and w count two items, v all three:
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.charts import boundary as cb
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> prof = profiles(K, 10, items=["q0", "q1", "q2"])
+    >>> frame = cb.distribution_frame(prof, bins=4)
+    >>> frame[frame["weighting"] == "items"].groupby("variable", sort=False)["count"].sum()
+    variable
+    x    2.0
+    w    2.0
+    v    3.0
+    Name: count, dtype: float64
     """
     bins = check_int("bins", bins, min=1)
     edges = np.linspace(0.0, 1.0, bins + 1)
@@ -245,6 +333,36 @@ def distribution_chart(profiles: Any, *, bins: int = 10, width: int = 170,
 
     Bars: share of items per bin (x and w over Delta > 0 items, v over all items); black ticks:
     the v-weighted share (x and w), shown only when the total weight is positive.
+
+    Parameters
+    ----------
+    profiles : ProfileResult or mapping label -> ProfileResult
+        One entry per benchmark-axis condition (one row of panels each).
+    bins : int, default 10
+        Equal-width bins of [0, 1].
+    width, height : int
+        Size of each panel in pixels.
+
+    Returns
+    -------
+    altair.Chart
+        Faceted bars (rows: conditions; columns: x, w, v) of :func:`distribution_frame`.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 3.3, Figures 3-5.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.charts import boundary as cb
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> prof = profiles(K, 10, items=["q0", "q1", "q2"])
+    >>> chart = cb.distribution_chart({"Qwen3 axis": prof}, bins=4)
+    >>> type(chart).__name__
+    'FacetChart'
     """
     alt = _altair()
     df = distribution_frame(profiles, bins=bins)
@@ -276,11 +394,34 @@ def calibration_frame(tables: Any) -> pd.DataFrame:
     Parameters
     ----------
     tables : CalibrationTable or mapping label -> CalibrationTable
+        Calibration tables of the order-consistency statistic (e.g.
+        :func:`benchkit.boundary.steps.get_calibration`, or ``profile.calibration``).
 
     Returns
     -------
     DataFrame ``table, D, o, method, n, T``: one row per atom of each table (``to_frame()``),
     o being the score of any statistic in [D, next atom).
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, App. D.2-D.3, Eq. (17) and (19) (the calibrated tail function).
+
+    Examples
+    --------
+    The Monte Carlo table a profile was scored with (n = 4 models, T = 10):
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.charts import boundary as cb
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> prof = profiles(K, 10, items=["q0", "q1", "q2"])
+    >>> frame = cb.calibration_frame(prof.calibration)
+    >>> frame.head(3).round(4)
+                      table       D       o       method  n   T
+    0  monte-carlo n=4 T=10  0.0000  1.0000  monte-carlo  4  10
+    1  monte-carlo n=4 T=10  0.2024  0.8963  monte-carlo  4  10
+    2  monte-carlo n=4 T=10  0.2203  0.8776  monte-carlo  4  10
     """
     from benchkit.boundary.steps import CalibrationTable
 
@@ -302,7 +443,40 @@ def calibration_frame(tables: Any) -> pd.DataFrame:
 
 def calibration_chart(tables: Any, *, alpha_o: float | None = 0.05, log: bool = True,
                       width: int = 360, height: int = 220) -> "altair.Chart":
-    """Step plot of o = Q_{n,T}(D) per table (log o axis by default) with the level alpha_o."""
+    """Step plot of o = Q_{n,T}(D) per table (log o axis by default) with the level alpha_o.
+
+    Parameters
+    ----------
+    tables : CalibrationTable or mapping label -> CalibrationTable
+        As in :func:`calibration_frame` (one line per table).
+    alpha_o : float or None, default 0.05
+        The screening level drawn as a dashed rule (the paper's 0.05); None draws none.
+    log : bool, default True
+        Log scale for o.
+    width, height : int
+        Size of the chart in pixels.
+
+    Returns
+    -------
+    altair.Chart
+        Step lines of :func:`calibration_frame` (atoms with o > 0), with the rule at ``alpha_o``.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, App. D.2-D.3, Eq. (17) and (19).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.charts import boundary as cb
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> prof = profiles(K, 10, items=["q0", "q1", "q2"])
+    >>> chart = cb.calibration_chart({"n=4, T=10": prof.calibration})
+    >>> chart.layer[0].mark.interpolate, len(chart.layer)
+    ('step-after', 2)
+    """
     alt = _altair()
     df = calibration_frame(tables)
     df = df[df["o"] > 0]
@@ -332,6 +506,46 @@ def rate_chart(frame: pd.DataFrame, *, category: str, rate_column: str = "rate",
     in [0, 1]) and column ``n_column`` (the number of trials behind it, for
     se = sqrt(rate (1 - rate) / n)). ``reference`` (default 0.05,
     e.g. a test's nominal level) is drawn as a dashed red line; None draws none.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        One row per bar.
+    category : str
+        Column with the bar labels.
+    rate_column : str, default "rate"
+        Column with the rates in [0, 1].
+    n_column : str, default "n"
+        Column with the number of trials behind each rate.
+    reference : float or None, default 0.05
+        Level of the dashed reference line; None draws none.
+    color : str, optional
+        Column colouring the bars (default: one colour).
+    width, height : int
+        Size of the chart in pixels.
+
+    Returns
+    -------
+    altair.Chart
+        Bars, error rules from ``lo = max(0, rate - 2 se)`` to ``hi = rate + 2 se`` and the
+        reference line.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, App. D.2 (the false-flag rate of the screen at alpha_o, checked
+    by simulation in benchkit's notebook).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.charts.boundary import rate_chart
+    >>> frame = pd.DataFrame({"k": ["a", "b"], "rate": [0.04, 0.01], "n": [400, 100]})
+    >>> chart = rate_chart(frame, category="k")
+    >>> chart.data.round(4)
+       k  rate    n      lo      hi
+    0  a  0.04  400  0.0204  0.0596
+    1  b  0.01  100  0.0000  0.0299
     """
     alt = _altair()
     for col in (category, rate_column, n_column) + ((color,) if color else ()):

@@ -25,10 +25,14 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from benchkit._validation import BenchkitTypeError
+from benchkit._validation import check_int
 from benchkit.charts import _altair
+from benchkit.charts import _no_frame
+from benchkit.charts import _text_table
 
 if TYPE_CHECKING:  # pragma: no cover
     import altair
@@ -48,14 +52,21 @@ def _audits(result: Any) -> dict[str, Any]:
                             f"{type(result).__name__}")
 
 
-def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200,
-                         title: str | None = None) -> "altair.Chart":
+def reversal_curve_chart(result: Any, *, width: int = 240, height: int = 200, columns: int = 3,
+                         title: Any = None) -> "altair.Chart":
     """Figure 1: the near-tie reversal rate against the threshold (one panel per benchmark).
 
     Parameters
     ----------
     result : RankingAudit or mapping of str to RankingAudit
-        One audit, or several (one facet column each, in the mapping's order).
+        One audit, or several (one panel each, in the mapping's order, ``columns`` to a row:
+        five benchmarks side by side were too wide to read in a notebook).
+    width, height : int
+        Size of each panel in pixels.
+    columns : int, default 3
+        Panels per row when several audits are drawn.
+    title : str or list of str, optional
+        Default: the figure's name (Figure 1) and its legend, on two lines.
 
     Returns
     -------
@@ -64,6 +75,35 @@ def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200,
         matched-random p <= .05), the matched-random median (dashed) and its 95% range (band),
         from :func:`benchkit.dif.explore.reversal_curve_view`. The x axis is ordinal (the
         paper's thresholds 0.25-5 pp evenly spaced).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.4 (the ranking estimand and the matched control) and
+    Figure 1.
+
+    Examples
+    --------
+    Not run as a doctest: the audit takes a few seconds (more on a cold numba cache), beyond the
+    doctest budget. The output shown was produced by this code.
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> from benchkit.dif import audit_rankings
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> s = simulate_family_dif(n_items=200, n_models=300, n_owners=60, n_sources=4, rng=21)
+    >>> wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(200)], columns=list(s.model_ids))
+    >>> rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+    >>> audit = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=3, n_controls=20,
+    ...                        n_bootstrap=20, n_owner_bootstrap=20, n_permutations=10,
+    ...                        sensitivity_fractions=(0.3,), progress=False)  # doctest: +SKIP
+    >>> from benchkit.charts.dif import reversal_curve_chart
+    >>> chart = reversal_curve_chart(audit)  # doctest: +SKIP
+    >>> chart.data[["threshold", "low_dif_rate_pct", "random_median_pct"]].round(1).head(3)  # doctest: +SKIP
+      threshold  low_dif_rate_pct  random_median_pct
+    0      0.25               NaN                NaN
+    1       0.5              46.2               43.9
+    2         1              40.7               45.3
     """
     from benchkit.dif.explore import reversal_curve_view
 
@@ -96,9 +136,10 @@ def reversal_curve_chart(result: Any, *, width: int = 260, height: int = 200,
         tooltip=tips)
     layer = alt.layer(band, median, line, points).properties(width=width, height=height)
     if len(frames) > 1:
-        layer = layer.facet(column=alt.Column("benchmark:N", title=None, sort=list(_audits(result))))
-    return layer.properties(title=title or "Reversal rate vs threshold (Figure 1): low-DIF scoring vs "
-                            "matched random (dashed: median; band: 95% range)")
+        layer = layer.facet(facet=alt.Facet("benchmark:N", title=None, sort=list(_audits(result))),
+                            columns=check_int("columns", columns, min=1))
+    return layer.properties(title=title or ["Reversal rate vs threshold (Figure 1): low-DIF scoring vs "
+                                            "matched random", "dashed: median; band: 95% range"])
 
 
 def excess_curve_chart(result: Any, *, width: int = 420, height: int = 260,
@@ -211,20 +252,58 @@ def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 18
                                             "dashed: best + 1 SE; diamond: selected K"))
 
 
-def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None = None) -> "altair.Chart":
+def robustness_forest_chart(tables: Any, *, width: int = 320, columns: int = 2,
+                            title: str | None = None) -> "altair.Chart":
     """Figure 2: excess reversal over matched random (pp) for every population variant.
 
     Parameters
     ----------
     tables : DataFrame or mapping of str to DataFrame
         Table 6 column(s) from :func:`benchkit.dif.analyze_robustness` (rows with an error are dropped,
-        as :func:`benchkit.dif.explore.robustness_forest_view` does).
+        as :func:`benchkit.dif.explore.robustness_forest_view` does); several give one panel
+        each, ``columns`` to a row.
+    width : int, default 320
+        Width of each panel in pixels (the height grows with the variants).
+    columns : int, default 2
+        Panels per row when several tables are drawn.
+    title : str, optional
+        Chart title (default: Figure 2's).
 
     Returns
     -------
     altair.Chart
         One row per variant (baseline first, in bold via its label), the excess as a point
         (filled when p <= .05), a zero rule; facets by benchmark when several are given.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.1, Sec. 5.3 (population robustness) and Figure 2.
+
+    Examples
+    --------
+    Not run as a doctest: the audit takes a few seconds (more on a cold numba cache), beyond the
+    doctest budget. The output shown was produced by this code.
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> from benchkit.dif import audit_rankings
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> s = simulate_family_dif(n_items=200, n_models=300, n_owners=60, n_sources=4, rng=21)
+    >>> wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(200)], columns=list(s.model_ids))
+    >>> rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+    >>> audit = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=3, n_controls=20,
+    ...                        n_bootstrap=20, n_owner_bootstrap=20, n_permutations=10,
+    ...                        sensitivity_fractions=(0.3,), progress=False)  # doctest: +SKIP
+    >>> from benchkit.dif import analyze_robustness
+    >>> from benchkit.charts.dif import robustness_forest_chart
+    >>> table = analyze_robustness(rs, audit, perturbations={"owner cap 3": {"owner_cap": 3}},
+    ...                            n_controls=20, rng=1, progress=False)  # doctest: +SKIP
+    >>> chart = robustness_forest_chart(table)  # doctest: +SKIP
+    >>> chart.data[["variant", "excess_pp"]].round(2)  # doctest: +SKIP
+              variant  excess_pp
+    0  baseline cap 5      -4.56
+    1     owner cap 3     -11.05
     """
     from benchkit.dif.explore import robustness_forest_view
 
@@ -250,7 +329,8 @@ def robustness_forest_chart(tables: Any, *, width: int = 320, title: str | None 
                  alt.Tooltip("p_value:Q", format=".3f"), "close_n:Q"])
     layer = alt.layer(zero, points).properties(width=width, height=18 * len(variants))
     if len(tables) > 1:
-        layer = layer.facet(column=alt.Column("benchmark:N", title=None, sort=list(map(str, tables))))
+        layer = layer.facet(facet=alt.Facet("benchmark:N", title=None, sort=list(map(str, tables))),
+                            columns=check_int("columns", columns, min=1))
     return layer.properties(title=title or "Population robustness (Figure 2)")
 
 
@@ -264,12 +344,44 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
         From :func:`benchkit.dif.steps.analyze_annotations`.
     min_difference : float
         The frozen effect-size requirement (8 pp), drawn as dashed lines at +-100 x this.
+    width : int, default 320
+        Width of the chart in pixels (the height grows with the axes).
+    title : str, optional
+        Chart title (default: Figure 3's).
 
     Returns
     -------
     altair.Chart
         One row per binary axis, one point per annotator (``d`` of Eq. 60, in pp), filled when
         the BH q <= .05.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.3, App. D.4, Eq. (60) and Figure 3.
+
+    Examples
+    --------
+    Random annotations of 50 matched pairs (no planted effect):
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchkit.dif import BINARY_AXES, ORDINAL_AXES
+    >>> from benchkit.dif.steps import analyze_annotations, content_sample
+    >>> from benchkit.charts.dif import content_audit_chart
+    >>> g = np.random.default_rng(3)
+    >>> high = g.random(400) < 0.3
+    >>> _, key = content_sample(high, high, g.integers(0, 8, 400), [f"i{i}" for i in range(400)],
+    ...                         benchmark="b", n_pairs=50, rng=0)
+    >>> ann = pd.DataFrame({"blinded_id": key["blinded_id"],
+    ...                     **{a: g.integers(0, 2, len(key)) for a in BINARY_AXES},
+    ...                     **{a: g.integers(0, 4, len(key)) for a in ORDINAL_AXES}})
+    >>> chart = content_audit_chart(analyze_annotations(key, ann, ann, min_benchmarks=1))
+    >>> chart.layer[2].data[["axis", "annotator", "d_pp", "significance"]].head(3)
+                    axis annotator  d_pp significance
+    0       quantitative         A  -4.0      q > .05
+    1        formal_rule         A   6.0      q > .05
+    2  factual_knowledge         A  14.0      q > .05
     """
     from benchkit.dif._audit_content import ContentAudit
 
@@ -298,3 +410,92 @@ def content_audit_chart(audit: Any, *, min_difference: float = 0.08, width: int 
         width=width, height=24 * n,
         title=title or (f"Content audit (Figure 3): dashed lines at ±{100 * min_difference:g} pp; "
                         "filled: BH q ≤ .05"))
+
+
+def _heatmap_window(alt, audit: Any, half: int, rows: Any, first_row: int) -> "altair.Chart":
+    """The explorer's heatmap window: items ``rows`` x families, their D, anchors marked."""
+    fa = audit.anchors[half]
+    ids = [str(i) for i in audit.item_ids]
+    fams = [str(f) for f in fa.families]
+    anchor = fa.selected[-1]
+    # the explorer's colour scale: the 99th percentile of |delta| over both halves
+    scale = float(np.quantile(np.abs(np.concatenate([a.delta.ravel() for a in audit.anchors])), 0.99)) or 1.0
+    label = [("● " if anchor[i] else "") + ids[i] for i in rows]
+    heat = pd.DataFrame([{"item": label[k], "family": f, "delta": float(fa.delta[i, j])}
+                         for k, i in enumerate(rows) for j, f in enumerate(fams)])
+    height = 12 * max(len(rows), 1)
+    cells = alt.Chart(heat).mark_rect().encode(
+        x=alt.X("family:N", sort=fams, title=None,
+                axis=alt.Axis(orient="top", labelAngle=-35, labelLimit=90)),
+        y=alt.Y("item:N", sort=label, title=None, axis=alt.Axis(labelLimit=150)),
+        color=alt.Color("delta:Q", title="δ (logit)", scale=alt.Scale(
+            scheme="redblue", reverse=True, domain=[-scale, scale], clamp=True)),
+    ).properties(width=min(360, 24 * len(fams)), height=height)
+    dcol = pd.DataFrame({"item": label, "D": [f"{fa.D[i]:.2f}" for i in rows]})
+    dtext = alt.Chart(dcol).mark_text(align="left", fontSize=10).encode(
+        y=alt.Y("item:N", sort=label, axis=None), text="D:N").properties(
+        width=34, height=height, view=_no_frame(alt), title=alt.TitleParams("D", anchor="start", fontSize=11))
+    return alt.hconcat(cells, dtext, spacing=2).properties(title=alt.TitleParams(
+        f"Item × family effects, ordered by D_i: rows {first_row + 1}–{first_row + len(rows)} of "
+        f"{len(ids)}, half {half} (● anchor)", anchor="start"))
+
+
+def _signature(alt, audit: Any, item: str, *, picked: bool) -> "altair.Chart":
+    """One item's family effects in both halves (the explorer's signature panel)."""
+    from benchkit.dif.explore import signature_view
+
+    fams = [str(f) for f in audit.families]
+    sig = signature_view(audit, item)
+    sig["half"] = sig["half"].map({0: "half 0", 1: "half 1"})
+    what = item if picked else f"{item} (top D; none selected)"
+    return alt.Chart(sig).mark_point(size=60, strokeWidth=1.6, filled=True).encode(
+        x=alt.X("delta:Q", title="family effect δ (logit)"), y=alt.Y("family:N", sort=fams, title=None),
+        color=alt.Color("half:N", title=None, scale=alt.Scale(range=["#b2182b", "#2166ac"])),
+    ).properties(width=260, height=22 * len(fams),
+                 title=alt.TitleParams(["Item signature (both halves)", what], anchor="start"))
+
+
+def _pair_table(alt, pairs: pd.DataFrame, epsilon: float, max_pairs: int) -> "altair.Chart":
+    """The first ``max_pairs`` near-tie pairs (reversals first), as the explorer lists them."""
+    def pct(a, b):
+        return [f"{100 * x:.2f} / {100 * y:.2f}" for x, y in zip(pairs.loc[shown, a], pairs.loc[shown, b])]
+
+    n_rev = int(pairs["reversed"].sum()) if len(pairs) else 0
+    shown = pairs.sort_values("reversed", ascending=False, kind="stable").head(max_pairs).index
+    sub = pairs.loc[shown]
+    table = pd.DataFrame({
+        "fold": sub["fold"].astype(str), "model a": sub["model_a"], "model b": sub["model_b"],
+        "full a / b (%)": pct("full_a", "full_b"), "anchor a / b (%)": pct("anchor_a", "anchor_b"),
+        "gap (pp)": [f"{g:.2f}" for g in sub["gap_pp"]],
+        "under anchors": ["flips" if r else ("tie (excluded)" if t else "kept")
+                          for r, t in zip(sub["reversed"], sub["anchor_tie"])]})
+    widths = {"fold": 34, "model a": 190, "model b": 190, "full a / b (%)": 110, "anchor a / b (%)": 120,
+              "gap (pp)": 60, "under anchors": 100}
+    return _text_table(alt, table, widths, title=(
+        f"Near-tie pairs within {epsilon:g} pp: {len(pairs)} pairs, {n_rev} flip under anchor scoring"
+        + (f" (first {len(sub)} shown, reversals first)" if len(pairs) > len(sub) else "")))
+
+
+def explorer_panels(audit: Any, *, half: int, rows: Any, first_row: int, selected: str,
+                    selected_given: bool, robustness: Any, pairs: pd.DataFrame, epsilon: float,
+                    max_pairs: int = 15) -> list:
+    """The :class:`benchkit.widgets.DIFExplorer` view as chart rows (its stored image).
+
+    Row 1: the heatmap window (``rows``, item indices in D order starting at rank ``first_row``)
+    beside the signature of ``selected``; row 2: Figure 1 beside Figure 2 (when ``robustness``
+    tables are given); row 3: the first ``max_pairs`` near-tie pairs at ``epsilon`` (pp).
+    """
+    alt = _altair()
+    row1 = alt.hconcat(_heatmap_window(alt, audit, half, rows, first_row),
+                       _signature(alt, audit, selected, picked=selected_given),
+                       spacing=30).resolve_scale(color="independent")
+    # row widths add up to under 960 px with the legends (the notebook's image budget)
+    fig1 = reversal_curve_chart(audit, width=270, height=180,
+                                title=["Reversal rate vs threshold (Figure 1)",
+                                       "dashed: matched-random median; band: its 95% range"])
+    fig2 = (robustness_forest_chart(robustness, width=220) if robustness else
+            alt.Chart(pd.DataFrame({"t": ["No robustness table given"]})).mark_text(align="left").encode(
+                text="t:N", x=alt.value(0)).properties(width=260, height=20, view=_no_frame(alt),
+                                                        title="Population robustness (Figure 2)"))
+    row2 = alt.hconcat(fig1, fig2, spacing=30).resolve_scale(fill="independent")
+    return [row1, row2, _pair_table(alt, pairs, epsilon, max_pairs)]

@@ -51,6 +51,7 @@ def key_issues_frame(result: Any, *, bin_width: float = 0.02) -> pd.DataFrame:
     Parameters
     ----------
     result : KeyIssues
+        From :func:`benchkit.labels.key_issues`.
     bin_width : float, default 0.02
         Shares are rounded to this grid before counting (with one answer per model the shares of
         m models are already on a grid of 1/m).
@@ -60,6 +61,26 @@ def key_issues_frame(result: Any, *, bin_width: float = 0.02) -> pd.DataFrame:
     DataFrame
         ``weighted_key_share``, ``weighted_share``, ``issue`` ("none" for no issue), ``n_items``
         and ``example`` (the most suspect item of the cell).
+
+    References
+    ----------
+    A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer error-rates
+    using the EM algorithm", Applied Statistics 28(1), 20-28. C. G. Northcutt, L. Jiang and
+    I. L. Chuang (2021), "Confident learning: estimating uncertainty in dataset labels", Journal
+    of Artificial Intelligence Research 70, 1373-1411.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.labels import key_issues
+    >>> from benchkit.charts import labels as cl
+    >>> sim = benchkit.simulate.mcq_probabilities(n_items=60, n_models=8, rng=4)  # 2 miskeyed
+    >>> result = key_issues(sim.responses)
+    >>> frame = cl.key_issues_frame(result)
+    >>> frame.head(2)
+       weighted_key_share  weighted_share      issue  n_items example
+    0                0.04            0.84  wrong_key        1   q0031
+    1                0.06            0.92  wrong_key        1   q0041
     """
     res = _check_result(result)
     if not 0 < bin_width <= 0.5:
@@ -83,9 +104,40 @@ def key_issues_chart(result: Any, *, bin_width: float = 0.02, width: int = 360, 
     ``ambiguous`` one near the anti-diagonal's middle; a dashed rule marks the mean
     confident-learning threshold.
 
+    Parameters
+    ----------
+    result : KeyIssues
+        From :func:`benchkit.labels.key_issues`.
+    bin_width : float, default 0.02
+        Grid of the shares, as :func:`key_issues_frame`.
+    width, height : int
+        Size of the chart in pixels.
+    title : str, optional
+        Default: how many items were flagged.
+
     Returns
     -------
     altair.LayerChart
+        Circles of :func:`key_issues_frame` sized by item count and coloured by issue, and the
+        threshold rule.
+
+    References
+    ----------
+    A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer error-rates
+    using the EM algorithm", Applied Statistics 28(1), 20-28. C. G. Northcutt, L. Jiang and
+    I. L. Chuang (2021), "Confident learning: estimating uncertainty in dataset labels", Journal
+    of Artificial Intelligence Research 70, 1373-1411.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.labels import key_issues
+    >>> from benchkit.charts import labels as cl
+    >>> sim = benchkit.simulate.mcq_probabilities(n_items=60, n_models=8, rng=4)  # 2 miskeyed
+    >>> result = key_issues(sim.responses)
+    >>> chart = cl.key_issues_chart(result)
+    >>> chart.title
+    'Answer-key checks (8 of 60 items flagged)'
     """
     alt = _altair()
     res = _check_result(result)
@@ -117,11 +169,25 @@ def roc_frame(scores: Mapping[str, Any], labels: Any) -> pd.DataFrame:
     scores : mapping name -> array_like (n,)
         Higher = more suspect. NaN scores (items a method did not check) rank lowest.
     labels : array_like of bool (n,)
+        True for the items the reference marks as flawed.
 
     Returns
     -------
     DataFrame
         ``score`` (the name with its AUROC), ``fpr``, ``tpr``, ``auroc``.
+
+    References
+    ----------
+    T. Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+    861-874.
+
+    Examples
+    --------
+    >>> from benchkit.charts.labels import roc_frame
+    >>> frame = roc_frame({"a": [0.9, 0.8, 0.3, 0.1], "b": [0.2, 0.9, 0.1, 0.5]},
+    ...                   [True, True, False, False])
+    >>> frame.groupby("score")["auroc"].first().tolist()
+    [1.0, 0.75]
     """
     if not isinstance(scores, Mapping) or not scores:
         raise BenchkitTypeError("scores must be a non-empty mapping of name -> array of scores")
@@ -144,10 +210,34 @@ def roc_chart(scores: Mapping[str, Any], labels: Any, *, width: int = 300, heigh
               title: str | None = None) -> "altair.LayerChart":
     """ROC curves of item scores against reference labels (e.g. MMLU-Redux's expert labels).
 
+    Parameters
+    ----------
+    scores : mapping name -> array_like (n,)
+        As :func:`roc_frame` (higher = more suspect).
+    labels : array_like of bool (n,)
+        True for the items the reference marks as flawed.
+    width, height : int
+        Size of the chart in pixels.
+    title : str, optional
+        Default ``"ROC against reference labels"``.
+
     Returns
     -------
     altair.LayerChart
         One line per score (legend with its AUROC) and the chance diagonal.
+
+    References
+    ----------
+    T. Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+    861-874.
+
+    Examples
+    --------
+    >>> from benchkit.charts.labels import roc_chart
+    >>> chart = roc_chart({"a": [0.9, 0.8, 0.3, 0.1], "b": [0.2, 0.9, 0.1, 0.5]},
+    ...                   [True, True, False, False])
+    >>> type(chart).__name__, chart.title
+    ('LayerChart', 'ROC against reference labels')
     """
     alt = _altair()
     data = roc_frame(scores, labels)
@@ -169,9 +259,40 @@ def suspect_picks_chart(result: Any, *, width: int = 360, title: str | None = No
     A bar well above its peers' tick is a contamination hint (see :class:`benchkit.labels.KeyIssues`
     for the caveat).
 
+    Parameters
+    ----------
+    result : KeyIssues
+        From :func:`benchkit.labels.key_issues`.
+    width : int, default 360
+        Width of the chart in pixels.
+    title : str, optional
+        Default ``"Suspect-key picks (tick: the other models)"``.
+
     Returns
     -------
     altair.LayerChart
+        Bars (``picks_key``, per model) and ticks (``peers_pick_key``); data columns ``model``,
+        ``picks_key``, ``peers_pick_key``, ``n_suspect``.
+
+    References
+    ----------
+    A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer error-rates
+    using the EM algorithm", Applied Statistics 28(1), 20-28. C. G. Northcutt, L. Jiang and
+    I. L. Chuang (2021), "Confident learning: estimating uncertainty in dataset labels", Journal
+    of Artificial Intelligence Research 70, 1373-1411.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.labels import key_issues
+    >>> from benchkit.charts import labels as cl
+    >>> sim = benchkit.simulate.mcq_probabilities(n_items=60, n_models=8, rng=4)  # 2 miskeyed
+    >>> result = key_issues(sim.responses)
+    >>> chart = cl.suspect_picks_chart(result)
+    >>> chart.data[["model", "n_suspect"]].head(2)
+           model  n_suspect
+    0  sim-mcq-1          2
+    1  sim-mcq-2          2
     """
     alt = _altair()
     res = _check_result(result)

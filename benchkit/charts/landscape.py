@@ -78,6 +78,30 @@ def landscape_frame(points: Any, *, by: str | Sequence[str] | None = None,
     DataFrame
         Non-empty cells only: the ``by`` columns, ``p_lo, p_hi, h_lo, h_hi, count`` and ``share``
         (``count`` / points of the group).
+
+    References
+    ----------
+    Song and Park, "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372,
+    Sec. 3.1-3.2 (the point ``(P_top1, H_norm)``) and Figure 2
+    (its density).
+
+    Examples
+    --------
+    Four (item, model) option distributions, binned on a 4 x 4 grid per model:
+
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points
+    >>> from benchkit.charts import landscape as cl
+    >>> probs = np.array([[0.7, 0.1, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1],
+    ...                   [0.25, 0.25, 0.25, 0.25], [0.97, 0.01, 0.01, 0.01]])
+    >>> pts = points(probs, meta=pd.DataFrame({"model": ["m1", "m1", "m2", "m2"]}))
+    >>> cl.landscape_frame(pts, by="model", bins=4)
+      model  p_lo  p_hi  h_lo  h_hi  count  share
+    0    m1  0.25  0.50  0.75   1.0      1    0.5
+    1    m1  0.50  0.75  0.75   1.0      1    0.5
+    2    m2  0.25  0.50  0.75   1.0      1    0.5
+    3    m2  0.75  1.00  0.75   1.0      1    0.5
     """
     bins = check_int("bins", bins, min=1)
     by_cols = _by_list(by)
@@ -136,6 +160,8 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
     Parameters
     ----------
     points : LandscapePoints or DataFrame
+        With ``p_top1`` and ``h_norm`` (and the ``facet`` / ``color`` columns), e.g.
+        :func:`benchkit.landscape.steps.points`.
     facet : str, optional
         Column giving one panel per value (e.g. ``"benchmark"``, ``"model"``, ``"variant"``).
     color : str, optional
@@ -151,6 +177,10 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
         Density grid per axis.
     columns : int
         Panels per row.
+    width, height : int
+        Size of each panel in pixels.
+    title : str, optional
+        Chart title (default none); a subsampled scatter appends how many points it shows.
     rng : None, int, SeedSequence or Generator
         Randomness of the scatter subsample (default 0, so a chart is reproducible; a Generator
         is consumed).
@@ -164,6 +194,30 @@ def landscape_chart(points: Any, *, facet: str | None = None, color: str | None 
     Sec. 3.2 / Figure 2: each item (x model) is the point ``z = (P_top1, H_norm)``; ``P_top1`` lies
     in ``[1/k, 1]`` and ``H_norm`` in ``[0, 1]``. The axes span ``[0, 1]`` in every panel so panels
     compare directly.
+
+    Returns
+    -------
+    altair.Chart
+        A scatter (circles) or a density heatmap (rects of :func:`landscape_frame`), faceted by
+        ``facet`` when given.
+
+    References
+    ----------
+    Song and Park, "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372,
+    Sec. 3.1-3.2 and Figure 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points
+    >>> from benchkit.charts import landscape as cl
+    >>> probs = np.array([[0.7, 0.1, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1],
+    ...                   [0.25, 0.25, 0.25, 0.25], [0.97, 0.01, 0.01, 0.01]])
+    >>> pts = points(probs, meta=pd.DataFrame({"model": ["m1", "m1", "m2", "m2"]}))
+    >>> chart = cl.landscape_chart(pts, facet="model")
+    >>> type(chart).__name__, chart.spec.mark.type
+    ('FacetChart', 'circle')
     """
     alt = _altair()
     max_points = check_int("max_points", max_points, min=1)
@@ -235,6 +289,45 @@ def mpd_heatmap(table: pd.DataFrame, *, value: str = "MPD", fmt: str = ".3f",
 
     Each cell is colored by its value and labelled with it (``fmt``); NaN cells are left blank.
     Row and column order follow the table.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Rows x columns of numbers (e.g. models x benchmarks of MPD).
+    value : str, default "MPD"
+        Name of the value (legend and tooltip).
+    fmt : str, default ".3f"
+        Format of the cell labels (d3-format).
+    width, height : int, optional
+        Size in pixels (default 60 per column and 20 per row).
+    title : str, optional
+        Chart title.
+
+    Returns
+    -------
+    altair.Chart
+        Rects coloured by the value with a text layer; data columns ``row``, ``column`` and
+        ``value``'s name.
+
+    References
+    ----------
+    Song and Park, "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372,
+    Sec. 3.3 (Mean Pairwise Distance) and Table 7 (per-model MPD by
+    benchmark).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.charts.landscape import mpd_heatmap
+    >>> table = pd.DataFrame({"arc": [0.39, 0.35], "mmlu": [0.34, 0.35]},
+    ...                      index=pd.Index(["m1", "m2"], name="model"))
+    >>> chart = mpd_heatmap(table, title="MPD by model and benchmark")
+    >>> chart.data
+      row column   MPD
+    0  m1    arc  0.39
+    1  m1   mmlu  0.34
+    2  m2    arc  0.35
+    3  m2   mmlu  0.35
     """
     alt = _altair()
     if not isinstance(table, pd.DataFrame):

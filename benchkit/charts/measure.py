@@ -49,6 +49,11 @@ def _summary_of(result: Any):
 def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
     r"""The data behind :func:`ecdf_chart`: step points of both ECDFs, the DDM area and the gaps.
 
+    Parameters
+    ----------
+    result : BenchmarkMeasure, benchkit.measure.steps.MeasureSummary or array of z in [0, 1]
+        One benchmark's normalized difficulties (an array is summarized with the defaults).
+
     Returns
     -------
     dict with DataFrames ``"steps"`` (``x, y, curve, step``: "benchmark" / "uniform reference";
@@ -56,6 +61,28 @@ def ecdf_frames(result: Any) -> dict[str, pd.DataFrame]:
     ECDFs on the merged breakpoints, constant to the next ``x``, so
     :math:`\sum (hi - lo)\,\Delta x` is DDM) and ``"gaps"`` (the top-k gaps, ``to_frame()`` of
     :class:`benchkit.measure.steps.TopGaps`).
+
+    References
+    ----------
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927 (the benchmark measure, DDM as the 1-Wasserstein
+    distance to the uniform target, Max Gap; Table 1).
+
+    Examples
+    --------
+    Ten items at the uniform reference's own positions (i - 0.5)/10: DDM is 0, every inner gap
+    0.1.
+
+    >>> import numpy as np
+    >>> from benchkit.charts.measure import ecdf_frames
+    >>> frames = ecdf_frames(np.linspace(0.05, 0.95, 10))
+    >>> area = frames["area"]
+    >>> float(((area["hi"] - area["lo"]) * np.diff(np.r_[area["x"], 1.0])).sum())
+    0.0
+    >>> frames["gaps"][["rank", "left", "right", "width"]].head(2).round(2)
+       rank  left  right  width
+    0     1  0.55   0.65    0.1
+    1     2  0.15   0.25    0.1
     """
     s = _summary_of(result)
     zs = np.sort(s.z)
@@ -96,16 +123,18 @@ def _ecdf_on_grid(s, knots: int) -> dict[str, pd.DataFrame]:
     return {"steps": steps, "area": area, "gaps": s.top_gaps.to_frame()}
 
 
-def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
+def ecdf_chart(result: Any, *, title: str | None = None, width: int = 400,
                height: int = 320, max_knots: int = 2000) -> "altair.LayerChart":
     r"""ECDF of normalized difficulties vs the same-size uniform reference (paper 002's explorer).
 
     Parameters
     ----------
     result : BenchmarkMeasure, benchkit.measure.steps.MeasureSummary or array of z in [0, 1]
+        One benchmark's normalized difficulties (an array is summarized with the defaults).
     title : str, optional
         Default: the benchmark name with its DDM, Max Gap and Top-k Sum.
     width, height : int
+        Size of the chart in pixels.
     max_knots : int
         Benchmarks with more items than this are drawn from both ECDFs evaluated exactly at
         ``max_knots + 1`` evenly spaced x values (step-after), so the chart's data stay small
@@ -118,6 +147,25 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
     against the uniform reference at (i - 0.5)/n; the bands are the top-k gaps labelled
     "#rank width" (Table 1's Max Gap is #1), alternating two hues from left to right so adjacent
     gaps stay distinguishable.
+
+    Returns
+    -------
+    altair.LayerChart
+        The DDM area, the top-k gap bands with their labels and the two ECDF step lines
+        (:func:`ecdf_frames`).
+
+    References
+    ----------
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927 (the interactive difficulty distribution explorer and Table 1).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.charts.measure import ecdf_chart
+    >>> chart = ecdf_chart(np.linspace(0.05, 0.95, 10))
+    >>> chart.title.text
+    ['benchmark: DDM 0.000, Max Gap 0.100,', 'Top-5 Sum 0.500 (n = 10)']
     """
     alt = _altair()
     max_knots = check_int("max_knots", max_knots, min=10)
@@ -125,8 +173,9 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
     f = ecdf_frames(s) if s.n_items <= max_knots else _ecdf_on_grid(s, max_knots)
     name = getattr(result, "name", s.name)
     if title is None:
-        title = (f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f}, "
-                 f"Top-{len(s.top_gaps)} Sum {s.top_sum:.3f} (n = {s.n_items})")
+        # two lines, no wider than the plot: two ECDFs side by side fit a notebook
+        title = [f"{name}: DDM {s.ddm:.3f}, Max Gap {s.max_gap:.3f},",
+                 f"Top-{len(s.top_gaps)} Sum {s.top_sum:.3f} (n = {s.n_items})"]
     xs = alt.Scale(domain=[0, 1])
     # adjacent gaps share an edge: in left-to-right order the bands alternate two hues (as in the
     # explorer, widgets/ecdf_gap.js) with a white edge, and their labels alternate two rows, so
@@ -156,7 +205,7 @@ def ecdf_chart(result: Any, *, title: str | None = None, width: int = 520,
         width=width, height=height, title=alt.TitleParams(title, offset=26))
 
 
-def detection_power_chart(power: Any, *, title: str | None = None, width: int = 480,
+def detection_power_chart(power: Any, *, title: str | None = None, width: int = 360,
                           height: int = 280) -> "altair.LayerChart":
     r"""Theorem 2.3's detection boundary: power vs width w, one line per k, rule at w = G(B).
 
@@ -164,11 +213,37 @@ def detection_power_chart(power: Any, *, title: str | None = None, width: int = 
     ----------
     power : benchkit.measure.DetectionPower
         From :func:`benchkit.measure.steps.detection_power` (or ``BenchmarkMeasure.detection_power``).
+    title : str, optional
+        Default: the test, a and alpha, and G(B).
+    width, height : int
+        Size of the chart in pixels.
+
+    Returns
+    -------
+    altair.LayerChart
+        One line (with points) per k over the widths of ``power.table``, a rule at w = G(B) and
+        a dashed rule at power = alpha.
 
     Notes
     -----
     Part 1 of the theorem: for :math:`w \le G(B)` the power is alpha for every k (the flat part
     left of the rule); part 2: for :math:`w > G(B)` it tends to 1 as k grows.
+
+    References
+    ----------
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927, Theorem 2.3 (maximum gap as the minimax detection boundary).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.measure.steps import detection_power
+    >>> from benchkit.charts.measure import detection_power_chart
+    >>> power = detection_power(np.linspace(0.05, 0.95, 10), [0.05, 0.2], n_samples=(1, 10),
+    ...                         n_resamples=200, rng=0)
+    >>> chart = detection_power_chart(power)
+    >>> chart.layer[0].mark.type, sorted(chart.layer[0].data["k"].unique().tolist())
+    ('line', [1, 10])
     """
     from benchkit import measure
 
@@ -190,12 +265,40 @@ def detection_power_chart(power: Any, *, title: str | None = None, width: int = 
     return alt.layer(lines, rule, alpha).properties(width=width, height=height, title=title)
 
 
-def measure_table_chart(table: Any, *, width: int = 160, height: int | None = None) -> "altair.HConcatChart":
+def measure_table_chart(table: Any, *, width: int = 150, height: int | None = None) -> "altair.HConcatChart":
     """Table 1 as dot plots: DDM, Max Gap and Top-k Sum per benchmark, thresholds as rules.
 
     Parameters
     ----------
     table : benchkit.measure.steps.MeasureTable or BenchmarkMeasures
+        Table 1 of several benchmarks (:func:`benchkit.measure.steps.tabulate_measures` or
+        :func:`benchkit.measure.measure_benchmarks`).
+    width : int, default 160
+        Width of each of the three panels in pixels.
+    height : int, optional
+        Height in pixels (default 16 per benchmark, at least 120).
+
+    Returns
+    -------
+    altair.HConcatChart
+        Three dot plots (DDM, Max Gap, Top-k Sum), points at or above the table's highlight
+        threshold in red, the threshold as a dashed rule.
+
+    References
+    ----------
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927, Table 1 (thresholds DDM >= 0.10, Max Gap >= 0.10, Top-5 Sum
+    >= 0.30).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.measure.steps import tabulate_measures
+    >>> from benchkit.charts.measure import measure_table_chart
+    >>> z = np.linspace(0.05, 0.95, 10)
+    >>> chart = measure_table_chart(tabulate_measures({"A": z, "B": z ** 2}))
+    >>> len(chart.hconcat), chart.hconcat[0].layer[0].data["high"].tolist()
+    (3, [False, True])
     """
     from benchkit import measure
 

@@ -26,7 +26,38 @@ __all__ = ["neighbours_frame", "neighbours_chart", "groups_chart"]
 
 
 def neighbours_frame(result: Any) -> pd.DataFrame:
-    """The adjacent-pair rows of :attr:`Comparisons.pairs` in leaderboard order, with a ``pair`` label."""
+    """The adjacent-pair rows of :attr:`Comparisons.pairs` in leaderboard order, with a ``pair`` label.
+
+    Parameters
+    ----------
+    result : Comparisons
+        From :func:`benchkit.compare_all`.
+
+    Returns
+    -------
+    DataFrame
+        The neighbour rows of ``result.pairs`` (rank_a = 1, 2, ...) with ``pair`` ("1. a  vs
+        2. b") and ``distinguishable`` ("yes" when the adjusted p-value is at most alpha).
+
+    References
+    ----------
+    Q. McNemar (1947), "Note on the sampling error of the difference between correlated
+    proportions or percentages", Psychometrika 12(2), 153-157. E. Miller (2024), "Adding error
+    bars to evals: a statistical approach to language model evaluations", arXiv:2411.00640.
+    S. Holm (1979), Scandinavian Journal of Statistics 6(2), 65-70 (the adjustment).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.charts import paired as cp
+    >>> rs = benchkit.simulate.mcq_probabilities(n_items=60, n_models=4, rng=4).responses
+    >>> frame = cp.neighbours_frame(benchkit.compare_all(rs, rng=0))
+    >>> frame[["pair", "difference", "distinguishable"]].round(3)
+                                 pair  difference distinguishable
+    0  1. sim-mcq-3  vs  2. sim-mcq-4       0.050              no
+    1  2. sim-mcq-4  vs  3. sim-mcq-2       0.250             yes
+    2  3. sim-mcq-2  vs  4. sim-mcq-1       0.017              no
+    """
     from benchkit.paired import Comparisons
 
     if not isinstance(result, Comparisons):
@@ -41,11 +72,35 @@ def neighbours_frame(result: Any) -> pd.DataFrame:
 def neighbours_chart(result: Any, *, width: int = 360, title: str | None = None) -> "altair.LayerChart":
     """Each leaderboard neighbour pair: accuracy difference (upper minus lower) with its interval.
 
+    Parameters
+    ----------
+    result : Comparisons
+        From :func:`benchkit.compare_all`.
+    width : int, default 360
+        Width of the chart in pixels.
+    title : str, optional
+        Default: the interval level and the adjustment.
+
     Returns
     -------
     altair.LayerChart
         Points and interval rules per pair, coloured by ``distinguishable`` (adjusted p <= alpha),
         and a rule at 0.
+
+    References
+    ----------
+    Q. McNemar (1947), "Note on the sampling error of the difference between correlated
+    proportions or percentages", Psychometrika 12(2), 153-157. E. Miller (2024), "Adding error
+    bars to evals: a statistical approach to language model evaluations", arXiv:2411.00640.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.charts import paired as cp
+    >>> rs = benchkit.simulate.mcq_probabilities(n_items=60, n_models=4, rng=4).responses
+    >>> chart = cp.neighbours_chart(benchkit.compare_all(rs, rng=0))
+    >>> chart.title
+    'Leaderboard neighbours (95% intervals, holm adjusted)'
     """
     alt = _altair()
     data = neighbours_frame(result)
@@ -70,9 +125,40 @@ def neighbours_chart(result: Any, *, width: int = 360, title: str | None = None)
 def groups_chart(result: Any, *, width: int = 360, title: str | None = None) -> "altair.LayerChart":
     """A comparison split by groups: difference and interval per group, all items on top.
 
+    Parameters
+    ----------
+    result : Comparison
+        From :func:`benchkit.compare` with ``by=`` (an error otherwise: no groups to draw).
+    width : int, default 360
+        Width of the chart in pixels.
+    title : str, optional
+        Default: the two models and the ``by`` column.
+
     Returns
     -------
     altair.LayerChart
+        Points and interval rules per group (the first row: all items) and a rule at 0.
+
+    References
+    ----------
+    Q. McNemar (1947), "Note on the sampling error of the difference between correlated
+    proportions or percentages", Psychometrika 12(2), 153-157. E. Miller (2024), "Adding error
+    bars to evals: a statistical approach to language model evaluations", arXiv:2411.00640.
+
+    Examples
+    --------
+    Split the items into two halves and compare two models in each:
+
+    >>> import benchkit
+    >>> from benchkit.charts import paired as cp
+    >>> rs = benchkit.simulate.mcq_probabilities(n_items=60, n_models=4, rng=4).responses
+    >>> import numpy as np
+    >>> items = rs.items.reset_index().assign(
+    ...     half=np.where(np.arange(rs.n_items) < 30, "first", "second"))
+    >>> rs2 = benchkit.ResponseSet.from_long(rs.to_long()[["model", "item", "correct"]], items=items)
+    >>> chart = cp.groups_chart(benchkit.compare(rs2, "sim-mcq-4", "sim-mcq-1", by="half"))
+    >>> chart.title
+    'sim-mcq-4 vs sim-mcq-1 by half'
     """
     alt = _altair()
     from benchkit.paired import Comparison

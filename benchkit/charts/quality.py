@@ -66,12 +66,37 @@ def selection_curve_chart(curve: Any, *, benchmarks: Sequence[str] | None = ("me
     metrics : sequence of str
         Among ``"tau"``, ``"stability"``, ``"ds"`` (default all three).
     title : str, optional
+        Chart title (default: Figure 2's).
 
     Returns
     -------
     altair.Chart
         One line per (benchmark, metric); data columns ``benchmark``, ``ratio``, ``metric``,
         ``value``. Colour is the metric; with several benchmarks, the stroke dash is the benchmark.
+
+    References
+    ----------
+    Q. Qian et al., "Benchmark²: Systematic Evaluation of LLM Benchmarks", arXiv:2601.03986,
+    Sec. 3.4 (stability), Sec. 5.4 (selective benchmark construction) and Figure 2.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.quality import assess
+    >>> from benchkit.charts import quality as cq
+    >>> rs = benchkit.simulate.load_sample("suite")  # 6 benchmarks x 100 items, 24 models
+    >>> result = assess(rs, family_by="family", n_resamples=0, progress=False)
+    >>> from benchkit.quality.steps import selection_sweep
+    >>> curve = selection_sweep(result, ratios=(0.5, 1.0), n_rep=5, rng=0, progress=False)
+    >>> chart = cq.selection_curve_chart(curve)
+    >>> chart.data.round(3)
+      benchmark  ratio             metric  value
+    0      mean    0.5                 DS  0.576
+    1      mean    1.0                 DS  0.344
+    2      mean    0.5  Kendall τ to full  0.928
+    3      mean    1.0  Kendall τ to full  1.000
+    4      mean    0.5          stability  0.849
+    5      mean    1.0          stability  0.843
     """
     alt = _altair()
     if hasattr(curve, "curve") and isinstance(curve.curve, pd.DataFrame):
@@ -132,9 +157,11 @@ def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
     Parameters
     ----------
     result : QualityResult
+        From :func:`benchkit.quality.assess`.
     domain : str, optional
         One domain; default every domain with two or more benchmarks, side by side.
     title : str, optional
+        Chart title (default: the domain).
 
     Returns
     -------
@@ -142,6 +169,26 @@ def kendall_heatmap_chart(result: Any, *, domain: str | None = None,
         Cells coloured by tau_b (viridis, shared scale from the smallest tau, rounded down to 0.1,
         to 1) with the value
         printed; data columns ``row``, ``column``, ``tau``, ``label``, ``domain``.
+
+    References
+    ----------
+    Q. Qian et al., "Benchmark²: Systematic Evaluation of LLM Benchmarks", arXiv:2601.03986,
+    App. F, Tables 15-17 (pairwise Kendall tau per domain).
+    M. G. Kendall (1945), Biometrika 33(3), 239-251 (tau-b).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.quality import assess
+    >>> from benchkit.charts import quality as cq
+    >>> rs = benchkit.simulate.load_sample("suite")  # 6 benchmarks x 100 items, 24 models
+    >>> result = assess(rs, family_by="family", n_resamples=0, progress=False)
+    >>> chart = cq.kendall_heatmap_chart(result)
+    >>> chart.data[["row", "column", "label"]].head(3)
+        row     column label
+    0  math       math  1.00
+    1  math       code  0.78
+    2  math  reasoning  0.89
     """
     alt = _altair()
     result = _check_result(result)
@@ -189,9 +236,11 @@ def family_cad_chart(result: Any, *, benchmarks: str | Sequence[str] | None = No
     Parameters
     ----------
     result : QualityResult
+        From :func:`benchkit.quality.assess`.
     benchmarks : str or sequence of str, optional
         Benchmarks drawn (default all), one row of bars each.
     title : str, optional
+        Chart title (default: the benchmark and Table 7).
 
     Returns
     -------
@@ -201,6 +250,26 @@ def family_cad_chart(result: Any, *, benchmarks: str | Sequence[str] | None = No
         for the families with two or more models on the benchmark (others are left out); dashed
         rules at the band bounds 0.4, 0.6. Several benchmarks: one facet row each, with its own
         families.
+
+    References
+    ----------
+    Q. Qian et al., "Benchmark²: Systematic Evaluation of LLM Benchmarks", arXiv:2601.03986,
+    Sec. 3.3 (CAD) and Sec. 5.5, Table 7 (CAD by model family).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.quality import assess
+    >>> from benchkit.charts import quality as cq
+    >>> rs = benchkit.simulate.load_sample("suite")  # 6 benchmarks x 100 items, 24 models
+    >>> result = assess(rs, family_by="family", n_resamples=0, progress=False)
+    >>> chart = cq.family_cad_chart(result, benchmarks="math")
+    >>> chart.data[["family", "score", "band"]].round(3)
+        family  score                band
+    0    llama  0.344  significant issues
+    1    gemma  0.619                good
+    2  mistral  0.245  significant issues
+    3     qwen  0.423          acceptable
     """
     from benchkit.quality.explore import family_view
 

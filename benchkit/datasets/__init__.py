@@ -37,7 +37,25 @@ _MODULES = {
 
 
 def names() -> list[str]:
-    """The dataset names :func:`fetch` accepts."""
+    """The dataset names :func:`fetch` accepts.
+
+    Returns
+    -------
+    list of str
+        One name per source, each backed by a module ``benchkit.datasets.<module>``.
+
+    References
+    ----------
+    Each source module's docstring cites the paper and repository it reads; :func:`sources`
+    tabulates the pinned repositories, commits and licenses.
+
+    Examples
+    --------
+    >>> from benchkit import datasets
+    >>> datasets.names()  # doctest: +NORMALIZE_WHITESPACE
+    ['mmlu-redux', 'mmlu', 'mmlu-pro', 'eval-arena', 'cruxeval', 'zeroeval',
+     'llm-uncertainty-bench', 'conformal-llm']
+    """
     return list(_MODULES)
 
 
@@ -47,7 +65,32 @@ def _module(name: str):
 
 
 def source(name: str) -> Source:
-    """The pinned :class:`~benchkit.datasets._fetch.Source` of dataset ``name``."""
+    """The pinned :class:`~benchkit.datasets._fetch.Source` of dataset ``name``.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+
+    Returns
+    -------
+    Source
+        The public repository (``repo``), the pinned ``commit``, the ``license``, a
+        ``description`` and the pinned ``files`` (path, sha256, size), read from the package's
+        manifest; no file is fetched.
+
+    References
+    ----------
+    The source module's docstring (``benchkit.datasets.<module>``) cites the paper and
+    repository.
+
+    Examples
+    --------
+    >>> from benchkit import datasets
+    >>> src = datasets.source("mmlu-pro")
+    >>> src.repo, src.commit[:7], len(src.files)
+    ('TIGER-AI-Lab/MMLU-Pro', 'f418b11', 18)
+    """
     return _module(name).SOURCE
 
 
@@ -55,12 +98,59 @@ def fetch(name: str, **options: Any):
     """Load public dataset ``name`` (see :func:`names`); ``options`` go to its loader.
 
     See ``help(benchkit.datasets.<module>.load)`` for each source's options and return value.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    **options
+        Keyword options of the source's ``load`` (e.g. ``benchmark=`` of Eval-Arena, ``part=`` of
+        MMLU-Redux).
+
+    Returns
+    -------
+    ResponseSet, dict of str to ResponseSet, or DataFrame
+        What the source's ``load`` returns: a response set where the source holds responses,
+        a documented table otherwise.
+
+    References
+    ----------
+    The source module's docstring (``benchkit.datasets.<module>``) cites the paper and
+    repository; files are read at the commit :func:`source` pins, checked against their sha256.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> import benchkit
+    >>> rs = benchkit.datasets.fetch("mmlu-pro")  # doctest: +SKIP
+    >>> rs  # doctest: +SKIP
+    ResponseSet 'mmlu-pro': 12,032 items x 18 models, 216,544 responses, T=1, 0.0% cells missing, ...
     """
     return _module(name).load(**options)
 
 
 def sources() -> pd.DataFrame:
-    """One row per dataset: name, repository, commit, license, number of pinned files."""
+    """One row per dataset: name, repository, commit, license, number of pinned files.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``name``, with columns ``repo`` (URL), ``commit``, ``license``, ``files`` (the
+        number of pinned files) and ``description``.
+
+    References
+    ----------
+    Each source module's docstring cites the paper and repository it reads.
+
+    Examples
+    --------
+    >>> from benchkit import datasets
+    >>> table = datasets.sources()
+    >>> table.loc["cruxeval", "license"], int(table.loc["cruxeval", "files"])
+    ('MIT (Copyright (c) 2023 Meta)', 5)
+    """
     rows = []
     for n in names():
         s = source(n)

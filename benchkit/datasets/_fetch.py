@@ -147,6 +147,22 @@ def mirror_root() -> Path | None:
     ``BENCHKIT_DATA_MIRROR`` wins when set (it must then exist); set to the empty string it means
     no mirror. Unset, ``../shared/data`` is tried relative to the current directory and to the
     checkout that holds this package.
+
+    Returns
+    -------
+    pathlib.Path or None
+        The folder holding one sub-folder per source (``<mirror>/<source>/<path>``).
+
+    References
+    ----------
+    benchkit's own lookup order (module docstring of ``benchkit.datasets._fetch``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets import mirror_root
+    >>> root = mirror_root()
+    >>> root is None or root.is_dir()
+    True
     """
     env = os.environ.get("BENCHKIT_DATA_MIRROR")
     if env is not None and not env.strip():
@@ -168,7 +184,24 @@ def mirror_root() -> Path | None:
 
 
 def cache_root() -> Path:
-    """The download cache folder (``$BENCHKIT_CACHE`` or ``~/.cache/benchkit``)."""
+    """The download cache folder (``$BENCHKIT_CACHE`` or ``~/.cache/benchkit``).
+
+    Returns
+    -------
+    pathlib.Path
+        Where downloaded files are kept, as ``<cache>/<source>/<path>`` (it may not exist yet).
+
+    References
+    ----------
+    benchkit's own lookup order (module docstring of ``benchkit.datasets._fetch``).
+
+    Examples
+    --------
+    >>> import os
+    >>> from benchkit.datasets import cache_root
+    >>> os.environ.get("BENCHKIT_CACHE") is not None or cache_root().name == "benchkit"
+    True
+    """
     return Path(os.environ.get("BENCHKIT_CACHE", Path.home() / ".cache" / "benchkit")).expanduser()
 
 
@@ -247,7 +280,39 @@ def _remove_stale_partials(folder: Path) -> list[Path]:
 
 
 def fetch_file(source: Source, path: str, *, download: bool = True) -> Path:
-    """Return a verified local path to ``path`` of ``source`` (mirror, then cache, then URL)."""
+    """Return a verified local path to ``path`` of ``source`` (mirror, then cache, then URL).
+
+    Parameters
+    ----------
+    source : Source
+        The pinned source (:func:`benchkit.datasets.source`).
+    path : str
+        One of its pinned files (``source.files``).
+    download : bool, default True
+        Download from the pinned URL when the file is in neither the mirror nor the cache; False
+        makes that an error instead (no network).
+
+    Returns
+    -------
+    pathlib.Path
+        A local file whose sha256 equals the pinned one (a mismatch is a
+        ``DatasetIntegrityError`` naming both hashes).
+
+    References
+    ----------
+    The source's repository at its pinned commit (``source.url(path)``, raw GitHub unless the
+    manifest says otherwise).
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit import datasets
+    >>> src = datasets.source("cruxeval")
+    >>> datasets.fetch_file(src, "data/cruxeval.jsonl", download=False).name  # doctest: +SKIP
+    'cruxeval.jsonl'
+    """
     f = source.file(path)
     root = mirror_root()
     if root is not None:

@@ -73,7 +73,30 @@ def _read_zip(local_path: str) -> dict[str, tuple[np.ndarray, np.ndarray]]:
 
 
 def read_arrays() -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The raw arrays: subject -> (scores float64 (10, N, 4), targets int64 (N,)), read-only."""
+    """The raw arrays: subject -> (scores float64 (10, N, 4), targets int64 (N,)), read-only.
+
+    Returns
+    -------
+    dict of str to (ndarray, ndarray)
+        Per subject: the softmax over A-D under each of 10 prompts (10, N, 4) and the gold option
+        index (N,), as stored in ``llm_probs_gpt.zip``.
+
+    References
+    ----------
+    B. Kumar, C. Lu, G. Gupta, A. Palepu, D. Bellamy, R. Raskar and A. Beam (2023), "Conformal
+    Prediction with Large Language Models for Multi-Choice Question Answering", arXiv:2305.18404;
+    repository ``bhaweshiitk/ConformalLLM``.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import conformal_llm
+    >>> scores, targets = conformal_llm.read_arrays()["anatomy"]  # doctest: +SKIP
+    >>> scores.shape, targets.shape  # doctest: +SKIP
+    ((10, 150, 4), (150,))
+    """
     return dict(_read_zip(str(fetch_file(SOURCE, _ZIP))))
 
 
@@ -106,6 +129,24 @@ def load(*, subjects=None) -> ResponseSet:
     Files are read with ``numpy.load(..., allow_pickle=False)``. The accuracy per subject and
     prompt is what the repository's ``conformal_llm_scores.py`` reports for its "gpt4-based
     1-shot" prompts (argmax of the softmax vs the target).
+
+    References
+    ----------
+    B. Kumar, C. Lu, G. Gupta, A. Palepu, D. Bellamy, R. Raskar and A. Beam (2023), "Conformal
+    Prediction with Large Language Models for Multi-Choice Question Answering", arXiv:2305.18404;
+    repository ``bhaweshiitk/ConformalLLM``.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import conformal_llm
+    >>> rs = conformal_llm.load(subjects="anatomy")  # doctest: +SKIP
+    >>> rs  # doctest: +SKIP
+    ResponseSet 'conformal-llm': 150 items x 1 models, 1,500 responses, T=1, ..., 10 variants
+    >>> rs.select(variant="prompt_0").accuracy().round(3).tolist()  # doctest: +SKIP
+    [0.44]
     """
     chosen = list(SUBJECTS) if subjects is None else check_choices("subjects", subjects, SUBJECTS)
     arrays = read_arrays()

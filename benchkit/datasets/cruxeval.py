@@ -75,6 +75,26 @@ def normalize_answer(answer: str, *, normalize: str = "strip") -> str:
     CRUXEval's correctness judgments on the pinned data (every answer state of an item is
     uniformly correct or incorrect; checked by :func:`load`), as BSDProbe's reduction map
     requires.
+
+    Returns
+    -------
+    str
+        The answer state.
+
+    References
+    ----------
+    A. Gu, B. Rozière, H. Leather, A. Solar-Lezama, G. Synnaeve and S. I. Wang (2024), "CRUXEval:
+    A Benchmark for Code Reasoning, Understanding and Execution", arXiv:2401.03065; repository
+    ``facebookresearch/cruxeval``.
+    H. Hu et al. (BSDProbe), arXiv:2609.33196, Sec. 3.1 (the reduction map to answer states).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.cruxeval import normalize_answer
+    >>> normalize_answer(" 'sea' "), normalize_answer('"sea"', normalize="literal")
+    ("'sea'", "'sea'")
+    >>> normalize_answer("f( [1,2] , 'a')", normalize="literal")
+    "f([1, 2], 'a')"
     """
     check_choice("normalize", normalize, NORMALIZATIONS)
     if not isinstance(answer, str):
@@ -132,6 +152,21 @@ def load_problems() -> pd.DataFrame:
         (the Python function ``f``), ``input`` (the argument list as written in the assertion,
         e.g. ``"[1, 1, 3]"`` or ``"(1, ), (1, 2)"``), ``output`` (the literal ``f`` returns), all
         strings unchanged from ``data/cruxeval.jsonl``.
+
+    References
+    ----------
+    A. Gu, B. Rozière, H. Leather, A. Solar-Lezama, G. Synnaeve and S. I. Wang (2024), "CRUXEval:
+    A Benchmark for Code Reasoning, Understanding and Execution", arXiv:2401.03065; repository
+    ``facebookresearch/cruxeval``.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import cruxeval
+    >>> cruxeval.load_problems().shape  # doctest: +SKIP
+    (800, 5)
     """
     rows = _read_problems(str(fetch_file(SOURCE, _PROBLEMS)))
     frame = pd.DataFrame({
@@ -245,6 +280,24 @@ def load(*, task: str = "both", normalize: str = "strip") -> ResponseSet:
     answer states preserve correctness: :func:`load` raises if the chosen normalization merges a
     correct and an incorrect answer of one item. Mean correctness equals the files' pass@1
     (35.95% input, 34.2125% output).
+
+    References
+    ----------
+    A. Gu, B. Rozière, H. Leather, A. Solar-Lezama, G. Synnaeve and S. I. Wang (2024), "CRUXEval:
+    A Benchmark for Code Reasoning, Understanding and Execution", arXiv:2401.03065; repository
+    ``facebookresearch/cruxeval``.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import cruxeval
+    >>> rs = cruxeval.load(task="output")  # doctest: +SKIP
+    >>> rs  # doctest: +SKIP
+    ResponseSet 'cruxeval/output': 800 items x 1 models, 8,000 responses, T=10, 0.0% cells missing, ...
+    >>> rs.accuracy().round(4).tolist()  # the file's pass@1  # doctest: +SKIP
+    [0.3421]
     """
     check_choice("task", task, TASKS)
     check_choice("normalize", normalize, NORMALIZATIONS)

@@ -152,6 +152,22 @@ def derive_budgets(frame: pd.DataFrame, *, max_budget: int = 10,
     gets n = 1: the data cannot tell it from a single-sample run (Eval-Arena runs
     ``claude-3-opus-20240229`` on CRUXEval, and the LiveCodeBench entries tagged ``(n=1)``, are
     such cases).
+
+    References
+    ----------
+    S. I. Wang et al., Eval-Arena (repository ``crux-eval/eval-arena``, pinned commit
+    ``012edd75``), https://crux-eval.github.io/eval-arena/ (example-level ``pass1``).
+
+    Examples
+    --------
+    Model ``a`` stores thirds (3 samples per example), model ``b`` halves:
+
+    >>> import pandas as pd
+    >>> from benchkit.datasets.eval_arena import derive_budgets
+    >>> frame = pd.DataFrame({"model": ["a"] * 3 + ["b"] * 3, "example_id": ["x", "y", "z"] * 2,
+    ...                       "pass1": [0.3333333333, 1.0, 0.0, 0.5, 0.0, 1.0]})
+    >>> derive_budgets(frame).to_dict()
+    {'a': 3, 'b': 2}
     """
     max_budget = check_int("max_budget", max_budget, min=1)
     budgets = dict(budgets or {})
@@ -217,6 +233,37 @@ def counts_from_pass1(frame: pd.DataFrame, *, max_budget: int = 10,
     ``n_samples`` is the model's budget from :func:`derive_budgets` and
     ``n_correct = round(pass1 * n_samples)``, which :func:`derive_budgets` has checked to be a
     whole number within 1e-6 for every row (the rounding only removes float noise).
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Columns ``model``, ``example_id``, ``pass1`` (one row per model and example).
+    max_budget : int, default 10
+        As in :func:`derive_budgets`.
+    budgets : mapping of model -> int, optional
+        As in :func:`derive_budgets`.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``model``, ``item`` (the example id), ``n_correct``, ``n_samples``: the input of
+        :meth:`benchkit.ResponseSet.from_counts`.
+
+    References
+    ----------
+    S. I. Wang et al., Eval-Arena (repository ``crux-eval/eval-arena``, pinned commit
+    ``012edd75``), https://crux-eval.github.io/eval-arena/ (example-level ``pass1``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.datasets.eval_arena import counts_from_pass1
+    >>> frame = pd.DataFrame({"model": ["a", "a"], "example_id": ["x", "y"],
+    ...                       "pass1": [0.3333333333, 1.0]})
+    >>> counts_from_pass1(frame)
+      model item  n_correct  n_samples
+    0     a    x          1          3
+    1     a    y          3          3
     """
     budget = derive_budgets(frame, max_budget=max_budget, budgets=budgets)
     n = budget.reindex(frame["model"]).to_numpy(dtype=np.int64)
@@ -345,6 +392,22 @@ def load(*, benchmark: str | None = None, max_budget: int = 10,
     The budget of each model is inferred as described in :func:`derive_budgets`; a pass1 that is
     not a multiple of 1/n is an error naming model and example, never rounded. ``meta`` holds the
     file URL at the pinned commit, the budgets and ``models_without_owner``.
+
+    References
+    ----------
+    S. I. Wang et al., Eval-Arena (repository ``crux-eval/eval-arena``, pinned commit
+    ``012edd75``), https://crux-eval.github.io/eval-arena/ (example-level ``pass1``).
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import eval_arena
+    >>> eval_arena.load(benchmark="humaneval")  # doctest: +SKIP
+    ResponseSet 'eval-arena/humaneval': 164 items x 49 models, 8,036 responses, T=1, ...
+    >>> eval_arena.load(benchmark="cruxeval_output").budget.value_counts().to_dict()  # doctest: +SKIP
+    {10: 31, 3: 3, 1: 2, 6: 1}
     """
     max_budget = check_int("max_budget", max_budget, min=1)
     if budgets is not None and not isinstance(budgets, Mapping):

@@ -70,7 +70,36 @@ class OptionProbs:
     """Option probabilities of one (dataset, prompt template) slice.
 
     ``probs`` is float64 (n_models, n_items, k); ``models`` and ``items`` label its first two
-    axes, ``options`` its last (letters).
+    axes, ``options`` its last (letters). Returned by :func:`option_probs`.
+
+    Parameters
+    ----------
+    probs, models, items, options, dataset, prompt_template
+        The fields below, filled by :func:`option_probs`.
+
+    Attributes
+    ----------
+    probs : ndarray of float64 (n_models, n_items, k)
+        Softmax probabilities over the offered options; each (model, item) row sums to 1.
+    models : tuple of str
+        Model names, the first axis (in :data:`MODELS` order).
+    items : tuple of str
+        Item ids ``"<dataset>/<item_id>"``, the second axis (ascending ``item_id``).
+    options : tuple of str
+        The offered option letters, the last axis (``A``-``F`` or ``A``-``D``).
+    dataset : str
+        The dataset of the slice (``"mmlu"``, ``"hellaswag"``, ``"cosmosqa"``).
+    prompt_template : str
+        The prompt template of the slice (``"base"``, ``"shared"``, ``"task"``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.datasets.llm_uncertainty_bench import OptionProbs
+    >>> op = OptionProbs(np.array([[[0.7, 0.3]]]), ("m",), ("mmlu/0",), ("A", "B"), "mmlu", "base")
+    >>> op.to_frame()
+      model    item  p_A  p_B
+    0     m  mmlu/0  0.7  0.3
     """
 
     probs: np.ndarray
@@ -149,6 +178,21 @@ def load(*, drop_demonstrations: bool = True, datasets=None, models=None) -> pd.
     -----
     Values are exactly those of the pickles (float32). There is no answer key: accuracy and the
     paper's conformal set sizes cannot be computed from this table alone.
+
+    References
+    ----------
+    F. Ye, M. Yang, J. Pang, L. Wang, D. F. Wong, E. Yilmaz, S. Shi and Z. Tu (2024),
+    "Benchmarking LLMs via Uncertainty Quantification", arXiv:2401.12794; repository
+    ``smartyfh/LLM-Uncertainty-Bench``.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import llm_uncertainty_bench
+    >>> llm_uncertainty_bench.load(datasets="mmlu", models="Qwen-1_8B").shape  # doctest: +SKIP
+    (29985, 12)
     """
     if not isinstance(drop_demonstrations, bool):
         raise BenchkitValueError(
@@ -190,6 +234,7 @@ def option_probs(frame: pd.DataFrame, *, options: str, dataset: str = "mmlu",
         the six logits. ``"ABCD"``: the four real options only, softmax over their four logits
         (equivalently, the six-way probabilities of A-D renormalized to sum to 1).
     dataset : str, default "mmlu"
+        The dataset of the slice (:data:`DATASETS`).
     prompt_template : str, default "base"
         The (dataset, template) slice; every model must have the same items in it.
 
@@ -206,6 +251,26 @@ def option_probs(frame: pd.DataFrame, *, options: str, dataset: str = "mmlu",
     The softmax is computed stably in float64 (``exp(z - max z)`` normalized). The paper turns
     logits into probabilities with a softmax over the offered options; which options are offered
     is the caller's explicit choice here.
+
+    References
+    ----------
+    F. Ye, M. Yang, J. Pang, L. Wang, D. F. Wong, E. Yilmaz, S. Shi and Z. Tu (2024),
+    "Benchmarking LLMs via Uncertainty Quantification", arXiv:2401.12794; repository
+    ``smartyfh/LLM-Uncertainty-Bench``.
+
+    Examples
+    --------
+    A hand-made table in :func:`load`'s layout (one model, two items):
+
+    >>> import pandas as pd
+    >>> from benchkit.datasets.llm_uncertainty_bench import option_probs
+    >>> frame = pd.DataFrame({"model": ["Qwen-7B"] * 2, "dataset": ["mmlu"] * 2,
+    ...                       "prompt_template": ["base"] * 2, "item": ["mmlu/0", "mmlu/2"],
+    ...                       "item_id": [0, 2], **{f"logit_{c}": [0.0, 0.0] for c in "ABCDEF"}})
+    >>> frame["logit_A"] = [3.0, 0.0]
+    >>> op = option_probs(frame, options="ABCD")
+    >>> op.probs.round(3).tolist()  # e**3 / (e**3 + 3) = 0.870
+    [[[0.87, 0.043, 0.043, 0.043], [0.25, 0.25, 0.25, 0.25]]]
     """
     check_choice("options", options, tuple(OPTION_SETS))
     check_choice("dataset", dataset, DATASETS)

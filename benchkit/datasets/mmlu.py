@@ -111,6 +111,35 @@ def item_id(part: str, split: str, row: int, *, subject: str | None = None) -> s
     ``'mmlu/<subject>/<split>/<row>'`` for MMLU, ``'arc-challenge/<split>/<row>'`` and
     ``'commonsenseqa/<split>/<row>'`` otherwise. The row index equals the ``idx`` of the
     LLM-MCQ-Bias result files, so those results join on it.
+
+    Parameters
+    ----------
+    part : {"mmlu", "arc-challenge", "commonsenseqa"}
+        The benchmark (:data:`PARTS`).
+    split : {"test", "dev"}
+        The split (:data:`SPLITS`).
+    row : int
+        0-based row in the CSV file.
+    subject : str, optional
+        The MMLU subject (:data:`SUBJECTS`); required for ``part="mmlu"``, not allowed otherwise.
+
+    Returns
+    -------
+    str
+        The item id, as in the ``item`` column of :func:`load`.
+
+    References
+    ----------
+    C. Zheng, H. Zhou, F. Meng, J. Zhou and M. Huang (2024), "Large Language Models Are Not
+    Robust Multiple Choice Selectors", ICLR 2024, arXiv:2309.03882; repository
+    ``chujiezheng/LLM-MCQ-Bias``. D. Hendrycks et al. (2021), "Measuring Massive Multitask
+    Language Understanding", ICLR 2021, arXiv:2009.03300.
+
+    Examples
+    --------
+    >>> from benchkit.datasets.mmlu import item_id
+    >>> item_id("mmlu", "test", 3, subject="anatomy"), item_id("arc-challenge", "test", 3)
+    ('mmlu/anatomy/test/3', 'arc-challenge/test/3')
     """
     if part == "mmlu":
         return f"mmlu/{subject}/{split}/{row}"
@@ -202,6 +231,23 @@ def load(*, part: str = "mmlu", split: str = "test", subjects=None) -> pd.DataFr
     not normalized. Duplicate questions are kept: MMLU test holds 27 rows whose question and
     options repeat an earlier row of the same subject (HELM evaluates one copy of each, see
     :func:`benchkit.datasets.mmlu_redux.load`).
+
+    References
+    ----------
+    C. Zheng, H. Zhou, F. Meng, J. Zhou and M. Huang (2024), "Large Language Models Are Not
+    Robust Multiple Choice Selectors", ICLR 2024, arXiv:2309.03882; repository
+    ``chujiezheng/LLM-MCQ-Bias``. D. Hendrycks et al. (2021), "Measuring Massive Multitask
+    Language Understanding", ICLR 2021, arXiv:2009.03300.
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import mmlu
+    >>> items = mmlu.load(subjects="anatomy")  # doctest: +SKIP
+    >>> items.shape, bool(items["answer_key"].isin(list("ABCD")).all())  # doctest: +SKIP
+    ((135, 11), True)
     """
     check_choice("part", part, PARTS)
     check_choice("split", split, SPLITS)

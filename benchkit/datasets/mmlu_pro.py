@@ -185,6 +185,24 @@ def load(*, scoring: str = "strict", rng: int = 12345, models=None):
     answer, so it counts as incorrect rather than as a coin flip among the options (the upstream
     guess re-seeds before every call, so it is the same option for every item with the same
     number of options). ``scoring="upstream"`` reproduces the published accuracies.
+
+    References
+    ----------
+    Y. Wang et al. (2024), "MMLU-Pro: A More Robust and Challenging Multi-Task Language
+    Understanding Benchmark", NeurIPS 2024 Datasets and Benchmarks, arXiv:2406.01574; repository
+    ``TIGER-AI-Lab/MMLU-Pro`` (``evaluate_from_local.py`` for the upstream scoring).
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import mmlu_pro
+    >>> rs = mmlu_pro.load()  # doctest: +SKIP
+    >>> rs.n_items, rs.n_models, rs.report.n_cells  # 32 cells absent in the gemini files  # doctest: +SKIP
+    (12032, 18, 32)
+    >>> mmlu_pro.load(scoring="upstream").accuracy().round(4).head(3).tolist()  # doctest: +SKIP
+    [0.2534, 0.3753, 0.2032]
     """
     from benchkit import NO_ANSWER
     from benchkit import ResponseSet

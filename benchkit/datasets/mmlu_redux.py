@@ -114,6 +114,28 @@ def normalize_error_type(raw: str) -> str:
     ``"Ok"`` -> ``"ok"``; ``"Wrong Groundtruth"``, ``"wrong_groundtruth "`` ->
     ``"wrong_groundtruth"``; ``"No correct Answer"`` -> ``"no_correct_answer"``. Anything else is
     an error naming the value.
+
+    Parameters
+    ----------
+    raw : str
+        The ``error_type`` cell of an annotator file.
+
+    Returns
+    -------
+    str
+        One of :data:`ERROR_TYPES`.
+
+    References
+    ----------
+    A. P. Gema et al. (2024), "Are We Done with MMLU?", arXiv:2406.04127; repository
+    ``aryopg/mmlu-redux``. P. Liang et al. (2023), "Holistic Evaluation of Language Models",
+    Transactions on Machine Learning Research (the HELM outputs).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.mmlu_redux import normalize_error_type
+    >>> [normalize_error_type(x) for x in ["OK ", "Wrong Groundtruth", "no_correct_answer"]]
+    ['ok', 'wrong_groundtruth', 'no_correct_answer']
     """
     key = re.sub(r"[\s_]+", "_", str(raw).strip().lower())
     if key not in ERROR_TYPES:
@@ -707,6 +729,24 @@ def load(*, part: str = "helm-labelled"):
     ``mac_roman``. Error types are normalized by :func:`normalize_error_type` (27 raw spellings
     map to the 7 labels; the counts then equal all.csv's clean column, which the loader checks
     row by row, along with the question text and answer).
+
+    References
+    ----------
+    A. P. Gema et al. (2024), "Are We Done with MMLU?", arXiv:2406.04127; repository
+    ``aryopg/mmlu-redux``. P. Liang et al. (2023), "Holistic Evaluation of Language Models",
+    Transactions on Machine Learning Research (the HELM outputs).
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import mmlu_redux
+    >>> mmlu_redux.load()  # doctest: +SKIP
+    ResponseSet 'mmlu-redux': 5,700 items x 14 models, 79,800 responses, T=1, 0.0% cells missing, ...
+    >>> labels = mmlu_redux.load(part="labels")  # doctest: +SKIP
+    >>> int((labels["error_type"] != "ok").sum())  # doctest: +SKIP
+    370
     """
     check_choice("part", part, PARTS)
     if part == "labels":

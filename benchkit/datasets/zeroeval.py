@@ -112,13 +112,42 @@ _NO = object()
 
 
 def extract_answer(output: str, *, model: str = ""):
-    r"""The ``answer`` a ZeroEval output string holds, or ``None`` when ZeroEval finds none.
+    r"""The ``answer`` a ZeroEval output string holds, or a "not found" marker when it has none.
 
     The steps of ZeroEval's evaluators: the first balanced ``{...}`` parsed as JSON (newlines
     removed); if that fails or has no ``"answer"``, the regular-expression fallbacks of
     ``extract_values_from_json`` (quoted value, quoted value across lines, unquoted value up to
     a comma or whitespace, unquoted key); then the Llama-3.1-only ``\boxed{}`` rule. The value
     is returned as parsed (str, or int / float / list / bool / None from JSON).
+
+    Parameters
+    ----------
+    output : str
+        The model's output string.
+    model : str, optional
+        The model's name; the ``\boxed{}`` fallback applies only to Llama-3.1 models, as in
+        ZeroEval.
+
+    Returns
+    -------
+    object
+        The parsed answer. When ZeroEval finds none, a private sentinel object
+        (``benchkit.datasets.zeroeval._NO``) rather than ``None``: a JSON answer can itself be
+        ``null``. :func:`load` turns it into :data:`benchkit.NO_ANSWER`.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.zeroeval import extract_answer
+    >>> extract_answer('Reasoning first. {"reasoning": "...", "answer": "42"}')
+    '42'
+    >>> extract_answer('{"reasoning": "...", "answer": null}') is None
+    True
     """
     if not isinstance(output, str):
         raise BenchkitValueError(f"output must be a str, got {type(output).__name__}")
@@ -142,6 +171,30 @@ def crux_answer(value, *, rule: str = "summary") -> str:
 
     ``str(value)`` with surrounding ``'`` and ``"`` stripped; with ``rule="latest"`` newlines are
     also escaped as ``\n``.
+
+    Parameters
+    ----------
+    value : object
+        An answer from :func:`extract_answer`.
+    rule : {"summary", "latest"}, default "summary"
+        As in :func:`crux_correct`.
+
+    Returns
+    -------
+    str
+        The answer state of a crux response.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.zeroeval import crux_answer
+    >>> crux_answer("'abc'"), crux_answer(17)
+    ('abc', '17')
     """
     check_choice("rule", rule, CRUX_RULES)
     text = str(value).strip("'\"")
@@ -156,6 +209,32 @@ def crux_correct(value, gold: str, *, rule: str = "summary") -> bool:
     seven models exactly. ``rule="latest"``: the later upstream ``crux_eval.py`` (newlines in the
     answer escaped as ``\n``, and an empty answer matching an empty gold counts as correct),
     about 1-2 points higher.
+
+    Parameters
+    ----------
+    value : object
+        An answer from :func:`extract_answer`.
+    gold : str
+        The item's gold answer string.
+    rule : {"summary", "latest"}, default "summary"
+        Which version of ZeroEval's comparison (see above).
+
+    Returns
+    -------
+    bool
+        Whether the response is correct.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.zeroeval import crux_correct
+    >>> crux_correct('"abc"', "'abc'"), crux_correct("", "''"), crux_correct("", "''", rule="latest")
+    (True, False, True)
     """
     model_answer = crux_answer(value, rule=rule)
     gold = str(gold).strip("'\"")
@@ -197,6 +276,28 @@ def sanitize_math_answer(answer: str) -> str:
     ``+ - * / // % **`` and unary signs (ZeroEval calls ``eval`` here; any other expression, and
     any error, leaves the string unchanged, as ZeroEval's ``try/except`` does). Powers with an
     exponent above 64 or a base above 1e6 are treated as errors instead of being computed.
+
+    Parameters
+    ----------
+    answer : str
+        A math answer string.
+
+    Returns
+    -------
+    str
+        The sanitized answer.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.zeroeval import sanitize_math_answer
+    >>> sanitize_math_answer("$1,000/4$"), sanitize_math_answer("x/2")
+    ('250.0', 'x/2')
     """
     answer = answer.replace("$", "").strip()
     answer = answer.replace(",", "")
@@ -217,6 +318,28 @@ def math_answer(value) -> str:
 
     The first number of the sanitized answer as ``repr(float(...))`` (what ZeroEval compares), or
     the sanitized string when it has none.
+
+    Parameters
+    ----------
+    value : object
+        An answer from :func:`extract_answer` (turned into ``str``).
+
+    Returns
+    -------
+    str
+        The answer state.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.zeroeval import math_answer
+    >>> math_answer("$1,000/4$"), math_answer("x = 12"), math_answer("none")
+    ('250.0', '12.0', 'none')
     """
     sanitized = sanitize_math_answer(str(value))
     m = _NUMBER.search(sanitized)
@@ -229,6 +352,30 @@ def math_correct(value, gold: str) -> bool:
     ``gold`` is first stripped of ``#`` and whitespace; both sides go through
     :func:`sanitize_math_answer`; the first match of ``-?\d+(\.\d+)?`` in each is compared
     with ``float(a) == float(b)``; no number on either side is incorrect.
+
+    Parameters
+    ----------
+    value : object
+        An answer from :func:`extract_answer`.
+    gold : str
+        The item's gold answer string.
+
+    Returns
+    -------
+    bool
+        Whether the response is correct.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    >>> from benchkit.datasets.zeroeval import math_correct
+    >>> math_correct("0.75", "#### 3/4"), math_correct("x", "3")
+    (True, False)
     """
     model = sanitize_math_answer(str(value))
     gold = sanitize_math_answer(str(gold).replace("#", "").strip())
@@ -371,6 +518,22 @@ def load(*, benchmark: str | None = None, crux_rule: str = "summary"):
     total, as ZeroEval reports it. Measured accuracies equal ZeroEval's summaries: crux
     Qwen2.5-3B/7B/32B/72B 32.12 / 51.25 / 68.12 / 71.88 %, gemma-2 2B/9B/27B 20.75 / 44.88 /
     55.88 %; math-l5 25.52 / 51.46 / 59.50 / 60.19 % and 4.30 / 19.42 / 26.63 %.
+
+    References
+    ----------
+    B. Y. Lin (2024), ZeroEval: a unified framework for evaluating language models, repository
+    ``yuchenlin/ZeroEval`` (``src/evaluation/crux_eval.py``, ``math_eval.py``,
+    ``eval_utils.py``).
+
+    Examples
+    --------
+    Not run as a doctest (doctests read no data files): it needs the source's files from the
+    local mirror, the cache or a download. The output shown was produced on the pinned files.
+
+    >>> from benchkit.datasets import zeroeval
+    >>> rs = zeroeval.load(benchmark="crux")  # doctest: +SKIP
+    >>> rs.accuracy().round(4).head(2).tolist()  # ZeroEval's published summary  # doctest: +SKIP
+    [0.3212, 0.5125]
     """
     check_choice("crux_rule", crux_rule, CRUX_RULES)
     if benchmark is not None:

@@ -6,17 +6,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
 from benchkit._validation import check_int
+from benchkit.stats import jaccard
 
 __all__ = [
     "FoldAnchors",
     "anchor_weights",
     "easiness_cells",
-    "jaccard",
     "purify",
     "select_anchors",
 ]
@@ -29,6 +30,37 @@ def easiness_cells(b, source, *, n_strata: int = 4) -> np.ndarray:
     ``n_strata`` near-equal strata (``numpy.array_split``: the first strata get the extra item).
     Returns int64 cell codes ``source_code * n_strata + stratum``; source codes follow first
     appearance.
+
+    The blueprint cells keep the anchor's source and coarse easiness composition equal to the
+    benchmark's (Eq. 7).
+
+    Parameters
+    ----------
+    b : array_like (items,)
+        Fitted item easiness (:attr:`ResidualDIF.b`).
+    source : array_like (items,)
+        Native source (subject) of every item.
+    n_strata : int, default 4
+        Easiness strata within each source (Table C.8).
+
+    Returns
+    -------
+    ndarray of int64 (items,)
+        The cell code of every item.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.3, App. C.5 step (e), Table C.8.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> b = np.array([0.3, -1.2, 0.8, 2.0, -0.5, 1.1, 0.0, -2.0])   # item easiness
+    >>> source = np.array(["math"] * 4 + ["law"] * 4)
+    >>> from benchkit.dif.steps import easiness_cells
+    >>> easiness_cells(b, source, n_strata=2).tolist()    # harder half, easier half per source
+    [0, 0, 1, 1, 2, 3, 3, 2]
     """
     b = np.asarray(b, dtype=float)
     src = pd.factorize(np.asarray(source, dtype=object))[0]
@@ -54,6 +86,32 @@ def select_anchors(D, cells, *, anchor_fraction: float = 0.5) -> np.ndarray:
     ``anchor_fraction`` is the paper's alpha (App. C.5).
 
     Ties in ``D`` are resolved by original item index; ``round`` is half-up (App. C.5 step f).
+
+    Parameters
+    ----------
+    D : array_like (items,)
+        Residual DIF magnitude :math:`D_i` (Eq. 5).
+    cells : array_like of int (items,)
+        Source x easiness cell of every item (:func:`easiness_cells`).
+    anchor_fraction : float, default 0.5
+        The paper's alpha: the share of each cell kept (0.5 primary; 0.3 and 0.7 sensitivity).
+
+    Returns
+    -------
+    ndarray of bool (items,)
+        True for the low-DIF anchors.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.3, App. C.5 step (f).
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import select_anchors
+    >>> D = [0.1, 0.9, 0.4, 0.2, 0.3, 0.05, 0.7, 0.6]
+    >>> select_anchors(D, [0, 0, 1, 1, 2, 3, 3, 2]).tolist()     # the lower D of every pair
+    [True, False, False, True, True, True, False, False]
     """
     D = np.asarray(D, dtype=float)
     cells = np.asarray(cells, dtype=np.int64)
@@ -70,7 +128,34 @@ def select_anchors(D, cells, *, anchor_fraction: float = 0.5) -> np.ndarray:
 
 
 def anchor_weights(selected, cells) -> np.ndarray:
-    """Cell-restoring weights ``w_i = n_c / k_c`` for selected items, 0 otherwise (Eq. 6)."""
+    """Cell-restoring weights ``w_i = n_c / k_c`` for selected items, 0 otherwise (Eq. 6).
+
+    Every cell keeps its original total mass (Eq. 7), so the anchor score changes the residual-DIF
+    composition without changing the benchmark's source and easiness blueprint.
+
+    Parameters
+    ----------
+    selected : array_like of bool (items,)
+        The anchors (:func:`select_anchors`).
+    cells : array_like of int (items,)
+        Source x easiness cell of every item.
+
+    Returns
+    -------
+    ndarray (items,)
+        The weights; they sum to the number of items.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.3, Eq. 6-8.
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import anchor_weights
+    >>> anchor_weights([True, False, False, True, True, True], [0, 0, 1, 1, 2, 2]).tolist()
+    [2.0, 0.0, 0.0, 2.0, 1.0, 1.0]
+    """
     selected = np.asarray(selected, dtype=bool)
     cells = np.asarray(cells, dtype=np.int64)
     _, inv = np.unique(cells, return_inverse=True)
@@ -81,17 +166,18 @@ def anchor_weights(selected, cells) -> np.ndarray:
     return w
 
 
-def jaccard(a, b) -> float:
-    a, b = np.asarray(a, dtype=bool), np.asarray(b, dtype=bool)
-    if a.shape != b.shape:
-        raise BenchkitValueError(f"jaccard needs two boolean masks of one shape; got {a.shape} and {b.shape}")
-    u = np.sum(a | b)
-    return float(np.sum(a & b) / u) if u else 1.0
-
-
 @result
 class FoldAnchors:
     r"""Anchors learnt in one owner half (App. C.5).
+
+    The low-DIF anchor set and its frozen cell-restoring weights, which score the models of the
+    other owner half, with every round of the three-round purification and the final item
+    signatures.
+
+    Parameters
+    ----------
+    K, selected, cells, weights, jaccard, b, delta, D, round_D, families, rng_entropy
+        The fields described under Attributes (built by :func:`benchkit.dif.steps.purify`).
 
     Attributes
     ----------
@@ -105,11 +191,40 @@ class FoldAnchors:
         Frozen weights of round three (Eq. 6).
     jaccard : ndarray (rounds - 1,)
         Overlap of successive anchor sets.
-    b, delta, D : ndarrays
-        Final item signatures: refit on :math:`\mathcal S^{(3)}` (step 4).
+    b : ndarray (items,)
+        Final item easiness: refit on :math:`\mathcal S^{(3)}` (step 4).
+    delta : ndarray (items, families)
+        Final residual family effects (same refit), columns in :attr:`families` order.
+    D : ndarray (items,)
+        Final :math:`D_i` (Eq. 5) of the refit.
     round_D : ndarray (rounds, items)
         :math:`D_i^{(t)}` of every round.
     families : tuple
+        Sorted family labels of the half (the columns of ``delta``).
+    rng_entropy : int or None
+        Entropy of the root seed of ``rng``: ``purify(..., rng=rng_entropy)`` repeats the call
+        when ``rng`` was None, an int or a Generator. Inside :func:`cross_fit` the seed is a child
+        SeedSequence (with a spawn key) of the cross-fit's root: repeat that call instead.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.3, Eq. 6-7; App. C.5 (purification algorithm).
+
+    Examples
+    --------
+    The anchors an audit learnt on owner half 0:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> fa = audit.anchors[0]
+    >>> fa.K, fa.selected.sum(axis=1).tolist(), fa.jaccard.round(3).tolist()
+    (2, [64, 64, 64], [0.684, 0.882])
+    >>> float(fa.weights.sum())        # the cells keep their mass: weights sum to the items
+    120.0
     """
 
     K: int
@@ -122,8 +237,10 @@ class FoldAnchors:
     D: np.ndarray
     round_D: np.ndarray
     families: tuple
+    rng_entropy: Any = None
 
     def to_frame(self) -> pd.DataFrame:
+        """One row per item: ``b``, ``D``, ``cell``, ``anchor``, ``weight``, ``delta_<family>``."""
         out = pd.DataFrame({"b": self.b, "D": self.D, "cell": self.cells,
                             "anchor": self.selected[-1], "weight": self.weights})
         for j, f in enumerate(self.families):
@@ -149,33 +266,68 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     anchor_fraction : float
         The paper's alpha: the retained fraction per cell (0.5; 0.3 and 0.7 are sensitivity
         analyses).
+    rounds : int, default 3
+        Purification rounds (always run in full; App. C.5).
+    n_strata : int, default 4
+        Easiness strata per source (:func:`easiness_cells`).
     ridge : float
         Ridge penalty lambda of the residual fit (:func:`benchkit.dif.steps.fit_residual_dif`).
+    n_iter : int, default 5
+        Power iterations of the randomized SVD (Table C.8).
     refit : bool
         Step 4's final refit on :math:`\mathcal S^{(3)}` (the stored signatures).
-    rng : seed
+    rng : None, int, SeedSequence or Generator
         Seeds the randomized SVDs (one child per round).
+
+    Returns
+    -------
+    FoldAnchors
+        The anchors of every round, the frozen weights, the final signatures and ``rng_entropy``.
 
     Notes
     -----
     Each round learns directions from the current anchor rows, projects all items, refits
     :math:`b, \delta` on all items, rebuilds the cells from :math:`b^{(t)}` and keeps the
     smallest-D fraction of every cell. Always three rounds; Jaccard overlaps are recorded only.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.3; App. C.2 (spectral offsets, Eq. 12-17), App. C.5 (purification),
+    Table C.8. G. L. Candell and F. Drasgow (1988), "An iterative procedure for linking metrics and
+    assessing item bias in item response theory", Applied Psychological Measurement 12(3),
+    253-260.
+
+    Examples
+    --------
+    On simulated data with planted family effects, the anchors avoid the planted DIF items:
+
+    >>> import numpy as np
+    >>> from benchkit.dif.steps import purify, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> keep = np.array([f is not None for f in sim.family])     # models of an audited family
+    >>> fa = purify(sim.Y[:, keep], sim.family[keep], sim.source, K=2, rng=0)
+    >>> int((sim.dif_items & fa.selected[-1]).sum()), int(sim.dif_items.sum())
+    (0, 14)
+    >>> fa2 = purify(sim.Y[:, keep], sim.family[keep], sim.source, K=2, rng=fa.rng_entropy)
+    >>> bool((fa2.weights == fa.weights).all())
+    True
     """
-    from benchkit.dif._residual import fit_residual_dif
+    from benchkit.dif._residual import fit_residual_spectral
     from benchkit.irt._spectral import fit_spectral
     from benchkit.irt._spectral import standardize
 
     rounds = check_int("rounds", rounds, min=1)
     n_items = Y.shape[0]
-    seeds = spawn(rng, rounds + 1)
+    root = seed_sequence(rng)
+    seeds = spawn(root, rounds + 1)
     S = np.ones(n_items, dtype=bool)
     sel, rD = [], []
     st = standardize(Y)  # Eq. 12-13 use every item of the half: one standardization for all rounds
     for t in range(rounds):
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[t])
-        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
+        fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
         cells = easiness_cells(fit.b, source, n_strata=n_strata)
         S = select_anchors(fit.D, cells, anchor_fraction=anchor_fraction)
         sel.append(S)
@@ -184,8 +336,8 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     if refit:
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[rounds])
-        fit = fit_residual_dif(Y, family, sp.offsets(), ridge=ridge)
+        fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
     jac = np.array([jaccard(sel[t - 1], sel[t]) for t in range(1, rounds)])
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,
                        b=fit.b, delta=fit.delta, D=fit.D, round_D=np.array(rD),
-                       families=fit.families)
+                       families=fit.families, rng_entropy=root.entropy)

@@ -20,13 +20,13 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
 from benchkit._validation import check_int
 from benchkit.stats import benjamini_hochberg
+from benchkit.stats import cohen_kappa
 
 __all__ = [
     "BINARY_AXES",
     "ORDINAL_AXES",
     "ContentAudit",
     "analyze_annotations",
-    "cohen_kappa",
     "content_sample",
     "family_direction_tests",
 ]
@@ -51,12 +51,20 @@ def content_sample(high_D, high_V, cells, item_ids, *, texts=None, benchmark: st
     cells : array_like (items,)
         Common source x easiness cells.
     item_ids : array_like (items,)
+        The item ids (kept in ``key`` only).
     texts : array_like (items,), optional
         Question texts (the only content the annotators see).
+    benchmark : str, optional
+        Benchmark name written in every ``key`` row (concatenate the keys of several benchmarks).
+    advantaged_D, advantaged_V : array_like (items,), optional
+        The most advantaged family of every item in each half (for
+        :func:`family_direction_tests`); copied into ``key``.
     n_pairs : int
         Stable high-DIF items sampled (50 per benchmark); each is matched without replacement to a
         control (outside both top sets) of the same cell. High items whose cell has no unused
         control are skipped.
+    rng : None, int, SeedSequence or Generator
+        Seeds the order of the high items, the control draws and the blinded ids.
 
     Returns
     -------
@@ -64,6 +72,29 @@ def content_sample(high_D, high_V, cells, item_ids, *, texts=None, benchmark: st
         ``sheet``: ``blinded_id, text`` in random order (what annotators receive); ``key``:
         ``blinded_id, item, group ("high"/"control"), pair, cell, benchmark, advantaged_D,
         advantaged_V`` (stored separately).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.3; App. D.4 ("Matched item sample").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.dif.steps import content_sample
+    >>> high_D = np.array([1, 1, 0, 0, 1, 0, 0, 0], bool)       # top-DIF sets of the two halves
+    >>> high_V = np.array([1, 0, 0, 0, 1, 0, 0, 1], bool)
+    >>> cells = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    >>> sheet, key = content_sample(high_D, high_V, cells, [f"i{k}" for k in range(8)],
+    ...                             texts=[f"question {k}" for k in range(8)], n_pairs=2, rng=0)
+    >>> list(sheet.columns), len(sheet)                         # what the annotators see
+    (['blinded_id', 'text'], 4)
+    >>> key[["item", "group", "pair", "cell"]]
+      item    group  pair  cell
+    0   i0     high     0     0
+    1   i3  control     0     0
+    2   i4     high     1     1
+    3   i6  control     1     1
     """
     hD, hV = np.asarray(high_D, dtype=bool), np.asarray(high_V, dtype=bool)
     cells = np.asarray(cells)
@@ -104,18 +135,6 @@ def content_sample(high_D, high_V, cells, item_ids, *, texts=None, benchmark: st
     return sheet, key
 
 
-def cohen_kappa(a, b) -> float:
-    """Cohen's (1960) kappa of two label vectors; NaN when both are constant (undefined)."""
-    a, b = np.asarray(a), np.asarray(b)
-    if a.ndim != 1 or a.shape != b.shape:
-        raise BenchkitValueError(
-            f"cohen_kappa needs two 1-D label sequences of one length; got shapes {a.shape} and {b.shape}")
-    labs = np.unique(np.r_[a, b])
-    po = np.mean(a == b)
-    pe = sum(np.mean(a == k) * np.mean(b == k) for k in labs)
-    return float((po - pe) / (1 - pe)) if pe < 1 else float("nan")
-
-
 def _mcnemar_exact(x_high: np.ndarray, x_ctrl: np.ndarray) -> float:
     from scipy.stats import binomtest
 
@@ -127,6 +146,14 @@ def _mcnemar_exact(x_high: np.ndarray, x_ctrl: np.ndarray) -> float:
 @result
 class ContentAudit:
     """Analysis of two annotators' labels (App. D.4, Eq. 58-60; Figure 3).
+
+    Whether the stable high-DIF items differ in content from their matched controls in a way both
+    annotators confirm (the paper finds no axis that does).
+
+    Parameters
+    ----------
+    reliability, reliability_passes, binary, ordinal, criteria, passes
+        The fields described under Attributes (built by :func:`analyze_annotations`).
 
     Attributes
     ----------
@@ -143,6 +170,30 @@ class ContentAudit:
         The four confirmatory conditions per binary axis and ``confirmed``.
     passes : bool
         At least one axis meets all four.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.3, Sec. 5.5; App. D.4, Eq. 58-60.
+
+    Examples
+    --------
+    Four matched pairs labelled on two axes; the high-DIF items show negation more often, but four
+    pairs cannot make that significant (criterion 2 fails):
+
+    >>> import pandas as pd
+    >>> from benchkit.dif.steps import analyze_annotations
+    >>> key = pd.DataFrame({"blinded_id": range(8), "group": ["high", "control"] * 4,
+    ...                     "pair": [0, 0, 1, 1, 2, 2, 3, 3], "benchmark": "mmlu"})
+    >>> labels = pd.DataFrame({"blinded_id": range(8), "negation": [1, 0, 1, 0, 1, 0, 0, 0],
+    ...                        "ambiguity": [3, 1, 2, 1, 3, 0, 1, 1]})
+    >>> res = analyze_annotations(key, labels, labels, binary_axes=["negation"],
+    ...                           ordinal_axes=["ambiguity"], min_benchmarks=1)
+    >>> res.reliability_passes, res.passes
+    (True, False)
+    >>> res.to_frame()[["axis", "d_A", "same_direction", "significant", "large", "confirmed"]]
+           axis   d_A  same_direction  significant  large  confirmed
+    0  negation  0.75            True        False   True      False
     """
 
     reliability: pd.DataFrame
@@ -153,6 +204,7 @@ class ContentAudit:
     passes: bool
 
     def to_frame(self) -> pd.DataFrame:
+        """The criteria table (:attr:`criteria`), a copy."""
         return self.criteria.copy()
 
 
@@ -180,8 +232,25 @@ def analyze_annotations(key: pd.DataFrame, annotator_a: pd.DataFrame, annotator_
         of several benchmarks with distinct ``pair`` numbers.
     annotator_a, annotator_b : DataFrame
         ``blinded_id`` plus one column per axis (binary 0/1, ordinal 0-3).
+    binary_axes : sequence of str, default :data:`BINARY_AXES`
+        The ten confirmatory binary axes.
+    ordinal_axes : sequence of str, default :data:`ORDINAL_AXES`
+        The three ordinal axes (analysed, not confirmatory).
+    q_level : float, default 0.05
+        Criterion 2: BH-adjusted q at most this for both annotators.
+    min_difference : float, default 0.08
+        Criterion 3: absolute pooled difference at least this (eight percentage points).
     min_benchmarks : int
         Criterion 4: the pooled direction in at least this many benchmarks (3 of the paper's 5).
+    min_kappa : float, default 0.45
+        Reliability: median Cohen's kappa over the binary axes (Eq. 58).
+    min_spearman : float, default 0.50
+        Reliability: median Spearman rho over the ordinal axes (Eq. 58).
+
+    Returns
+    -------
+    ContentAudit
+        Reliability, per-annotator paired tests and the four criteria per axis.
 
     Notes
     -----
@@ -189,6 +258,39 @@ def analyze_annotations(key: pd.DataFrame, annotator_a: pd.DataFrame, annotator_
     discordant pairs; BH over the binary axes per annotator; ordinal axes by paired Wilcoxon
     signed-rank tests (``scipy.stats.wilcoxon``, zero differences dropped; p = 1 when all are
     zero), BH-corrected separately and not part of the criteria.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.3, Sec. 5.5; App. D.4, Eq. 58-60. Q. McNemar (1947), "Note on the sampling
+    error of the difference between correlated proportions or percentages", Psychometrika 12(2),
+    153-157. Y. Benjamini and Y. Hochberg (1995), J. R. Stat. Soc. B 57(1), 289-300.
+    F. Wilcoxon (1945), "Individual comparisons by ranking methods", Biometrics Bulletin 1(6),
+    80-83.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> from benchkit.dif import BINARY_AXES, ORDINAL_AXES
+    >>> n = 40                                                    # matched pairs
+    >>> key = pd.DataFrame({"blinded_id": [f"b{k}" for k in range(2 * n)],
+    ...                     "group": ["high", "control"] * n, "pair": np.repeat(np.arange(n), 2),
+    ...                     "benchmark": np.repeat(["mmlu", "bbh", "arc", "hellaswag"], n // 2)})
+    >>> rng = np.random.default_rng(0)
+    >>> truth = rng.random((2 * n, 13)) < 0.3                     # what the items show
+    >>> def annotator(noise):                                     # each annotator errs a little
+    ...     labels = truth ^ (rng.random(truth.shape) < noise)
+    ...     frame = pd.DataFrame(labels[:, :10].astype(int), columns=list(BINARY_AXES))
+    ...     frame[list(ORDINAL_AXES)] = labels[:, 10:].astype(int) * 3
+    ...     return frame.assign(blinded_id=key["blinded_id"])
+    >>> a, b = annotator(0.05), annotator(0.05)
+    >>> from benchkit.dif.steps import analyze_annotations
+    >>> res = analyze_annotations(key, a, b)
+    >>> res.to_frame()[["axis", "d_A", "d_B", "confirmed"]].head(2)
+               axis    d_A   d_B  confirmed
+    0  quantitative  0.125  0.05      False
+    1   formal_rule  0.000  0.00      False
     """
     from scipy.stats import spearmanr
     from scipy.stats import wilcoxon
@@ -297,6 +399,50 @@ def family_direction_tests(key: pd.DataFrame, annotations: pd.DataFrame, *,
     benchmark (``n_resamples`` = 10,000 label permutations through the blocked parallel map);
     one-sided p = (1 + #null >= observed - 1e-12) / (R + 1) (the tolerance keeps float ties
     as ties), BH across axes.
+
+    Parameters
+    ----------
+    key : DataFrame
+        From :func:`content_sample` with ``advantaged_D`` and ``advantaged_V``.
+    annotations : DataFrame
+        One annotator's labels: ``blinded_id`` and the binary axes.
+    binary_axes : sequence of str, default :data:`BINARY_AXES`
+        The axes tested.
+    n_resamples : int, default 10,000
+        Label permutations (App. D.4).
+    rng : None, int, SeedSequence or Generator
+        Seeds the permutations (blocks of 500, one child seed each).
+    n_jobs : int, optional
+        Workers over the blocks; results are identical for any value.
+
+    Returns
+    -------
+    DataFrame
+        One row per axis: ``statistic``, ``p``, ``q`` (BH) and ``n_items``.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.5; App. D.4 ("Post-confirmatory family analysis"). Y. Benjamini and
+    Y. Hochberg (1995), J. R. Stat. Soc. B 57(1), 289-300.
+
+    Examples
+    --------
+    Three stable high-DIF items (advantaged family agrees in both halves) and one unstable one:
+
+    >>> import pandas as pd
+    >>> from benchkit.dif.steps import family_direction_tests
+    >>> key = pd.DataFrame({"blinded_id": range(8), "group": ["high", "control"] * 4, "benchmark": "mmlu",
+    ...                     "advantaged_D": ["llama", "", "llama", "", "qwen", "", "qwen", ""],
+    ...                     "advantaged_V": ["llama", "", "llama", "", "qwen", "", "phi", ""]})
+    >>> labels = pd.DataFrame({"blinded_id": range(8), "negation": [1, 0, 1, 0, 0, 0, 0, 0],
+    ...                        "wordplay": [0, 0, 0, 0, 1, 0, 1, 0]})
+    >>> tests = family_direction_tests(key, labels, binary_axes=["negation", "wordplay"],
+    ...                                n_resamples=999, rng=0)
+    >>> tests.round(3)
+           axis  statistic      p      q  n_items
+    0  negation      0.667  0.313  0.313        3
+    1  wordplay      0.667  0.313  0.313        3
     """
     n_jobs = check_n_jobs(n_jobs)
     from benchkit._parallel import blocked_map

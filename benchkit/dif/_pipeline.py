@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
+from benchkit._parallel import parallel_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
@@ -40,6 +41,7 @@ from benchkit.dif._robustness import source_decomposition
 from benchkit.dif._robustness import source_effects
 from benchkit.irt._spectral import K_GRID
 from benchkit.irt._spectral import _binary
+from benchkit.irt._spectral import _one_blas_thread
 
 __all__ = ["RankingAudit", "robustness_table", "run_audit", "run_variant"]
 
@@ -49,6 +51,21 @@ PRIMARY = 0.01
 @result
 class RankingAudit:
     """Everything the primary family-DIF audit computes (paper 001, Tables 1-2, 4-7 inputs).
+
+    The question it answers: do near-tied cross-family model pairs keep their order when the
+    benchmark is rescored with items that show little residual family dependence? ``to_frame()``
+    is Table 1's row: the pooled reversal rate of pairs within one point under low-DIF scoring,
+    the rate under matched random subtests, their difference (excess, in points) and its p-value.
+    A positive excess with a small p means the near-tie ordering depends on benchmark composition.
+
+    Parameters
+    ----------
+    population, K, selection, anchors, folds, ranking, controls, bootstrap, owner_shifts
+        The fields described under Attributes (built by :func:`benchkit.dif.audit_rankings`).
+    alpha_sensitivity, replication, source_effects, decomposition, item_ids, model_ids, source
+        The fields described under Attributes.
+    timings, settings, peak_memory, rng_entropy
+        The fields described under Attributes.
 
     Attributes
     ----------
@@ -76,22 +93,57 @@ class RankingAudit:
         Table 5: mean fold tau_b and the pooled 1-pp reversal rate for each anchor fraction.
     replication : Replication
         Table 2: cross-half signature replication with permutation p-values.
-    source_effects, decomposition : DataFrame
-        Source-level effects (Eq. 54-55) and exact source contributions (Eq. 56-57).
-    item_ids, model_ids, source : ndarray
+    source_effects : DataFrame
+        Source-level family effects and their held-out sign replication (Eq. 54-55;
+        :func:`benchkit.dif.steps.source_effects`).
+    decomposition : DataFrame
+        Exact source contributions to the family score shifts (Eq. 56-57), both directions.
+    item_ids : ndarray (items,)
+        Item ids, in the row order of the responses.
+    model_ids : ndarray (models,)
+        Model ids, in the column order (``population.table`` follows it).
+    source : ndarray (items,)
+        The native source of every item (``"all"`` when none was given).
     timings : dict
         Seconds per stage.
     peak_memory : dict
         Peak traced bytes per stage, filled only when :mod:`tracemalloc` is tracing (the
         benchmark does so; numpy reports its buffers to tracemalloc).
     settings : dict
-        The options used, and the seeds: ``rng_entropy`` and ``rng_spawn_key`` (the root
-        :class:`numpy.random.SeedSequence` of ``rng``; ``rng=None`` draws fresh OS entropy, and
-        ``numpy.random.SeedSequence(rng_entropy, spawn_key=rng_spawn_key)`` reruns the audit
-        exactly) and ``population_rng_entropy`` / ``population_rng_spawn_key`` (the same for
-        ``population_rng``, which the population variants reuse). The randomized SVDs of the
-        spectral model make the anchors depend on the seed (notebook 02 shows how much the
-        verdict moves across seeds).
+        The options used (population rules, anchor fraction, epsilon, thresholds, resample
+        counts, grid, ``population_rng``, ``owners``) and the population seed actually used,
+        ``population_rng_entropy`` / ``population_rng_spawn_key`` (the root
+        :class:`numpy.random.SeedSequence` of ``population_rng``); :func:`run_variant` reuses them,
+        so every population variant is built with the primary's seed, even after
+        ``population_rng=None``.
+    rng_entropy : int or None
+        Entropy of the root seed of ``rng`` (every random stage draws from a child of it):
+        ``audit_rankings(rs, ..., rng=rng_entropy)`` repeats the audit exactly, also after
+        ``rng=None``. The randomized SVDs of the spectral model make the anchors depend on the
+        seed (notebook 02 shows how much the verdict moves across seeds).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3-5, Tables 1-2 and 4-7; App. C-D.
+
+    Examples
+    --------
+    A quick audit of a simulated leaderboard (fewer replicates than the paper's defaults):
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.to_frame()[["K", "tau_b", "close_n", "low_dif_pct", "random_pct", "excess_pp",
+    ...                   "p_rand"]].round(3)
+         K  tau_b  close_n  low_dif_pct  random_pct  excess_pp  p_rand
+    0  2/2  0.767       14       42.857      42.857        0.0    0.62
+    >>> audit.thresholds_frame()[["threshold_pp", "eligible", "low_dif_rate", "p_value"]].iloc[2:4]
+       threshold_pp  eligible  low_dif_rate  p_value
+    2           1.0        14      0.428571     0.62
+    3           2.0        33      0.393939     0.58
     """
 
     population: Population
@@ -113,9 +165,11 @@ class RankingAudit:
     timings: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
     peak_memory: dict = field(default_factory=dict)
+    rng_entropy: Any = None
 
     @property
     def families(self) -> tuple:
+        """The retained family labels, sorted (:attr:`Population.families`)."""
         return self.population.families
 
     def to_frame(self) -> pd.DataFrame:
@@ -193,6 +247,12 @@ class RankingAudit:
         return pd.concat(rows, ignore_index=True)
 
 
+def _alpha_refit(Yh, fam_h, source, K, anchor_fraction, rng):
+    """One anchor-fraction sensitivity refit (Table 5) on one BLAS thread (see ``_fit_half``)."""
+    with _one_blas_thread():
+        return purify(Yh, fam_h, source, K=K, anchor_fraction=anchor_fraction, refit=False, rng=rng)
+
+
 def _check_families(pop: Population) -> None:
     if len(pop.families) < 2:
         raise BenchkitValueError(
@@ -226,7 +286,87 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
               n_permutations: int = 500, confidence_level: float = 0.95,
               population_rng: Any = 0, rng: Any = None, n_jobs: Any = None,
               progress: bool = True) -> RankingAudit:
-    """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit_rankings`."""
+    """The primary audit on a complete (items x models) 0/1 array; see :func:`benchkit.dif.audit_rankings`.
+
+    Parameters
+    ----------
+    Y : array_like (items, models)
+        Complete 0/1 responses.
+    model_ids : sequence of str
+        One id per column (``"owner/name"``: families and owners are read from it).
+    source : array_like (items,), optional
+        Native source of every item (default: one source, ``"all"``).
+    item_ids : array_like (items,), optional
+        Item ids (default ``"0"``, ``"1"``, ...).
+    owners : sequence of str, optional
+        Owner per model (default: the uploader component of the id).
+    families : mapping of str to str, default :data:`PAPER_FAMILIES`
+        Frozen family patterns (App. C.1).
+    owner_cap : int, default 5
+        Checkpoints kept per owner-family pair.
+    min_family_size : int, default 20
+        Minimum capped family size.
+    representative : {"median", "lexicographic"}
+        Ranking representative per owner-family pair.
+    K : pair of int, optional
+        Freeze the dimension per half instead of selecting it over ``grid``.
+    grid : sequence of int, default (1, 2, 4, ..., 256)
+        Candidate spectral dimensions (App. C.3).
+    anchor_fraction : float, default 0.5
+        The paper's alpha.
+    sensitivity_fractions : sequence of float, default (0.3, 0.7)
+        Anchor fractions of the sensitivity table (Table 5).
+    epsilon : float, default 0.01
+        Primary near-tie band (one percentage point); one of ``thresholds``.
+    thresholds : sequence of float, default :data:`THRESHOLDS`
+        Cumulative gap thresholds (Eq. 41).
+    n_controls : int, default 1000
+        Matched-random subtests R.
+    n_bootstrap : int, default 2000
+        Composition-bootstrap replicates.
+    n_owner_bootstrap : int, default 2000
+        Owner-bootstrap replicates.
+    n_permutations : int, default 500
+        Within-cell permutations of the replication test.
+    confidence_level : float, default 0.95
+        Of the bootstrap ranges.
+    population_rng : None, int, SeedSequence or Generator, default 0
+        The frozen population-selection seed (owner cap).
+    rng : None, int, SeedSequence or Generator
+        Everything else; resolved once into a root whose children seed each stage.
+    n_jobs : int, optional
+        Workers of the resampling stages; results are identical for any value.
+    progress : bool, default True
+        A progress bar per stage.
+
+    Returns
+    -------
+    RankingAudit
+        Every stage's result; ``to_frame()`` is Table 1's row.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3 (Eq. 1-11), Sec. 4; App. C.1-C.8, App. D.1 and D.3.
+
+    Examples
+    --------
+    The audit on a simulated 0/1 matrix; ``rng=audit.rng_entropy`` repeats it exactly:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.K, audit.families
+    ((2, 2), ('gemma', 'llama', 'mistral', 'phi', 'qwen'))
+    >>> again = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
+    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
+    ...                   n_owner_bootstrap=99, n_permutations=99, rng=audit.rng_entropy,
+    ...                   progress=False)
+    >>> again.to_frame().equals(audit.to_frame())
+    True
+    """
     n_jobs = check_n_jobs(n_jobs)
     Yb = np.ascontiguousarray(_binary("Y", Y))
     n_items, M = Yb.shape
@@ -273,7 +413,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         _check_families(pop)
         done("population")
         stage("cross-fit (K selection, 3 purification rounds, both folds)")
-        cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0])
+        cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0],
+                       n_jobs=n_jobs)
         done("cross-fit (K selection, 3 purification rounds, both folds)")
         stage("ranking")
         folds = list(cf.folds)
@@ -306,16 +447,17 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         sens = [{"alpha": anchor_fraction, "mean_tau_b": ranking.mean_tau_b,
                  "rate": ranking.rate[thresholds.index(epsilon)]}]
         fam_all = pop.table["family"].to_numpy(object)
+        sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
+        halves = [(np.ascontiguousarray(Yb[:, cols]), fam_all[cols])
+                  for cols in (pop.half_models(0), pop.half_models(1))]
+        tasks = [(*halves[h], src, cf.K[h], a, sseeds[2 * k + h])
+                 for k, a in enumerate(sensitivity_fractions) for h in (0, 1)]
+        with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
+            refits = parallel_map(_alpha_refit, tasks, n_jobs=n_jobs, prefer="threads")
         for k, a in enumerate(sensitivity_fractions):
-            sub = []
-            sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
-            for h in (0, 1):
-                cols = pop.half_models(h)
-                fa = purify(np.ascontiguousarray(Yb[:, cols]), fam_all[cols], src, K=cf.K[h],
-                            anchor_fraction=a, refit=False, rng=sseeds[2 * k + h])
-                f0 = folds[h]
-                sub.append(FoldTargets(models=f0.models, owner=f0.owner, family=f0.family,
-                                       Y=f0.Y, weights=fa.weights, cells=fa.cells))
+            sub = [FoldTargets(models=f0.models, owner=f0.owner, family=f0.family, Y=f0.Y,
+                               weights=fa.weights, cells=fa.cells)
+                   for f0, fa in zip(folds, refits[2 * k:2 * k + 2])]
             r = observed_ranking(sub, pairs, ids, thresholds)
             sens.append({"alpha": a, "mean_tau_b": r.mean_tau_b,
                          "rate": r.rate[thresholds.index(epsilon)]})
@@ -342,14 +484,14 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
                     "thresholds": thresholds, "n_controls": n_controls, "n_bootstrap": n_bootstrap,
                     "n_owner_bootstrap": n_owner_bootstrap, "n_permutations": n_permutations,
                     "grid": tuple(grid), "population_rng": population_rng, "owners": owners,
-                    "rng_entropy": root.entropy, "rng_spawn_key": tuple(root.spawn_key),
                     "population_rng_entropy": pop_root.entropy,
                     "population_rng_spawn_key": tuple(pop_root.spawn_key)}
     return RankingAudit(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
                        folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
                        owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
                        source_effects=eff, decomposition=dec, item_ids=items, model_ids=ids,
-                       source=src, timings=timings, settings=settings, peak_memory=peaks)
+                       source=src, timings=timings, settings=settings, peak_memory=peaks,
+                       rng_entropy=root.entropy)
 
 
 #: The primary audit's settings a population variant inherits (App. D.2: "all remaining
@@ -372,6 +514,56 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     ``overrides`` may name only population settings (``families``, ``owner_cap``,
     ``min_family_size``, ``representative``, ``owners``, ``lineage_filter``, ``omit``,
     ``lineage_terms``): a variant changes what its perturbation names and nothing else.
+
+    Parameters
+    ----------
+    Y : array_like (items, models)
+        The complete 0/1 matrix of the primary audit.
+    model_ids : sequence of str
+        One id per column.
+    source : array_like (items,)
+        Native source of every item.
+    K : pair of int
+        The primary audit's dimension per half (frozen; App. D.2).
+    overrides : mapping of str to object
+        :func:`build_population` keyword arguments of the perturbation (e.g. ``{"omit":
+        ("phi",)}``; :data:`PERTURBATIONS` holds the paper's nine).
+    base : mapping of str to object
+        The primary audit's :attr:`RankingAudit.settings`.
+    n_controls : int, default 200
+        Matched-random controls of the variant (App. D.2).
+    epsilon : float, default 0.01
+        The near-tie band.
+    rng : None, int, SeedSequence or Generator
+        Seeds the variant's cross-fit and controls.
+    n_jobs : int, optional
+        Workers of the controls; results are identical for any value.
+
+    Returns
+    -------
+    dict
+        ``families``, ``models``, ``representatives``, ``K``, ``close_n``, ``low_dif_pct``,
+        ``random_pct``, ``excess_pp`` and ``p_value`` of the variant.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.1; App. D.2 (population perturbations, K frozen).
+
+    Examples
+    --------
+    The leave-one-family-out variant "omit phi" of an audit:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.dif.steps import run_variant
+    >>> row = run_variant(sim.Y, audit.model_ids, audit.source, audit.K, overrides={"omit": ("phi",)},
+    ...                   base=audit.settings, n_controls=49, rng=0)
+    >>> row["families"], row["models"], row["close_n"]
+    ('gemma/llama/mistral/qwen', 119, 6)
     """
     n_jobs = check_n_jobs(n_jobs)
     unknown = sorted(set(overrides) - set(_POPULATION_SETTINGS))
@@ -390,7 +582,8 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     pop = build_population(ids, Yb.mean(0), **kw)
     _check_families(pop)
     s1, s2 = spawn(rng, 2)
-    cf = cross_fit(Yb, pop, source, K=K, anchor_fraction=base.get("anchor_fraction", 0.5), rng=s1)
+    cf = cross_fit(Yb, pop, source, K=K, anchor_fraction=base.get("anchor_fraction", 0.5), rng=s1,
+                   n_jobs=n_jobs)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=epsilon) for f in folds]
     r = observed_ranking(folds, pairs, ids, (epsilon,))
@@ -424,7 +617,10 @@ def robustness_table(Y, primary: RankingAudit, *, perturbations: Mapping[str, Ma
         One child seed per variant (:func:`benchkit._random.spawn`), so a row does not depend on
         the other variants.
     n_jobs : int, optional
-        Workers of the matched-random controls; results are identical for any value.
+        Workers of the two cross-fit halves and the matched-random controls; results are
+        identical for any value.
+    progress : bool, default True
+        A progress bar over the variants.
 
     Returns
     -------
@@ -439,6 +635,29 @@ def robustness_table(Y, primary: RankingAudit, *, perturbations: Mapping[str, Ma
     the owner-disjoint cross-fit and refits the spectral directions, residual DIF, anchors and
     controls; only K is frozen from the primary analysis (no K selection is rerun). Combine the
     tables of several benchmarks with :func:`robustness_pass` for the frozen pass rule.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.1, Sec. 5.3 (Figure 2); App. D.2, Eq. 44-46.
+
+    Examples
+    --------
+    Table 6's column for one perturbation of a simulated benchmark:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.dif.steps import robustness_table
+    >>> table = robustness_table(sim.Y, audit, perturbations={"omit phi": {"omit": ("phi",),
+    ...                                                                  "min_family_size": 5}},
+    ...                          n_controls=49, rng=0, progress=False)
+    >>> table[["variant", "families", "close_n", "excess_pp"]].round(3)
+              variant                      families  close_n  excess_pp
+    0  baseline cap 5  gemma/llama/mistral/phi/qwen       14        0.0
+    1        omit phi      gemma/llama/mistral/qwen        6      -50.0
     """
     base = primary.settings
     j = list(primary.ranking.thresholds).index(base["epsilon"])
@@ -478,6 +697,55 @@ def compare_family_shifts(left: RankingAudit, right: RankingAudit, *, n_resample
     anchor-minus-full shift on each benchmark (pp), their difference (right - left) and its
     owner-bootstrap interval (owners resampled with replacement, Eq. 43 applied to the per-model
     differences).
+
+    Does a family's shift change direction between benchmarks when the same models are compared?
+    (The paper: every family changes direction at least once.)
+
+    Parameters
+    ----------
+    left, right : RankingAudit
+        Audits of two benchmarks (models matched by id; a model must be a representative of the
+        same family in both).
+    n_resamples : int, default 2000
+        Owner-bootstrap replicates.
+    confidence_level : float, default 0.95
+        Of the intervals.
+    rng : None, int, SeedSequence or Generator
+        Seeds the owner bootstrap.
+    n_jobs : int, optional
+        Workers of the bootstrap; results are identical for any value.
+
+    Returns
+    -------
+    DataFrame
+        One row per family: ``left_shift_pp``, ``right_shift_pp``, ``difference_pp``, ``low``,
+        ``high``, ``n_models`` and ``n_owners``.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.3; App. B.4 (exact-common-model directional checks), App. D.1 (Eq. 42-43).
+
+    Examples
+    --------
+    The same models on a second, noisier copy of the benchmark:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> import numpy as np
+    >>> from benchkit.dif.steps import compare_family_shifts
+    >>> noisy = (sim.Y ^ (np.random.default_rng(1).random(sim.Y.shape) < 0.1)).astype(np.uint8)
+    >>> other = run_audit(noisy, sim.model_ids, source=sim.source, min_family_size=5, K=(2, 2),
+    ...                   sensitivity_fractions=(), n_controls=99, n_bootstrap=99,
+    ...                   n_owner_bootstrap=99, n_permutations=99, rng=0, progress=False)
+    >>> shifts = compare_family_shifts(audit, other, n_resamples=200, rng=0)
+    >>> shifts[["family", "left_shift_pp", "right_shift_pp", "n_models"]].round(2).head(2)
+      family  left_shift_pp  right_shift_pp  n_models
+    0  gemma          -0.25            0.00         5
+    1  llama          -0.48            1.52         7
     """
     n_jobs = check_n_jobs(n_jobs)
     from benchkit.dif._controls import owner_bootstrap

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._random import generator
+from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
@@ -52,8 +53,36 @@ def assign_families(model_ids: Sequence[str], *, families: Mapping[str, str] = P
                     ) -> tuple[np.ndarray, np.ndarray]:
     """Family of every model id by a unique case-insensitive pattern match (App. C.1).
 
-    Returns ``(family, n_matches)``: the label (None when zero or several patterns match) and the
-    number of matching patterns.
+    Families are observational labels read from the model name; a model whose id matches no
+    pattern, or several (a merge of two families), is left out of the audit.
+
+    Parameters
+    ----------
+    model_ids : sequence of str
+        Model identifiers (``"owner/name"``).
+    families : mapping of str to str, default :data:`PAPER_FAMILIES`
+        Family label -> regular expression searched case-insensitively in the id (the paper's
+        frozen rules: qwen, llama, gemma, mistral|mixtral, a token beginning with phi).
+
+    Returns
+    -------
+    family : ndarray of object (models,)
+        The label, None when zero or several patterns match.
+    n_matches : ndarray of int (models,)
+        The number of matching patterns.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1, App. C.1 (family matching rules).
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import assign_families
+    >>> fam, n = assign_families(["Qwen/Qwen2-7B", "x/phi-3-mini", "z/llama-qwen-merge",
+    ...                           "tiiuae/falcon-7b"])
+    >>> fam.tolist(), n.tolist()
+    (['qwen', 'phi', None, None], [1, 1, 2, 0])
     """
     pats = {}
     for k, v in families.items():
@@ -79,6 +108,30 @@ def model_owners(model_ids: Sequence[str]) -> np.ndarray:
     publisher's accounts written as the publisher), else the publisher of a name that starts with
     its family token; an id whose owner the name does not tell is its own owner (the id, lower
     case), so no two such models are merged into one owner on a guess.
+
+    Owners define the cross-fitting halves: whole owners go to one half, so no model is scored by
+    anchors its own uploader's checkpoints helped select.
+
+    Parameters
+    ----------
+    model_ids : sequence of str
+        Model identifiers.
+
+    Returns
+    -------
+    ndarray of object (models,)
+        The owner of each id (lower case).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1, App. C.1 ("the owner is the uploader component of the model ID").
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import model_owners
+    >>> model_owners(["Qwen/Qwen2-7B", "meta-llama/Llama-3-8B"]).tolist()
+    ['alibaba', 'meta']
     """
     out = np.empty(len(model_ids), dtype=object)
     for j, mid in enumerate(model_ids):
@@ -91,6 +144,15 @@ def model_owners(model_ids: Sequence[str]) -> np.ndarray:
 class Population:
     """An audit population (App. C.1) with its report.
 
+    Which models the audit uses (families, owner cap, minimum family size), the owner-disjoint
+    halves of the cross-fit, and one ranking representative per owner-family pair, with the reason
+    for every exclusion.
+
+    Parameters
+    ----------
+    table, families, settings, rng_entropy
+        The fields described under Attributes (built by :func:`benchkit.dif.steps.build_population`).
+
     Attributes
     ----------
     table : DataFrame
@@ -101,11 +163,33 @@ class Population:
         Retained family labels, sorted.
     settings : dict
         The options used.
+    rng_entropy : int or None
+        Entropy of the root seed of the population seed ``rng`` (used by the owner cap):
+        ``build_population(..., rng=rng_entropy)`` rebuilds the same population. Inside
+        :func:`benchkit.dif.audit_rankings` this is ``population_rng``'s entropy.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1, App. C.1, App. D.2 (perturbed populations).
+
+    Examples
+    --------
+    The population of a simulated leaderboard (Zipf-sized owners, a few unmatched names):
+
+    >>> from benchkit.dif.steps import build_population, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
+    >>> pop.families, pop.retained.size, pop.representatives().size
+    (('gemma', 'llama', 'mistral', 'phi', 'qwen'), 160, 43)
+    >>> pop.table["status"].value_counts().to_dict()
+    {'retained': 160, 'owner cap 5': 125, 'no family pattern matches': 15}
     """
 
     table: pd.DataFrame
     families: tuple[str, ...]
     settings: dict = field(default_factory=dict)
+    rng_entropy: Any = None
 
     @property
     def retained(self) -> np.ndarray:
@@ -146,6 +230,7 @@ class Population:
                                                                     "status"]]
 
     def to_frame(self) -> pd.DataFrame:
+        """The per-model table (:attr:`table`), a copy."""
         return self.table.copy()
 
 
@@ -210,10 +295,19 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
         accuracy (ties: smaller model id), or the first model id (the score-blind variant).
     lineage_filter : bool
         Exclude ids containing any of ``lineage_terms`` (the conservative lineage perturbation).
+    lineage_terms : sequence of str, default :data:`LINEAGE_TERMS`
+        Substrings (case-insensitive) that mark merged, adapter, distilled, preference-tuned or
+        uncensored derivatives (App. D.2).
     omit : sequence of str
         Family labels to leave out (the leave-one-family-out perturbations).
-    rng : seed
+    rng : None, int, SeedSequence or Generator, default 0
         The frozen population-selection seed (used only by the owner cap).
+
+    Returns
+    -------
+    Population
+        ``table`` (per model: family, owner, accuracy, status, half, representative),
+        ``families`` (retained, sorted), ``settings`` and ``rng_entropy``.
 
     Notes
     -----
@@ -222,6 +316,30 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
     (checkpoint counts and accuracy sums per family, each scaled by the family total); exact ties go
     to the half with fewer checkpoints, then half 0. This reading is deterministic and balances
     both quantities "within every family", as the paper asks.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1, App. C.1 (families, owners, owner cap 5, halves, representatives), App. D.2
+    (owner caps 1 and 3, score-blind representative, lineage filter, leave-one-family-out, minimum
+    family size 15).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.dif.steps import build_population
+    >>> ids = [f"o{o}/{f}-{k}" for o, f in [(1, "llama"), (2, "llama"), (3, "qwen"), (4, "qwen")]
+    ...        for k in range(3)]
+    >>> pop = build_population(ids, np.linspace(0.4, 0.7, 12), owner_cap=2, min_family_size=2, rng=0)
+    >>> pop.table[["model", "status", "half", "representative"]].head(4)
+            model       status  half  representative
+    0  o1/llama-0  owner cap 2    -1           False
+    1  o1/llama-1     retained     0            True
+    2  o1/llama-2     retained     0           False
+    3  o2/llama-0     retained     1            True
+    >>> build_population(ids, np.linspace(0.4, 0.7, 12), owner_cap=2, min_family_size=2,
+    ...                  rng=pop.rng_entropy).table.equals(pop.table)
+    True
     """
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
     acc = np.asarray(accuracy, dtype=float)
@@ -253,7 +371,8 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
         lin = np.array([bool(pat.search(m)) for m in ids])
         status[lin & (status == "retained")] = "lineage filter"
     # owner cap (population seed; candidates in sorted id order so the draw is order-free)
-    gen = generator(rng, "rng")
+    root = seed_sequence(rng)
+    gen = generator(root)
     keep = status == "retained"
     frame = pd.DataFrame({"i": np.arange(ids.size), "id": ids, "fam": fam, "own": own})[keep]
     for (_, _), grp in sorted(frame.groupby(["own", "fam"]), key=lambda kv: kv[0]):
@@ -296,4 +415,5 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
     settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
                     "representative": representative, "lineage_filter": lineage_filter,
                     "omit": tuple(omit)}
-    return Population(table=table, families=tuple(kept_fams), settings=settings)
+    return Population(table=table, families=tuple(kept_fams), settings=settings,
+                      rng_entropy=root.entropy)

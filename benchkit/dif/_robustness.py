@@ -13,6 +13,7 @@ import pandas as pd
 
 from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
+from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -58,6 +59,44 @@ def robustness_pass(table: pd.DataFrame, *, min_direction: int = 3, min_signific
 
     ``table`` has one row per (variant, benchmark) with ``excess_pp`` and ``p_value``. Returns
     ``G_dir``, ``G_sig`` and ``passes`` per variant.
+
+    A population perturbation passes when at least three of the five benchmarks keep a positive
+    excess reversal rate and at least three keep a matched-random p <= .05.
+
+    Parameters
+    ----------
+    table : DataFrame
+        One row per (variant, benchmark): ``variant``, ``excess_pp``, ``p_value`` (e.g. the
+        :func:`benchkit.dif.analyze_robustness` tables of several benchmarks, concatenated).
+    min_direction : int, default 3
+        Benchmarks with a positive excess needed (Eq. 46).
+    min_significant : int, default 3
+        Benchmarks with ``p_value <= alpha`` needed (Eq. 46).
+    alpha : float, default 0.05
+        Significance level of Eq. 45.
+
+    Returns
+    -------
+    DataFrame
+        One row per variant: ``G_dir`` (Eq. 44), ``G_sig`` (Eq. 45), ``n_benchmarks`` and
+        ``passes`` (Eq. 46).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.1, Sec. 5.3; App. D.2, Eq. 44-46.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.dif.steps import robustness_pass
+    >>> table = pd.DataFrame({"variant": ["omit phi"] * 5 + ["owner cap 1"] * 5,
+    ...                       "excess_pp": [5, 3, 1, -1, 2, 4, -2, -1, 3, 1],
+    ...                       "p_value": [.01, .02, .2, .6, .04, .001, .5, .7, .01, .3]})
+    >>> robustness_pass(table)
+           variant  G_dir  G_sig  n_benchmarks  passes
+    0     omit phi      4      3             5    True
+    1  owner cap 1      3      2             5   False
     """
     g = table.assign(pos=table["excess_pp"] > 0, sig=table["p_value"] <= alpha)
     out = g.groupby("variant", sort=False).agg(G_dir=("pos", "sum"), G_sig=("sig", "sum"),
@@ -152,19 +191,70 @@ def _perm_block(seed, start, stop, rD, rV, HD, HV, amD, amV, cells):
 class Replication:
     """Owner-disjoint replication of residual item-family signatures (Table 2, App. D.3).
 
+    Do the item x family effects estimated in one owner half recur in the other? Correlations
+    above 0, top-20% overlap above 20 % and small permutation p-values mean the signatures
+    replicate (which alone does not imply a ranking effect).
+
+    Parameters
+    ----------
+    families, rho, median_rho, overlap, agreement, p_values, null, cells, high_D, high_V
+        The fields described under Attributes (built by :func:`replicate_signatures`).
+    argmax_D, argmax_V, rng_entropy
+        The fields described under Attributes.
+
     Attributes
     ----------
+    families : tuple of str
+        The families estimated in both halves, sorted (the entries of ``rho``).
     rho : ndarray (families,)
         Family-wise Spearman correlations of within-cell-centered effects (Eq. 50).
-    median_rho, overlap, agreement : float
-        Median rho, top-20% overlap precision O (Eq. 51), advantaged-family agreement A (Eq. 52).
+    median_rho : float
+        Median of ``rho``: the benchmark-level replication statistic (Table 2's median rho;
+        0 under independence).
+    overlap : float
+        Top-20% overlap precision O (Eq. 51): share of the discovery half's within-cell top items
+        also in the validation half's (0.2 under independence).
+    agreement : float
+        Advantaged-family agreement A (Eq. 52) among the items in both top sets (no fixed chance
+        level; see ``p_values``).
     p_values : ndarray (3,)
         One-sided within-cell permutation p-values (Eq. 53) of (median rho, O, A).
     null : ndarray (n_resamples, 3)
+        The permutation replicates of (median rho, O, A).
     cells : ndarray (items,)
         Common source x easiness cells from the averaged intercepts (Eq. 47-48).
-    high_D, high_V : ndarray of bool
-        Within-cell top-fraction sets of each half.
+    high_D : ndarray of bool (items,)
+        Within-cell top-fraction (20 %) set of the discovery half (half 0).
+    high_V : ndarray of bool (items,)
+        The same for the validation half (half 1).
+    argmax_D : ndarray of int (items,)
+        Index (into ``families``) of the most advantaged family per item in the discovery half.
+    argmax_V : ndarray of int (items,)
+        The same in the validation half.
+    rng_entropy : int or None
+        Entropy of the root seed of ``rng``: passing ``rng=rng_entropy`` repeats the permutations
+        when ``rng`` was None, an int or a Generator (inside :func:`run_audit` the seed is a child
+        of the audit's root: repeat the audit).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.2, Sec. 5.4, Table 2; App. D.3, Eq. 47-53.
+
+    Examples
+    --------
+    Signatures of an audit's two owner halves on simulated data with planted item effects:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> audit.replication.to_frame().round(3)
+              statistic  value  p_value
+    0        median_rho  0.178     0.01
+    1       top_overlap  0.542     0.01
+    2  family_agreement  0.846     0.05
     """
 
     families: tuple
@@ -179,8 +269,10 @@ class Replication:
     high_V: np.ndarray
     argmax_D: np.ndarray
     argmax_V: np.ndarray
+    rng_entropy: Any = None
 
     def to_frame(self) -> pd.DataFrame:
+        """Table 2's row: (median rho, top overlap, family agreement) with their p-values."""
         return pd.DataFrame({"statistic": ["median_rho", "top_overlap", "family_agreement"],
                              "value": [self.median_rho, self.overlap, self.agreement],
                              "p_value": self.p_values})
@@ -207,15 +299,62 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
                          n_jobs: Any = None, progress: bool = False) -> Replication:
     """Cross-half replication statistics and their within-cell permutation p-values (App. D.3).
 
+    Parameters
+    ----------
+    disc : FoldAnchors
+        The discovery half's anchors (their final signatures ``b``, ``delta``, ``D``).
+    val : FoldAnchors
+        The validation half's anchors.
+    source : array_like (items,)
+        Native source of every item (the common cells).
+    top : float, default 0.2
+        Within-cell top fraction of the high-DIF sets (Eq. 51).
+    n_strata : int, default 4
+        Easiness quartiles of the common cells (Eq. 48).
+    n_resamples : int, default 500
+        Within-cell permutations (App. D.3).
+    rng : None, int, SeedSequence or Generator
+        Seeds the permutations (blocks of 50, one child seed each).
+    n_jobs : int, optional
+        Workers over the blocks; results are identical for any value.
+    progress : bool, default False
+        Show a progress bar over the permutations.
+
+    Returns
+    -------
+    Replication
+        The three statistics, their permutation null and p-values, the cells, top sets and
+        advantaged families.
+
     Notes
     -----
     Uses each half's stored final signatures (the step-4 refit). DIF magnitude for the top sets is
     each half's :math:`D_i`; top sets hold ``max(1, round(top * n_c))`` items per common cell. The
     permutation moves the complete validation signature (effects, magnitude, advantaged family)
     among items of the same common cell.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.2, Table 2; App. D.3, Eq. 47-53. C. Spearman (1904), "The proof and
+    measurement of association between two things", American Journal of Psychology 15(1), 72-101.
+
+    Examples
+    --------
+    Cross-half replication on simulated data with planted item x family effects:
+
+    >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
+    >>> cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=0)
+    >>> from benchkit.dif.steps import replicate_signatures
+    >>> rep = replicate_signatures(cf.anchors[0], cf.anchors[1], sim.source, n_resamples=99, rng=0)
+    >>> round(float(rep.median_rho), 3), round(float(rep.overlap), 3), rep.p_values.round(2).tolist()
+    (0.174, 0.542, [0.01, 0.01, 0.09])
     """
     n_jobs = check_n_jobs(n_jobs)
     R = check_int("n_resamples", n_resamples, min=1)
+    root = seed_sequence(rng)
     fams, iD, iV = _common_families(disc, val)
     cells = easiness_cells((disc.b + val.b) / 2, source, n_strata=n_strata)  # Eq. 47-48
     dD = within_cell_center(disc.delta[:, iD], cells)
@@ -224,7 +363,7 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
     HV = top_fraction_sets(val.D, cells, top)
     amD, amV = disc.delta[:, iD].argmax(1), val.delta[:, iV].argmax(1)
     obs = _rep_stats(dD, dV, HD, HV, amD, amV)
-    out = blocked_map(_perm_block, R, rng=rng, block_size=50,
+    out = blocked_map(_perm_block, R, rng=root, block_size=50,
                       args=(_centered_ranks(dD), _centered_ranks(dV), HD, HV, amD, amV, cells),
                       n_jobs=n_jobs, progress=progress,
                       desc="signature permutations")
@@ -232,7 +371,7 @@ def replicate_signatures(disc: FoldAnchors, val: FoldAnchors, source, *, top: fl
     p = (1 + np.sum(null >= obs[None, :], axis=0)) / (R + 1)
     return Replication(families=fams, rho=_spearman_cols(dD, dV), median_rho=obs[0],
                        overlap=obs[1], agreement=obs[2], p_values=p, null=null, cells=cells,
-                       high_D=HD, high_V=HV, argmax_D=amD, argmax_V=amV)
+                       high_D=HD, high_V=HV, argmax_D=amD, argmax_V=amV, rng_entropy=root.entropy)
 
 
 # ------------------------------------------------------------------ source attribution
@@ -242,6 +381,48 @@ def source_effects(disc: FoldAnchors, val: FoldAnchors, source, *, min_items: in
 
     For each family, the ``n_select`` most positive and most negative discovery source effects
     (sources with at least ``min_items`` items) are checked for the same sign in validation.
+
+    Parameters
+    ----------
+    disc : FoldAnchors
+        The discovery half's anchors (final signatures).
+    val : FoldAnchors
+        The validation half's anchors.
+    source : array_like (items,)
+        Native source of every item.
+    min_items : int, default 20
+        Sources with fewer items are not eligible (App. D.3).
+    n_select : int, default 2
+        Most positive and most negative discovery effects selected per family.
+
+    Returns
+    -------
+    DataFrame
+        One row per selected (family, source): ``selected_as`` (positive / negative),
+        ``gamma_discovery``, ``gamma_validation`` (Eq. 55) and ``replicated`` (same nonzero sign);
+        the input of :func:`source_support`.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 4.2, Sec. 5.4 (58 of 60 signs replicate); App. D.3, Eq. 54-55.
+
+    Examples
+    --------
+    One most negative and one most positive source per family, checked in the other half:
+
+    >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
+    >>> cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=0)
+    >>> from benchkit.dif.steps import source_effects
+    >>> eff = source_effects(cf.anchors[0], cf.anchors[1], sim.source, n_select=1)
+    >>> eff[["family", "source", "selected_as", "replicated"]].head(4)
+        family    source selected_as  replicated
+    0    gemma  source00    negative        True
+    1    gemma  source01    positive        True
+    2    llama  source02    negative        True
+    3    llama  source03    positive        True
     """
     src = np.asarray(source, dtype=object)
     labels, inv = np.unique(src.astype(str), return_inverse=True)
@@ -275,6 +456,49 @@ def source_decomposition(Y_target: np.ndarray, family_target: np.ndarray, weight
     ``weights`` the frozen anchor weights learnt on the other half (they sum to I). Returns one
     row per (family, source) with ``contribution_pp``; per family the contributions sum to
     ``100 (mean anchor score - mean full score)`` (checked in the tests).
+
+    Which sources move a family's score when the anchors replace the full benchmark.
+
+    Parameters
+    ----------
+    Y_target : ndarray (items, target models)
+        0/1 responses of the target half's representatives.
+    family_target : array_like (target models,)
+        Their family labels.
+    weights : ndarray (items,)
+        The anchor weights learnt on the other half (summing to the number of items).
+    source : array_like (items,)
+        Native source of every item.
+    families : tuple of str
+        The families to decompose (those absent from the targets are skipped).
+
+    Returns
+    -------
+    DataFrame
+        One row per (family, source): ``contribution_pp`` (Eq. 56).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.4; App. D.3, Eq. 56-57.
+
+    Examples
+    --------
+    Half 0's anchors scoring half 1's models; per family the contributions add up (Eq. 57):
+
+    >>> from benchkit.dif.steps import build_population, cross_fit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> pop = build_population(sim.model_ids, sim.Y.mean(0), min_family_size=5)
+    >>> cf = cross_fit(sim.Y, pop, sim.source, K=(2, 2), rng=0)
+    >>> from benchkit.dif.steps import source_decomposition
+    >>> fold = cf.folds[0]
+    >>> family = pop.table["family"].to_numpy(object)[fold.models]
+    >>> dec = source_decomposition(fold.Y, family, fold.weights, sim.source, pop.families)
+    >>> dec.groupby("family")["contribution_pp"].sum().round(3).head(2)       # Eq. 57
+    family
+    gemma    1.510
+    llama    1.083
+    Name: contribution_pp, dtype: float64
     """
     src = np.asarray(source, dtype=object).astype(str)
     labels, inv = np.unique(src, return_inverse=True)
@@ -318,21 +542,54 @@ def _selected_frame(effects, name: str) -> pd.DataFrame:
 class SourceSupport:
     """Pooled support of source-level family effects (App. D.3, after Eq. 55).
 
+    Whether the discovery-selected extreme source effects keep their signs in the validation half
+    often enough, pooled over the source-rich benchmarks (the paper: 58 of 60 checks).
+
+    Parameters
+    ----------
+    per_benchmark, n_selected, n_replicated, rate, p_value, n_benchmarks_meeting, supported
+        The fields described under Attributes (built by :func:`source_support`).
+    settings
+        The field described under Attributes.
+
     Attributes
     ----------
     per_benchmark : DataFrame
         Per benchmark: ``n_selected``, ``n_replicated``, ``rate`` and its one-sided exact binomial
         ``p_value`` (H0: sign replication with probability 1/2), ``meets_benchmark_rate``.
-    n_selected, n_replicated : int
-        Pooled over benchmarks.
-    rate, p_value : float
-        Pooled sign-replication rate and its one-sided exact binomial p.
+    n_selected : int
+        Selected source effects, pooled over benchmarks.
+    n_replicated : int
+        Of those, the ones whose sign replicated.
+    rate : float
+        Pooled sign-replication rate ``n_replicated / n_selected``.
+    p_value : float
+        Its one-sided exact binomial p (H0: each sign replicates with probability 1/2).
     n_benchmarks_meeting : int
         Benchmarks with a rate of at least ``min_benchmark_rate``.
     supported : bool
         ``rate >= min_rate`` and ``p_value <= alpha`` and ``n_benchmarks_meeting >=
         min_benchmarks``.
     settings : dict
+        The thresholds used (``min_rate``, ``alpha``, ``min_benchmark_rate``,
+        ``min_benchmarks``).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.4; App. D.3 ("Source-level family effects").
+
+    Examples
+    --------
+    Benchmark B keeps too few signs, so only one benchmark meets its rate:
+
+    >>> import pandas as pd
+    >>> from benchkit.dif.steps import source_support
+    >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
+    ...        "B": pd.DataFrame({"replicated": [True] * 9 + [False] * 11})}
+    >>> res = source_support(eff)
+    >>> res.rate, res.n_benchmarks_meeting, res.supported
+    (0.675, 1, False)
     """
 
     per_benchmark: pd.DataFrame
@@ -386,8 +643,15 @@ def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
     ``alternative="greater"``), the selected effects counted as independent trials; a
     validation effect of exactly zero counts as not replicated (as :func:`source_effects` does).
 
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.4; App. D.3 ("Source-level family effects", Eq. 54-55).
+
     Examples
     --------
+    Two benchmarks keep 18 and 14 of their 20 selected signs:
+
     >>> import pandas as pd
     >>> from benchkit.dif.steps import source_support
     >>> eff = {"A": pd.DataFrame({"replicated": [True] * 18 + [False] * 2}),
@@ -438,17 +702,47 @@ def source_support(effects, *, min_rate: float = 0.70, alpha: float = 0.05,
 class FoldSwapCheck:
     """Sign stability of the largest exact source contributions across folds (App. D.3, Eq. 56-57).
 
+    Whether the sources that move a family's score most in one cross-fitting direction move it
+    the same way in the other (the paper: 43 of 60 checks).
+
+    Parameters
+    ----------
+    table, directions
+        The fields described under Attributes (built by :func:`fold_swap_signs`).
+
     Attributes
     ----------
     table : DataFrame
         One row per selected (family, source): ``selected_as`` (positive / negative),
         ``contribution_pp`` in the discovery-to-validation direction, ``swapped_pp`` in the
         swapped direction, ``same_sign``.
-    n_checked, n_same : int
+    n_checked : int
+        Selected contributions (a property).
+    n_same : int
+        Of those, the ones keeping their sign (a property).
     rate : float
         Share of selected contributions keeping their sign after the swap (NaN when none).
     directions : tuple of str
         ``(forward, swapped)`` direction labels.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.4; App. D.3 ("Exact source contribution to score shifts").
+
+    Examples
+    --------
+    The check on an audit's exact source decomposition (both cross-fitting directions):
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(K=(2, 2), n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5,
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.dif.steps import fold_swap_signs
+    >>> check = fold_swap_signs(audit.decomposition)
+    >>> check.n_checked, check.n_same, check.rate
+    (16, 8, 0.5)
     """
 
     table: pd.DataFrame
@@ -456,17 +750,21 @@ class FoldSwapCheck:
 
     @property
     def n_checked(self) -> int:
+        """Selected contributions checked."""
         return len(self.table)
 
     @property
     def n_same(self) -> int:
+        """Selected contributions that keep their sign after the swap."""
         return int(self.table["same_sign"].sum())
 
     @property
     def rate(self) -> float:
+        """``n_same / n_checked`` (NaN when nothing was selected)."""
         return self.n_same / self.n_checked if self.n_checked else float("nan")
 
     def to_frame(self) -> pd.DataFrame:
+        """The per-contribution table (:attr:`table`), a copy."""
         return self.table.copy()
 
     def families_frame(self) -> pd.DataFrame:
@@ -493,6 +791,7 @@ def fold_swap_signs(decomposition: pd.DataFrame, *, n_select: int = 2,
     Returns
     -------
     FoldSwapCheck
+        The selected contributions with their swapped values and whether each keeps its sign.
 
     Notes
     -----
@@ -503,6 +802,27 @@ def fold_swap_signs(decomposition: pd.DataFrame, *, n_select: int = 2,
     contributions contributes what it has); ties in size are broken by source label; a swapped
     contribution of exactly zero, or a source or family missing in the swapped direction, does
     not keep its sign.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.4 (43 of 60 signs kept); App. D.3, Eq. 56-57.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.dif.steps import fold_swap_signs
+    >>> decomposition = pd.DataFrame({
+    ...     "direction": ["0->1"] * 4 + ["1->0"] * 4, "family": "llama",
+    ...     "source": ["law", "math", "bio", "art"] * 2,
+    ...     "contribution_pp": [1.2, 0.4, -0.8, -0.1, 0.9, -0.2, -0.5, 0.3]})
+    >>> check = fold_swap_signs(decomposition)
+    >>> check.to_frame()[["source", "selected_as", "contribution_pp", "swapped_pp", "same_sign"]]
+      source selected_as  contribution_pp  swapped_pp  same_sign
+    0    law    positive              1.2         0.9       True
+    1   math    positive              0.4        -0.2      False
+    2    bio    negative             -0.8        -0.5       True
+    3    art    negative             -0.1         0.3      False
     """
     n_select = check_int("n_select", n_select, min=1)
     if not isinstance(decomposition, pd.DataFrame):

@@ -14,6 +14,7 @@ import numpy as np
 
 from benchkit._budget import check_memory
 from benchkit._random import generator
+from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import check_float
 from benchkit._validation import check_int
@@ -31,18 +32,56 @@ _LINEAGE = ("dpo", "merge", "lora", "distill", "uncensored")
 class FamilyDIFSimulation:
     """A simulated audit matrix with its truth.
 
+    A leaderboard-like 0/1 matrix with known item x family effects: the audit's steps can be
+    checked against the planted ``delta`` and ``dif_items``.
+
+    Parameters
+    ----------
+    Y, model_ids, owners, family, source, delta, dif_items, families, easiness, theta, loadings
+        The fields described under Attributes (built by :func:`simulate_family_dif`).
+    rng_entropy
+        The field described under Attributes.
+
     Attributes
     ----------
     Y : ndarray of uint8 (items, models)
-    model_ids, owners : ndarray of str (models,)
+        The simulated responses (1 = correct).
+    model_ids : ndarray of str (models,)
+        Ids ``"ownerNNNN/<Family name>-<size>B[-<lineage>]-v<m>"``, so the paper's family patterns
+        and uploader rule apply.
+    owners : ndarray of str (models,)
+        The uploader of each model.
     family : ndarray of object (models,)
         True family label (None for models of no audited family).
     source : ndarray of str (items,)
+        The native source (subject) of each item.
     delta : ndarray (items, families)
         Planted item x family effects (centered within item; zero for non-DIF items).
     dif_items : ndarray of bool (items,)
-    families : tuple of str (sorted; the columns of ``delta``)
-    easiness : ndarray (items,), theta : ndarray (models, dims), loadings : ndarray (items, dims)
+        Items with planted family effects.
+    families : tuple of str
+        The audited families, sorted (the columns of ``delta``).
+    easiness : ndarray (items,)
+        Item intercepts :math:`b_i`.
+    theta : ndarray (models, dims)
+        Model abilities.
+    loadings : ndarray (items, dims)
+        Item loadings :math:`a_i`.
+    rng_entropy : int or None
+        Entropy of the root seed of ``rng``: ``simulate_family_dif(..., rng=rng_entropy)`` draws
+        the same matrix.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1-3.2 (the setting simulated), App. C.1 (families and owners).
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> sim.Y.shape, sim.families, int(sim.dif_items.sum())
+    ((120, 300), ('gemma', 'llama', 'mistral', 'phi', 'qwen'), 14)
     """
 
     Y: np.ndarray
@@ -56,6 +95,7 @@ class FamilyDIFSimulation:
     easiness: np.ndarray
     theta: np.ndarray
     loadings: np.ndarray
+    rng_entropy: Any = None
 
 
 def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sources: int = 57,
@@ -78,6 +118,8 @@ def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sourc
         Uploaders; model counts follow Zipf weights ``1 / rank**owner_zipf``. The default 690 with
         ``second_family=0.3`` gives about 650-700 owner-family pairs at the default size (the
         paper's MMLU population has 673 representatives).
+    owner_zipf : float, default 1.0
+        Exponent of the Zipf weights of the owners' model counts (0: equal counts).
     n_dims : int
         Ability dimensions of the compensatory MIRT model.
     dif_fraction, dif_sd : float
@@ -95,7 +137,13 @@ def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sourc
         Fractions of ids matching no family, two families, or a lineage term (D.2 filter).
     easiness_sd : float
         SD of item easiness (intercepts).
-    rng : seed
+    rng : None, int, SeedSequence or Generator
+        Seeds every draw (one generator from the root of ``rng``).
+
+    Returns
+    -------
+    FamilyDIFSimulation
+        The matrix, ids, owners, families, sources and the planted truth.
 
     Notes
     -----
@@ -103,6 +151,25 @@ def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sourc
     :math:`a_i = (0.3 + |N(0, 0.2)|)\, \pi_{s(i)}` where :math:`\pi_s` is a Dirichlet(1) mix over
     dimensions per source (times :math:`\sqrt{D}`), abilities :math:`\theta_m = \mu_{f} + u_o +
     e_m`. Models of no audited family (and those with two family names) get :math:`\delta = 0`.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.1 (RouterEval-scale matrices: 14,042 MMLU items, 5,000 models), Sec. 3.2
+    (compensatory MIRT with residual family effects, Eq. 1-2), App. C.1 (family and owner
+    rules). M. D. Reckase (2006), "Multidimensional item response theory", Handbook of
+    Statistics 26, 607-642.
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> sim.model_ids[0], round(float(sim.Y.mean()), 3)
+    ('owner0008/phi-2-13B-v0', 0.593)
+    >>> again = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40,
+    ...                             rng=sim.rng_entropy)
+    >>> bool((again.Y == sim.Y).all())
+    True
     """
     n_items = check_int("n_items", n_items, min=8)
     n_models = check_int("n_models", n_models, min=4)
@@ -115,7 +182,8 @@ def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sourc
                   ("other_fraction", other_fraction), ("double_fraction", double_fraction),
                   ("lineage_fraction", lineage_fraction)):
         check_float(nm, v, min=0.0, max=1.0)
-    g = generator(rng)
+    root = seed_sequence(rng)
+    g = generator(root)
     fams = tuple(sorted(_NAMES))
     F = len(fams)
     # owners and their families
@@ -172,4 +240,5 @@ def simulate_family_dif(*, n_items: int = 14_042, n_models: int = 5_000, n_sourc
         Y[a:b] = g.random(eta.shape) < 1.0 / (1.0 + np.exp(-eta))
     return FamilyDIFSimulation(Y=Y, model_ids=model_ids, owners=owners, family=family,
                                source=source, delta=delta, dif_items=dif_items, families=fams,
-                               easiness=easiness, theta=theta, loadings=loadings)
+                               easiness=easiness, theta=theta, loadings=loadings,
+                               rng_entropy=root.entropy)

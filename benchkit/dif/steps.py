@@ -3,7 +3,7 @@
 * population (App. C.1): :func:`build_population`, :func:`assign_families`, :func:`model_owners`;
 * the cross fit and anchors (App. C.3-C.5): :func:`cross_fit`, :func:`purify`,
   :func:`fit_residual_dif` (Eq. 24-33), :func:`family_codes`, :func:`easiness_cells`,
-  :func:`select_anchors`, :func:`anchor_weights`, :func:`jaccard`;
+  :func:`select_anchors`, :func:`anchor_weights` (anchor-set overlap: :func:`benchkit.stats.jaccard`);
 * near-tie reversals and controls (Eq. 9-11, 34-43): :func:`pair_set`, :func:`matched_random`,
   :func:`bootstrap_units`, :func:`composition_bootstrap`, :func:`owner_bootstrap`,
   :func:`compare_family_shifts` (Table 7);
@@ -13,17 +13,15 @@
   :func:`source_effects`, :func:`source_decomposition`, :func:`source_support`,
   :func:`fold_swap_signs`;
 * the blinded content audit (App. D.4): :func:`content_sample`, :func:`analyze_annotations`,
-  :func:`family_direction_tests`, :func:`cohen_kappa`;
+  :func:`family_direction_tests` (rater agreement: :func:`benchkit.stats.cohen_kappa`);
 * test data at leaderboard scale: :func:`simulate_family_dif`.
 """
 from benchkit.dif._anchors import anchor_weights
 from benchkit.dif._anchors import easiness_cells
-from benchkit.dif._anchors import jaccard
 from benchkit.dif._anchors import purify
 from benchkit.dif._anchors import select_anchors
 from benchkit.dif._audit_content import ContentAudit
 from benchkit.dif._audit_content import analyze_annotations
-from benchkit.dif._audit_content import cohen_kappa
 from benchkit.dif._audit_content import content_sample
 from benchkit.dif._audit_content import family_direction_tests
 from benchkit.dif._controls import BootstrapResult
@@ -78,7 +76,6 @@ __all__ = [
     "assign_families",
     "bootstrap_units",
     "build_population",
-    "cohen_kappa",
     "compare_family_shifts",
     "composition_bootstrap",
     "content_sample",
@@ -88,7 +85,6 @@ __all__ = [
     "family_direction_tests",
     "fit_residual_dif",
     "fold_swap_signs",
-    "jaccard",
     "matched_random",
     "model_owners",
     "owner_bootstrap",

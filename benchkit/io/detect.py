@@ -101,7 +101,39 @@ def _classify_record(rec) -> tuple[str, str] | None:
 
 
 def detect_format(path) -> tuple[str, str]:
-    """``(format, reason)`` for a file or folder; an error when nothing matches."""
+    r"""``(format, reason)`` for a file or folder; an error when nothing matches.
+
+    What ``benchkit info`` runs first: which tool wrote these files, judged from names, magic
+    bytes and the first record, before any reader is chosen.
+
+    Parameters
+    ----------
+    path : str or path
+        A file or a folder.
+
+    Returns
+    -------
+    format : str
+        ``"inspect"``, ``"lm_eval"``, ``"helm"``, ``"evalscope"``, ``"every_eval_ever"``,
+        ``"csv"`` or ``"parquet"``.
+    reason : str
+        What gave it away (e.g. "Parquet magic bytes").
+
+    References
+    ----------
+    The formats of the readers of :mod:`benchkit.io` (each reader's docstring cites its tool's
+    documentation); the Parquet magic number ``PAR1`` of https://parquet.apache.org/docs/.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> from benchkit.io.detect import detect_format
+    >>> _ = (tmp / "results.csv").write_text("model,item,correct\nm1,q1,1\n")
+    >>> detect_format(tmp / "results.csv")
+    ('csv', 'comma-separated text (.csv)')
+    """
     p = Path(path)
     kind = path_kind(p, "path")
     if kind == "dir":
@@ -173,7 +205,7 @@ def detect_format(path) -> tuple[str, str]:
 
 
 def read_any(path, *, fmt: str | None = None, **options):
-    """Read ``path`` with the reader of its detected (or given) format; returns (ResponseSet, format, reason).
+    r"""Read ``path`` with the reader of its detected (or given) format: (ResponseSet, format, reason).
 
     Lenient where a reader would stop at the first doubt, so ``info`` can show what is there:
     Inspect / EvalScope samples without a score are left out and listed (``drop_unscored``), a log
@@ -181,6 +213,40 @@ def read_any(path, *, fmt: str | None = None, **options):
     (``allow_partial``, every tool reader), models
     may differ in sample budget (``sample_budget="per_model"``), and lm-eval tasks logging several
     filters are read with their first (``filter="first"``).
+
+    Parameters
+    ----------
+    path : str or path
+        A file or a folder.
+    fmt : str, optional
+        The format, as :func:`detect_format` names it (default: detected).
+    **options
+        Passed to the reader; they override the lenient defaults above.
+
+    Returns
+    -------
+    responses : ResponseSet
+        What the reader built.
+    format : str
+        The format used.
+    reason : str
+        Why (``"given"`` when ``fmt`` was passed).
+
+    References
+    ----------
+    The formats of the readers of :mod:`benchkit.io` (each reader's docstring cites its tool's
+    documentation).
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> from benchkit.io.detect import read_any
+    >>> _ = (tmp / "results.csv").write_text("model,item,correct\nm1,q1,1\nm1,q2,0\n")
+    >>> rs, fmt, reason = read_any(tmp / "results.csv")
+    >>> fmt, rs.n_items
+    ('csv', 2)
     """
     from benchkit import io
 

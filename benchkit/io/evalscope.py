@@ -130,7 +130,7 @@ def _split_name(path: Path, benchmarks) -> tuple[str, str]:
 def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None = None,
                    benchmarks=None, drop_unscored: bool = False, allow_partial: bool = False,
                    **options) -> ResponseSet:
-    """Read EvalScope review files into a ResponseSet.
+    r"""Read EvalScope review files into a ResponseSet.
 
     Parameters
     ----------
@@ -166,6 +166,30 @@ def read_evalscope(path_or_glob, *, metric: str | None = None, model: str | None
         ``" | "``) and ``answer_key`` (a one-letter target). ``sample`` =
         ``generation_index`` (0 when absent); ``answer`` = ``extracted_prediction``
         (:data:`benchkit.NO_ANSWER` when empty). Values must be booleans or numbers in [0, 1].
+
+    References
+    ----------
+    ModelScope, EvalScope, https://github.com/modelscope/evalscope and its documentation,
+    https://evalscope.readthedocs.io/ (the output directory and its review files).
+
+    Examples
+    --------
+    An output directory with one model's review file of benchmark ``toy``, subset ``default``:
+
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> reviews = tmp / "reviews" / "m1"
+    >>> reviews.mkdir(parents=True)
+    >>> recs = [{"index": i, "target": t, "sample_id": i, "sample_score": {"score": {
+    ...     "value": {"acc": float(t == p)}, "main_score_name": "acc", "status": "success",
+    ...     "extracted_prediction": p}}} for i, (t, p) in enumerate([("A", "A"), ("B", "C")])]
+    >>> _ = (reviews / "toy_default.jsonl").write_text("\n".join(json.dumps(r) for r in recs))
+    >>> rs = io.read_evalscope(tmp)
+    >>> rs.to_long()[["model", "item", "correct", "answer"]]
+      model           item  correct answer
+    0    m1  toy/default/0      1.0      A
+    1    m1  toy/default/1      0.0      C
     """
     _check_options("long", options, reader="read_evalscope")
     drop_unscored = check_bool("drop_unscored", drop_unscored)

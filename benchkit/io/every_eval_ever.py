@@ -203,6 +203,27 @@ def read_every_eval_ever(path_or_glob, *, correct: str = "score",
     Without ``metadata.benchkit_sample``, repeated (model, item) records of one file are numbered
     as samples in file order; the same (model, item) in two files, or a record repeated
     verbatim, is an error naming both places (a backup copy of the samples, not a second sample).
+
+    References
+    ----------
+    EvalEval Coalition, Every Eval Ever, https://github.com/evaleval/every_eval_ever
+    (``instance_level_eval.schema.json``, schema versions 0.2.1 and 0.3.0).
+
+    Examples
+    --------
+    A round trip through :func:`write_every_eval_ever`:
+
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet, io
+    >>> rs = ResponseSet.from_long(pd.DataFrame({"model": ["m1", "m1"], "item": ["q1", "q2"],
+    ...                                          "correct": [1, 0]}))
+    >>> path = io.write_every_eval_ever(rs, pathlib.Path(tempfile.mkdtemp()) / "records.jsonl")
+    >>> back = io.read_every_eval_ever(path)
+    >>> back.to_long()[["model", "item", "correct"]]
+      model item  correct
+    0    m1   q1      1.0
+    1    m1   q2      0.0
     """
     _check_options("long", options, reader="read_every_eval_ever")
     allow_partial = check_bool("allow_partial", allow_partial)
@@ -337,6 +358,7 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     Parameters
     ----------
     responses : ResponseSet
+        The data to write: every response (model, item, sample) becomes one record.
     path : str or path
         The ``.jsonl`` file to write (its folder must exist).
     evaluation_id : str, optional
@@ -346,6 +368,7 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     Returns
     -------
     Path
+        The file written.
 
     Notes
     -----
@@ -357,6 +380,22 @@ def write_every_eval_ever(responses: ResponseSet, path, *, evaluation_id: str | 
     :data:`benchkit.NO_ANSWER`), ``evaluation.score`` = ``correct`` and ``is_correct`` =
     ``correct == 1``. benchkit's item id, sample and variant go to ``metadata`` so
     :func:`read_every_eval_ever` restores the same ResponseSet.
+
+    References
+    ----------
+    EvalEval Coalition, Every Eval Ever, https://github.com/evaleval/every_eval_ever
+    (``instance_level_eval.schema.json``, schema version 0.3.0).
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet, io
+    >>> rs = ResponseSet.from_long(pd.DataFrame({"model": ["m1"], "item": ["q1"], "correct": [1]}))
+    >>> path = io.write_every_eval_ever(rs, pathlib.Path(tempfile.mkdtemp()) / "records.jsonl")
+    >>> record = json.loads(path.read_text().splitlines()[0])
+    >>> record["model_id"], record["sample_id"], record["evaluation"]
+    ('m1', 'q1', {'score': 1.0, 'is_correct': True})
     """
     if not isinstance(responses, ResponseSet):
         raise BenchkitTypeError(f"responses must be a ResponseSet, got {describe(responses)}")

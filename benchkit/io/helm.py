@@ -232,6 +232,31 @@ def read_helm(run_dir_or_glob, *, metric: str = "exact_match", benchmark: str | 
     option probabilities (HELM's joint method samples one letter), so no ``option_probs`` are
     produced. Other adapter methods (``multiple_choice_separate_*``, language modeling) are
     rejected with the method named.
+
+    References
+    ----------
+    P. Liang et al. (2023), "Holistic Evaluation of Language Models", Transactions on Machine
+    Learning Research. The HELM documentation, https://crfm-helm.readthedocs.io/ (run outputs:
+    ``scenario_state.json``, ``per_instance_stats.json``, ``run_spec.json``).
+
+    Examples
+    --------
+    A scenario-state file of a generation run with two instances:
+
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> states = [{"instance": {"id": iid, "input": {"text": q}, "split": "test",
+    ...                         "references": [{"output": {"text": a}, "tags": ["correct"]}]},
+    ...            "train_trial_index": 0, "result": {"completions": [{"text": out}]}}
+    ...           for iid, q, a, out in [("id1", "2+2?", "4", " 4"), ("id2", "3+3?", "6", "5")]]
+    >>> _ = (tmp / "toy.json").write_text(json.dumps({
+    ...     "adapter_spec": {"method": "generation", "model": "acme/m1"}, "request_states": states}))
+    >>> rs = io.read_helm(tmp / "toy.json")
+    >>> rs.to_long()[["model", "item", "correct", "answer"]]
+         model     item  correct answer
+    0  acme/m1  toy/id1      1.0      4
+    1  acme/m1  toy/id2      0.0      5
     """
     _check_options("long", options, reader="read_helm")
     allow_partial = check_bool("allow_partial", allow_partial)

@@ -109,6 +109,28 @@ def score_to_float(value: Any) -> float | None:
     """An Inspect score value as a number: C/I/P/N -> 1/0/0.5/0, bool -> 1/0, numbers as is.
 
     Returns None for values with no single number (dicts, lists, other strings).
+
+    Parameters
+    ----------
+    value : Any
+        A score's ``value`` as an Inspect log stores it.
+
+    Returns
+    -------
+    float or None
+        The number :func:`read_inspect` uses as ``correct``; "yes"/"true" and "no"/"false" (any
+        case) give 1 and 0, numeric strings their number.
+
+    References
+    ----------
+    Inspect AI (UK AI Security Institute), https://inspect.aisi.org.uk/scorers.html
+    (``CORRECT``, ``INCORRECT``, ``PARTIAL``, ``NOANSWER`` and ``value_to_float``).
+
+    Examples
+    --------
+    >>> from benchkit.io.inspect_logs import score_to_float
+    >>> [score_to_float(v) for v in ["C", "I", "P", "N", True, 0.25, "yes", {"a": 1}]]
+    [1.0, 0.0, 0.5, 0.0, 1.0, 0.25, 1.0, None]
     """
     if isinstance(value, bool):
         return float(value)
@@ -360,6 +382,29 @@ def read_inspect(path_or_glob, *, scorer: str | None = None, model: str | None =
     ``"success"`` is read with a :class:`BenchkitWarning`. The same (model, task, sample id,
     epoch) in two logs is an error naming both (e.g. a retried run next to the original: pass
     only one), and so is one item whose target or choices differ between two logs.
+
+    References
+    ----------
+    Inspect AI (UK AI Security Institute), https://inspect.aisi.org.uk/eval-logs.html (the
+    ``.eval`` and ``.json`` log formats) and https://inspect.aisi.org.uk/scorers.html (score
+    values).
+
+    Examples
+    --------
+    A ``.json`` log of one model on two samples:
+
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> log = {"version": 2, "status": "success", "eval": {"task": "toy", "model": "acme/m1"},
+    ...        "samples": [
+    ...            {"id": 1, "epoch": 1, "target": "4", "scores": {"match": {"value": "C", "answer": "4"}}},
+    ...            {"id": 2, "epoch": 1, "target": "6", "scores": {"match": {"value": "I", "answer": "5"}}}]}
+    >>> _ = (tmp / "log.json").write_text(json.dumps(log))
+    >>> io.read_inspect(tmp / "log.json").to_long()[["model", "item", "correct", "answer"]]
+         model   item  correct answer
+    0  acme/m1  toy/1      1.0      4
+    1  acme/m1  toy/2      0.0      5
     """
     _check_options("long", options, reader="read_inspect")
     drop_unscored = check_bool("drop_unscored", drop_unscored)

@@ -233,7 +233,7 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
                  filter: str | Mapping[str, str] | None = None, model: str | None = None,
                  tasks: Sequence[str] | None = None, option_logprobs: bool | str = "auto",
                  allow_partial: bool = False, **options) -> ResponseSet:
-    """Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a ResponseSet.
+    r"""Read lm-evaluation-harness ``samples_<task>_<timestamp>.jsonl`` files into a ResponseSet.
 
     Parameters
     ----------
@@ -291,6 +291,32 @@ def read_lm_eval(path_or_glob, *, metric: str | Mapping[str, str] | None = None,
     Generation responses that are empty or lm-eval's ``"[invalid]"`` (the regex filters'
     fallback) get :data:`benchkit.NO_ANSWER`. The same document twice for one model (two runs
     of a task in one folder, or a repeated ``doc_id``) is an error naming both places.
+
+    References
+    ----------
+    L. Gao et al., "A framework for few-shot language model evaluation" (lm-evaluation-harness),
+    Zenodo, https://github.com/EleutherAI/lm-evaluation-harness; its documentation of
+    ``--log_samples`` (``docs/interface.md``).
+
+    Examples
+    --------
+    A samples file of a generation task with two documents:
+
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> recs = [{"doc_id": i, "target": t, "filtered_resps": [r], "filter": "none",
+    ...          "metrics": ["exact_match"], "exact_match": float(r == t)}
+    ...         for i, (t, r) in enumerate([("4", "4"), ("6", "5")])]
+    >>> path = tmp / "samples_toy_2026-01-01T00-00-00.jsonl"
+    >>> _ = path.write_text("\n".join(json.dumps(r) for r in recs))
+    >>> rs = io.read_lm_eval(path, model="acme/m1")
+    >>> rs.to_long()[["model", "item", "correct", "answer"]]
+         model   item  correct answer
+    0  acme/m1  toy/0      1.0      4
+    1  acme/m1  toy/1      0.0      5
+    >>> rs.meta["metric"]
+    {'toy': 'exact_match'}
     """
     _check_options("long", options, reader="read_lm_eval")
     allow_partial = check_bool("allow_partial", allow_partial)

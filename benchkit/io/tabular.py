@@ -160,18 +160,55 @@ def _from_frame(frame: pd.DataFrame, layout: str, index_col: str | None, options
 
 def read_csv(path, *, layout: str = "long", index_col: str | None = None,
              read_options: dict | None = None, **options) -> ResponseSet:
-    """Read a CSV file into a ResponseSet.
+    r"""Read a CSV file into a ResponseSet.
+
+    Ids (``model``, ``item``, ``variant`` and a wide table's index column) are read as strings
+    ("001" stays "001", a model called "NA" is not missing).
 
     Parameters
     ----------
     path : str or path
+        The CSV file.
     layout : {"long", "counts", "wide"}
+        The table's shape: ``"long"`` one row per (model, item[, sample]) response with columns
+        ``model, item, correct`` (:meth:`ResponseSet.from_long`); ``"counts"`` one row per cell
+        with ``model, item, n_correct, n_samples`` (:meth:`ResponseSet.from_counts`); ``"wide"``
+        items as rows and models as columns (:meth:`ResponseSet.from_wide`).
     index_col : str, optional
         For ``layout="wide"``: the column with item ids (default: the first column).
     read_options : dict, optional
         Passed to :func:`pandas.read_csv` (e.g. ``{"sep": ";"}``).
     **options
         Passed to the ResponseSet constructor (``models=``, ``items=``, ``T=``, ...).
+
+    Returns
+    -------
+    ResponseSet
+        Validated once, with errors naming the file, column and bad value.
+
+    References
+    ----------
+    Y. Shafranovich (2005), "Common Format and MIME Type for Comma-Separated Values (CSV) Files",
+    RFC 4180. The pandas documentation of ``pandas.read_csv``.
+
+    Examples
+    --------
+    >>> import json, pathlib, tempfile
+    >>> from benchkit import io
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "responses.csv").write_text(
+    ...     "model,item,correct\nm1,q1,1\nm1,q2,0\nm2,q1,1\nm2,q2,1\n")
+    >>> rs = io.read_csv(tmp / "responses.csv")
+    >>> rs
+    ResponseSet: 2 items x 2 models, 4 responses, T=1, 0.0% cells missing
+    >>> rs.accuracy().tolist()
+    [0.5, 1.0]
+
+    A wide table (items as rows, models as columns):
+
+    >>> _ = (tmp / "wide.csv").write_text("item,m1,m2\nq1,1,1\nq2,0,1\n")
+    >>> io.read_csv(tmp / "wide.csv", layout="wide").binary().tolist()
+    [[1.0, 1.0], [0.0, 1.0]]
     """
     p = _path("path", path)
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
@@ -288,12 +325,19 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
     path : str or path
         A file, or a glob pattern DuckDB understands (``"results/*.parquet"``).
     layout : {"long", "counts", "wide"}
+        The table's shape: ``"long"`` one row per (model, item[, sample]) response with columns
+        ``model, item, correct`` (:meth:`ResponseSet.from_long`); ``"counts"`` one row per cell
+        with ``model, item, n_correct, n_samples`` (:meth:`ResponseSet.from_counts`); ``"wide"``
+        items as rows and models as columns (:meth:`ResponseSet.from_wide`).
     aggregate : bool or "auto"
         For ``layout="long"``: reduce 0/1 responses to counts inside DuckDB (see module notes).
         ``"auto"`` aggregates when the file has only ``model, item, correct`` (one sample per
         cell, so nothing is lost). With a ``sample`` column aggregation drops the principal
         sample, so :meth:`ResponseSet.binary` then needs ``T == 1``.
+    index_col : str, optional
+        For ``layout="wide"``: the column with item ids (default: the first column).
     connection : duckdb connection, optional
+        The DuckDB connection to read with (default: a new in-memory one).
     engine : {"auto", "duckdb", "pyarrow"}
         Who reads the file when aggregating. "duckdb" handles globs, remote paths and hive
         partitions; "pyarrow" streams one local file's row groups keeping Parquet's dictionary
@@ -303,6 +347,11 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
         and 9.5 GiB.
     **options
         Passed to the ResponseSet constructor.
+
+    Returns
+    -------
+    ResponseSet
+        Validated once, with errors naming the file, column and bad value.
 
     Notes
     -----
@@ -316,6 +365,23 @@ def read_parquet(path, *, layout: str = "long", aggregate: bool | str = "auto",
     appearance (DuckDB preserves insertion order) unless ``models=`` / ``items=`` give it. The
     rows stream from DuckDB as Arrow batches and are reduced to counts with one ``bincount``:
     a 70M-row file needs about 1.2 GB beyond the two count matrices.
+
+    References
+    ----------
+    The Apache Parquet file format, https://parquet.apache.org/docs/. The DuckDB documentation,
+    "Reading and writing Parquet files", https://duckdb.org/docs/data/parquet/overview.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import pandas as pd
+    >>> from benchkit import io
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "responses.parquet"
+    >>> pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2", "q1", "q2"],
+    ...               "correct": [1, 0, 1, 1]}).to_parquet(path)
+    >>> rs = io.read_parquet(path)  # aggregated to counts: only model, item, correct
+    >>> rs.counts().K.tolist()
+    [[1, 1], [0, 1]]
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
     if not isinstance(path, (str, os.PathLike)):
@@ -370,7 +436,11 @@ def _read_parquet_pyarrow(path: Path, layout, aggregate, options) -> ResponseSet
             "use engine='duckdb', aggregate=False to keep them"
         )
     wanted = ["model", "item", "correct"] + (["sample"] if "sample" in columns else [])
-    return _aggregate_batches(pf.iter_batches(batch_size=1 << 20, columns=wanted), wanted, options)
+    # one row group at a time: batches that straddle row groups make pyarrow keep concatenated
+    # buffers (measured: Arrow's pool grew to 140 MB over a 70M-row file, 12 MB this way)
+    batches = (b for g in range(pf.metadata.num_row_groups)
+               for b in pf.iter_batches(batch_size=1 << 20, row_groups=[g], columns=wanted))
+    return _aggregate_batches(batches, wanted, options, rows=pf.metadata.num_rows)
 
 
 def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
@@ -381,6 +451,47 @@ def read_duckdb(query_or_table: str, *, connection=None, layout: str = "long",
     ``query_or_table`` is a table/view name in ``connection`` or a ``SELECT`` statement. Roster
     order is first appearance in the query's output unless ``models=`` / ``items=`` give it.
     Other options as in :func:`read_parquet`.
+
+    Parameters
+    ----------
+    query_or_table : str
+        A table or view name, or a query starting with ``SELECT``, ``WITH``, ``FROM`` or ``(``.
+    connection : duckdb connection, optional
+        Where the table lives (default: a new in-memory connection, for queries over files such
+        as ``"SELECT * FROM 'runs/*.parquet'"``).
+    layout : {"long", "counts", "wide"}
+        The table's shape: ``"long"`` one row per (model, item[, sample]) response with columns
+        ``model, item, correct`` (:meth:`ResponseSet.from_long`); ``"counts"`` one row per cell
+        with ``model, item, n_correct, n_samples`` (:meth:`ResponseSet.from_counts`); ``"wide"``
+        items as rows and models as columns (:meth:`ResponseSet.from_wide`).
+    aggregate : bool or "auto"
+        For ``layout="long"``: reduce 0/1 responses to counts inside DuckDB, as in
+        :func:`read_parquet`.
+    index_col : str, optional
+        For ``layout="wide"``: the column with item ids (default: the first column).
+    **options
+        Passed to the ResponseSet constructor.
+
+    Returns
+    -------
+    ResponseSet
+        Validated once, with errors naming the file, column and bad value.
+
+    References
+    ----------
+    The DuckDB documentation, "Python API", https://duckdb.org/docs/api/python/overview.
+
+    Examples
+    --------
+    >>> import duckdb
+    >>> from benchkit import io
+    >>> con = duckdb.connect()
+    >>> _ = con.execute("CREATE TABLE runs AS SELECT * FROM (VALUES ('m1', 'q1', 1), "
+    ...                 "('m1', 'q2', 0), ('m2', 'q1', 1), ('m2', 'q2', 1)) t(model, item, correct)")
+    >>> io.read_duckdb("runs", connection=con).accuracy().tolist()
+    [0.5, 1.0]
+    >>> io.read_duckdb("SELECT * FROM runs WHERE model = 'm2'", connection=con).n_models
+    1
     """
     layout = check_choice("layout", layout, ("long", "counts", "wide"))
     _check_aggregate(aggregate)
@@ -429,16 +540,86 @@ def _read_relation(con, rel, layout, aggregate, index_col, options, path=None) -
     return _aggregate(con, rel, columns, options)
 
 
-def _codes(column, index: dict) -> np.ndarray:
-    """Integer codes of an Arrow string column, extending ``index`` (id -> code) as ids appear."""
-    import pyarrow as pa
+class _IdCodes:
+    """Codes of one id column (model or item) in order of first appearance.
 
-    if not pa.types.is_dictionary(column.type):
-        column = column.dictionary_encode()
-    labels = column.dictionary.to_pylist()
-    lut = np.fromiter((index.setdefault(str(v), len(index)) for v in labels), dtype=np.int32,
-                      count=len(labels))
-    return lut[column.indices.to_numpy(zero_copy_only=False)]
+    Arrow hands each batch's ids as a dictionary array (Parquet keeps one dictionary page per
+    row group; other sources are dictionary-encoded per batch). The lookup table from dictionary
+    index to code is built from the dictionary's labels and kept while the next batches carry
+    the same dictionary, so no per-row Python work happens.
+    """
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self._dictionary = None
+        self._lut = np.empty(0, dtype=np.int64)
+
+    def lookup(self, column) -> tuple[np.ndarray, np.ndarray]:
+        """``(dictionary indices, lookup table)`` of ``column``: code of row r = lut[indices[r]]."""
+        import pyarrow as pa
+
+        if not pa.types.is_dictionary(column.type):
+            column = column.dictionary_encode()
+        d = column.dictionary
+        if self._dictionary is None or not (d is self._dictionary or d.equals(self._dictionary)):
+            labels = d.to_pylist()
+            self._lut = np.fromiter((self.index.setdefault(str(v), len(self.index)) for v in labels),
+                                    dtype=np.int64, count=len(labels))
+            self._dictionary = d
+        return column.indices.to_numpy(zero_copy_only=False), self._lut
+
+    def codes(self, column) -> np.ndarray:
+        """The code of every row of ``column``."""
+        idx, lut = self.lookup(column)
+        return lut[idx]
+
+    def seen(self) -> pd.Index:
+        return pd.Index(list(self.index), dtype=object)
+
+
+class _CountGrid:
+    """Dense uint8 counts (items x models) that grow as new ids appear.
+
+    An axis grows to ``ceil(rows / other axis)`` when the number of rows is known and that is
+    enough (exact for a complete matrix: one allocation, no copy), else by doubling.
+    """
+
+    def __init__(self, rows: int | None = None) -> None:
+        self.rows = rows
+        self.N = np.zeros((0, 0), dtype=np.uint8)
+        self.K = np.zeros((0, 0), dtype=np.uint8)
+
+    def _grow(self, need: int, cap: int, other: int) -> int:
+        if need <= cap:
+            return cap
+        if self.rows and other:
+            est = -(-self.rows // other)
+            if need <= est:
+                return est
+        return max(need, 2 * cap)
+
+    def fit(self, n_items: int, n_models: int) -> None:
+        ci, cm = self.N.shape
+        shape = (self._grow(n_items, ci, n_models), self._grow(n_models, cm, n_items))
+        if shape == (ci, cm):
+            return
+        for name in ("N", "K"):
+            grown = np.zeros(shape, dtype=np.uint8)
+            grown[:ci, :cm] = getattr(self, name)
+            setattr(self, name, grown)
+
+    def take(self, n_items: int, n_models: int, rows, cols) -> tuple[np.ndarray, np.ndarray]:
+        """(K, N) of the ids seen, rows and columns reordered (copies only when needed)."""
+        out = []
+        for a in (self.K, self.N):
+            a = a[:n_items, :n_models]
+            if not isinstance(rows, slice):
+                a = a[rows]
+            if not isinstance(cols, slice):
+                a = a[:, cols]
+            out.append(np.ascontiguousarray(a))
+        self.N = self.K = None
+        return out[0], out[1]
 
 
 def _aggregate(con, rel, columns, options, batch_rows: int = 1 << 20) -> ResponseSet:
@@ -476,13 +657,17 @@ def _check_batch_types(batch, wanted) -> None:
                 raise BenchkitValueError(f"responses column 'sample' must be at most 2**63 - 1; found {top}")
 
 
-def _aggregate_batches(batches, wanted, options) -> ResponseSet:
+def _aggregate_batches(batches, wanted, options, rows: int | None = None) -> ResponseSet:
     """Reduce Arrow record batches of (model, item, correct[, sample]) to a count ResponseSet.
 
     Each batch's ids are dictionary-encoded by Arrow (or arrive so from Parquet) and mapped to
-    codes through a lookup table, so no per-row Python work happens and no pandas frame of the
-    rows is built; counts come from one ``bincount`` over cell codes. Roster order is first
-    appearance. Memory: ~9 bytes per row (+8 with a sample column) beyond the count matrices.
+    codes through a lookup table built once per dictionary (:class:`_IdCodes`); roster order is
+    first appearance. Without a ``sample`` column every batch is scatter-added straight into
+    dense uint8 count arrays by a numba kernel that also checks the 0/1 values and repeated cells
+    (:func:`benchkit._kernels.counts.scatter_binary`): no array of the length of the file is
+    built, so 70M rows (14,000 x 5,000) need about 0.3 GB beyond Arrow's batch buffers. With a
+    ``sample`` column the rows' codes are kept and sorted to find repeated (cell, sample) pairs.
+    ``rows``, the number of rows when the source knows it, sizes the count arrays at once.
     """
     options = {k: v for k, v in options.items() if k != "strict"}  # counts hold no answers to check
     unknown = set(options) - _AGG_OPTIONS - {"models", "items"}
@@ -491,45 +676,89 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
             f"unexpected option(s) {sorted(unknown)} for an aggregated read; allowed: "
             f"{sorted(_AGG_OPTIONS | {'models', 'items'})}"
         )
-    has_sample = "sample" in wanted
-    m_index: dict[str, int] = {}
-    i_index: dict[str, int] = {}
+    if "sample" in wanted:
+        return _aggregate_sample_batches(batches, wanted, options)
+    from benchkit._kernels.counts import scatter_binary
+
+    models, items, grid = _IdCodes(), _IdCodes(), _CountGrid(rows)
+    n_rows = 0
+    dup = False
+    for batch in batches:
+        _check_batch(batch, wanted, n_rows)
+        mi, mlut = models.lookup(batch.column(0))
+        ii, ilut = items.lookup(batch.column(1))
+        grid.fit(len(items.index), len(models.index))
+        y = batch.column(2).to_numpy(zero_copy_only=False)
+        bad, d = scatter_binary(grid.N, grid.K, ii, mi, ilut, mlut, y)
+        dup |= d
+        if bad >= 0:
+            _bad_correct(list(models.index)[mlut[mi[bad]]], list(items.index)[ilut[ii[bad]]], y[bad])
+        n_rows += batch.num_rows
+    m_seen, i_seen, (model_meta, item_meta, m_order, i_order) = _seen_rosters(n_rows, models, items,
+                                                                              options)
+    # codes in first-appearance order -> roster order (a permutation: rosters list exactly the ids)
+    rows = np.argsort(i_order.get_indexer(i_seen)) if item_meta is not None else slice(None)
+    cols = np.argsort(m_order.get_indexer(m_seen)) if model_meta is not None else slice(None)
+    K, N = grid.take(len(i_seen), len(m_seen), rows, cols)
+    if dup:
+        i, j = (int(v[0]) for v in np.nonzero(N > 1))
+        n = "255 or more" if N[i, j] == 255 else str(int(N[i, j]))
+        raise BenchkitValueError(
+            f"responses has duplicate rows for (model, item, sample): model {m_order[j]!r}, item "
+            f"{i_order[i]!r} has {n} rows; add a 'sample' column for repeated samples"
+        )
+    opts = _options(**{k: v for k, v in options.items() if k not in ("models", "items")})
+    return ResponseSet._from_dense_counts(K, N, m_order, i_order, model_meta, item_meta, opts)
+
+
+def _seen_rosters(n_rows: int, models: _IdCodes, items: _IdCodes, options) -> tuple:
+    """``(m_seen, i_seen, _rosters(...))`` once every batch is read; an empty input is an error."""
+    if n_rows == 0:
+        raise BenchkitValueError("responses is empty: it needs at least one row")
+    m_seen, i_seen = models.seen(), items.seen()
+    return m_seen, i_seen, _rosters(options.get("models"), options.get("items"), m_seen, i_seen)
+
+
+def _check_batch(batch, wanted, n_rows: int) -> None:
+    """Column types and missing values of one batch (rows counted from ``n_rows``)."""
+    _check_batch_types(batch, wanted)
+    for pos, col in enumerate(wanted):
+        nulls = batch.column(pos).null_count
+        if nulls:
+            raise BenchkitValueError(
+                f"responses column {col!r} has {nulls} missing value(s) (in rows "
+                f"{n_rows:,}-{n_rows + batch.num_rows - 1:,}); every row needs a {col}"
+            )
+
+
+def _bad_correct(model, item, value) -> None:
+    raise BenchkitValueError(
+        f"aggregate=True needs 0/1 correctness; model {model!r}, item {item!r} has "
+        f"{value.item()!r} (pass aggregate=False to keep fractional scores)"
+    )
+
+
+def _aggregate_sample_batches(batches, wanted, options) -> ResponseSet:
+    """:func:`_aggregate_batches` with a ``sample`` column: codes kept, one ``bincount``."""
+    models, items = _IdCodes(), _IdCodes()
     mcs, ics, ys, ss = [], [], [], []
     n_rows = 0
     for batch in batches:
-        _check_batch_types(batch, wanted)
-        for pos, col in enumerate(wanted):
-            nulls = batch.column(pos).null_count
-            if nulls:
-                raise BenchkitValueError(
-                    f"responses column {col!r} has {nulls} missing value(s) (in rows "
-                    f"{n_rows:,}-{n_rows + batch.num_rows - 1:,}); every row needs a {col}"
-                )
-        mc = _codes(batch.column(0), m_index)
-        ic = _codes(batch.column(1), i_index)
+        _check_batch(batch, wanted, n_rows)
+        mc = models.codes(batch.column(0))
+        ic = items.codes(batch.column(1))
         y = batch.column(2).to_numpy(zero_copy_only=False)
         bad = (y != 0) & (y != 1)
         if bad.any():
             r = int(np.nonzero(bad)[0][0])
-            models_by_code = list(m_index)
-            items_by_code = list(i_index)
-            raise BenchkitValueError(
-                f"aggregate=True needs 0/1 correctness; model {models_by_code[mc[r]]!r}, item "
-                f"{items_by_code[ic[r]]!r} has {y[r].item()!r} (pass aggregate=False to keep "
-                "fractional scores)"
-            )
+            _bad_correct(list(models.index)[mc[r]], list(items.index)[ic[r]], y[r])
         mcs.append(mc)
         ics.append(ic)
         ys.append(y.astype(np.int8))
-        if has_sample:
-            ss.append(batch.column(3).to_numpy(zero_copy_only=False).astype(np.int64))
+        ss.append(batch.column(3).to_numpy(zero_copy_only=False).astype(np.int64))
         n_rows += batch.num_rows
-    if n_rows == 0:
-        raise BenchkitValueError("responses is empty: it needs at least one row")
-    m_seen = pd.Index(list(m_index), dtype=object)
-    i_seen = pd.Index(list(i_index), dtype=object)
-    model_meta, item_meta, m_order, i_order = _rosters(options.get("models"), options.get("items"),
-                                                       m_seen, i_seen)
+    m_seen, i_seen, (model_meta, item_meta, m_order, i_order) = _seen_rosters(n_rows, models, items,
+                                                                              options)
     # codes in first-appearance order -> codes in roster order; dense counts batch by batch
     m_map = m_order.get_indexer(m_seen).astype(np.int64)
     i_map = i_order.get_indexer(i_seen).astype(np.int64)
@@ -546,35 +775,27 @@ def _aggregate_batches(batches, wanted, options) -> ResponseSet:
     N = np.bincount(cell, minlength=n_cells)
     K = np.bincount(cell[y == 1], minlength=n_cells)
     del y
-    if has_sample:
-        sample = np.concatenate(ss)
-        del ss
-        if (sample < 0).any():
-            raise BenchkitValueError(
-                f"responses column 'sample' must be >= 0; found {int(sample.min())}"
-            )
+    sample = np.concatenate(ss)
+    del ss
+    if (sample < 0).any():
+        raise BenchkitValueError(
+            f"responses column 'sample' must be >= 0; found {int(sample.min())}"
+        )
+    span = int(sample.max()) + 1
+    if span > (2**62) // max(n_cells, 1):
+        # sample numbers so large that cell * span would overflow int64: use their ranks
+        sample = np.unique(sample, return_inverse=True)[1].reshape(-1).astype(np.int64)
         span = int(sample.max()) + 1
-        if span > (2**62) // max(n_cells, 1):
-            # sample numbers so large that cell * span would overflow int64: use their ranks
-            sample = np.unique(sample, return_inverse=True)[1].reshape(-1).astype(np.int64)
-            span = int(sample.max()) + 1
-        cell *= span
-        cell += sample
-        del sample
-        cell.sort()
-        dup_at = np.nonzero(cell[1:] == cell[:-1])[0]
-        if len(dup_at):
-            c, smp = divmod(int(cell[dup_at[0]]), span)
-            raise BenchkitValueError(
-                f"responses has duplicate rows for (model, item, sample): model "
-                f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} repeats sample {smp}"
-            )
-    elif N.max() > 1:
-        c = int(np.argmax(N > 1))
+    cell *= span
+    cell += sample
+    del sample
+    cell.sort()
+    dup_at = np.nonzero(cell[1:] == cell[:-1])[0]
+    if len(dup_at):
+        c, smp = divmod(int(cell[dup_at[0]]), span)
         raise BenchkitValueError(
             f"responses has duplicate rows for (model, item, sample): model "
-            f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} has {int(N[c])} rows; add a "
-            "'sample' column for repeated samples"
+            f"{m_order[c % n_models]!r}, item {i_order[c // n_models]!r} repeats sample {smp}"
         )
     del cell
     shape = (len(i_order), n_models)

@@ -38,23 +38,51 @@ def _import_bayes():
 class BayesFit:
     r"""Posterior summary of the Bayesian 1PL, with the paper's post-fit checks.
 
+    Returned by :func:`fit_1pl_bayes`. Read :attr:`converged` (every check in ``diagnostics``
+    passes) before the estimates; ``to_frame()`` puts posterior and posterior-mode difficulties
+    side by side.
+
+    Parameters
+    ----------
+    difficulty, difficulty_sd, ability, ability_posterior_sd, sigma
+        The posterior summaries, as the attributes below.
+    r_hat_max, ess_bulk_min, n_divergent, elpd_loo, p_loo, pareto_k_max, pareto_k_bad
+        The post-fit checks, as the attributes below.
+    diagnostics, summary, posterior_mode, inference_data, items, models, options, rng_entropy
+        Tables, draws, labels and options, as the attributes below. All fields are filled by
+        :func:`fit_1pl_bayes`.
+
     Attributes
     ----------
-    difficulty, difficulty_sd : ndarray (n_items,)
-        Posterior means and SDs of :math:`b_i` (NaN for items without any observed response).
-    ability, ability_posterior_sd : ndarray (n_models,)
-        Posterior means and SDs of :math:`\theta_j`.
+    difficulty : ndarray (n_items,)
+        Posterior means of :math:`b_i` in logits (NaN for items without any observed response).
+    difficulty_sd : ndarray (n_items,)
+        Posterior SDs of :math:`b_i`.
+    ability : ndarray (n_models,)
+        Posterior means of :math:`\theta_j`.
+    ability_posterior_sd : ndarray (n_models,)
+        Posterior SDs of :math:`\theta_j`.
     sigma : float
         Posterior mean of the ability SD :math:`\sigma`.
-    r_hat_max, ess_bulk_min : float
-        Largest rank-normalized split R-hat and smallest bulk ESS over all difficulties,
-        abilities, :math:`\sigma` and :math:`\mu_b` (``arviz.summary``).
+    r_hat_max : float
+        Largest rank-normalized split R-hat over all difficulties, abilities, :math:`\sigma` and
+        :math:`\mu_b` (``arviz.summary``); below 1.01 the chains agree.
+    ess_bulk_min : float
+        Smallest bulk effective sample size over the same parameters; at least 100 per chain is
+        the check.
     n_divergent : int
-        Divergent transitions after tuning (``sample_stats.diverging``).
-    elpd_loo, p_loo, pareto_k_max, pareto_k_bad : float, float, float, int
-        PSIS leave-one-out (``arviz.loo``) over the observed cells: expected log predictive
-        density, effective number of parameters, largest Pareto k and the number of cells with
-        k > 0.7 (where the LOO estimate is unreliable). NaN / -1 when ``loo=False``.
+        Divergent transitions after tuning (``sample_stats.diverging``); any divergence means the
+        sampler missed part of the posterior.
+    elpd_loo : float
+        PSIS leave-one-out (``arviz.loo``) expected log predictive density over the observed
+        cells (NaN when ``loo=False``).
+    p_loo : float
+        The LOO effective number of parameters (NaN when ``loo=False``).
+    pareto_k_max : float
+        Largest Pareto k of the PSIS-LOO cells; above 0.7 the LOO estimate is unreliable (NaN when
+        ``loo=False``).
+    pareto_k_bad : int
+        Number of cells with k > 0.7 (-1 when ``loo=False``).
     diagnostics : DataFrame
         One row per check: ``check, value, threshold, ok``.
     summary : DataFrame
@@ -63,6 +91,27 @@ class BayesFit:
         :func:`benchkit.irt.fit_1pl` (posterior mode / MML) on the same matrix and prior SD.
     inference_data : arviz.InferenceData
         The draws (posterior, sample_stats, log_likelihood when ``loo=True``).
+    items : Index
+        Item labels.
+    models : Index
+        Model labels.
+    options : dict
+        The call's options, with ``seed``, the integer the sampler was seeded with.
+    rng_entropy : int
+        Entropy of the root seed of the call: ``rng=rng_entropy`` gives the same sampler seed, so
+        the same draws.
+
+    Examples
+    --------
+    Not run as a doctest: the first call compiles the model with numba (~40 s on 2 cores), beyond
+    the doctest budget; ``tests/test_irt_bayes.py`` runs it (marked slow).
+
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit.irt import fit_1pl_bayes
+    >>> Y = binary_matrix(40, 30, rng=1, discrimination_sd=0.0).matrix
+    >>> fit = fit_1pl_bayes(Y, draws=500, tune=500, rng=0, progress=False)  # doctest: +SKIP
+    >>> fit.converged, fit.diagnostics["check"].tolist()  # doctest: +SKIP
+    (True, ['r_hat_max', 'ess_bulk_min', 'divergent_transitions', 'pareto_k_max'])
     """
 
     difficulty: np.ndarray
@@ -84,6 +133,7 @@ class BayesFit:
     items: pd.Index
     models: pd.Index
     options: dict = field(default_factory=dict)
+    rng_entropy: Any = None
 
     @property
     def converged(self) -> bool:
@@ -148,7 +198,8 @@ def fit_1pl_bayes(
         Compute PSIS leave-one-out over the observed cells (default True; it stores one
         log-likelihood value per cell and draw).
     rng : None, int, SeedSequence or Generator
-        Seed of the sampler (one integer is drawn from it).
+        Seed of the sampler (one integer is drawn from it; :mod:`benchkit._random`). The result
+        records its entropy (``rng_entropy``).
     progress : bool
         Show nutpie's progress bar.
     items, models : sequence, optional
@@ -157,6 +208,8 @@ def fit_1pl_bayes(
     Returns
     -------
     BayesFit
+        Posterior means and SDs, the checks in ``diagnostics`` (read ``converged`` first) and the
+        posterior-mode fit beside them.
 
     Notes
     -----
@@ -176,12 +229,33 @@ def fit_1pl_bayes(
     The first call compiles the model (numba, ~30-40 s on 2 cores); sampling a 40 x 30 matrix
     then takes about a second.
 
+    References
+    ----------
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927, Figure 2 step 3. M. D. Hoffman and A. Gelman (2014), "The
+    No-U-Turn sampler", JMLR 15, 1593-1623. A. Vehtari, A. Gelman, D. Simpson, B. Carpenter and
+    P.-C. Buerkner (2021), "Rank-normalization, folding, and localization: an improved R-hat",
+    Bayesian Analysis 16(2), 667-718. A. Vehtari, A. Gelman and J. Gabry (2017), "Practical
+    Bayesian model evaluation using leave-one-out cross-validation and WAIC", Statistics and
+    Computing 27(5), 1413-1432.
+
     Examples
     --------
+    Not run as a doctest: the first call compiles the model with numba (~40 s on 2 cores), beyond
+    the doctest budget; ``tests/test_irt_bayes.py`` runs it (marked slow).
+
     >>> from benchkit.simulate import binary_matrix
-    >>> Y = binary_matrix(40, 30, seed=1, discrimination_sd=0.0).matrix  # doctest: +SKIP
+    >>> from benchkit.irt import fit_1pl_bayes
+    >>> Y = binary_matrix(40, 30, rng=1, discrimination_sd=0.0).matrix
     >>> fit = fit_1pl_bayes(Y, draws=500, tune=500, rng=0, progress=False)  # doctest: +SKIP
-    >>> fit.diagnostics  # doctest: +SKIP
+    >>> fit.diagnostics[["check", "threshold", "ok"]]  # doctest: +SKIP
+                       check threshold    ok
+    0              r_hat_max    < 1.01  True
+    1           ess_bulk_min    >= 400  True
+    2  divergent_transitions      == 0  True
+    3           pareto_k_max    <= 0.7  True
+    >>> again = fit_1pl_bayes(Y, draws=500, tune=500, rng=fit.rng_entropy,
+    ...                       progress=False)  # doctest: +SKIP
     """
     arr, st = _matrix_stats(Y)
     items, models = _labels(Y, arr.shape[0], arr.shape[1], items, models)
@@ -194,7 +268,8 @@ def fit_1pl_bayes(
                                 max_inclusive=False)
     if not isinstance(loo, bool):
         raise BenchkitValueError(f"loo must be True or False; got {loo!r}")
-    seed = int(seed_sequence(rng).generate_state(1)[0])
+    root = seed_sequence(rng)
+    seed = int(root.generate_state(1)[0])
     pm, nutpie, az = _import_bayes()
     from benchkit.irt._marginal import fit_1pl
 
@@ -252,7 +327,8 @@ def fit_1pl_bayes(
                 chains=chains, target_accept=target_accept, seed=seed)
     return BayesFit(diff, diff_sd, td.mean(0), td.std(0, ddof=1),
                     float(post["sigma"].to_numpy().mean()), r_hat_max, ess_min, n_div, elpd,
-                    p_loo, k_max, k_bad, diag, summary, mode, idata, items, models, opts)
+                    p_loo, k_max, k_bad, diag, summary, mode, idata, items, models, opts,
+                    rng_entropy=root.entropy)
 
 
 def _relabel(name: str, kept: np.ndarray) -> str:

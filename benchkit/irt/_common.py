@@ -115,30 +115,76 @@ def _sp_p(eta):
 # ----------------------------------------------------------------------------------------------
 @result
 class IRTFit:
-    r"""A fitted 1PL or 2PL model.
+    r"""A fitted 1PL or 2PL model: item difficulties and model abilities on one logit scale.
+
+    :math:`P(Y_{ij} = 1) = \sigma(a_i(\theta_j - b_i))`: an item is answered correctly half of the
+    time by a model whose ability equals its difficulty. Returned by :func:`fit_1pl`,
+    :func:`fit_2pl` and :func:`fit_1pl_counts`; ``to_frame()`` is the item table,
+    ``models_frame()`` the model table and ``probabilities()`` the fitted matrix.
+
+    Parameters
+    ----------
+    difficulty, difficulty_se, discrimination, discrimination_se, ability, ability_se
+        The estimates and their standard errors, as the attributes below.
+    ability_sd, model, method, loglik, n_iter, converged, collapsed
+        The fit's summary, as the attributes below.
+    items, models, options, nodes, posterior
+        Labels, options and the MML quadrature, as the attributes below. All fields are filled
+        by the fitting function; an IRTFit is not built by hand.
 
     Attributes
     ----------
-    difficulty, difficulty_se : ndarray (n_items,)
-        :math:`b_i` and standard errors. Items without any observed response are NaN; without an
-        item prior, items answered all-correct / all-wrong are -inf / +inf (SE inf).
-    discrimination, discrimination_se : ndarray (n_items,)
-        :math:`a_i` (all 1 and SE 0 for the 1PL).
-    ability, ability_se : ndarray (n_models,)
-        JML: the joint estimates and their SEs; MML: posterior means (EAP) and posterior SDs.
+    difficulty : ndarray (n_items,)
+        :math:`b_i` in logits (higher = harder). Items without any observed response are NaN;
+        without an item prior, items answered all-correct / all-wrong are -inf / +inf.
+    difficulty_se : ndarray (n_items,)
+        Standard errors of :math:`b_i` (inf for infinite difficulties; see the fitting function
+        for how they are computed).
+    discrimination : ndarray (n_items,)
+        :math:`a_i` (all 1 for the 1PL): how sharply the item separates abilities around its
+        difficulty.
+    discrimination_se : ndarray (n_items,)
+        Standard errors of :math:`a_i` (0 for the 1PL; NaN for the 2PL, not computed).
+    ability : ndarray (n_models,)
+        :math:`\theta_j`: JML the joint estimates; MML the posterior means (EAP).
+    ability_se : ndarray (n_models,)
+        JML: standard errors of the abilities; MML: their posterior SDs.
     ability_sd : float
         MML: the (estimated or fixed) SD of the ability distribution; JML: SD of the estimates.
-    model, method : str
-        ``"1pl"`` / ``"2pl"`` and ``"mml"`` / ``"jml"``.
+    model : str
+        ``"1pl"`` or ``"2pl"``.
+    method : str
+        ``"mml"`` (marginal maximum likelihood) or ``"jml"`` (penalized joint maximum likelihood).
     loglik : float
         Log likelihood at the estimate (marginal for MML, joint for JML; without the penalty).
-    n_iter, converged : int, bool
+    n_iter : int
+        Iterations of the optimizer.
+    converged : bool
+        Whether it met its tolerance before ``max_iter``.
     collapsed : bool
         Whether the fit used the complete-matrix sufficient-statistic collapse.
-    items, models : pandas.Index
-    nodes, posterior : ndarray or None
-        MML: the quadrature grid :math:`\theta_k` (K,) and each model's posterior weights over it
-        (n_models, K), rows summing to 1 (used by :func:`calibrate_items`).
+    items : pandas.Index
+        Item labels (the rows of ``to_frame()``).
+    models : pandas.Index
+        Model labels (the rows of ``models_frame()``).
+    options : dict
+        The options of the call (method, priors, optimizer used, ...).
+    nodes : ndarray or None
+        MML: the quadrature grid :math:`\theta_k` (K,); None for JML.
+    posterior : ndarray or None
+        MML: each model's posterior weights over ``nodes`` (n_models, K), rows summing to 1 (used
+        by :func:`calibrate_items`); None for JML.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit import irt
+    >>> Y = binary_matrix(30, 20, rng=0, discrimination_sd=0.0).matrix  # 30 items x 20 models
+    >>> fit = irt.fit_1pl(Y)
+    >>> fit.model, fit.method, fit.converged, fit.difficulty.shape, fit.ability.shape
+    ('1pl', 'mml', True, (30,), (20,))
+    >>> fit.to_frame().columns.tolist()
+    ['difficulty', 'difficulty_se', 'discrimination', 'discrimination_se']
     """
 
     difficulty: np.ndarray

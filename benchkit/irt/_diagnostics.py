@@ -19,7 +19,37 @@ from benchkit.irt._common import _matrix
 # ----------------------------------------------------------------------------------------------
 @result
 class FitStatistics:
-    """Infit and outfit mean squares of items and models (Rasch fit statistics)."""
+    """Infit and outfit mean squares of items and models (Rasch fit statistics).
+
+    Returned by :func:`fit_statistics`. Both mean squares have expectation 1 when the responses
+    follow the fitted model; above ~1.3 an item (or model) is noisier than the model predicts
+    (e.g. a miskeyed item), below ~0.7 more deterministic.
+
+    Parameters
+    ----------
+    items, models
+        The fields below, filled by :func:`fit_statistics`.
+
+    Attributes
+    ----------
+    items : DataFrame
+        One row per item (the fit's item labels): ``infit``, ``outfit`` and ``n_obs`` (the cells
+        that entered them).
+    models : DataFrame
+        The same per model.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit import irt
+    >>> Y = binary_matrix(30, 20, rng=0, discrimination_sd=0.0).matrix  # 30 items x 20 models
+    >>> stats = irt.fit_statistics(Y, irt.fit_1pl(Y))
+    >>> stats.items.round(2).head(2)
+          infit  outfit  n_obs
+    item
+    0      0.97    0.92     20
+    1      0.94    0.92     20
+    """
 
     items: pd.DataFrame
     models: pd.DataFrame
@@ -51,6 +81,22 @@ def fit_statistics(Y: Any, fit: IRTFit) -> FitStatistics:
     The paper's post-fit checks (Figure 2 step 3) are Bayesian (R-hat, ESS, divergences, LOO);
     these are their frequentist counterparts for a point fit (Wright & Masters 1982). Cells whose
     fitted probability is 0 or 1 (infinite parameters) are left out.
+
+    References
+    ----------
+    B. D. Wright and G. N. Masters (1982), Rating Scale Analysis, MESA Press, Ch. 5 (infit and
+    outfit mean squares).
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927, Figure 2 step 3 (the post-fit checks).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit import irt
+    >>> Y = binary_matrix(30, 20, rng=0, discrimination_sd=0.0).matrix  # 30 items x 20 models
+    >>> stats = irt.fit_statistics(Y, irt.fit_1pl(Y))
+    >>> round(float(stats.items["outfit"].median()), 2)
+    0.91
     """
     arr = _matrix(Y)
     if arr.shape != (fit.n_items, fit.n_models):
@@ -84,7 +130,38 @@ def fit_statistics(Y: Any, fit: IRTFit) -> FitStatistics:
 # ----------------------------------------------------------------------------------------------
 @result
 class ResponseDiagnostics:
-    """Pre-fit diagnostics of a response matrix (paper Figure 2, step 2)."""
+    """Pre-fit diagnostics of a response matrix (paper 002, Figure 2 step 2).
+
+    Returned by :func:`response_diagnostics`: how much each item and model can tell apart, and
+    how often the response matrix contradicts the ordering of models by accuracy.
+
+    Parameters
+    ----------
+    items, models, inversion_rate
+        The fields below, filled by :func:`response_diagnostics`.
+
+    Attributes
+    ----------
+    items : DataFrame
+        One row per item: ``n_obs``, ``p_correct``, ``information`` (:math:`p(1-p)`, 0 for items
+        every model solves or fails), ``inversion_rate`` (share of comparable model pairs where
+        the more accurate model fails and the less accurate succeeds; near 0.5 the item does not
+        order models, above 0.5 it may be miskeyed), ``inversions`` and ``pairs``.
+    models : DataFrame
+        One row per model: ``n_obs``, ``accuracy``, ``information`` and the inversion counts over
+        pairs of items of different p-value (failing the easier, solving the harder).
+    inversion_rate : float
+        The item inversion rate pooled over all items (NaN when no pair is comparable).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit import irt
+    >>> Y = binary_matrix(30, 20, rng=0, discrimination_sd=0.0).matrix  # 30 items x 20 models
+    >>> diag = irt.response_diagnostics(Y)
+    >>> round(diag.inversion_rate, 3)
+    0.105
+    """
 
     items: pd.DataFrame
     models: pd.DataFrame
@@ -145,6 +222,25 @@ def response_diagnostics(Y: Any, *, items: Sequence[Any] | None = None,
     contributes under a logistic model is P(1-P)); inversions are Guttman errors, ordering models
     by accuracy and items by proportion correct, ties excluded. An inversion rate near 0.5 means
     the item does not order models (or is miskeyed when above 0.5).
+
+    References
+    ----------
+    Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical Measure Over
+    Difficulty", arXiv:2610.29927, Figure 2 step 2. L. Guttman (1944), "A basis for scaling
+    qualitative data", American Sociological Review 9(2), 139-150 (Guttman errors).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> from benchkit import irt
+    >>> Y = binary_matrix(30, 20, rng=0, discrimination_sd=0.0).matrix  # 30 items x 20 models
+    >>> diag = irt.response_diagnostics(Y)
+    >>> diag.items.round(3).head(3)
+          n_obs  p_correct  information  inversion_rate  inversions  pairs
+    item
+    0        20       0.75        0.188           0.117          21    180
+    1        20       0.25        0.188           0.122          22    180
+    2        20       0.05        0.048           0.033           6    180
     """
     arr = _matrix(Y)
     items, models = _labels(Y, arr.shape[0], arr.shape[1], items, models)

@@ -26,6 +26,15 @@ _LOWEST = 2e-6  # cleanlab's CONFIDENT_THRESHOLDS_LOWER_BOUND
 class ConfidentJoint:
     r"""The confident joint of given labels and confidently predicted classes (:func:`confident_joint`).
 
+    Which examples' given labels the (out-of-sample) predicted probabilities contradict: an example
+    counts off the diagonal when another class reaches its per-class threshold. Here the examples
+    are items, the classes their options and the given labels the answer key.
+
+    Parameters
+    ----------
+    thresholds, confident, counts, calibrated, off_diagonal
+        The fields described under Attributes (built by :func:`confident_joint`).
+
     Attributes
     ----------
     thresholds : ndarray (k,)
@@ -39,6 +48,21 @@ class ConfidentJoint:
         Eq. 3: rows rescaled to the label counts, then the whole to n (floats, not rounded).
     off_diagonal : ndarray of bool (n,)
         Confident class present and different from the given label: the label-issue candidates.
+
+    References
+    ----------
+    Northcutt, Jiang and Chuang (2021), JAIR 70, 1373-1411: the confident joint of Sec. 3.1 and
+    its calibration.
+
+    Examples
+    --------
+    Four items with three options; item 3 is keyed A but its models lean to C:
+
+    >>> from benchkit.labels.steps import confident_joint
+    >>> probs = [[0.8, 0.1, 0.1], [0.2, 0.7, 0.1], [0.1, 0.2, 0.7], [0.1, 0.1, 0.8]]
+    >>> cj = confident_joint(probs, [0, 1, 2, 0])
+    >>> cj.thresholds.round(3).tolist(), cj.confident.tolist(), cj.off_diagonal.tolist()
+    ([0.45, 0.7, 0.7], [0, 1, 2, 2], [False, False, False, True])
     """
 
     thresholds: np.ndarray
@@ -86,6 +110,12 @@ def confident_thresholds(probs, labels, *, valid=None) -> np.ndarray:
     -------
     ndarray (k,)
         Clipped below at 2e-6; ``inf`` for a class no example is labelled with.
+
+    References
+    ----------
+    C. G. Northcutt, L. Jiang and I. L. Chuang (2021), "Confident learning: estimating uncertainty
+    in dataset labels", Journal of Artificial Intelligence Research 70, 1373-1411. (the per-class threshold
+    :math:`t_j`, Eq. 2).
 
     Examples
     --------
@@ -136,6 +166,8 @@ def confident_joint(probs, labels, *, valid=None, thresholds=None) -> ConfidentJ
 
     Examples
     --------
+    The third example is labelled 0 but confidently class 1 (its 0.95 reaches t_1 = 0.9):
+
     >>> from benchkit.labels.steps import confident_joint
     >>> cj = confident_joint([[0.9, 0.1], [0.1, 0.9], [0.05, 0.95]], [0, 1, 0])
     >>> cj.thresholds.round(3).tolist(), cj.confident.tolist()

@@ -26,6 +26,14 @@ _ROW_TOL = 1e-6  # a vote row sums to 1 (a choice or a probability vector) or to
 class DawidSkene:
     r"""A Dawid-Skene fit (:func:`dawid_skene`).
 
+    Which option is most likely right on each item, learnt from the models' choices alone (no
+    answer key), and how reliable each model is (its confusion matrix and accuracy).
+
+    Parameters
+    ----------
+    posterior, log_likelihood, prior, confusion, ability, n_iter, converged, log_marginal
+        The fields described under Attributes (built by :func:`dawid_skene`).
+
     Attributes
     ----------
     posterior : ndarray (items, k)
@@ -46,6 +54,22 @@ class DawidSkene:
         Whether the relative change of the log marginal likelihood fell below ``tol``.
     log_marginal : float
         :math:`\sum_i \log \sum_c \text{prior}_c P(\text{votes}_i \mid c)` at the end.
+
+    References
+    ----------
+    A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer error-rates
+    using the EM algorithm", Applied Statistics 28(1), 20-28.
+
+    Examples
+    --------
+    Five items, three models; model 0 agrees with the majority everywhere:
+
+    >>> import numpy as np
+    >>> from benchkit.labels.steps import dawid_skene
+    >>> votes = np.eye(3)[[[0, 0, 0], [1, 1, 0], [2, 2, 2], [1, 1, 1], [0, 2, 0]]]
+    >>> fit = dawid_skene(votes)
+    >>> fit.posterior.argmax(axis=1).tolist(), fit.ability.round(3).tolist()
+    ([0, 1, 2, 1, 0], [0.978, 0.792, 0.795])
     """
 
     posterior: np.ndarray
@@ -121,6 +145,7 @@ def dawid_skene(votes, *, valid=None, prior_accuracy: float = 0.7, prior_strengt
     prior_strength : float, optional
         The prior's weight in pseudo-votes per row; default k (one per option).
     max_iter : int, default 200
+        Most EM iterations (``converged`` tells whether ``tol`` was reached first).
     tol : float, default 1e-10
         Stop when the log marginal likelihood changes by less than ``tol`` times its size.
 

@@ -45,6 +45,15 @@ _FUZZ = 1e-6  # as confident learning compares p >= t - 1e-6
 class KeyIssues:
     """Answer-key checks of one benchmark (:func:`benchkit.labels.key_issues`).
 
+    Which items' answer keys the models' choices contradict: per item a score (higher = more
+    suspect), the likely alternative and a flag with its reason; per model its reliability weight
+    and how often it picks suspect keys.
+
+    Parameters
+    ----------
+    items, models, thresholds, options, votes_from, min_models, ambiguity, fit, joint
+        The fields described under Attributes (built by :func:`benchkit.labels.key_issues`).
+
     Attributes
     ----------
     items : DataFrame
@@ -75,12 +84,36 @@ class KeyIssues:
         Option labels (letters), in column order.
     votes_from : str
         ``"answers"``, ``"answer samples"`` or ``"option probabilities"``.
-    min_models, ambiguity : int, float
-        The settings used.
+    min_models : int
+        The setting used: items with fewer answering models were not checked.
+    ambiguity : float
+        The setting used: the share of the threshold that the key and an alternative must keep
+        for an ``ambiguous`` flag.
     fit : DawidSkene
         The Dawid-Skene fit on the checked items.
     joint : ConfidentJoint
         The confident joint on the checked items (rows: key, columns: confident class).
+
+    References
+    ----------
+    A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer error-rates
+    using the EM algorithm", Applied Statistics 28(1), 20-28. C. G. Northcutt, L. Jiang and I. L. Chuang
+    (2021), "Confident learning: estimating uncertainty
+    in dataset labels", Journal of Artificial Intelligence Research 70, 1373-1411.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import load_sample
+    >>> from benchkit.labels import key_issues
+    >>> res = key_issues(load_sample("mcq"))          # 300 items x 8 models, option probabilities
+    >>> res.votes_from, res.n_flagged
+    ('option probabilities', 65)
+    >>> res.flagged_frame()[["key", "alternative", "score", "issue"]].round(2).head(3)
+          key alternative  score      issue
+    item
+    q0066   C           D  14.71  wrong_key
+    q0148   D           B  14.42  wrong_key
+    q0032   A           B  13.83  wrong_key
     """
 
     items: pd.DataFrame
@@ -128,6 +161,11 @@ def model_weights(ability, n_options: int) -> np.ndarray:
     Nitzan and Paroush (1982): for independent voters of accuracies :math:`a_m` whose errors spread
     evenly over the k - 1 wrong options, the weighted vote with these weights is the most likely
     answer.
+
+    References
+    ----------
+    S. Nitzan and J. Paroush (1982), "Optimal decision rules in uncertain dichotomous choice
+    situations", International Economic Review 23(2), 289-297.
 
     Examples
     --------
@@ -194,6 +232,15 @@ def score_keys(votes, key, *, valid=None, min_models: int = 5, ambiguity: float 
     the confident joint uses the ability-weighted shares :math:`\hat p` and the key. Reading chosen
     where confident learning is silent: the "classifier" is the ensemble of evaluated models, so the
     out-of-sample requirement holds by construction (no model saw the key while answering).
+
+    References
+    ----------
+    A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer error-rates
+    using the EM algorithm", Applied Statistics 28(1), 20-28. C. G. Northcutt, L. Jiang and I. L. Chuang
+    (2021), "Confident learning: estimating uncertainty
+    in dataset labels", Journal of Artificial Intelligence Research 70, 1373-1411. S. Nitzan and J. Paroush
+    (1982), "Optimal decision rules in uncertain dichotomous choice
+    situations", International Economic Review 23(2), 289-297.
 
     Examples
     --------

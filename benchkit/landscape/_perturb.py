@@ -97,7 +97,16 @@ _BASE_COLS = ["item", "variant", "text", "options", "answer_key", "answer_index"
 
 @result
 class PerturbationSet:
-    """Variants of a set of items, as data.
+    """Variants of a set of items, as data (what :func:`perturb` returns).
+
+    The perturbed benchmark the models are run on: each item once per variant, with the keyed
+    option always present. Render the prompts with :meth:`prompts_frame` (App. F) and run them with
+    :func:`run_prompts`.
+
+    Parameters
+    ----------
+    frame, names, rng_entropy
+        The fields described under Attributes (built by :func:`perturb`).
 
     Attributes
     ----------
@@ -110,7 +119,26 @@ class PerturbationSet:
         Variant names in build order.
     rng_entropy : int or list of int
         Entropy of the root SeedSequence (the ``rng`` int when one was given); items' random
-        choices derive from the root and the item id only.
+        choices derive from the root and the item id only, so ``perturb(items,
+        rng=rng_entropy)`` rebuilds the same variants.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (perturbations),
+    Table 2 (positional bias), App. F (prompts).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import perturb
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb?"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]],
+    ...                       "answer_key": ["B"]})
+    >>> ps = perturb(items, variants=["baseline", "no_answer"])
+    >>> ps.names, len(ps)
+    (('baseline', 'no_answer'), 2)
+    >>> ps.to_frame()["options"].tolist()
+    [['Oxygen', 'Carbon dioxide', 'Helium', 'Neon'], ['Oxygen', 'No Answer', 'Helium', 'Neon']]
     """
 
     frame: pd.DataFrame
@@ -125,7 +153,18 @@ class PerturbationSet:
         return self.frame.copy()
 
     def prompts_frame(self, *, system: str | None = None) -> pd.DataFrame:
-        """The variants table with ``system`` and ``prompt`` columns (see :func:`render`)."""
+        """The variants table with ``system`` and ``prompt`` columns (see :func:`render`).
+
+        Parameters
+        ----------
+        system : str, optional
+            System instruction for every row (default :data:`SYSTEM_PROMPT`, letters adapted).
+
+        Returns
+        -------
+        DataFrame
+            :attr:`frame` with ``system`` and ``prompt``.
+        """
         return render(self.frame, system=system)
 
 
@@ -142,6 +181,29 @@ def cities() -> pd.DataFrame:
     80 well-known world cities (capitals and large cities on every inhabited continent),
     hand-compiled for this kit; it includes the paper's examples (Paris, Seoul, Tokyo, App. J).
     Country and demonym are used by the collision guard of :func:`noise_injection`.
+
+    Returns
+    -------
+    DataFrame
+        80 rows, columns ``city``, ``country``, ``demonym`` (a copy: edit it freely).
+
+    Notes
+    -----
+    The paper replaces distractors with "city names selected heuristically to ensure semantic
+    independence from the question context" (Sec. 3.4) without publishing its list; this list is
+    benchkit's.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (noise injection),
+    App. J (X2 semantic collision, the Tokyo example).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import cities
+    >>> c = cities()
+    >>> len(c), c.iloc[0].tolist()
+    (80, ['Paris', 'France', 'French'])
     """
     return _city_table().copy()
 
@@ -161,8 +223,38 @@ def _item_rng(root: np.random.SeedSequence, item: Any, salt: str) -> np.random.G
 def normalize_items(items: Any) -> pd.DataFrame:
     """Check an items table; return a copy with the normalized item columns.
 
-    Columns ``text, options, answer_key, answer_index, n_options`` (``question`` is accepted for
-    ``text``; ``answer`` / ``answer_index`` for the key).
+    Every perturbation builder starts here, so a bad items table fails with one clear error.
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item`` (unique id), ``text`` (or ``question``), ``options`` (list
+        of str) and ``answer_key`` (letter or 0-based index; ``answer`` / ``answer_index`` are
+        accepted), e.g. ``benchkit.datasets.fetch("mmlu", part=...)``.
+
+    Returns
+    -------
+    DataFrame
+        A copy with ``text``, ``options`` (lists of str), ``answer_key`` (capital letter),
+        ``answer_index`` (0-based) and ``n_options``; other columns kept.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.2 (the MCQ items,
+    A-D), App. F (letters).
+
+    Examples
+    --------
+    A key may be a letter or a 0-based index, and ``question`` is read as ``text``:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import normalize_items
+    >>> items = pd.DataFrame({"item": ["q1", "q2"], "question": ["2 + 2 = ?", "Capital of Peru?"],
+    ...                       "options": [["3", "4"], ["Lima", "Quito", "Cusco"]], "answer_key": [1, "a"]})
+    >>> normalize_items(items)[["item", "text", "answer_key", "answer_index", "n_options"]]
+      item              text answer_key  answer_index  n_options
+    0   q1         2 + 2 = ?          B             1          2
+    1   q2  Capital of Peru?          A             0          3
     """
     if not isinstance(items, pd.DataFrame):
         raise BenchkitTypeError(
@@ -237,7 +329,34 @@ def _finish(df: pd.DataFrame, variant: str, texts, options, answers,
 
 # ----------------------------------------------------------------------------- builders
 def baseline(items: Any) -> pd.DataFrame:
-    """The unperturbed items as a variant named ``"baseline"``."""
+    """The unperturbed items as a variant named ``"baseline"``.
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+
+    Returns
+    -------
+    DataFrame
+        The items as variant ``baseline``: one row per item, the columns of
+        :func:`normalize_items` plus ``variant`` and the guard columns (False, empty).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 5 (the baseline column
+    of Tables 1-4).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import baseline
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which planet is largest?"], "answer_key": ["C"],
+    ...                       "options": [["Mars", "Venus", "Jupiter", "Earth"]]})
+    >>> baseline(items)[["item", "variant", "text", "answer_index"]]
+      item   variant                      text  answer_index
+    0   q1  baseline  Which planet is largest?             2
+    """
     df = normalize_items(items)
     return _finish(df, "baseline", df["text"], df["options"], df["answer_index"])
 
@@ -250,6 +369,48 @@ def mask(items: Any, *, token: str = "[MASK]", fraction: float = 1.0, rng: Any =
     "Mask(100%)") replaces every token; a smaller fraction replaces ``round(fraction * n)`` tokens
     chosen at random per item (seeded by ``rng`` and the item id; :mod:`benchkit._random`, a
     Generator is consumed). Default name: ``"mask"`` for 100 %, else ``"mask<percent>"``.
+
+    If models keep a high accuracy with the question masked, the answers can be inferred from the
+    options alone (the paper's Table 3 shows masking lowering accuracy by 15-57 points).
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    token : str, default "[MASK]"
+        The replacement of each masked word.
+    fraction : float, default 1.0
+        Share of the question's words masked (1.0: the paper's "Mask(100%)").
+    rng : None, int, SeedSequence or Generator, default 0
+        Seeds the choice of words when ``fraction < 1`` (per item: the root and the item id).
+    name : str, optional
+        Variant name (default ``"mask"`` or ``"mask<percent>"``).
+
+    Returns
+    -------
+    DataFrame
+        The masked variant: one row per item with the masked ``text``, the columns of
+        :func:`normalize_items` plus ``variant`` and the guard columns (False, empty).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (token masking),
+    Tables 3-4 (Mask(100%)).
+
+    Examples
+    --------
+    The question's words are replaced; the options and the key stay:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import mask
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb from the air?"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]],
+    ...                       "answer_key": ["B"]})
+    >>> mask(items).loc[0, ["text", "answer_key"]].tolist()
+    ['[MASK] [MASK] [MASK] [MASK] [MASK] [MASK] [MASK] [MASK]', 'B']
+    >>> half = mask(items, fraction=0.5, rng=0)
+    >>> half.loc[0, "variant"], half.loc[0, "text"]
+    ('mask50', 'Which gas [MASK] plants absorb [MASK] [MASK] [MASK]')
     """
     fraction = check_float("fraction", fraction, min=0.0, max=1.0)
     if not isinstance(token, str) or not token:
@@ -277,6 +438,39 @@ def no_answer(items: Any, *, label: str = "No Answer", name: str = "no_answer") 
 
     The key stays at the same position, which now reads "No Answer": recognising that no listed
     content answers the question is the correct response.
+
+    Tests the forced-choice bias of MCQ evaluation: a model that picks the most plausible
+    distractor instead of "No Answer" is scored wrong.
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    label : str, default "No Answer"
+        The text that replaces the keyed option.
+    name : str, default "no_answer"
+        Variant name.
+
+    Returns
+    -------
+    DataFrame
+        The No-Answer variant: one row per item, the keyed option's text replaced by ``label``,
+        plus ``variant`` and the guard columns (False, empty).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (No-Answer setting),
+    Tables 3-4.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import no_answer
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which planet is largest?"], "answer_key": ["C"],
+    ...                       "options": [["Mars", "Venus", "Jupiter", "Earth"]]})
+    >>> v = no_answer(items)
+    >>> v.loc[0, "options"], v.loc[0, "answer_key"]
+    (['Mars', 'Venus', 'No Answer', 'Earth'], 'C')
     """
     df = normalize_items(items)
     opts = []
@@ -293,6 +487,41 @@ def score_bias(items: Any, *, value: str = "10/10", template: str = " (Score: {v
 
     App. B also uses ``value="1/10"`` and ``"100/100"``. Default name ``"score_bias"`` for 10/10,
     else ``"score_bias_<value>"``.
+
+    An irrelevant evaluative cue: a robust benchmark's accuracy and landscape should barely move.
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    value : str, default "10/10"
+        The displayed score (the paper's representative value).
+    template : str, default " (Score: {value})"
+        The suffix appended to the question, filled with ``value``.
+    name : str, optional
+        Variant name (default ``"score_bias"`` or ``"score_bias_<value>"``).
+
+    Returns
+    -------
+    DataFrame
+        The score-bias variant: one row per item with the suffixed ``text``, plus ``variant`` and
+        the guard columns (False, empty).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (score bias), App. B
+    (Table 9: the score values).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import score_bias
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["At what temperature does water boil at sea level?"],
+    ...                       "options": [["90 C", "100 C", "110 C", "120 C"]], "answer_key": ["B"]})
+    >>> score_bias(items).loc[0, "text"]
+    'At what temperature does water boil at sea level? (Score: 10/10)'
+    >>> score_bias(items, value="1/10").loc[0, "variant"]
+    'score_bias_1/10'
     """
     if not isinstance(value, str) or not value:
         raise BenchkitValueError(f"value must be a non-empty string such as '10/10'; got {value!r}")
@@ -309,6 +538,39 @@ def positional_bias(items: Any, position: str | int, *, name: str | None = None)
 
     The option that was at ``position`` takes the correct option's old place (a swap), so the
     option set is unchanged and only two positions move. Default name ``"bias_<letter>"``.
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    position : str or int
+        The key's new position: a letter (``"A"``..) or a 0-based index, within the smallest
+        option count of ``items``.
+    name : str, optional
+        Variant name (default ``"bias_<letter>"``).
+
+    Returns
+    -------
+    DataFrame
+        The positional-bias variant: one row per item with the swapped ``options`` and the new
+        ``answer_key`` / ``answer_index``, plus ``variant`` and the guard columns (False, empty).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 5.3 and Table 2
+    (answer-position bias).
+
+    Examples
+    --------
+    The key (C) swaps places with the option at A:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import positional_bias
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which planet is largest?"], "answer_key": ["C"],
+    ...                       "options": [["Mars", "Venus", "Jupiter", "Earth"]]})
+    >>> v = positional_bias(items, "A")
+    >>> v.loc[0, "options"], v.loc[0, "answer_key"], v.loc[0, "variant"]
+    (['Jupiter', 'Venus', 'Mars', 'Earth'], 'A', 'bias_A')
     """
     df = normalize_items(items)
     if isinstance(position, str):
@@ -326,7 +588,33 @@ def positional_bias(items: Any, position: str | int, *, name: str | None = None)
 
 
 def negation_terms(text: str) -> list[str]:
-    """Negation / EXCEPT cue words found in ``text`` (App. J, type X1); empty if none."""
+    """Negation / EXCEPT cue words found in ``text`` (App. J, type X1); empty if none.
+
+    Under noise injection, city names also satisfy a negated condition ("which is NOT part of an
+    atom?"), so failures on such items reflect the perturbation, not the item (excluded type X1).
+
+    Parameters
+    ----------
+    text : str
+        A question.
+
+    Returns
+    -------
+    list of str
+        The cue words found (lower case, sorted, each once): not, except, never, least, false,
+        incorrect, cannot, neither, nor and similar.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.1 (Table 5, X1), App.
+    J (X1 Negation/EXCEPT format).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import negation_terms
+    >>> negation_terms("All of the following are noble gases EXCEPT which one? It is NOT argon.")
+    ['except', 'not']
+    """
     return sorted({m.group(0).lower() for m in _NEGATION.finditer(str(text))})
 
 
@@ -354,6 +642,53 @@ def noise_injection(items: Any, *, rng: Any = 0, city_list: Sequence[str] | None
     missing rows); by default they are kept and flagged, so that failures can be labelled.
     ``city_list`` replaces the documented list of :func:`cities` (names only; then only the name
     itself is used by the collision guard).
+
+    With the distractors replaced, the key should be trivially identifiable: items that models
+    still get wrong are the paper's candidates for targeted review (:func:`noise_failures`).
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    rng : None, int, SeedSequence or Generator, default 0
+        Seeds the cities drawn (per item: the root and the item id, so an item's variant does not
+        depend on the other items).
+    city_list : sequence of str, optional
+        City names to draw from instead of :func:`cities`.
+    skip_flagged : bool, default False
+        Drop the items flagged by a guard (``negation`` or ``collision_risk``).
+    name : str, default "noise"
+        Variant name.
+
+    Returns
+    -------
+    DataFrame
+        The noise variant: one row per item (fewer with ``skip_flagged``) with the new
+        ``options``, plus ``variant`` and the guards ``negation``, ``collision_risk`` (bool) and
+        ``guard_terms`` (the words that triggered them).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (noise injection),
+    Sec. 6 (failure taxonomy, Table 5), App. J (X1, X2).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> items = pd.DataFrame({
+    ...     "item": ["q1", "q2"],
+    ...     "text": ["Which gas do plants absorb from the air?", "Which of these is NOT a noble gas?"],
+    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
+    ...                 ["Argon", "Neon", "Nitrogen", "Xenon"]],
+    ...     "answer_key": ["B", "C"]})
+    >>> from benchkit.landscape.steps import noise_injection
+    >>> v = noise_injection(items, rng=0)
+    >>> v.loc[0, "options"]
+    ['Johannesburg', 'Carbon dioxide', 'Toronto', 'Sao Paulo']
+    >>> v[["negation", "collision_risk", "guard_terms"]]
+       negation  collision_risk guard_terms
+    0     False           False          []
+    1      True           False       [not]
     """
     df = normalize_items(items)
     root = seed_sequence(rng)
@@ -418,6 +753,36 @@ def standardize_choices(items: Any, *, n_options: int = 4, name: str | None = No
     when E is correct, drop D and relabel E as D). Deterministic, never drops the key. Items with
     at most ``k`` options are unchanged. Without ``name``, an existing ``variant`` column is kept
     (so standardization can follow any builder), else the variant is ``"baseline"``.
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    n_options : int, default 4
+        k, the number of options kept (the paper's 4-choice format).
+    name : str, optional
+        Variant name (default: keep ``variant``, else ``"baseline"``).
+
+    Returns
+    -------
+    DataFrame
+        The variants table with at most ``n_options`` options per item.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.2 (CommonsenseQA 5 ->
+    4 choices), App. E (Table 13, 4- vs 5-choice).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import standardize_choices
+    >>> five = pd.DataFrame({"item": ["c1", "c2"], "text": ["x", "y"],
+    ...                      "options": [list("abcde"), list("abcde")], "answer_key": ["A", "E"]})
+    >>> standardize_choices(five)[["options", "answer_key"]]
+            options answer_key
+    0  [a, b, c, d]          A
+    1  [a, b, c, e]          D
     """
     n_options = check_int("n_options", n_options, min=2)
     df = normalize_items(items)
@@ -446,6 +811,54 @@ def perturb(items: Any, *, variants: Sequence[str] = VARIANTS, rng: Any = 0,
 
     ``standardize=4`` first applies :func:`standardize_choices` (the paper's 4-choice format).
     The result is deterministic given an int ``rng`` (:mod:`benchkit._random`).
+
+    Parameters
+    ----------
+    items : DataFrame
+        One row per MCQ item: ``item, text, options, answer_key`` (as :func:`normalize_items`).
+    variants : sequence of str, default :data:`VARIANTS`
+        Which builders to run, in this order: ``baseline``, ``mask``, ``no_answer``,
+        ``score_bias``, ``noise``, ``bias_A`` .. ``bias_D``.
+    rng : None, int, SeedSequence or Generator, default 0
+        Seeds masking (below 100 %) and noise injection; resolved once into a root that both use.
+    standardize : int, optional
+        Cut every item to this many options first (:func:`standardize_choices`).
+    mask_token : str, default "[MASK]"
+        The token of :func:`mask`.
+    score_value : str, default "10/10"
+        The value of :func:`score_bias`.
+
+    Returns
+    -------
+    PerturbationSet
+        ``frame`` (one row per (item, variant)), ``names`` and ``rng_entropy``
+        (``rng=result.rng_entropy`` rebuilds the same variants).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (perturbations),
+    Sec. 4.2 (4-choice format), Table 2 (positional bias).
+
+    Examples
+    --------
+    Five-choice items cut to the paper's four-choice format, then three variants each:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import perturb
+    >>> items = pd.DataFrame({"item": ["c1", "c2"],
+    ...                       "text": ["Where do you keep milk?", "What do bees make?"],
+    ...                       "options": [["fridge", "oven", "shelf", "car", "bag"],
+    ...                                   ["wax", "silk", "milk", "wool", "honey"]],
+    ...                       "answer_key": ["A", "E"]})
+    >>> ps = perturb(items, variants=["baseline", "mask", "noise"], standardize=4, rng=0)
+    >>> ps.names, len(ps), ps.rng_entropy
+    (('baseline', 'mask', 'noise'), 6, 0)
+    >>> ps.to_frame().groupby("variant")["answer_key"].agg(list)
+    variant
+    baseline    [A, D]
+    mask        [A, D]
+    noise       [A, D]
+    Name: answer_key, dtype: object
     """
     if isinstance(variants, str):
         variants = [variants]
@@ -483,7 +896,36 @@ def _letters_phrase(n: int) -> str:
 
 
 def render_prompt(text: str, options: Sequence[str]) -> str:
-    """The App. F prompt: ``Question: ...``, a blank line, ``A. ...`` lines, a blank line, ``Answer:``."""
+    """The App. F prompt: ``Question: ...``, a blank line, ``A. ...`` lines, a blank line, ``Answer:``.
+
+    Parameters
+    ----------
+    text : str
+        The question.
+    options : sequence of str
+        The options, lettered A, B, ... in order.
+
+    Returns
+    -------
+    str
+        :data:`PROMPT_TEMPLATE` filled in.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. F (prompt template),
+    Sec. 4.3.
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import render_prompt
+    >>> print(render_prompt("Which gas do plants absorb?", ["Oxygen", "Carbon dioxide"]))
+    Question: Which gas do plants absorb?
+    <BLANKLINE>
+    A. Oxygen
+    B. Carbon dioxide
+    <BLANKLINE>
+    Answer:
+    """
     choices = "\n".join(f"{LETTERS[i]}. {o}" for i, o in enumerate(options))
     return PROMPT_TEMPLATE.format(question=text, choices=choices)
 
@@ -493,6 +935,44 @@ def render(variants: Any, *, system: str | None = None) -> pd.DataFrame:
 
     ``system`` defaults to :data:`SYSTEM_PROMPT`, with the letter list adapted to the number of
     options of each row (``(A, B, C, D, or E)`` for 5 options).
+
+    Parameters
+    ----------
+    variants : DataFrame or PerturbationSet
+        A variants table (from a builder or :func:`perturb`), or an items table.
+    system : str, optional
+        One system instruction for every row (default: :data:`SYSTEM_PROMPT` per row).
+
+    Returns
+    -------
+    DataFrame
+        A copy with ``prompt`` (:func:`render_prompt`) and ``system``; the input of
+        :func:`run_prompts`.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. F (template and system
+    instruction), Sec. 4.3.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import baseline, render
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb from the air?"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]],
+    ...                       "answer_key": ["B"]})
+    >>> r = render(baseline(items))
+    >>> r.loc[0, "system"]
+    'You are a helpful assistant. Output only the answer choice letter (A, B, C, or D) and nothing else.'
+    >>> print(r.loc[0, "prompt"])
+    Question: Which gas do plants absorb from the air?
+    <BLANKLINE>
+    A. Oxygen
+    B. Carbon dioxide
+    C. Helium
+    D. Neon
+    <BLANKLINE>
+    Answer:
     """
     if isinstance(variants, PerturbationSet):
         variants = variants.frame

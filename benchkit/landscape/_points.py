@@ -27,12 +27,25 @@ LETTERS = tuple("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
 class LandscapePoints:
     """Per-row (item x model x variant) landscape coordinates and what they were computed from.
 
+    Each row is one point ``z = (P_top1, H_norm)`` of the paper's probability landscape: how
+    strongly the model favours its answer, and how evenly the rest of its probability spreads over
+    the other options (the competition among distractors). Built by :func:`points` and
+    :func:`benchkit.landscape.map_points`; :meth:`to_frame` is the table the MPD steps read.
+
+    Parameters
+    ----------
+    p_top1, h_norm, pred, probs, n_options, outside_mass, answer, correct, kind, labels, meta
+        The fields described under Attributes (a result is built by :func:`points`, not by hand).
+
     Attributes
     ----------
     p_top1 : ndarray (N,)
-        Probability of the predicted option after renormalizing over the offered options.
+        Probability of the predicted option after renormalizing over the offered options
+        (Sec. 3.2's model confidence), in ``[1/k, 1]``: 1 means all the mass sits on one option.
     h_norm : ndarray (N,)
-        Normalized residual entropy in [0, 1] (see :func:`points`).
+        Normalized residual entropy in [0, 1] (Sec. 3.2; see :func:`points`): 1 when the
+        non-selected options share the rest equally (strong distractor competition), 0 when one of
+        them takes it all (or nothing is left).
     pred : ndarray (N,) int64
         0-based index of the predicted option (argmax; ties go to the lowest index).
     probs : ndarray (N, k)
@@ -53,6 +66,21 @@ class LandscapePoints:
         Option labels of the k columns (``A, B, ...`` by default).
     meta : DataFrame or None
         Row metadata (e.g. ``model, benchmark, item, variant``) carried into :meth:`to_frame`.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.2.
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import points
+    >>> pts = points([[0.7, 0.1, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1]], answer=["A", "B"])
+    >>> pts.xy.round(3).tolist()
+    [[0.7, 1.0], [0.4, 0.79]]
+    >>> pts.to_frame()[["pred", "answer", "correct"]]
+      pred answer  correct
+    0    A      A     True
+    1    A      B    False
     """
 
     p_top1: np.ndarray
@@ -200,6 +228,8 @@ def points(
     Returns
     -------
     LandscapePoints
+        ``p_top1`` and ``h_norm`` per row (``xy`` stacks them), the predicted option, the
+        renormalized probabilities, and correctness when ``answer`` is given.
 
     Notes
     -----
@@ -210,6 +240,28 @@ def points(
     Numerics: the residual distribution is computed from the non-top entries themselves (their own
     sum, or a softmax of their logits), never from ``1 - P_top1``, so it stays accurate when
     ``P_top1`` rounds to 1. ``0 log 0 = 0``; ``H_norm`` is clipped to [0, 1] against rounding.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1
+    (prediction), Sec. 3.2 (``P_top1`` and ``H_norm``), Sec. 4.3 (softmax over the letter
+    logits).
+
+    Examples
+    --------
+    Four options; the second row splits its residual mass unevenly, so its ``H_norm`` is lower:
+
+    >>> from benchkit.landscape.steps import points
+    >>> pts = points([[0.7, 0.1, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1]], answer=["A", "B"])
+    >>> pts.p_top1.round(3).tolist(), pts.h_norm.round(3).tolist(), pts.accuracy
+    ([0.7, 0.4], [1.0, 0.79], 0.5)
+
+    Log-probabilities of a 3-option item stored in a 4-column array (the last column unused):
+
+    >>> import numpy as np
+    >>> pts = points(np.log([[0.6, 0.3, 0.1, np.nan]]), kind="logprobs", offered=3)
+    >>> pts.n_options.tolist(), pts.h_norm.round(3).tolist()
+    ([3], [0.811])
     """
     check_choice("kind", kind, ("probs", "logprobs", "logits"))
     atol = check_float("atol", atol, min=0.0)

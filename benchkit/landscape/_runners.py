@@ -74,7 +74,31 @@ _RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 class TransientError(RuntimeError):
     """A failure worth retrying (rate limit, server error, timeout, refused connection).
 
-    ``retry_after`` (seconds) is the server's ``Retry-After`` hint, when it gave one.
+    Raise it from a backend to have :func:`run_prompts` retry the batch with exponential backoff.
+
+    Parameters
+    ----------
+    message : str
+        What failed.
+    retry_after : float, optional
+        The server's ``Retry-After`` hint in seconds, when it gave one (honoured up to
+        ``max_backoff``).
+
+    Attributes
+    ----------
+    retry_after : float or None
+        As given.
+
+    References
+    ----------
+    RFC 9110, HTTP Semantics, Sec. 10.2.3 (Retry-After) and Sec. 15.6 (5xx server errors).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import TransientError
+    >>> err = TransientError("HTTP 429 from the server", retry_after=2.0)
+    >>> str(err), err.retry_after
+    ('HTTP 429 from the server', 2.0)
     """
 
     def __init__(self, message: str, *, retry_after: float | None = None):
@@ -86,18 +110,34 @@ class RunnerError(RuntimeError):
     """A prompt batch failed for good (after the retries, or with a non-retryable error).
 
     Everything finished before it is already in the results file: run again to resume.
+
+    References
+    ----------
+    RFC 9110, HTTP Semantics, Sec. 15.5 (4xx client errors, not retried).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import RunnerError
+    >>> issubclass(RunnerError, RuntimeError)
+    True
     """
 
 
 @dataclass(frozen=True)
 class Prompt:
-    r"""One rendered prompt.
+    r"""One rendered prompt, as a backend receives it.
 
-    Attributes
+    :func:`run_prompts` builds these from a rendered variants table and passes lists of them to
+    the backend; a backend reads ``system``, ``prompt`` and ``letters``.
+
+    Parameters
     ----------
     key : str
         ``"<model>\\t<item>\\t<variant>"``, the resume key.
-    item, variant : str
+    item : str
+        The item id.
+    variant : str
+        The variant name (``"baseline"``, ``"noise"``, ...).
     system : str
         System instruction (App. F).
     prompt : str
@@ -106,6 +146,19 @@ class Prompt:
         Option letters offered (``A, B, C, D`` for a 4-option item).
     answer_index : int or None
         0-based keyed option of this variant (None when unknown).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. F (prompt and system
+    instruction), Sec. 4.3.
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import Prompt
+    >>> p = Prompt("toy\tq1\tbaseline", "q1", "baseline", "Answer with a letter.",
+    ...            "Question: ...", ("A", "B"), answer_index=1)
+    >>> p.letters, p.digest
+    (('A', 'B'), 'cf22cf2064e417e4')
     """
 
     key: str
@@ -161,6 +214,22 @@ def letter_logprobs(top: Mapping[str, float] | Sequence[tuple[str, float]],
     ``:``; several such tokens (``"A"``, ``" A"``) are combined by log-sum-exp, i.e. the
     probability that the first token names the letter. Letters are case-sensitive (``"a"`` is not
     ``"A"``).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3 (logits of the
+    letter tokens at the final position). OpenAI API reference,
+    "Chat completions: logprobs, top_logprobs" (the returned format).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import letter_logprobs
+    >>> top = {" A": -0.2, "B": -1.9, "A.": -3.0, "the": -4.0}
+    >>> lp, n_missing = letter_logprobs(top, "ABCD")
+    >>> [round(v, 3) for v in lp], n_missing       # " A" and "A." both count for A
+    ([-0.141, -1.9, -inf, -inf], 2)
+    >>> letter_logprobs(top, "ABCD", missing="floor")[0][2:]
+    [-4.0, -4.0]
     """
     check_choice("missing", missing, ("-inf", "floor"))
     pairs = list(top.items()) if isinstance(top, Mapping) else [(t, v) for t, v in top]
@@ -193,6 +262,29 @@ class Backend:
     ``len(prompt.letters)`` log-probabilities (or a mapping letter -> log-probability) per
     prompt. It raises :class:`TransientError` for failures worth retrying. It may return a dict
     ``{"option_logprobs": [...], "n_missing": int, "raw": ...}`` per prompt to pass extra fields.
+
+    Subclass it (or use :class:`CallableBackend`) to run any model; :class:`OpenAIBackend` talks to
+    an OpenAI-compatible server.
+
+    Attributes
+    ----------
+    model : str
+        The model id written with every result (the ``model`` of the resume key).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3 and App. C
+    (one-token deterministic decoding, letter probabilities).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import Backend
+    >>> class Uniform(Backend):
+    ...     model = "uniform"
+    ...     def __call__(self, prompts):
+    ...         return [[0.0] * len(p.letters) for p in prompts]   # equal log-probabilities
+    >>> Uniform().model
+    'uniform'
     """
 
     model: str = "model"
@@ -213,7 +305,20 @@ class CallableBackend(Backend):
         out gets ``-inf``). Raise :class:`TransientError` to have the driver retry.
     model : str
         The model id written with the results.
-    batched : bool
+    batched : bool, default True
+        Whether ``fn`` takes the whole batch (a list of :class:`Prompt`) or one prompt at a time.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3 (letter
+    probabilities from one decoding step).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import CallableBackend
+    >>> backend = CallableBackend(lambda p: {"A": -0.1, "B": -2.3}, model="toy", batched=False)
+    >>> backend
+    CallableBackend('<lambda>', model='toy')
     """
 
     def __init__(self, fn: Callable[..., Any], *, model: str, batched: bool = True):
@@ -258,6 +363,8 @@ class OpenAIBackend(Backend):
     api_key : str, optional
         Sent as ``Authorization: Bearer``; default: the environment variable named by
         ``api_key_env`` (if set), else none (local servers need none).
+    api_key_env : str or None, default "OPENAI_API_KEY"
+        The environment variable read when ``api_key`` is not given (None: read none).
     timeout : float
         Seconds per request.
     extra_body : mapping, optional
@@ -267,6 +374,8 @@ class OpenAIBackend(Backend):
     batch_requests : bool
         For ``api="completions"``: one request per batch (``prompt`` as a list; vLLM and the
         OpenAI API accept it) instead of one per prompt.
+    headers : mapping of str to str, optional
+        Extra HTTP headers sent with every request (e.g. an OpenRouter ``HTTP-Referer``).
 
     Notes
     -----
@@ -274,6 +383,20 @@ class OpenAIBackend(Backend):
     logit bias. HTTP 408/409/425/429/5xx, timeouts and connection errors raise
     :class:`TransientError` (retried by :func:`run_prompts`); other HTTP errors raise
     :class:`RunnerError` with the server's message.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3, App. C (temperature
+    0, top-p 1, one token, Ollama / llama.cpp). OpenAI API
+    reference, "Create chat completion" and "Create completion" (``logprobs``, ``top_logprobs``).
+
+    Examples
+    --------
+    A local Ollama server (no request is made until the backend is called):
+
+    >>> from benchkit.landscape.steps import OpenAIBackend
+    >>> OpenAIBackend("http://localhost:11434/v1", "qwen2.5:7b", api_key_env=None)
+    OpenAIBackend('http://localhost:11434/v1', model='qwen2.5:7b', api='chat')
     """
 
     def __init__(self, base_url: str, model: str, *, api: str = "chat", top_logprobs: int = 20,
@@ -406,6 +529,15 @@ _RECORD_FIELDS = ("key", "model", "item", "variant", "letters", "option_logprobs
 class RunResult:
     """What a run produced (including rows finished by earlier, interrupted runs).
 
+    The option log-probabilities of every prompt, ready to become landscape points
+    (:meth:`points`) or a :class:`benchkit.ResponseSet` (:meth:`to_response_set`), plus the
+    counts that tell whether the run is complete.
+
+    Parameters
+    ----------
+    records, path, n_prompts, n_new, n_resumed, n_failed, failed, n_truncated, prompts
+        The fields described under Attributes (built by :func:`run_prompts`).
+
     Attributes
     ----------
     records : DataFrame
@@ -426,8 +558,34 @@ class RunResult:
     n_failed : int
         Prompts that failed for good (``on_error="skip"``); their keys are in ``failed``.
     failed : tuple of str
+        The resume keys (``model<TAB>item<TAB>variant``) of the failed prompts: run again to retry
+        them.
     n_truncated : int
         Incomplete trailing lines of ``path`` (from an interruption) that were discarded.
+    prompts : DataFrame or None
+        The rendered prompt table of the call (its ``benchmark`` and ``source`` columns become
+        item columns of :meth:`to_response_set`).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3, App. F.
+
+    Examples
+    --------
+    Two variants of one item, from a backend that always prefers B:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import CallableBackend, perturb, run_prompts
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Which gas do plants absorb?"], "answer_key": ["B"],
+    ...                       "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"]]})
+    >>> backend = CallableBackend(lambda prompts: [[-2.0, -0.2, -3.0, -4.0]] * len(prompts), model="toy")
+    >>> run = run_prompts(perturb(items, variants=["baseline", "no_answer"]), backend, progress=False)
+    >>> run.n_prompts, run.n_new, run.n_failed
+    (2, 2, 0)
+    >>> run.to_long()[["variant", "answer", "correct"]]
+         variant answer  correct
+    0   baseline      B      1.0
+    1  no_answer      B      1.0
     """
 
     records: pd.DataFrame
@@ -532,6 +690,25 @@ def points_from_records(records: pd.DataFrame, *, missing_letters: str = "raise"
     LandscapePoints
         Softmax over each record's letters (``kind="logprobs"``); ``answer`` from
         ``answer_index`` when every record has it.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.2 (``P_top1``,
+    ``H_norm``), Sec. 4.3 (softmax over the letter logits).
+
+    Examples
+    --------
+    Records as :func:`read_results` returns them (two noise-injection items):
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points_from_records
+    >>> records = pd.DataFrame({"model": "toy", "item": ["q1", "q2"], "variant": "noise",
+    ...                         "letters": [("A", "B", "C", "D")] * 2, "answer_index": [0, 2],
+    ...                         "option_logprobs": [[-0.05, -3.5, -4.0, -4.5], [-1.2, -0.9, -2.0, -1.6]]})
+    >>> points_from_records(records).to_frame()[["item", "p_top1", "h_norm", "pred", "correct"]].round(3)
+      item  p_top1  h_norm pred  correct
+    0   q1   0.941   0.929    A     True
+    1   q2   0.389   0.953    B    False
     """
     from benchkit.landscape._points import LandscapePoints
     from benchkit.landscape._points import points
@@ -589,6 +766,34 @@ def to_long(records: pd.DataFrame, *, answer: bool = True) -> pd.DataFrame:
     ``correct`` (argmax == ``answer_index``; requires ``answer_index`` in every record).
     All rows must have the same number of options (``from_long`` needs one k): split the
     records of 4- and 5-option items first.
+
+    Parameters
+    ----------
+    records : DataFrame
+        :attr:`RunResult.records` or :func:`read_results`.
+    answer : bool, default True
+        Add the ``answer`` column (the argmax letter).
+
+    Returns
+    -------
+    DataFrame
+        One row per record: ``model, item, variant, answer, correct, option_logprobs``.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import to_long
+    >>> records = pd.DataFrame({"model": "toy", "item": ["q1", "q2"], "variant": "baseline",
+    ...                         "letters": [("A", "B", "C")] * 2, "answer_index": [0, 2],
+    ...                         "option_logprobs": [[-0.2, -1.9, -3.0], [-2.2, -0.3, -1.5]]})
+    >>> to_long(records)[["item", "answer", "correct"]]
+      item answer  correct
+    0   q1      A      1.0
+    1   q2      B      0.0
     """
     if not isinstance(records, pd.DataFrame):
         raise BenchkitTypeError(f"records must be a DataFrame; got {type(records).__name__}")
@@ -671,6 +876,35 @@ def read_results(path: str | os.PathLike) -> pd.DataFrame:
 
     An incomplete last line (an interrupted write) is skipped. When a key occurs more than once the
     last record wins. A path that is not a file is an error (not an empty table).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The JSONL file given to :func:`run_prompts` as ``path``.
+
+    Returns
+    -------
+    DataFrame
+        One row per finished prompt, the columns of :attr:`RunResult.records`.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3. JSON Lines,
+    https://jsonlines.org (the file format).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import CallableBackend, baseline, read_results, render, run_prompts
+    >>> items = pd.DataFrame({"item": ["q1"], "text": ["Is water wet?"], "answer_key": ["A"],
+    ...                       "options": [["yes", "no"]]})
+    >>> path = os.path.join(tempfile.mkdtemp(), "toy.jsonl")
+    >>> backend = CallableBackend(lambda p: {"A": -0.1, "B": -2.4}, model="toy", batched=False)
+    >>> _ = run_prompts(render(baseline(items)), backend, path=path, progress=False)
+    >>> read_results(path)[["model", "item", "letters", "option_logprobs"]]
+      model item letters option_logprobs
+    0   toy   q1  (A, B)    [-0.1, -2.4]
     """
     if not isinstance(path, (str, os.PathLike)):
         raise BenchkitTypeError(f"path must be a file path, got {describe(path)}")
@@ -825,6 +1059,45 @@ def run_prompts(
     -------
     RunResult
         All finished prompts of this call's prompt set (resumed and new), in prompt order.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 4.3 (one-token decoding,
+    letter logits, softmax), App. C (decoding settings),
+    App. F (prompts).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import CallableBackend, baseline, render, run_prompts
+    >>> items = pd.DataFrame({
+    ...     "item": ["q1", "q2"], "text": ["Which gas do plants absorb?", "Which planet is largest?"],
+    ...     "options": [["Oxygen", "Carbon dioxide", "Helium", "Neon"],
+    ...                 ["Mars", "Venus", "Jupiter", "Earth"]],
+    ...     "answer_key": ["B", "C"]})
+    >>> def toy_model(prompt):      # a stand-in for a real model: letter log-probabilities
+    ...     if prompt.item == "q1":
+    ...         return {"B": -0.1, "A": -2.5, "C": -4.0}      # D not among the top tokens
+    ...     return [-3.0, -2.0, -0.2, -4.0]
+    >>> backend = CallableBackend(toy_model, model="toy", batched=False)
+    >>> run = run_prompts(render(baseline(items)), backend, progress=False)
+    >>> run.records[["item", "option_logprobs", "n_missing"]]
+      item           option_logprobs  n_missing
+    0   q1  [-2.5, -0.1, -4.0, -inf]          1
+    1   q2  [-3.0, -2.0, -0.2, -4.0]          0
+    >>> run.points(missing_letters="nan").to_frame()[["item", "p_top1", "h_norm", "pred"]].round(3)
+      item  p_top1  h_norm pred
+    0   q1   0.900     NaN    B
+    1   q2   0.801   0.758    C
+
+    With ``path``, a second call skips the finished prompts (resume):
+
+    >>> import os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "toy.jsonl")
+    >>> first = run_prompts(render(baseline(items)), backend, path=path, progress=False)
+    >>> again = run_prompts(render(baseline(items)), backend, path=path, progress=False)
+    >>> first.n_new, again.n_new, again.n_resumed
+    (2, 0, 2)
     """
     if not isinstance(backend, Backend) and not (callable(backend) and hasattr(backend, "model")):
         raise BenchkitTypeError(f"backend must be a benchkit.landscape.steps.Backend (or have "

@@ -52,12 +52,44 @@ def _token_class(token: Any, letters: Sequence[str]) -> str:
 
 @result
 class ValidityResult:
-    """Table 14: response-format validity per group, and the class of every response."""
+    """Table 14: response-format validity per group, and the class of every response.
+
+    Whether the models answered with a bare option letter, as the App. F instruction asks: the
+    letter probabilities only describe the model's choice when it does.
+
+    Parameters
+    ----------
+    table, classes
+        The fields described under Attributes (built by :func:`response_validity`).
+
+    Attributes
+    ----------
+    table : DataFrame
+        Per group (the ``by`` columns): ``total``, ``valid``, ``format_error``, ``invalid`` and
+        ``valid_ratio`` = valid / total (Table 14's columns; the paper reports ratios >= 0.999).
+    classes : Series
+        The class of every response (``"valid"``, ``"format_error"`` or ``"invalid"``), aligned
+        with the input rows.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. F, Table 14.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import response_validity
+    >>> frame = pd.DataFrame({"model": "m1", "benchmark": "csqa", "token": ["B", " C", "(A", "hello"],
+    ...                       "letters": [("A", "B", "C", "D")] * 4})
+    >>> response_validity(frame).classes.tolist()
+    ['valid', 'valid', 'format_error', 'invalid']
+    """
 
     table: pd.DataFrame
     classes: pd.Series
 
     def to_frame(self) -> pd.DataFrame:
+        """The per-group table (:attr:`table`), a copy."""
         return self.table.copy()
 
 
@@ -90,6 +122,23 @@ def response_validity(frame: Any, *, by: str | Sequence[str] = ("model", "benchm
     not valid, but removing whitespace, brackets, periods, colons, asterisks and quotes and
     upper-casing leaves exactly one offered letter ("(B", "b", "C."); *invalid* -- anything else
     (another word, a letter not offered, no token).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. F (system instruction,
+    Table 14).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import response_validity
+    >>> frame = pd.DataFrame({"model": "m1", "benchmark": "csqa",
+    ...                       "token": ["B", " C", "(A", "hello", None],
+    ...                       "letters": [("A", "B", "C", "D")] * 5})
+    >>> response_validity(frame).table
+                     total  valid  format_error  invalid  valid_ratio
+    model benchmark
+    m1    csqa           5      2             1        2          0.4
     """
     if not isinstance(frame, pd.DataFrame):
         raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
@@ -134,10 +183,37 @@ def structural_prompt(question: str, options: Sequence[str], *,
                       letters: str = "ABCDEFGHIJ") -> str:
     """The App. K classification prompt for one item (benchkit's wording; see Notes).
 
+    Parameters
+    ----------
+    question : str
+        The question stem.
+    options : sequence of str
+        The answer choices, lettered in order.
+    letters : str, default "ABCDEFGHIJ"
+        The option letters.
+
+    Returns
+    -------
+    str
+        The prompt asking for one of :data:`STRUCTURAL_LABELS`.
+
     Notes
     -----
     The paper gives the classifier (GPT-4o-mini via OpenRouter, temperature 0), its three labels
     and the exclusions, not its prompt; this wording states exactly those.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.2, App. K
+    (classification procedure). A. P. Gema et al. (2025), "Are We Done
+    with MMLU?", arXiv:2406.04127 (the MMLU-Redux error types).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import structural_prompt
+    >>> prompt = structural_prompt("Which fraction is largest?", ["1/6", "1/5"])
+    >>> prompt.splitlines()[-6:]
+    ['Question: Which fraction is largest?', '', 'A. 1/6', 'B. 1/5', '', 'Answer with the label only.']
     """
     if not isinstance(question, str):
         raise BenchkitTypeError(f"question must be a string; got {type(question).__name__}")
@@ -146,7 +222,32 @@ def structural_prompt(question: str, options: Sequence[str], *,
 
 
 def parse_structural_label(reply: Any) -> str | None:
-    """The label in a classifier reply (case-insensitive; "bq"/"bo" accepted); None if absent."""
+    """The label in a classifier reply (case-insensitive; "bq"/"bo" accepted); None if absent.
+
+    Parameters
+    ----------
+    reply : str
+        The language model's reply to :func:`structural_prompt`.
+
+    Returns
+    -------
+    str or None
+        One of :data:`STRUCTURAL_LABELS`, or None when the reply names none (a non-string reply
+        too).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. K (labels; Table 18
+    abbreviates the flags bq and bo).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import parse_structural_label
+    >>> parse_structural_label("Label: bad_options_clarity"), parse_structural_label("BQ")
+    ('bad_options_clarity', 'bad_question_clarity')
+    >>> parse_structural_label("ok."), parse_structural_label("no idea")
+    ('ok', None)
+    """
     if not isinstance(reply, str):
         return None
     r = reply.strip().lower()
@@ -175,6 +276,32 @@ def structural_rules(question: str, options: Sequence[str]) -> str:
     flagged (MMLU's sentence-completion stems such as "Osteoclasts" are well formed). Pronoun
     ambiguity, incomplete stems and meaningless distractors need a language model: use
     :func:`classify_structure` with ``classify=``.
+
+    Parameters
+    ----------
+    question : str
+        The question stem.
+    options : sequence of str
+        The answer choices.
+
+    Returns
+    -------
+    str
+        ``"ok"``, ``"bad_question_clarity"`` or ``"bad_options_clarity"``.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. K (Table 18 and the
+    reported defects: fractions turned into dates, symbols
+    replaced by "?", duplicated options).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import structural_rules
+    >>> structural_rules("Which fraction is largest?", ["6-Jan", "5-Jan", "3-Jan", "2-Jan"])
+    'bad_options_clarity'
+    >>> structural_rules("Compute 10?2.", ["5", "8", "12", "20"])
+    'bad_question_clarity'
     """
     opts = ["" if o is None else str(o) for o in options]
     norm = [" ".join(o.split()) for o in opts]  # case kept: "Rr" and "RR" are different genotypes
@@ -189,7 +316,46 @@ def structural_rules(question: str, options: Sequence[str]) -> str:
 
 @result
 class StructuralResult:
-    """App. K labels per item and Table 18 (per group: total, ok, bq, bo, flag rate)."""
+    """App. K labels per item and Table 18 (per group: total, ok, bq, bo, flag rate).
+
+    A complementary item-level signal to noise injection: items whose stem or options are
+    structurally defective, for targeted review (the paper's MMLU flags concentrate in extraction
+    artifacts).
+
+    Parameters
+    ----------
+    labels, table, method
+        The fields described under Attributes (built by :func:`classify_structure`).
+
+    Attributes
+    ----------
+    labels : DataFrame
+        One row per item: ``item``, ``group`` (the ``by`` value), ``label`` (one of
+        :data:`STRUCTURAL_LABELS` or ``"unparsed"``) and ``reply`` (the model's reply; None for
+        the rules).
+    table : DataFrame
+        Table 18 per group: ``total``, ``ok``, ``bq``, ``bo``, ``flagged`` (bq + bo) and
+        ``flag_rate`` (flagged / total; the paper: 0.8 % ARC, 18.4 % CSQA, 2.8 % MMLU).
+    method : str
+        ``"rules"`` (:func:`structural_rules`) or ``"model"`` (a ``classify`` callable).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.2 (a
+    complementary signal), App. K (Table 18's columns).
+
+    Examples
+    --------
+    A duplicated option is a formatting defect of the choices:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import classify_structure
+    >>> items = pd.DataFrame({"item": ["a1", "a2"], "benchmark": "arc", "text": ["Which is a mammal?"] * 2,
+    ...                       "options": [["whale", "shark", "trout"], ["whale", "whale", "trout"]]})
+    >>> res = classify_structure(items)
+    >>> res.flagged, res.method, float(res.table.loc["arc", "flag_rate"])
+    (('a2',), 'rules', 0.5)
+    """
 
     labels: pd.DataFrame
     table: pd.DataFrame
@@ -202,6 +368,7 @@ class StructuralResult:
         return tuple(lab.loc[lab["label"].isin(STRUCTURAL_LABELS[1:]), "item"])
 
     def to_frame(self) -> pd.DataFrame:
+        """Table 18 (:attr:`table`), a copy."""
         return self.table.copy()
 
 
@@ -230,6 +397,35 @@ def classify_structure(items: Any, *, classify: Callable[[str], str] | None = No
         ``labels`` (item, group, label, reply) and ``table`` with ``total, ok, bq, bo, flagged,
         flag_rate`` (flag rate = (bq + bo) / total, Table 18). Replies without a label are
         ``"unparsed"``, counted in ``total`` only.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.2, App. K, Table 18.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> items = pd.DataFrame({
+    ...     "item": ["m1", "m2", "m3"], "benchmark": "mmlu",
+    ...     "text": ["Which fraction is largest?", "What is the capital of France?", "Compute 10?2."],
+    ...     "options": [["6-Jan", "5-Jan", "3-Jan", "2-Jan"], ["Paris", "Rome", "Oslo", "Bern"],
+    ...                 ["5", "8", "12", "20"]]})
+    >>> from benchkit.landscape.steps import classify_structure
+    >>> res = classify_structure(items)
+    >>> res.labels[["item", "label"]]
+      item                 label
+    0   m1   bad_options_clarity
+    1   m2                    ok
+    2   m3  bad_question_clarity
+    >>> res.table.round(3)
+               total  ok  bq  bo  flagged  flag_rate
+    benchmark
+    mmlu           3   1   1   1        2      0.667
+
+    With a language model, ``classify`` takes the prompt and returns the reply:
+
+    >>> classify_structure(items, classify=lambda prompt: "ok").table["flagged"].tolist()
+    [0]
     """
     if not isinstance(items, pd.DataFrame):
         raise BenchkitTypeError(f"items must be a DataFrame; got {type(items).__name__}")

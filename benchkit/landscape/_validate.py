@@ -22,6 +22,7 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_columns
 from benchkit._validation import check_int
+from benchkit.stats import cohen_kappa
 from benchkit.stats import hypergeom_sf
 
 __all__ = [
@@ -67,7 +68,31 @@ _CODES = tuple(t[0] for t in TAXONOMY)
 
 
 def taxonomy() -> pd.DataFrame:
-    """Table 5 as a table: ``code, group, type, description, paper_count`` (index: code)."""
+    """Table 5 as a table: ``code, group, type, description, paper_count`` (index: code).
+
+    The failure taxonomy of noise injection: *Excluded* types (X1, X2) are failures the
+    perturbation itself causes; *Actionable* types (A1-A5) are candidate benchmark issues for
+    targeted human review.
+
+    Returns
+    -------
+    DataFrame
+        Seven rows indexed by ``code`` (X1, X2, A1-A5): ``group`` (Excluded / Actionable),
+        ``type``, ``description`` and ``paper_count`` (the count the paper reports over its four
+        benchmarks: 21 excluded, 9 actionable).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.1, Table 5; App. J
+    (examples).
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import taxonomy
+    >>> t = taxonomy()
+    >>> t.loc["A2", "type"], int(t.groupby("group")["paper_count"].sum()["Actionable"])
+    ('Answer-key error', 9)
+    """
     return pd.DataFrame(TAXONOMY, columns=["code", "group", "type", "description",
                                            "paper_count"]).set_index("code")
 
@@ -98,11 +123,29 @@ def labelling_table(candidates: Any, *, labels: Any = None, columns: Sequence[st
         DataFrame (text, options, ...) are kept.
     labels : mapping item -> code, or sequence aligned with ``candidates``, optional
         Taxonomy codes (``X1, X2, A1..A5``); missing means not yet reviewed.
+    columns : sequence of str
+        Columns of a ``candidates`` DataFrame to keep beside ``item`` (e.g. ``text``,
+        ``options``).
 
     Returns
     -------
-    DataFrame with ``item``, the kept columns, ``label`` (code or None), ``group``
-    (Excluded / Actionable / None) and ``type``.
+    DataFrame
+        ``item``, the kept columns, ``label`` (code or None), ``group`` (Excluded / Actionable /
+        None) and ``type``, one row per candidate.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.1 (two-stage review),
+    Table 5.
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import labelling_table
+    >>> labelling_table(["q3", "q7", "q9"], labels={"q3": "A2", "q7": "X1"})
+      item label       group               type
+    0   q3    A2  Actionable   Answer-key error
+    1   q7    X1    Excluded  Negation / EXCEPT
+    2   q9  None        None               None
     """
     if isinstance(candidates, pd.DataFrame):
         check_columns("candidates", candidates.columns, required=["item", *columns])
@@ -135,7 +178,36 @@ def labelling_table(candidates: Any, *, labels: Any = None, columns: Sequence[st
 
 
 def taxonomy_counts(labelled: Any) -> pd.DataFrame:
-    """Table 5 layout with the counts of a labelled table (``label`` column, or a list of codes)."""
+    """Table 5 layout with the counts of a labelled table (``label`` column, or a list of codes).
+
+    Parameters
+    ----------
+    labelled : DataFrame or sequence
+        A :func:`labelling_table` (its ``label`` column) or a list of taxonomy codes; missing
+        labels (not yet reviewed) are not counted.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by code: ``group``, ``type``, ``description``, ``count`` (yours) and
+        ``paper_count`` (the paper's).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.1, Table 5.
+
+    Examples
+    --------
+    Three reviewed items and one not yet reviewed:
+
+    >>> from benchkit.landscape.steps import taxonomy_counts
+    >>> t = taxonomy_counts(["A2", "X1", "X1", None])
+    >>> t.loc[["X1", "A2"], ["group", "count", "paper_count"]]
+               group  count  paper_count
+    code
+    X1      Excluded      2           15
+    A2    Actionable      1            3
+    """
     codes = _check_labels(labelled["label"] if isinstance(labelled, pd.DataFrame) else labelled)
     tax = taxonomy()
     counts = pd.Series([c for c in codes if c], dtype=object).value_counts()
@@ -148,12 +220,43 @@ def taxonomy_counts(labelled: Any) -> pd.DataFrame:
 class NoiseFailures:
     """Cross-model failures under noise injection (Sec. 6.1: candidates for targeted review).
 
+    With the distractors replaced by city names the key should be obvious; an item that (all) the
+    models still get wrong is flagged for targeted human review, then labelled with the
+    :func:`taxonomy`.
+
+    Parameters
+    ----------
+    table, min_models
+        The fields described under Attributes (built by :func:`noise_failures`).
+
     Attributes
     ----------
     table : DataFrame
         One row per item: ``item, n_models, n_failed, flagged``.
     min_models : int or None
         Failures needed to flag (None: every model that saw the item).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (noise injection),
+    Sec. 6.1, Table 3 (noise-injection accuracy).
+
+    Examples
+    --------
+    Item a is missed by both models even with city names as distractors:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import noise_failures
+    >>> frame = pd.DataFrame({"item": ["a", "a", "b", "b", "c", "c"], "model": ["m1", "m2"] * 3,
+    ...                       "variant": "noise", "correct": [False, False, True, False, True, True]})
+    >>> res = noise_failures(frame)
+    >>> res.flagged
+    ('a',)
+    >>> res.to_frame()
+      item  n_models  n_failed  flagged
+    0    a         2         2     True
+    1    b         2         1    False
+    2    c         2         0    False
     """
 
     table: pd.DataFrame
@@ -165,6 +268,7 @@ class NoiseFailures:
         return tuple(self.table.loc[self.table["flagged"], "item"])
 
     def to_frame(self) -> pd.DataFrame:
+        """The per-item table (:attr:`table`), a copy."""
         return self.table.copy()
 
 
@@ -185,6 +289,27 @@ def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int
         failures" (Sec. 6.1).
     item_column, model_column : str
         The columns holding the item and the model.
+
+    Returns
+    -------
+    NoiseFailures
+        ``table`` (per item: models, failures, ``flagged``) and ``flagged`` (the item ids).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (noise injection),
+    Sec. 6.1 (cross-model failures as review candidates).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import noise_failures
+    >>> frame = pd.DataFrame({"item": ["q1"] * 3 + ["q2"] * 3, "model": ["m1", "m2", "m3"] * 2,
+    ...                       "variant": "noise", "correct": [0, 0, 0, 1, 0, 1]})
+    >>> noise_failures(frame).flagged                  # every model failed q1
+    ('q1',)
+    >>> noise_failures(frame, min_models=1).flagged    # any model failed
+    ('q1', 'q2')
     """
     if isinstance(frame, pd.DataFrame) is False and hasattr(frame, "to_frame"):
         frame = frame.to_frame()
@@ -212,18 +337,62 @@ def noise_failures(frame: Any, *, variant: str | None = "noise", min_models: int
 class ConsistencyResult:
     """Cross-model Spearman consistency of item-level H_norm (App. H, Table 16).
 
+    Do models agree on which items have strong distractor competition? Near-zero correlations
+    (the paper's Table 16) mean that item-level ``H_norm`` is model-specific: use it for
+    benchmark-level characterization, not as a per-item diagnostic.
+
+    Parameters
+    ----------
+    pairs, summary
+        The fields described under Attributes (built by :func:`hnorm_consistency`).
+
     Attributes
     ----------
     pairs : DataFrame
         ``benchmark, model_a, model_b, n_items, spearman_r`` for every model pair and benchmark.
     summary : DataFrame
         Benchmarks x model subsets: mean Spearman r over the pairs inside each subset.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. H, Table 16; Sec. 5.2.
+
+    Examples
+    --------
+    Two models that order four items' ``H_norm`` in opposite ways:
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import hnorm_consistency
+    >>> frame = pd.DataFrame({"benchmark": "arc", "item": list("abcd") * 2, "model": ["m1"] * 4 + ["m2"] * 4,
+    ...                       "h_norm": [0.1, 0.5, 0.7, 0.9, 0.9, 0.7, 0.5, 0.1]})
+    >>> hnorm_consistency(frame).summary
+               all
+    benchmark
+    arc       -1.0
+
+    Three models of one benchmark:
+
+    >>> frame = pd.DataFrame({"benchmark": "mmlu", "item": list("abcd") * 3,
+    ...                       "model": ["m1"] * 4 + ["m2"] * 4 + ["m3"] * 4,
+    ...                       "h_norm": [0.1, 0.5, 0.7, 0.9, 0.2, 0.4, 0.8, 0.6,
+    ...                                  0.9, 0.1, 0.5, 0.3]})
+    >>> res = hnorm_consistency(frame)
+    >>> res.pairs[["model_a", "model_b", "spearman_r"]]
+      model_a model_b  spearman_r
+    0      m1      m2         0.8
+    1      m1      m3        -0.4
+    2      m2      m3        -0.2
+    >>> res.summary.round(3)
+                 all
+    benchmark
+    mmlu       0.067
     """
 
     pairs: pd.DataFrame
     summary: pd.DataFrame
 
     def to_frame(self) -> pd.DataFrame:
+        """The summary table (:attr:`summary`), a copy."""
         return self.summary.copy()
 
 
@@ -254,11 +423,37 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
     by : str or None
         The split: the column of the groups, e.g. benchmarks (None: one group).
 
+    Returns
+    -------
+    ConsistencyResult
+        ``pairs`` (every model pair and benchmark: items, Spearman r) and ``summary`` (the mean r
+        per benchmark and subset, Table 16's columns).
+
     Notes
     -----
     App. H: ``r`` is Spearman's rank correlation (average ranks for ties) over the items both
     models answered; a subset's score is the plain mean of ``r`` over its model pairs (Table 16).
     A pair with constant ``H_norm`` in either model has undefined ``r`` (NaN, skipped in means).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. H, Table 16
+    (small-model and all-pair mean r). C. Spearman (1904), "The proof and measurement of association
+    between two things", American Journal of Psychology 15(1), 72-101.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import hnorm_consistency
+    >>> frame = pd.DataFrame({"benchmark": "mmlu", "item": list("abcd") * 3,
+    ...                       "model": ["m1"] * 4 + ["m2"] * 4 + ["m3"] * 4,
+    ...                       "h_norm": [0.1, 0.5, 0.7, 0.9, 0.2, 0.4, 0.8, 0.6,
+    ...                                  0.9, 0.1, 0.5, 0.3]})
+    >>> res = hnorm_consistency(frame, subsets={"small": ["m1", "m2"], "all": ["m1", "m2", "m3"]})
+    >>> res.summary.round(3)
+               small    all
+    benchmark
+    mmlu         0.8  0.067
     """
     if not isinstance(frame, pd.DataFrame):
         raise BenchkitTypeError(f"frame must be a DataFrame; got {type(frame).__name__}")
@@ -308,8 +503,35 @@ def hnorm_consistency(frame: Any, *, subsets: Mapping[str, Sequence[str]] | None
 class Agreement:
     """Agreement between two annotators (App. I, Table 17).
 
-    ``n``, Cohen's ``kappa`` (NaN when undefined: both annotators used one and the same category),
-    raw ``agreement``.
+    How reliably two people assign the taxonomy labels to the flagged items.
+
+    Parameters
+    ----------
+    n, kappa, agreement
+        The fields described under Attributes (built by :func:`annotation_agreement`).
+
+    Attributes
+    ----------
+    n : int
+        Items labelled by both annotators.
+    kappa : float
+        Cohen's kappa in [-1, 1]: 1 is perfect agreement, 0 the agreement expected by chance; NaN
+        when undefined (both annotators used one and the same category, as Table 17's ARC row).
+    agreement : float
+        Raw agreement: share of items with the same label, in [0, 1].
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. I (Table 17's
+    columns: n, kappa, agreement).
+
+    Examples
+    --------
+    Table 17's ARC row: every item labelled X1 by both, so kappa is undefined:
+
+    >>> from benchkit.landscape.steps import annotation_agreement
+    >>> annotation_agreement(["X1"] * 5, ["X1"] * 5)
+    Agreement(n=5, kappa=nan, agreement=1.0)
     """
 
     n: int
@@ -317,6 +539,7 @@ class Agreement:
     agreement: float
 
     def to_frame(self) -> pd.DataFrame:
+        """One row: ``n``, ``kappa``, ``agreement``."""
         return pd.DataFrame([{"n": self.n, "kappa": self.kappa, "agreement": self.agreement}])
 
 
@@ -325,6 +548,35 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
 
     ``kappa = (p_o - p_e) / (1 - p_e)``; undefined (NaN) when ``p_e = 1``, e.g. the ARC row of
     Table 17 where every item received X1.
+
+    Parameters
+    ----------
+    a, b : sequence
+        The two annotators' labels of the same items, in the same order (any hashable labels,
+        e.g. taxonomy codes or "Actionable"/"Excluded").
+
+    Returns
+    -------
+    Agreement
+        ``n``, ``kappa`` (chance-corrected) and ``agreement`` (raw share).
+
+    Notes
+    -----
+    ``p_o`` is the observed agreement and ``p_e = sum_c p_a(c) p_b(c)`` the agreement expected
+    from the two annotators' label frequencies.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, App. I, Table 17.
+    J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational and Psychological
+    Measurement 20(1), 37-46.
+
+    Examples
+    --------
+    >>> from benchkit.landscape.steps import annotation_agreement
+    >>> res = annotation_agreement(["A2", "X1", "X1", "A4", "X2"], ["A2", "X1", "X2", "A4", "X2"])
+    >>> res.n, round(res.kappa, 3), res.agreement
+    (5, 0.737, 0.8)
     """
     a, b = list(a), list(b)
     if len(a) != len(b) or not a:
@@ -332,10 +584,8 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
                                  f"and {len(b)}")
     n = len(a)
     po = sum(x == y for x, y in zip(a, b)) / n
-    cats = set(a) | set(b)
-    pe = sum((a.count(c) / n) * (b.count(c) / n) for c in cats)
-    kappa = float("nan") if pe >= 1.0 else (po - pe) / (1.0 - pe)
-    return Agreement(n, float(kappa), float(po))
+    codes = pd.factorize(pd.Series(a + b, dtype=object))[0]  # any hashable labels, mixed types too
+    return Agreement(n, cohen_kappa(codes[:n], codes[n:]), float(po))
 
 
 # ----------------------------------------------------------------------------- validation
@@ -343,9 +593,20 @@ def annotation_agreement(a: Sequence[Any], b: Sequence[Any]) -> Agreement:
 class FlagValidation:
     """A flag set validated against expert labels (one row of Table 6).
 
+    How well a flagging signal finds the items experts call flawed, compared with inspecting items
+    at random: recall, precision, F1, enrichment over the base rate and an exact p-value.
+
+    Parameters
+    ----------
+    signal, universe, positives, flagged, true_positives, recall, precision, f1, base_rate
+        The fields described under Attributes (built by :func:`validate_flags`).
+    enrichment, p_value, n_outside
+        The fields described under Attributes.
+
     Attributes
     ----------
     signal : str
+        The name of the flag set (a row label of Table 6).
     universe : int
         Items that have an expert label (the population; 373 in the paper).
     positives : int
@@ -353,8 +614,14 @@ class FlagValidation:
     flagged : int
         Flagged items inside the universe.
     true_positives : int
-    recall, precision, f1 : float
-        NaN where undefined (no positives / nothing flagged).
+        Flagged items the experts label as flawed.
+    recall : float
+        ``true_positives / positives``: share of the flawed items found (NaN without positives).
+    precision : float
+        ``true_positives / flagged``: share of the flags that are flawed (NaN when nothing is
+        flagged).
+    f1 : float
+        Harmonic mean of precision and recall (NaN where undefined).
     base_rate : float
         ``positives / universe``: the precision of random inspection.
     enrichment : float
@@ -364,6 +631,23 @@ class FlagValidation:
         random from the universe.
     n_outside : int
         Flagged items without an expert label (not counted; reported so nothing is dropped silently).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.3, Table 6.
+
+    Examples
+    --------
+    Table 6's noise-injection row from its counts (2 flagged, both among the 9 flawed items of the
+    373-item MMLU-Redux overlap):
+
+    >>> from benchkit.landscape.steps import validate_flags
+    >>> universe = [f"q{i}" for i in range(373)]
+    >>> res = validate_flags(["q0", "q1"], universe[:9], universe=universe)
+    >>> round(res.recall, 3), res.precision, round(res.f1, 3), round(res.enrichment, 1)
+    (0.222, 1.0, 0.364, 41.4)
+    >>> round(res.p_value, 4)
+    0.0005
     """
 
     signal: str
@@ -380,6 +664,7 @@ class FlagValidation:
     n_outside: int
 
     def to_frame(self) -> pd.DataFrame:
+        """One row with every field."""
         return pd.DataFrame([self.__dict__])
 
 
@@ -399,12 +684,19 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
     Parameters
     ----------
     flagged : collection of item ids, or boolean Series indexed by item
-    expert : boolean Series indexed by item (True = flawed; its index is the default universe),
-        or a collection of flawed item ids (then ``universe`` is required)
+        The items a signal flags (e.g. ``noise_failures(...).flagged``).
+    expert : boolean Series or collection of item ids
+        Expert labels: a boolean Series indexed by item (True = flawed; its index is the default
+        universe), or a collection of flawed item ids (then ``universe`` is required).
     universe : collection of item ids, optional
         The items with an expert label (the paper's 373-item MMLU-Redux overlap).
     name : str, default "signal"
         The label of the flag set in the result.
+
+    Returns
+    -------
+    FlagValidation
+        Counts, recall, precision, F1, base rate, enrichment and the exact p-value.
 
     Notes
     -----
@@ -412,6 +704,21 @@ def validate_flags(flagged: Any, expert: Any, *, universe: Any = None,
     precision / (positives / universe), p = P(X >= TP) for X hypergeometric (universe, positives,
     flagged), computed exactly (:func:`benchkit.stats.hypergeom_sf`). The paper's rows are
     reproduced from their counts: 2 flagged, 2 TP, 9 of 373 -> 0.222 / 1.000 / 0.364 / 41.4x / 0.0005.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.3, Table 6. A. P. Gema
+    et al. (2025), "Are We Done with MMLU?",
+    arXiv:2406.04127 (MMLU-Redux, the expert labels).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import validate_flags
+    >>> expert = pd.Series([True, True, False, False, False, False], index=list("abcdef"))
+    >>> res = validate_flags(["a", "c", "z"], expert, name="noise")
+    >>> res.true_positives, res.recall, res.precision, res.enrichment, res.n_outside
+    (1, 0.5, 0.5, 1.5, 1)
     """
     fl = _as_set("flagged", flagged)
     if isinstance(expert, pd.Series) and (expert.dtype == bool or str(expert.dtype) == "boolean"):
@@ -448,6 +755,40 @@ def validation_table(signals: Mapping[str, Any], expert: Any, *, universe: Any =
 
     Columns ``Flagged, Recall, Precision, F1, Enrichment, p``; the baseline row has precision =
     base rate and enrichment 1.0.
+
+    Parameters
+    ----------
+    signals : mapping of str to collection
+        Signal name -> flagged items (as ``flagged`` of :func:`validate_flags`), e.g.
+        ``{"Noise injection": ..., "Noise injection | LLM classifier": ...}``.
+    expert : boolean Series or collection of item ids
+        Expert labels (see :func:`validate_flags`).
+    universe : collection of item ids, optional
+        The labelled items (required when ``expert`` is a collection of ids).
+    random_baseline : bool, default True
+        Add the "Random baseline" row.
+
+    Returns
+    -------
+    DataFrame
+        Indexed by ``Signal``: ``Flagged``, ``TP``, ``Recall``, ``Precision``, ``F1``,
+        ``Enrichment``, ``p``.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 6.3, Table 6.
+
+    Examples
+    --------
+    Table 6's first row and the random baseline, from the paper's counts:
+
+    >>> from benchkit.landscape.steps import validation_table
+    >>> universe = [f"q{i}" for i in range(373)]
+    >>> validation_table({"Noise injection": ["q0", "q1"]}, universe[:9], universe=universe).round(3)
+                     Flagged   TP  Recall  Precision     F1  Enrichment      p
+    Signal
+    Noise injection      2.0  2.0   0.222      1.000  0.364      41.444  0.001
+    Random baseline      NaN  NaN     NaN      0.024    NaN       1.000    NaN
     """
     rows = []
     res = None

@@ -31,7 +31,7 @@ from benchkit.landscape._mpd import mpd
 from benchkit.landscape._points import LandscapePoints
 
 __all__ = ["LandscapeView", "ViewStats", "Moves", "landscape_view", "ALL", "NO_VARIANT",
-           "LABEL_COLUMNS", "EXACT_LIMIT", "BRUSH_ORDERS"]
+           "LABEL_COLUMNS", "EXACT_LIMIT", "PAIR_CACHE_LIMIT", "BRUSH_ORDERS"]
 
 #: Picker value meaning "pool every model / group".
 ALL = "(all)"
@@ -41,8 +41,15 @@ NO_VARIANT = "(none)"
 LABEL_COLUMNS = ("error_type", "expert_label", "label", "taxonomy")
 _TEXT_COLUMNS = ("text", "question")
 #: Views with at most this many points get the exact MPD by default (about 0.1 s at 50,000 points);
-#: larger views get the sampled-pairs estimate with its standard error (Sec. 3.3; exact on request).
+#: larger views get the sampled-pairs estimate with its standard error (Sec. 3.3; exact on request),
+#: unless their variant's cell-pair sums are cached (:data:`PAIR_CACHE_LIMIT`).
 EXACT_LIMIT = 50_000
+#: A variant with at most this many points has the distance sums of every pair of its (model, group)
+#: cells computed once, on its first view (one pass over all its pairs: ~1.6 s at 60,000 points in
+#: small cells on 2 cores, less when cells of 16,384+ points use float32);
+#: :meth:`LandscapeView.view_stats` then gives every view of it -- a union of cells -- its exact
+#: MPD in O(cells^2) additions.
+PAIR_CACHE_LIMIT = 60_000
 #: Orders of a brushed list besides a column name: "stratified" (round-robin over models).
 BRUSH_ORDERS = ("stratified",)
 _SAMPLED_PAIRS = 200_000
@@ -57,19 +64,46 @@ def _mpd_sampled(xy: np.ndarray, n_pairs: int, rng: Any):
 class ViewStats:
     """Summary of one view's points (Sec. 3.3, Tables 1-4).
 
+    The numbers the explorer prints beside a view: its size, MPD, mean ``H_norm`` and
+    ``P_top1`` and accuracy (what Tables 1-4 report per benchmark and variant).
+
+    Parameters
+    ----------
+    n_points, mpd, mean_h_norm, mean_p_top1, accuracy, mpd_method, mpd_se
+        The fields described under Attributes (built by :meth:`LandscapeView.stats`).
+
     Attributes
     ----------
     n_points : int
+        Points in the view.
     mpd : float
         Mean pairwise distance of the pooled view points (:func:`benchkit.landscape.steps.mpd`): exact,
         or the sampled-pairs estimate (see ``mpd_method``); NaN below 2 points.
-    mean_h_norm, mean_p_top1 : float
+    mean_h_norm : float
+        Mean normalized residual entropy of the points (Table 1's mean ``H_norm``).
+    mean_p_top1 : float
+        Mean top-option probability (model confidence).
     accuracy : float
         Mean correctness (NaN when correctness is unknown).
     mpd_method : str
         ``"exact"`` or ``"sampled"``.
     mpd_se : float
         Standard error of a sampled estimate (0 for exact; NaN below 2 points).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.3, Tables 1-4.
+
+    Examples
+    --------
+    The weakest model of the MCQ sample: unsure (low ``P_top1``) and mostly wrong:
+
+    >>> from benchkit.simulate import load_sample
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> view = landscape_view(load_sample("mcq"))
+    >>> st = view.stats(view.view_rows(model="sim-mcq-1"))
+    >>> st.n_points, round(st.mpd, 3), round(st.mean_p_top1, 3), round(st.accuracy, 3)
+    (300, 0.282, 0.552, 0.047)
     """
 
     n_points: int
@@ -89,12 +123,44 @@ class ViewStats:
 class Moves:
     """Per-point moves from one variant to another (the before/after view).
 
+    Where each (model, item) point goes under a perturbation, e.g. from the baseline to noise
+    injection (Sec. 3.4): long moves towards ``P_top1 = 1`` are items the distractors made hard.
+
+    Parameters
+    ----------
+    frame
+        The field described under Attributes (built by :meth:`LandscapeView.moves`).
+
     Attributes
     ----------
     frame : DataFrame
         One row per (model, item) present in both variants: ``row_before, row_after, model, item,
         x0, y0, x1, y1, distance`` (Euclidean length of the move in the landscape), in the order of
         the before variant's rows.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.4 (perturbations),
+    Sec. 5.3-5.4.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> meta = pd.DataFrame({"model": "m1", "item": ["q1", "q2", "q1", "q2"],
+    ...                      "variant": ["baseline", "baseline", "noise", "noise"]})
+    >>> pts = points([[0.5, 0.3, 0.1, 0.1], [0.4, 0.4, 0.1, 0.1],
+    ...               [0.97, 0.01, 0.01, 0.01], [0.9, 0.05, 0.03, 0.02]],
+    ...              meta=meta, answer=[0, 1, 0, 1])
+    >>> view = landscape_view(pts)
+    >>> moves = view.moves(view.view_rows(variant="baseline"), view.view_rows(variant="noise"))
+    >>> moves.to_frame()[["item", "x0", "x1", "distance"]].round(3)
+      item   x0    x1  distance
+    0   q1  0.5  0.97     0.489
+    1   q2  0.4  0.90     0.521
+    >>> moves.largest(1)["item"].tolist()
+    ['q2']
     """
 
     frame: pd.DataFrame
@@ -119,6 +185,15 @@ class Moves:
 class LandscapeView:
     """Landscape points with their metadata, ready for the explorer.
 
+    The view model of :class:`benchkit.widgets.LandscapeExplorer`: everything it shows (the
+    points of a model / group / variant, their MPD and means, densities, moves between variants,
+    the items in a brushed box) is a method here, computed without Jupyter.
+
+    Parameters
+    ----------
+    frame, items, option_labels, group_column, label_column, name, points
+        The fields described under Attributes (built by :func:`landscape_view`).
+
     Attributes
     ----------
     frame : DataFrame
@@ -129,13 +204,30 @@ class LandscapeView:
         Indexed by item id: ``text`` (or None), ``options`` (list of str or None), ``answer`` (key),
         ``label`` (expert label or None).
     option_labels : tuple of str
+        The option letters (``A, B, ...``), in column order of the ``p_<label>`` columns.
     group_column : str
         Item column the group picker uses (default ``"benchmark"``).
     label_column : str or None
         Item column shown as the expert label.
     name : str or None
+        The data's name (the ResponseSet's), shown by the explorer.
     points : LandscapePoints
         The points as computed by :func:`benchkit.landscape.steps.points`.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.3, Fig. 2, Tables
+    1-4.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import load_sample
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> view = landscape_view(load_sample("mcq"))
+    >>> len(view), view.models[:2], view.groups, view.option_labels
+    (2400, ['sim-mcq-1', 'sim-mcq-2'], ['sim'], ('A', 'B', 'C', 'D'))
+    >>> round(view.stats(view.view_rows(model="sim-mcq-1")).mpd, 3)
+    0.282
     """
 
     frame: pd.DataFrame
@@ -234,24 +326,127 @@ class LandscapeView:
         method = check_choice("method", method, ("exact", "sampled", "auto"))
         rows = np.asarray(rows, dtype=np.int64)
         n = len(rows)
+        if method == "auto":
+            method = "exact" if n <= EXACT_LIMIT else "sampled"
+        m, se = float("nan"), float("nan")
+        if n >= 2 and method == "exact":
+            m, se = mpd(self._xy(rows)).mpd, 0.0
+        elif n >= 2:
+            r = _mpd_sampled(self._xy(rows), check_int("n_pairs", n_pairs, min=2), rng)
+            m, se = r.mpd, r.se
+        return self._summary(rows, m, se, method)
+
+    def _xy(self, rows: np.ndarray) -> np.ndarray:
+        c = self.codes
+        return np.column_stack([c["x"][rows], c["y"][rows]])
+
+    def _summary(self, rows: np.ndarray, m: float, se: float, method: str) -> ViewStats:
+        n = len(rows)
         nan = float("nan")
         if n == 0:
             return ViewStats(0, nan, nan, nan, nan, "exact", nan)
         c = self.codes
-        xy = np.column_stack([c["x"][rows], c["y"][rows]])
-        if method == "auto":
-            method = "exact" if n <= EXACT_LIMIT else "sampled"
-        if n < 2:
-            m, se = nan, nan
-        elif method == "exact":
-            m, se = mpd(xy).mpd, 0.0
-        else:
-            r = _mpd_sampled(xy, check_int("n_pairs", n_pairs, min=2), rng)
-            m, se = r.mpd, r.se
         corr = c["c"][rows]
         acc = float((corr == 1).mean()) if (corr >= 0).all() else nan
-        return ViewStats(n, float(m), float(xy[:, 1].mean()), float(xy[:, 0].mean()), acc, method,
-                         float(se))
+        return ViewStats(n, float(m), float(c["y"][rows].mean()), float(c["x"][rows].mean()), acc,
+                         method, float(se))
+
+    @cached_property
+    def _pair_sums(self) -> dict:
+        return {}
+
+    def cell_pair_sums(self, variant: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Distance sums between the (model, group) cells of one variant, computed once.
+
+        Returns ``(cells, counts, S)``: ``cells`` (C, 2) model and group codes (indices into
+        :attr:`models` / :attr:`groups`) of the non-empty cells, ``counts`` (C,) their points and
+        ``S`` (C, C) with ``S[a, b]`` (``a <= b``) the sum of the distances between the points of
+        cells a and b (pairs ``i < j`` when ``a == b``); ``S`` is upper triangular.
+
+        One pass of the tiled kernel over all pairs of the variant, with tiles that never
+        straddle two cells; each cell pair's tile partials are added with :func:`math.fsum`. A
+        pair of cells of at least ``FLOAT32_FROM`` (16,384) points each is summed from float32
+        coordinates (relative error below 1e-9, as :func:`benchkit.landscape.steps.pairwise_distance_sum`),
+        every other cell pair from float64 coordinates (~1e-15).
+        """
+        import math
+
+        from benchkit._kernels import mpd as kmpd
+        from benchkit.landscape._mpd import _SERIAL_BELOW
+        from benchkit.landscape._mpd import FLOAT32_FROM
+        from benchkit.landscape._mpd import _planar_coordinates
+
+        lv = self._levels
+        self._check("variant", variant, lv["variant"], False)
+        if variant in self._pair_sums:
+            return self._pair_sums[variant]
+        c = self.codes
+        rows = np.flatnonzero(c["v"] == lv["variant"].index(variant))
+        G = max(len(lv["group"]), 1)
+        cell = c["m"][rows].astype(np.int64) * G + c["g"][rows]
+        order = np.argsort(cell, kind="stable")
+        rows, cell = rows[order], cell[order]
+        ucell, counts = np.unique(cell, return_counts=True)
+        C = ucell.size
+        S = np.zeros((C, C))
+        if rows.size >= 2:
+            starts, seg = kmpd.tile_starts(counts, 512)
+            bi, bj = kmpd.tile_tasks(starts.size - 1, 1)
+            xy = self._xy(rows)
+            # float32 coordinates only for pairs of two cells of >= FLOAT32_FROM points (relative
+            # error of each such cell-pair sum <= 1e-9); float64 for every other cell pair
+            big = counts[seg] >= FLOAT32_FROM
+            parts = np.empty(bi.size)
+            for use32 in (False, True):
+                t = np.flatnonzero((big[bi] & big[bj]) == use32)
+                if t.size:
+                    x, y = _planar_coordinates(xy, float32=use32)
+                    fn = kmpd.pair_sums_tiles if rows.size >= _SERIAL_BELOW else kmpd.pair_sums_tiles_serial
+                    parts[t] = fn(x, y, starts, bi[t], bj[t])
+            key = seg[bi] * C + seg[bj]  # tiles are in cell order: seg[bi] <= seg[bj]
+            o = np.argsort(key, kind="stable")
+            key, parts = key[o], parts[o]
+            cuts = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
+            for lo, hi in zip(cuts[:-1], cuts[1:]):
+                S.flat[key[lo]] = math.fsum(parts[lo:hi].tolist())
+        out = (np.column_stack([ucell // G, ucell % G]), counts, S)
+        self._pair_sums[variant] = out
+        return out
+
+    def pair_cacheable(self, variant: str) -> bool:
+        """Whether ``variant`` has at most :data:`PAIR_CACHE_LIMIT` points (:meth:`view_stats`)."""
+        lv = self._levels
+        self._check("variant", variant, lv["variant"], False)
+        return int(np.count_nonzero(self.codes["v"] == lv["variant"].index(variant))) <= PAIR_CACHE_LIMIT
+
+    def view_stats(self, *, model: str = ALL, group_value: str = ALL, variant: str | None = None,
+                   method: str = "auto", n_pairs: int = _SAMPLED_PAIRS, rng: Any = 0) -> ViewStats:
+        """:meth:`stats` of a view, with the exact MPD from the cached cell-pair sums.
+
+        When the variant has at most :data:`PAIR_CACHE_LIMIT` points, ``"auto"`` and ``"exact"``
+        take the view's MPD from :meth:`cell_pair_sums`: the view is a union of (model, group)
+        cells, so its pair-distance sum is the ``math.fsum`` of the cached sums of its cell pairs
+        (O(cells^2) additions; equal to the pairwise mean of the view's points to 1e-9 relative).
+        Otherwise as :meth:`stats`.
+        """
+        method = check_choice("method", method, ("exact", "sampled", "auto"))
+        lv = self._levels
+        variant = lv["variant"][0] if variant is None else variant
+        rows = self.view_rows(model=model, group_value=group_value, variant=variant)
+        if method == "sampled" or not self.pair_cacheable(variant):
+            return self.stats(rows, method=method, n_pairs=n_pairs, rng=rng)
+        import math
+
+        cells, counts, S = self.cell_pair_sums(variant)
+        keep = np.ones(len(counts), dtype=bool)
+        if model != ALL:
+            keep &= cells[:, 0] == lv["model"].index(model)
+        if group_value != ALL:
+            keep &= cells[:, 1] == lv["group"].index(group_value)
+        n = int(counts[keep].sum())
+        m = math.fsum(S[np.ix_(keep, keep)].ravel().tolist()) / (n * (n - 1) // 2) if n >= 2 else \
+            float("nan")
+        return self._summary(rows, m, 0.0 if n >= 2 else float("nan"), "exact")
 
     def density_counts(self, rows: Any, *, bins: int = 40) -> np.ndarray:
         """2-D histogram of ``rows`` over [0, 1] x [0, 1]: ``counts[i, j]`` for x bin i, y bin j.
@@ -467,12 +662,38 @@ def landscape_view(source: Any, *, items: pd.DataFrame | None = None, by: str = 
     Returns
     -------
     LandscapeView
+        ``frame`` (one row per point), ``items`` (text, options, key, label per item) and the
+        methods the explorer calls.
 
     Notes
     -----
     Coordinates are those of :func:`benchkit.landscape.steps.points` (Sec. 3.1-3.2: ``P_top1`` and
     ``H_norm`` over the offered options). Correctness is the responses' ``correct`` column
     (ResponseSet input), so variants that move the key (positional bias) stay right.
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.3, Fig. 2.
+
+    Examples
+    --------
+    From points whose metadata names the model, the item and the benchmark (the group picker):
+
+    >>> import pandas as pd
+    >>> from benchkit.landscape.steps import points
+    >>> from benchkit.landscape.explore import landscape_view
+    >>> meta = pd.DataFrame({"model": ["m1", "m1", "m2", "m2"], "item": ["q1", "q2"] * 2,
+    ...                      "benchmark": ["arc", "mmlu"] * 2})
+    >>> view = landscape_view(points([[0.6, 0.2, 0.2], [0.5, 0.4, 0.1], [0.9, 0.05, 0.05],
+    ...                               [0.3, 0.3, 0.4]], meta=meta, answer=[0, 1, 0, 2]))
+    >>> view.models, view.groups, view.variants
+    (['m1', 'm2'], ['arc', 'mmlu'], ['(none)'])
+    >>> view.frame[["model", "item", "group", "pred", "correct"]]
+      model item group pred  correct
+    0    m1   q1   arc    A     True
+    1    m1   q2  mmlu    A    False
+    2    m2   q1   arc    A     True
+    3    m2   q2  mmlu    C     True
     """
     from benchkit.landscape.responses import map_points
     from benchkit.response_set import ResponseSet

@@ -25,20 +25,28 @@ def map_points(rs: Any, *, variant: str | Sequence[str] | None = None,
                item_columns: Sequence[str] = ("benchmark", "source")) -> LandscapePoints:
     """Landscape points of every principal response of ``rs`` that has option probabilities.
 
+    The entry point of the probability-landscape audit: every (model, item[, variant]) response
+    becomes one point ``(P_top1, H_norm)``, the model's confidence in its answer and the
+    competition among the options it did not choose. The points feed the benchmark-level summaries
+    (mean ``H_norm`` and the mean pairwise distance, :func:`benchkit.landscape.steps.mpd`) and the
+    item-level noise-injection flags (:func:`benchkit.landscape.steps.noise_failures`).
+
     Parameters
     ----------
     rs : ResponseSet
         Built with ``option_probs`` or ``option_logprobs`` (softmaxed over the options at
         construction).
     variant : str or list of str, optional
-        Keep these variants (default: all).
+        Keep these variants (default: all), e.g. ``"baseline"`` and ``"noise"`` of
+        :data:`benchkit.landscape.VARIANTS`.
     correct : {"responses", "items"}
         Where correctness comes from. ``"responses"`` (default): the ``correct`` column of the
         responses (right for variants that move the key, e.g. positional bias), carried as the
         ``correct`` column of ``to_frame()``; the points then have no ``answer``. ``"items"``:
         ``pred == answer_key`` of the items table (one key per item for every variant).
-    item_columns : sequence of str
-        Item-table columns copied into the point metadata when present.
+    item_columns : sequence of str, default ("benchmark", "source")
+        Item-table columns copied into the point metadata when present (the splits of the
+        per-benchmark tables).
 
     Returns
     -------
@@ -49,7 +57,28 @@ def map_points(rs: Any, *, variant: str | Sequence[str] | None = None,
     Notes
     -----
     Only principal responses are used (one point per (model, item, variant)), so repeated samples
-    do not count several times in MPD.
+    do not count several times in MPD. The coordinates are those of
+    :func:`benchkit.landscape.steps.points` over the item's options (Sec. 3.1-3.2).
+
+    References
+    ----------
+    "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372, Sec. 3.1-3.2
+    (item representation), Sec. 4.3 (option probabilities from the letter logits).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import load_sample
+    >>> from benchkit.landscape import map_points
+    >>> rs = load_sample("mcq")                      # 300 items x 8 models, option probabilities
+    >>> pts = map_points(rs)
+    >>> len(pts), list(pts.meta.columns)
+    (2400, ['model', 'item', 'benchmark', 'correct'])
+    >>> frame = pts.to_frame()
+    >>> frame.groupby("model")[["p_top1", "h_norm"]].mean().round(2).head(2)
+               p_top1  h_norm
+    model
+    sim-mcq-1    0.55    0.73
+    sim-mcq-2    0.63    0.69
     """
     from benchkit.response_set import ResponseSet
 

@@ -83,6 +83,23 @@ def normalize_difficulty(
     step 4) without fixing the map; DESIGN fixes min-max as the default and the logistic map as the
     option. Min-max puts the easiest item at 0 and the hardest at 1, so the two boundary gaps of
     :func:`max_gap` are zero. If all difficulties are equal (zero range), every item maps to 0.5.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. "A measure-based view of benchmarks" (difficulties
+       z_i in [0, 1]); Figure 2, step 4 (metrics over the normalized difficulty distribution).
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import normalize_difficulty
+    >>> b = [-2.0, -1.0, 0.0, 0.5, 3.0]                  # 1PL difficulties (logits)
+    >>> normalize_difficulty(b)
+    array([0. , 0.2, 0.4, 0.5, 1. ])
+    >>> normalize_difficulty(b, method="logistic").round(3)
+    array([0.119, 0.269, 0.5  , 0.622, 0.953])
+    >>> normalize_difficulty([1.0], reference=b)         # a new item on the benchmark's axis
+    array([0.6])
     """
     b = _difficulties("b", b)
     check_choice("method", method, ("minmax", "logistic"))
@@ -196,6 +213,9 @@ def ddm(z: Any, *, target: Any = "uniform") -> float:
     Returns
     -------
     float
+        The 1-Wasserstein distance in [0, 1] (difficulty units): how much mass, moved how far,
+        turns the benchmark's difficulty distribution into the target; 0 = the benchmark weights
+        difficulty exactly as the target. Table 1 highlights DDM >= 0.10.
 
     Notes
     -----
@@ -203,6 +223,21 @@ def ddm(z: Any, *, target: Any = "uniform") -> float:
     caption fixes the reference as "a same-size empirical uniform distribution on [0, 1]", and
     DESIGN fixes its atoms at (i - 0.5)/n. In one dimension :math:`W_1 = \int |F_B - F_\mu|`, the
     area between the two ECDFs that the paper's explorer shades. Lower is better.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. "Two diagnostic metrics" (DDM(B; mu) := W_1(nu_B,
+       mu)), Theorem 2.1, Table 1.
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import ddm
+    >>> z = [0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9]     # normalized difficulties of 8 items
+    >>> ddm(z)                         # against the same-size uniform at (i - 0.5)/8
+    0.11875
+    >>> round(ddm(z, target="lebesgue"), 6)
+    0.124375
     """
     zz = _unit("z", z)
     zs = np.sort(zz)
@@ -236,8 +271,42 @@ def ddm(z: Any, *, target: Any = "uniform") -> float:
 class Gap:
     """One uncovered interval ``[left, right]`` of the difficulty axis.
 
-    ``left_index`` / ``right_index`` are the positions (in the input order) of the items at its
-    ends, or -1 for the boundary 0 (left) or 1 (right). ``rank`` is 1 for the widest gap.
+    A gap is a difficulty range where the benchmark has no item: an improvement confined to a gap
+    wider than the maximum gap can stay invisible to the benchmark (Theorem 2.3), and its
+    midpoint is the target difficulty of a new item (gap filling).
+
+    Parameters
+    ----------
+    left, right, width, left_index, right_index, rank
+        The fields below (see Attributes); built by :func:`max_gap` and :func:`top_gaps`.
+
+    Attributes
+    ----------
+    left : float
+        Lower end z_(j) of the gap (0 for the gap next to 0).
+    right : float
+        Upper end z_(j+1) of the gap (1 for the gap next to 1).
+    width : float
+        right - left, in [0, 1]: the length of difficulty axis with no item.
+    left_index : int
+        Position (in the input order) of the item at the lower end; -1 for the boundary 0.
+    right_index : int
+        Position of the item at the upper end; -1 for the boundary 1.
+    rank : int
+        1 for the widest gap, 2 for the next, ...
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. "Two diagnostic metrics" (Maximum Gap),
+       "Difficulty-targeted gap filling".
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import max_gap
+    >>> g = max_gap([0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9])
+    >>> g.left, g.right, g.width, round(g.midpoint, 3)
+    (0.4, 0.8, 0.4, 0.6)
     """
 
     left: float
@@ -266,7 +335,34 @@ class Gap:
 
 @result
 class TopGaps:
-    """The ``k`` widest gaps, widest first (ties: leftmost first)."""
+    """The ``k`` widest gaps, widest first (ties: leftmost first).
+
+    Parameters
+    ----------
+    gaps, n_items
+        The fields below (see Attributes); built by :func:`top_gaps`.
+
+    Attributes
+    ----------
+    gaps : tuple of Gap
+        The gaps, widest first; ``total`` is the sum of their widths (the Top-k Gap Sum of
+        Table 1, highlighted when >= 0.30 for k = 5).
+    n_items : int
+        Items on the difficulty axis.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Table 1 (Top-5 Sum: the sum of the five largest
+       gaps).
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import top_gaps
+    >>> tg = top_gaps([0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9], k=3)
+    >>> tg.widths.round(2).tolist(), round(tg.total, 2)
+    ([0.4, 0.15, 0.1], 0.65)
+    """
 
     gaps: tuple[Gap, ...]
     n_items: int
@@ -327,6 +423,20 @@ def max_gap(z: Any) -> Gap:
     -----
     Paper, "Maximum Gap": the intervals next to 0 and 1 count (:math:`z_{(0)} := 0`,
     :math:`z_{(n+1)} := 1`). Tied items give zero-width gaps.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. "Two diagnostic metrics" (Maximum Gap G(B)),
+       Theorem 2.3, Table 1.
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import max_gap
+    >>> z = [0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9]     # normalized difficulties of 8 items
+    >>> g = max_gap(z)
+    >>> float(g), g.left_index, g.right_index      # between items 5 and 6 (0-based)
+    (0.4, 5, 6)
     """
     zz = _unit("z", z)
     knots, widths, idx = _all_gaps(zz)
@@ -353,6 +463,22 @@ def top_gaps(z: Any, *, k: int = 5) -> TopGaps:
     Notes
     -----
     Table 1 caption: "Top-5 Sum is the sum of the five largest such gaps".
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. "Two diagnostic metrics" (Maximum Gap), Table 1
+       (Top-5 Sum).
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import top_gaps
+    >>> z = [0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9]     # normalized difficulties of 8 items
+    >>> top_gaps(z, k=3).to_frame()[["rank", "left", "right", "width"]]
+       rank  left  right  width
+    0     1  0.40    0.8   0.40
+    1     2  0.15    0.3   0.15
+    2     3  0.80    0.9   0.10
     """
     zz = _unit("z", z)
     k = check_int("k", k, min=1)
@@ -372,7 +498,40 @@ def top_gaps(z: Any, *, k: int = 5) -> TopGaps:
 # ----------------------------------------------------------------------------------------------
 @result
 class MeasureSummary:
-    """DDM, maximum gap and top-k gaps of one benchmark (one row of Table 1)."""
+    """DDM, maximum gap and top-k gaps of one benchmark (one row of Table 1).
+
+    Parameters
+    ----------
+    name, z, ddm, max_gap, top_gaps, target
+        The fields below (see Attributes); built by :func:`summarize`.
+
+    Attributes
+    ----------
+    name : str
+        The benchmark's label.
+    z : ndarray (n,)
+        Its normalized difficulties in [0, 1].
+    ddm : float
+        DDM = W_1(nu_B, mu) in [0, 1]; lower is better (highlighted >= 0.10).
+    max_gap : float
+        G(B), the widest uncovered interval, in [0, 1]; lower is better (highlighted >= 0.10).
+    top_gaps : TopGaps
+        The k widest gaps; ``top_sum`` is their total (highlighted >= 0.30 for k = 5).
+    target : str
+        The DDM target: "uniform", "lebesgue" or "custom".
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. "Two diagnostic metrics", Table 1.
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import summarize
+    >>> s = summarize([0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9], k=3, name="toy")
+    >>> s.ddm, s.max_gap, round(s.top_sum, 2), s.n_items
+    (0.11875, 0.4, 0.65, 8)
+    """
 
     name: str
     z: np.ndarray
@@ -403,9 +562,27 @@ def summarize(z: Any, *, k: int = 5, target: Any = "uniform", name: str = "bench
         Normalized difficulties in [0, 1].
     k : int
         Number of top gaps (default 5).
-    target : see :func:`ddm`
+    target : "uniform", "lebesgue", array_like, (values, weights) or a distribution
+        The DDM target (see :func:`ddm`; default the same-size uniform).
     name : str
         Label used in tables.
+
+    Returns
+    -------
+    MeasureSummary
+        One benchmark's Table 1 row with its gaps.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. "Two diagnostic metrics", Table 1.
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import summarize
+    >>> s = summarize([0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9], name="toy")
+    >>> round(s.ddm, 4), s.max_gap, round(s.top_sum, 2)
+    (0.1187, 0.4, 0.8)
     """
     zz = _unit("z", z)
     tg = top_gaps(zz, k=k)
@@ -416,7 +593,35 @@ def summarize(z: Any, *, k: int = 5, target: Any = "uniform", name: str = "bench
 
 @result
 class MeasureTable:
-    """The paper's Table 1 for many benchmarks: DDM, Max Gap, Top-k Sum, # and the highlights."""
+    """The paper's Table 1 for many benchmarks: DDM, Max Gap, Top-k Sum, # and the highlights.
+
+    Parameters
+    ----------
+    summaries, thresholds, k
+        The fields below (see Attributes); built by :func:`tabulate_measures`.
+
+    Attributes
+    ----------
+    summaries : tuple of MeasureSummary
+        One summary per benchmark, in input order (index by name: ``table["mbpp"]``).
+    thresholds : (float, float, float)
+        Highlight thresholds for DDM, Max Gap and Top-k Sum (the paper's 0.10, 0.10, 0.30).
+    k : int
+        Number of gaps summed in the Top-k Sum (the paper's 5).
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. Table 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.measure.steps import tabulate_measures
+    >>> t = tabulate_measures({"a": [-2.0, -1.0, 0.0, 0.5, 3.0], "b": np.linspace(-2, 2, 9)})
+    >>> t.counts()           # benchmarks highlighted per metric
+    {'DDM': 1, 'Max Gap': 2, 'Top-5 Sum': 2}
+    """
 
     summaries: tuple[MeasureSummary, ...]
     thresholds: tuple[float, float, float]
@@ -467,7 +672,8 @@ def tabulate_measures(
         Applied to each benchmark separately (default "minmax", as in the paper).
     k : int
         Top-k gaps (default 5).
-    target : see :func:`ddm`
+    target : "uniform", "lebesgue", array_like, (values, weights) or a distribution
+        The DDM target (see :func:`ddm`; default the same-size uniform of Table 1).
     thresholds : (float, float, float)
         Highlight thresholds for DDM, Max Gap and Top-k Sum; default (0.10, 0.10, 0.30), the
         paper's Table 1 caption ("DDM >= 0.10, Max Gap >= 0.10, or Top-5 Sum >= 0.30").
@@ -475,6 +681,22 @@ def tabulate_measures(
     Returns
     -------
     MeasureTable
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Table 1 (DDM, Max Gap, Top-5 Sum and the
+       highlights).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.measure.steps import tabulate_measures
+    >>> t = tabulate_measures({"a": [-2.0, -1.0, 0.0, 0.5, 3.0], "b": np.linspace(-2, 2, 9)})
+    >>> t.to_frame()[["Benchmark", "DDM", "Max Gap", "Top-5 Sum", "#"]].round(3)
+      Benchmark    DDM  Max Gap  Top-5 Sum  #
+    0         a  0.120    0.500      1.000  5
+    1         b  0.031    0.125      0.625  9
     """
     if not isinstance(benchmarks, Mapping) or len(benchmarks) == 0:
         raise BenchkitTypeError(

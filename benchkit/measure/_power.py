@@ -9,6 +9,7 @@ import pandas as pd
 from benchkit._parallel import blocked_map
 from benchkit._parallel import check_n_jobs
 from benchkit._random import check_rng
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
@@ -27,8 +28,42 @@ from benchkit.measure._metrics import max_gap
 def covered_items_worst_case(z: Any, w: float) -> tuple[int, float]:
     """Fewest items strictly inside an open interval ``(c, c + w)`` within [0, 1], and its ``c``.
 
+    The worst placement of an improved interval of width w in Theorem 2.3: where it covers the
+    fewest benchmark items. When it covers none (w <= G(B)), no test can see the improvement.
+
+    Parameters
+    ----------
+    z : array_like, shape (n,)
+        Normalized difficulties in [0, 1].
+    w : float
+        Width of the interval, in (0, 1].
+
+    Returns
+    -------
+    count : int
+        The fewest items an interval of width w can cover.
+    c : float
+        The left end of such an interval.
+
+    Notes
+    -----
     The count is piecewise constant in ``c``; it drops just at ``c = z_i`` and rises after
     ``c = z_i - w``, so its minimum is attained at ``c = 0``, ``c = 1 - w`` or some ``c = z_i``.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Theorem 2.3 (worst case over the placement of I,
+       ``|I| = w``).
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import covered_items_worst_case
+    >>> z = [0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9]     # normalized difficulties of 8 items
+    >>> covered_items_worst_case(z, 0.3)      # fits inside the gap (0.4, 0.8)
+    (0, 0.4)
+    >>> covered_items_worst_case(z, 0.45)
+    (1, 0.4)
     """
     zs = np.sort(_unit("z", z))
     w = check_float("w", w, min=0.0, max=1.0, min_inclusive=False)
@@ -42,13 +77,64 @@ def covered_items_worst_case(z: Any, w: float) -> tuple[int, float]:
 
 @result
 class DetectionPower:
-    """Power of a level-alpha test for a localized improvement, by width and repeats (Thm 2.3)."""
+    """Power of a level-alpha test for a localized improvement, by width and repeats (Thm 2.3).
+
+    Theorem 2.3 says an improvement confined to an interval no wider than the maximum gap G(B)
+    can be invisible (power alpha) however often the benchmark is re-run, while wider ones become
+    detectable as the number of repeated samples k grows. The table shows this for the benchmark
+    at hand.
+
+    Parameters
+    ----------
+    max_gap, alpha, a, test, table, rng_entropy
+        The fields below (see Attributes); built by :func:`~benchkit.measure.steps.detection_power`.
+
+    Attributes
+    ----------
+    max_gap : float
+        G(B) of the benchmark: widths up to it are undetectable in the worst case.
+    alpha : float
+        Level of the test.
+    a : float
+        Size of the improvement on the interval (s+ - s- = a there).
+    test : {"max", "score"}
+        The test whose power is reported (largest per-item gain, or the aggregate score).
+    table : DataFrame
+        One row per (w, k): ``w, k, covered`` (items inside the worst-placed interval),
+        ``detectable`` (w > G(B)) and ``power``, the rejection probability under the worst-placed
+        improvement: alpha means the improvement is invisible (the score test's simulated power
+        scatters around it), 1 that it is always detected.
+    rng_entropy : int, sequence of int or None
+        Entropy of the root SeedSequence of the score test's simulation (``rng=result.rng_entropy``
+        repeats it); None for the exact max test, which draws nothing.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Theorem 2.3 (maximum gap as an exact asymptotic
+       minimax detection boundary).
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import detection_power
+    >>> d = detection_power([0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9], [0.3, 0.45],
+    ...                     n_samples=(1, 10))
+    >>> d.max_gap
+    0.4
+    >>> d.to_frame().round(4)
+          w   k  covered  detectable   power
+    0  0.30   1        0       False  0.0500
+    1  0.30  10        0       False  0.0500
+    2  0.45   1        1        True  0.0507
+    3  0.45  10        1        True  0.0913
+    """
 
     max_gap: float
     alpha: float
     a: float
     test: str
     table: pd.DataFrame
+    rng_entropy: Any
 
     def power(self, w: float, n_samples: int) -> float:
         sel = self.table[(np.isclose(self.table["w"], w)) & (self.table["k"] == n_samples)]
@@ -183,7 +269,8 @@ def detection_power(
         Monte Carlo draws per (w, k) for ``test="score"`` (default 20,000).
     rng : None, int, SeedSequence or Generator
         For ``test="score"`` (a Generator is consumed); one child per (w, k), and one grandchild
-        per block of 5,000 draws, so results do not depend on ``n_jobs``.
+        per block of 5,000 draws, so results do not depend on ``n_jobs``. The root's entropy is
+        kept as ``rng_entropy``; the max test draws nothing and ignores ``rng``.
     n_jobs : int or None
         joblib workers for the score test's blocks (None: ``joblib.parallel_config``'s default).
 
@@ -210,6 +297,23 @@ def detection_power(
       item as k grows, so its power tends to 1 when :math:`w > G(B)`, part 2); the minimax power
       :math:`\Pi^*_\alpha` is at least this. The aggregate score test shows how a localized gain
       can stay invisible in the benchmark score for small k.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. Theorem 2.3.
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import detection_power
+    >>> z = [0.05, 0.1, 0.15, 0.3, 0.35, 0.4, 0.8, 0.9]     # normalized difficulties of 8 items
+    >>> d = detection_power(z, [0.45], n_samples=(10,), test="score", n_resamples=2000, rng=1)
+    >>> d.to_frame().round(4)
+          w   k  covered  detectable   power
+    0  0.45  10        1        True  0.0758
+    >>> detection_power(z, [0.45], n_samples=(10,), test="score", n_resamples=2000,
+    ...                 rng=d.rng_entropy).table.equals(d.table)
+    True
     """
     zz = _unit("z", z)
     ws = np.atleast_1d(check_array("widths", widths, ndim=(0, 1), dtype="float", min_size=1))
@@ -238,13 +342,16 @@ def detection_power(
     # then the two models' responses have the same law and the power comes out as alpha
     # (Theorem 2.3 part 1) instead of being set to it.
     cov = {float(w): ((zz > c) & (zz < c + w)) for w, (_, c) in zip(ws, worst)}
+    root = None
     if test == "max":
         powers = [_max_test_power(kk, base, cov[float(w)], a, alpha) for w, kk in cells]
     else:
-        seeds = spawn(rng, len(cells))  # one child per (w, k) cell, one grandchild per block
+        root = seed_sequence(rng)
+        seeds = spawn(root, len(cells))  # one child per (w, k) cell, one grandchild per block
         powers = [_score_cell(kk, base, cov[float(w)].astype(float), a, alpha, n_resamples, sd, n_jobs)
                   for (w, kk), sd in zip(cells, seeds)]
     n_cov = {float(w): cnt for w, (cnt, _) in zip(ws, worst)}
     rows = [{"w": float(w), "k": kk, "covered": n_cov[float(w)], "detectable": bool(w > G),
              "power": pw} for (w, kk), pw in zip(cells, powers)]
-    return DetectionPower(max_gap=G, alpha=alpha, a=a, test=test, table=pd.DataFrame(rows))
+    return DetectionPower(max_gap=G, alpha=alpha, a=a, test=test, table=pd.DataFrame(rows),
+                          rng_entropy=None if root is None else root.entropy)

@@ -19,7 +19,42 @@ from benchkit._validation import check_float
 # ----------------------------------------------------------------------------------------------
 @result
 class RankStability:
-    """Which observed score differences are rank-stable under Theorem 2.1."""
+    """Which observed score differences are rank-stable under Theorem 2.1.
+
+    If the performance difference of two models is L-Lipschitz in difficulty, the benchmark's
+    score difference D_B is within L W_1(nu_B, mu) of the difference under the target measure mu:
+    a pair whose ``|D_B|`` exceeds that bound keeps its order under the target.
+
+    Parameters
+    ----------
+    bound, lipschitz, ddm, pairs
+        The fields below (see Attributes); built by :func:`~benchkit.measure.steps.rank_stability`.
+
+    Attributes
+    ----------
+    bound : float
+        L W_1(nu_B, mu) = ``lipschitz * ddm``: the largest possible distortion of a score difference.
+    lipschitz : float
+        The Lipschitz constant L assumed for the performance difference.
+    ddm : float
+        W_1(nu_B, mu), the benchmark's DDM.
+    pairs : DataFrame
+        One row per pair of models (stronger first): ``model_a, model_b, D_B``, the interval
+        ``[D_mu_low, D_mu_high]`` that contains D_mu, and ``stable`` (``|D_B| > bound``: no rank flip
+        under the target). ``fraction_stable`` is the share of stable pairs.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. Theorem 2.1.
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import rank_stability
+    >>> r = rank_stability({"m1": 0.62, "m2": 0.55, "m3": 0.54}, lipschitz=1.0, ddm=0.05)
+    >>> r.bound, round(r.fraction_stable, 3)
+    (0.05, 0.667)
+    """
 
     bound: float
     lipschitz: float
@@ -71,6 +106,22 @@ def rank_stability(
     a user can check: if :math:`|D_B| > L W_1` then :math:`D_\mu` has the sign of :math:`D_B`.
     Reading: scores are treated as exact (population) item-averaged performances; sampling noise of
     the scores is not part of the theorem.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Theorem 2.1 (distribution mismatch controls score
+       distortion and rank stability).
+
+    Examples
+    --------
+    >>> from benchkit.measure.steps import rank_stability
+    >>> r = rank_stability({"m1": 0.62, "m2": 0.55, "m3": 0.54}, lipschitz=1.0, ddm=0.05)
+    >>> r.to_frame().round(2)
+      model_a model_b   D_B  D_mu_low  D_mu_high  stable
+    0      m1      m2  0.07      0.02       0.12    True
+    1      m1      m3  0.08      0.03       0.13    True
+    2      m2      m3  0.01     -0.04       0.06   False
     """
     if isinstance(scores, Mapping):
         names = list(map(str, scores.keys()))

@@ -16,12 +16,15 @@ out of the fit.
 
 Example
 -------
->>> from benchkit import datasets
+>>> from benchkit import simulate
 >>> from benchkit.measure import measure_benchmarks
->>> res = measure_benchmarks({"humaneval": datasets.fetch("eval-arena", benchmark="humaneval"),
-...                           "math-l5": datasets.fetch("zeroeval", benchmark="math-l5")})
->>> res.to_frame()                      # doctest: +SKIP
->>> res["humaneval"].gap_targets().to_frame()   # doctest: +SKIP
+>>> res = measure_benchmarks(simulate.load_sample("mirt"), by="source")
+>>> res.names
+['sample-mirt/dim2', 'sample-mirt/dim3', 'sample-mirt/dim1']
+>>> res["sample-mirt/dim1"].gap_targets(k=2).to_frame()[["rank", "width", "target"]].round(3)
+   rank  width  target
+0     1  0.226   0.887
+1     2  0.085   0.042
 """
 from __future__ import annotations
 
@@ -128,6 +131,20 @@ def fit_difficulties(
     JML is the default because it is consistent when each model answers many items (MMLU: 14,014
     per model), where MML's fixed quadrature degrades (see ``fit_1pl``), and because its penalized
     optimum is the posterior mode of the paper's Bayesian 1PL with Normal(0, 3^2) priors.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Figure 2, step 3 (1PL IRT model P(Y_ij = 1) =
+       sigma(theta_j - b_i)).
+
+    Examples
+    --------
+    >>> from benchkit import measure, simulate
+    >>> rs = simulate.load_sample("mirt")      # 500 items x 60 models, one response each
+    >>> fit = measure.fit_difficulties(rs)
+    >>> fit.difficulty[:3].round(3)            # logits, higher = harder
+    array([-2.143,  0.647,  1.596])
     """
     check_choice("method", method, ("jml", "mml"))
     K, N = _counts_of(rs)
@@ -147,13 +164,28 @@ def _from_summary(name: str, doc: str) -> property:
 class BenchmarkMeasure:
     """One benchmark as an empirical measure: per-item difficulties and its Table 1 row.
 
+    The benchmark is the measure nu_B = (1/n) sum_i delta_{z_i} over normalized item difficulty
+    z in [0, 1]. Its DDM says how far that measure is from the target (uniform: every difficulty
+    weighted alike), its gaps where along the axis it has no items. Read ``ddm``, ``max_gap`` and
+    ``top_sum`` against Table 1's highlights (0.10, 0.10, 0.30), then :meth:`gap_targets` for
+    where to add items.
+
+    Parameters
+    ----------
+    name, items, difficulty, z, text, summary, fit, n_models, dropped, normalize
+        The fields below (see Attributes); built by :func:`benchkit.measure.measure_benchmarks`.
+
     Attributes
     ----------
     name : str
+        The benchmark's name.
     items : pandas.Index
         Ids of the items on the axis (those with a finite fitted difficulty), in input order.
-    difficulty, z : ndarray (n,)
-        1PL difficulties (logit scale) and normalized difficulties in [0, 1].
+    difficulty : ndarray (n,)
+        1PL difficulties on the logit scale (higher = harder).
+    z : ndarray (n,)
+        Normalized difficulties in [0, 1] (default min-max: the easiest item at 0, the hardest
+        at 1).
     text : ndarray of object (n,) or None
         Item text where the data carry it (``None`` entries where an item has none).
     summary : benchkit.measure.steps.MeasureSummary
@@ -161,9 +193,30 @@ class BenchmarkMeasure:
     fit : benchkit.irt.IRTFit or None
         The 1PL fit (None when difficulties were given directly).
     n_models : int
+        Models with at least one observed response (the columns of the fit).
     dropped : pandas.Index
         Items left off the axis (no observed response, or infinite difficulty without a prior).
-    normalize : str
+    normalize : {"minmax", "logistic"}
+        The map from logits to [0, 1].
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. "A measure-based view of benchmarks", "Two
+       diagnostic metrics", Table 1.
+
+    Examples
+    --------
+    >>> from benchkit import measure, simulate
+    >>> b = measure.measure_benchmarks(simulate.load_sample("mirt"))["sample-mirt"]
+    >>> b.n_items, b.n_models, round(b.ddm, 3), round(b.max_gap, 3), round(b.top_sum, 3)
+    (500, 60, 0.144, 0.152, 0.393)
+    >>> b.to_frame().head(3).round(3)
+           difficulty      z
+    item
+    q0000      -2.143  0.327
+    q0001       0.647  0.630
+    q0002       1.596  0.733
     """
 
     name: str
@@ -219,8 +272,38 @@ class BenchmarkMeasure:
 class BenchmarkMeasures:
     """Many benchmarks as empirical measures over difficulty (input of the ECDF explorer).
 
-    ``table`` is the paper's Table 1 (:class:`benchkit.measure.steps.MeasureTable`); ``benchmarks`` the
-    per-benchmark :class:`BenchmarkMeasure` in the same order. Index by name: ``res["mbpp"]``.
+    Parameters
+    ----------
+    benchmarks, table, k, target, options
+        The fields below (see Attributes); built by :func:`benchkit.measure.measure_benchmarks`.
+
+    Attributes
+    ----------
+    benchmarks : tuple of BenchmarkMeasure
+        One measure per benchmark, in input order; index by name: ``res["mbpp"]``.
+    table : benchkit.measure.steps.MeasureTable
+        The paper's Table 1 (DDM, Max Gap, Top-k Sum, # and the highlights).
+    k : int
+        Gaps summed in the Top-k Sum (the paper's 5).
+    target : str
+        The DDM target ("uniform": the same-size uniform reference of Table 1).
+    options : dict
+        The fitting options used (``by``, ``method``, ``normalize``, priors, ``extreme``).
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. Table 1, Figure 2.
+
+    Examples
+    --------
+    >>> from benchkit import measure, simulate
+    >>> res = measure.measure_benchmarks(simulate.load_sample("mirt"))
+    >>> res.to_frame()[["Benchmark", "DDM", "Max Gap", "Top-5 Sum", "#"]].round(3)
+         Benchmark    DDM  Max Gap  Top-5 Sum    #
+    0  sample-mirt  0.144    0.152      0.393  500
+    >>> res.counts()
+    {'DDM': 1, 'Max Gap': 1, 'Top-5 Sum': 1}
     """
 
     benchmarks: tuple[BenchmarkMeasure, ...]
@@ -305,7 +388,7 @@ def measure_benchmarks(
     extreme: str = "keep",
     min_items: int = 2,
 ) -> BenchmarkMeasures:
-    r"""Fit 1PL difficulties per benchmark and compute the paper's Table 1 and per-item measures.
+    """Fit 1PL difficulties per benchmark and compute the paper's Table 1 and per-item measures.
 
     Parameters
     ----------
@@ -354,6 +437,23 @@ def measure_benchmarks(
     every model (or by none) stay finite through the item prior and sit at the ends of the axis
     (ties: zero-width gaps). Items with no observed response are left out and listed in
     ``dropped``.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Figure 2 (pipeline), "Two diagnostic metrics",
+       Table 1.
+
+    Examples
+    --------
+    >>> from benchkit import measure, simulate
+    >>> rs = simulate.load_sample("mirt")      # 500 items x 60 models, one response each
+    >>> res = measure.measure_benchmarks(rs, by="source")    # one 1PL per source
+    >>> res.to_frame()[["Benchmark", "DDM", "Max Gap", "Top-5 Sum", "#"]].round(3)
+              Benchmark    DDM  Max Gap  Top-5 Sum    #
+    0  sample-mirt/dim2  0.137    0.136      0.384  155
+    1  sample-mirt/dim3  0.124    0.132      0.350  178
+    2  sample-mirt/dim1  0.130    0.226      0.403  167
     """
     check_choice("method", method, ("jml", "mml"))
     check_choice("normalize", normalize, ("minmax", "logistic"))
@@ -441,8 +541,31 @@ def measure_benchmarks(
 def combine(*results: BenchmarkMeasures, thresholds: Sequence[float] | None = None) -> BenchmarkMeasures:
     """Several :class:`BenchmarkMeasures` as one (benchmarks in order; Table 1 recomputed).
 
-    All results must share ``k`` and ``target``; names must be unique. ``thresholds`` default to
-    the first result's.
+    Parameters
+    ----------
+    *results : BenchmarkMeasures
+        Results to join; all must share ``k`` and ``target``, and benchmark names must be unique.
+    thresholds : (float, float, float), optional
+        Table 1 highlight thresholds; default the first result's.
+
+    Returns
+    -------
+    BenchmarkMeasures
+        The benchmarks of all results, in order, with one Table 1.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical
+       Measure Over Difficulty." arXiv:2610.29927, 2026. Table 1.
+
+    Examples
+    --------
+    >>> from benchkit import measure, simulate
+    >>> from benchkit.measure.steps import combine
+    >>> rs = simulate.load_sample("mirt")
+    >>> both = combine(measure.measure_benchmarks(rs), measure.measure_benchmarks(rs, by="source"))
+    >>> both.names
+    ['sample-mirt', 'sample-mirt/dim2', 'sample-mirt/dim3', 'sample-mirt/dim1']
     """
     if not results or not all(isinstance(r, BenchmarkMeasures) for r in results):
         raise BenchkitTypeError("combine() takes one or more BenchmarkMeasures results")
@@ -470,7 +593,49 @@ def combine(*results: BenchmarkMeasures, thresholds: Sequence[float] | None = No
 # ----------------------------------------------------------------------------------------------
 @result
 class LOOStability:
-    """Leave-one-model-out stability of difficulties and of the measure metrics."""
+    """Leave-one-model-out stability of difficulties and of the measure metrics.
+
+    Does the difficulty axis, and with it DDM and the gaps, hinge on a single model? Each model is
+    left out of the 1PL fit in turn; correlations near 1 and small changes mean it does not.
+
+    Parameters
+    ----------
+    full, difficulties, models, items
+        The fields below (see Attributes); built by
+        :func:`~benchkit.measure.steps.leave_one_model_out`.
+
+    Attributes
+    ----------
+    full : benchkit.irt.IRTFit
+        The fit on all models.
+    difficulties : ndarray (n_models, n_items)
+        Row j: the item difficulties of the refit without model j.
+    models : DataFrame
+        Per left-out model: ``pearson`` and ``spearman`` correlation of its refit's difficulties
+        with the full fit's, ``max_abs_dz`` (largest change of a normalized difficulty) and the
+        refit's ``DDM``, ``Max Gap`` and ``Top-5 Sum``.
+    items : DataFrame
+        Per item: ``z`` (full fit), ``sd_z`` and ``max_abs_dz`` of its normalized difficulty across
+        the refits (NaN for items without a finite difficulty in every fit).
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Figure 2, step 3 ("leave-one-out stability").
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.measure.steps import leave_one_model_out
+    >>> Y = simulate.load_sample("mirt").binary()[:, :8]     # 500 items x 8 models
+    >>> loo = leave_one_model_out(Y)
+    >>> loo.to_frame()[["pearson", "spearman", "DDM"]].head(3).round(3)
+           pearson  spearman    DDM
+    model
+    0        0.986     0.988  0.098
+    1        0.983     0.986  0.101
+    2        0.967     0.971  0.119
+    """
 
     full: IRTFit
     difficulties: np.ndarray  # (n_models, n_items), row j = fit without model j
@@ -496,11 +661,13 @@ def leave_one_model_out(
     progress: bool = False,
     **fit_kwargs: Any,
 ) -> LOOStability:
-    r"""Refit the 1PL leaving out each model in turn; report how difficulties and metrics move.
+    """Refit the 1PL leaving out each model in turn; report how difficulties and metrics move.
 
     Parameters
     ----------
     Y : array_like (n_items, n_models)
+        0/1 responses (NaN for missing cells), or a DataFrame whose index and columns label the
+        items and models.
     method : {"jml", "mml"}
         Estimator for all refits (default "jml", the fast one).
     normalize : {"minmax", "logistic"}
@@ -527,6 +694,19 @@ def leave_one_model_out(
     on a single model shows up; the metrics are recomputed on each refit, since the normalized
     difficulties (not the logits) are what the paper reports. Only items with finite difficulties
     in every fit enter the correlations.
+
+    References
+    ----------
+    .. [1] Sun, Y., Yu, N., Gong, J., Shen, J. and Zhang, H. "Your Benchmark Is an Empirical Measure
+       Over Difficulty." arXiv:2610.29927, 2026. Figure 2, step 3 ("leave-one-out stability").
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.measure.steps import leave_one_model_out
+    >>> loo = leave_one_model_out(simulate.load_sample("mirt").binary()[:, :8])
+    >>> loo.difficulties.shape, round(float(loo.to_frame()["spearman"].min()), 3)
+    ((8, 500), 0.97)
     """
     n_jobs = check_n_jobs(n_jobs)
     arr = _matrix(Y)

@@ -28,15 +28,44 @@ __all__ = ["Families", "families_from_models"]
 class Families:
     """Families of models, each strongest first, and the models left out.
 
+    CAD compares models only within a family, where parameter count gives the expected capability
+    order (Eq. 3); this records that order and every model that could not take part, with why.
+
+    Parameters
+    ----------
+    names, members, sizes, left_out
+        The fields below (see Attributes); built by :func:`~benchkit.quality.steps.families_from_models`.
+
     Attributes
     ----------
     names : tuple of str
+        One name per family (the grouping key, e.g. "qwen2.5/instruct").
     members : tuple of tuple of str
         Model ids of each family, largest (strongest) first.
     sizes : tuple of tuple of float
+        Parameter count of each member, in the order of ``members`` (decreasing).
     left_out : DataFrame
         One row per model not in any family: ``model``, ``family`` (the key, if any), ``size`` and
         ``reason`` ("no family", "no size", "single-model family", "size tie with <model>").
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation of
+       LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.3, Eq. (3) (the within-family ordering by
+       parameter count); Sec. 4.2.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import families_from_models
+    >>> names = ["Qwen2.5-72B-Instruct", "Qwen2.5-7B-Instruct", "Llama-3.1-8B-Instruct",
+    ...          "Llama-3.1-70B-Instruct", "phi-2"]
+    >>> fam = families_from_models(names)
+    >>> fam.to_frame()[["family", "rank", "model"]]
+                   family  rank                   model
+    0    qwen2.5/instruct     0    Qwen2.5-72B-Instruct
+    1    qwen2.5/instruct     1     Qwen2.5-7B-Instruct
+    2  llama-3.1/instruct     0  Llama-3.1-70B-Instruct
+    3  llama-3.1/instruct     1   Llama-3.1-8B-Instruct
     """
 
     names: tuple[str, ...]
@@ -91,6 +120,7 @@ def families_from_models(models: Any, *, by: str | Sequence[str] = ("series", "v
     Returns
     -------
     Families
+        The families (strongest first) and ``left_out``: one row per model not used, with the reason.
 
     Notes
     -----
@@ -98,6 +128,24 @@ def families_from_models(models: Any, *, by: str | Sequence[str] = ("series", "v
     size"), that tie in size with a stronger-listed member of their family ("size tie with X":
     the order between them is undefined, and Eq. 5 needs a strict order; the first in table order
     is kept), and families left with one model ("single-model family").
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation of
+       LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.3, Eq. (3); Sec. 4.2 (four families with 1-3
+       comparison pairs each).
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import families_from_models
+    >>> names = ["Qwen2.5-72B-Instruct", "Qwen2.5-7B-Instruct", "Llama-3.1-8B-Instruct",
+    ...          "Llama-3.1-70B-Instruct", "phi-2"]
+    >>> fam = families_from_models(names)
+    >>> fam.names, fam.n_pairs
+    (('qwen2.5/instruct', 'llama-3.1/instruct'), 2)
+    >>> fam.left_out[["model", "reason"]]
+       model               reason
+    0  phi-2  single-model family
     """
     if isinstance(models, pd.DataFrame):
         table = models.copy()

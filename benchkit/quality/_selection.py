@@ -13,6 +13,7 @@ so results are identical for any ``n_jobs``.
 """
 from __future__ import annotations
 
+from typing import Any
 from typing import Sequence
 
 import numpy as np
@@ -22,6 +23,7 @@ from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
 from benchkit._random import check_rng
 from benchkit._random import generator
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
@@ -64,8 +66,46 @@ METHODS = ("cad+ds", "cad", "ds", "cad-threshold", "high-accuracy", "low-accurac
 def item_criteria(Y, families, *, lam: float = 12.0, eps: float = 0.02) -> pd.DataFrame:
     """Per item: CAD inversions, comparisons, rate and score; DS contribution; accuracy.
 
-    ``cad_score = exp(-lam * inv_q / comp_q)`` (1 for an item without comparisons: nothing
-    contradicts it); ``ds_contribution`` is :func:`~benchkit.quality.steps.ds_contributions`.
+    The criteria of the selective construction (Sec. 5.4): items with a high CAD score respect the
+    within-family order, items with a high DS contribution separate the models.
+
+    Parameters
+    ----------
+    Y : array_like (items x models)
+        Complete responses (0/1 or scores in [0, 1]).
+    families : list of lists of int
+        Model (column) indices of each family, strongest first (Eq. 3).
+    lam : float, default 12.0
+        The CAD scaling lambda (Eq. 6, the paper's).
+    eps : float, default 0.02
+        The DS minimum meaningful difference (Eq. 2, the paper's).
+
+    Returns
+    -------
+    DataFrame
+        One row per item: ``inversions``, ``comparisons``, ``cad_rate``, ``cad_score`` (
+        ``exp(-lam * inv_q / comp_q)``, 1 for an item without comparisons: nothing contradicts it),
+        ``ds_contribution`` (:func:`~benchkit.quality.steps.ds_contributions`) and ``accuracy``.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.2-3.3, Eq. (2)-(6); Sec. 5.4.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.quality.steps import item_criteria
+    >>> g = np.random.default_rng(0)
+    >>> ability = np.linspace(1.5, -1.0, 6)              # two families of three, strongest first
+    >>> p = 1 / (1 + np.exp(-(ability - g.normal(0, 1, (40, 1)))))
+    >>> Y = (g.random((40, 6)) < p).astype(float)
+    >>> fams = [[0, 1, 2], [3, 4, 5]]
+    >>> item_criteria(Y, fams).head(3).round(3)
+       inversions  comparisons  cad_rate  cad_score  ds_contribution  accuracy
+    0         0.0          6.0     0.000      1.000            0.008     0.500
+    1         2.0          6.0     0.333      0.018           -0.002     0.667
+    2         2.0          6.0     0.333      0.018           -0.005     0.500
     """
     Ya = _check_Y(Y, allow_nan=False)
     r = cad(Ya, families, lam=lam)
@@ -110,6 +150,10 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
                  lengths=None, criteria: pd.DataFrame | None = None, rng=None) -> np.ndarray:
     """Select a subset of items (Sec. 5.4); returns row indices, best first.
 
+    The paper's selective benchmark keeps about 35% of the items, those that respect the
+    within-family order (CAD) and separate the models best (DS), and ranks the models nearly as
+    the full benchmark does.
+
     Parameters
     ----------
     Y : array_like (items x models)
@@ -119,18 +163,31 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
     ratio : float in (0, 1], default 0.35
         Share of items kept: ``max(1, round(ratio * n))``; ignored by "cad-threshold".
     method : str, default "cad+ds"
-        One of :data:`METHODS`. "cad+ds": items whose CAD score exceeds ``cad_threshold`` first,
-        each group by DS contribution (highest first); "cad": by item CAD score; "ds": by DS
-        contribution (ties keep item order: most items tie at CAD score 1); "cad-threshold":
-        every item with CAD score > ``cad_threshold`` (Table 4's "CAD alone", Table 5);
-        "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5 accuracy;
-        "random": uniform without replacement (``rng``); "longest" / "shortest": by ``lengths``.
+        One of :data:`benchkit.quality.METHODS`. "cad+ds": items whose CAD score exceeds
+        ``cad_threshold`` first, each group by DS contribution (highest first); "cad": by item CAD
+        score; "ds": by DS contribution (ties keep item order: most items tie at CAD score 1);
+        "cad-threshold": every item with CAD score > ``cad_threshold`` (Table 4's "CAD alone",
+        Table 5); "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5
+        accuracy; "random": uniform without replacement (``rng``); "longest" / "shortest": by
+        ``lengths``.
     cad_threshold : float, default 0.15
         The item CAD-score threshold (Sec. 5.4.2-5.4.3).
     lengths : array_like, optional
         Item lengths (e.g. tokens of the item text) for "longest" / "shortest".
+    lam : float, default 12.0
+        The CAD scaling lambda (Eq. 6).
+    eps : float, default 0.02
+        The DS minimum meaningful difference (Eq. 2).
     criteria : DataFrame, optional
         Precomputed :func:`item_criteria` (must match Y).
+    rng : None, int, SeedSequence or Generator, optional
+        Seed of the "random" strategy (:mod:`benchkit._random`); unused by the others.
+
+    Returns
+    -------
+    ndarray of int64
+        Row indices of the selected items, best first (for "cad-threshold": every passing item, in
+        item order).
 
     Notes
     -----
@@ -138,6 +195,24 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
     "cad+ds" reads that as the CAD threshold of Table 5 (0.15) as a filter and the DS contribution
     as the ranking, filling with below-threshold items (again by DS contribution) only when the
     ratio asks for more items than pass. Ties keep item order.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation of
+       LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4 (selective benchmark construction),
+       5.4.2-5.4.4, Tables 4-6.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.quality.steps import select_items
+    >>> g = np.random.default_rng(0)
+    >>> ability = np.linspace(1.5, -1.0, 6)              # two families of three, strongest first
+    >>> p = 1 / (1 + np.exp(-(ability - g.normal(0, 1, (40, 1)))))
+    >>> Y = (g.random((40, 6)) < p).astype(float)
+    >>> fams = [[0, 1, 2], [3, 4, 5]]
+    >>> select_items(Y, fams, ratio=0.25)          # 10 of 40 items, best first
+    array([22, 29, 35, 20,  7, 21,  0, 16, 31, 13])
     """
     check_choice("method", method, METHODS)
     Ya = _check_Y(Y, allow_nan=False)
@@ -154,12 +229,48 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
 
 
 def subset_metrics(Y, items, *, n_rep: int = 100, eps: float = 0.02, rng=None) -> dict[str, float]:
-    """Quality of a selective benchmark.
+    """Quality of a selective benchmark: size, rank agreement, stability and discriminability.
 
-    ``n_items``, ``share``, ``tau`` (Kendall tau_b between model scores on the subset and on the full
-    benchmark), ``stability`` (Sec. 3.4 with ``ratio = |subset| / |B|`` drawn from the subset; NaN
-    when every item of the subset gives all models the same score, since every ranking then ties)
-    and ``ds`` (Eq. 2 on the subset scores).
+    Parameters
+    ----------
+    Y : array_like (items x models)
+        Complete responses of the full benchmark B.
+    items : array_like of int
+        Row indices of the selective benchmark B_s.
+    n_rep : int, default 100
+        Resamples of the stability score (the paper's K = 100).
+    eps : float, default 0.02
+        The DS minimum meaningful difference (Eq. 2).
+    rng : None, int, SeedSequence or Generator, optional
+        Seed of the stability resampling.
+
+    Returns
+    -------
+    dict
+        ``n_items``, ``share`` (of the full benchmark), ``tau`` (Kendall tau_b between model scores
+        on the subset and on the full benchmark: 1 = same ranking), ``stability`` (Sec. 3.4 with
+        ``ratio = |subset| / |B|`` drawn from the subset; NaN when every item of the subset gives all
+        models the same score, since every ranking then ties) and ``ds`` (Eq. 2 on the subset
+        scores).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation of
+       LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.2, Eq. (2); Sec. 3.4, Eq. (7); Sec. 5.4
+       (ranking consistency, stability, DS of the selective benchmark).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from benchkit.quality.steps import select_items, subset_metrics
+    >>> g = np.random.default_rng(0)
+    >>> ability = np.linspace(1.5, -1.0, 6)              # two families of three, strongest first
+    >>> p = 1 / (1 + np.exp(-(ability - g.normal(0, 1, (40, 1)))))
+    >>> Y = (g.random((40, 6)) < p).astype(float)
+    >>> fams = [[0, 1, 2], [3, 4, 5]]
+    >>> m = subset_metrics(Y, select_items(Y, fams, ratio=0.5), n_rep=20, rng=0)
+    >>> m["n_items"], round(m["tau"], 3), round(m["stability"], 3), round(m["ds"], 3)
+    (20, 0.828, 0.868, 0.505)
     """
     Ya = _check_Y(Y, allow_nan=False)
     items = np.asarray(items, dtype=np.int64)
@@ -259,7 +370,52 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
                     n_jobs=None, progress: bool = True) -> pd.DataFrame:
     """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%).
 
-    Per benchmark and averaged over benchmarks (rows with ``benchmark == "mean"``).
+    How do ranking consistency, stability and discriminability trade off as more items are kept?
+    The paper picks 35% (tau 0.93, stability 0.69, DS 0.47).
+
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
+    ratios : sequence of float, default 0.10, 0.15, ..., 1.00
+        Selection ratios.
+    method : str, default "cad+ds"
+        Selection strategy (:func:`select_items`).
+    cad_threshold : float, default 0.15
+        Item CAD-score threshold of "cad+ds".
+    n_rep : int, default 100
+        Resamples of the stability score (the paper's K = 100).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+    progress : bool, default True
+        Show a progress bar.
+
+    Returns
+    -------
+    DataFrame
+        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
+        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
+        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
+        benchmarks.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.1, Figure 2.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import selection_sweep
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> sw = selection_sweep(q, ratios=(0.35, 1.0), n_rep=10, rng=0, progress=False)
+    >>> sw[sw["benchmark"] == "mean"][["ratio", "tau", "stability", "ds"]].round(3)
+        ratio    tau  stability     ds
+    12   0.35  0.916      0.847  0.655
+    13   1.00  1.000      0.846  0.344
     """
     n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, METHODS)
@@ -271,33 +427,60 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
 def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "cad+ds"),
              cad_threshold: float = 0.15, n_rep: int = 100, rng=None, n_jobs=None,
              progress: bool = True) -> pd.DataFrame:
-    """Table 4: metric combinations for item selection ("full" = all items).
+    """Table 4: metric combinations for item selection at one ratio ("full" = all items).
 
     Parameters
     ----------
     result : QualityResult
+        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
     ratio : float, default 0.35
-        Share kept by the ranking strategies ("ds", "cad+ds").
+        Share kept by the ranking strategies ("ds", "cad+ds"; the paper's 35%).
     methods : sequence of str, default ("cad-threshold", "ds", "cad+ds")
-        Selection strategies (:data:`METHODS`). Table 4's "CAD alone" is the threshold filter
+        Strategies compared (:func:`select_items`). Table 4's "CAD alone" is the threshold filter
         "cad-threshold": every item whose CAD score exceeds ``cad_threshold``, whatever their share
         (Sec. 5.4.2: "filtering by CAD alone (score > 0.15)").
     cad_threshold : float, default 0.15
+        Item CAD-score threshold (Sec. 5.4.2).
     n_rep : int, default 100
-        Sampling iterations of the stability score (Sec. 3.4).
-    rng, n_jobs, progress
-        Randomness, workers, progress bar.
+        Resamples of the stability score (the paper's K = 100).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+    progress : bool, default True
+        Show a progress bar.
 
     Returns
     -------
     DataFrame
-        One row per benchmark and method (and ``benchmark == "mean"``) with ``n_items``,
-        ``share``, ``tau``, ``stability``, ``ds``.
+        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
+        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
+        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
+        benchmarks.
 
     Notes
     -----
     The "cad" strategy (top ``ratio`` by item CAD score) is not Table 4's row: item CAD scores
     tie at 1 for most items (no inversion), so a top-35% cut would keep tied items in file order.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.2, Table 4.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import ablation
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> t = ablation(q, n_rep=10, rng=0, progress=False)
+    >>> t[t["benchmark"] == "mean"][["method", "share", "tau", "stability", "ds"]].round(3)
+        method  share    tau  stability     ds
+    24     cad   0.35  0.851      0.826  0.395
+    25      ds   0.35  0.910      0.848  0.673
+    26  cad+ds   0.35  0.916      0.857  0.655
+    27    full   1.00  1.000      0.855  0.344
     """
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
@@ -311,7 +494,48 @@ def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0
                           n_rep: int = 100, rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
     """Table 5: the subset of items with CAD score above each threshold.
 
-    With its retained share, tau, stability and DS.
+    With its retained share, tau, stability and DS: a higher threshold keeps fewer, more
+    consistent items (the paper settles on 0.15, keeping 84%).
+
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
+    thresholds : sequence of float, default (0.05, 0.10, 0.15, 0.20, 0.30, 0.40)
+        Item CAD-score thresholds.
+    n_rep : int, default 100
+        Resamples of the stability score (the paper's K = 100).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+    progress : bool, default True
+        Show a progress bar.
+
+    Returns
+    -------
+    DataFrame
+        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
+        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
+        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
+        benchmarks.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.3, Table 5.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import threshold_sensitivity
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> t = threshold_sensitivity(q, thresholds=(0.15, 0.4), n_rep=10, rng=0, progress=False)
+    >>> t[t["benchmark"] == "mean"][["cad_threshold", "share", "tau", "stability"]].round(3)
+        cad_threshold  share    tau  stability
+    12           0.15  0.833  0.945      0.867
+    13           0.40  0.467  0.870      0.837
     """
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
@@ -325,6 +549,51 @@ def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, n_rep
 
     Baselines: high / low accuracy, medium difficulty, random and (where item text exists; length
     in whitespace tokens) longest / shortest.
+
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
+    ratio : float, default 0.35
+        Selection ratio (the paper's 35%).
+    cad_threshold : float, default 0.15
+        Item CAD-score threshold of "cad+ds".
+    n_rep : int, default 100
+        Resamples of the stability score (the paper's K = 100).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+    progress : bool, default True
+        Show a progress bar.
+
+    Returns
+    -------
+    DataFrame
+        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
+        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
+        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
+        benchmarks.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.4, Table 6.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import baselines
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> t = baselines(q, n_rep=10, rng=0, progress=False)
+    >>> t[t["benchmark"] == "mean"][["method", "tau", "stability", "ds"]].round(3)
+               method    tau  stability     ds
+    30  high-accuracy  0.792      0.762  0.210
+    31   low-accuracy  0.844      0.747  0.629
+    32         medium  0.888      0.777  0.494
+    33         random  0.876      0.782  0.353
+    34         cad+ds  0.916      0.845  0.655
     """
     n_jobs = check_n_jobs(n_jobs)
     methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
@@ -337,6 +606,15 @@ def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, n_rep
 class SelectiveResult:
     """Full vs selective scores (Table 2 / Table 3).
 
+    Does the selective benchmark rank the models as the full one does? Per domain, tau_b near 1
+    and small rank changes (also for models held out of the selection) say it does.
+
+    Parameters
+    ----------
+    models, domains, subsets, benchmarks, rng_entropy
+        The fields below (see Attributes); built by :func:`~benchkit.quality.steps.selective_scores`
+        or :func:`~benchkit.quality.steps.held_out`.
+
     Attributes
     ----------
     models : DataFrame
@@ -348,15 +626,37 @@ class SelectiveResult:
         ``stability`` (mean over the domain's benchmarks), ``avg_abs_rank_change`` of held-out
         models (NaN when none).
     subsets : dict of benchmark -> list of item ids
+        The selected items of each benchmark, best first.
     benchmarks : DataFrame
         Per benchmark: ``domain``, ``n_items``, ``n_selected``, ``tau`` (full vs selective scores of
         the benchmark's own models), ``stability``, ``ds_full``, ``ds_selective``.
+    rng_entropy : int or sequence of int
+        Entropy of the root SeedSequence of the selection and stability draws:
+        ``rng=result.rng_entropy`` repeats the run exactly.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.2-5.3, Tables 2-3.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import selective_scores
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> r = selective_scores(q, n_rep=10, rng=0)
+    >>> r.domains.round(3)
+        domain  n_models    tau  stability  avg_abs_rank_change
+    0      all        24  0.935      0.846                  NaN
+    1  average        24  0.935      0.846                  NaN
     """
 
     models: pd.DataFrame
     domains: pd.DataFrame
     subsets: dict
     benchmarks: pd.DataFrame
+    rng_entropy: Any
 
     def to_frame(self) -> pd.DataFrame:
         return self.models.copy()
@@ -380,14 +680,60 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
     """Table 2 (and Table 3 with ``held_out_models``): full against selective scores.
 
     Every model's full and selective score per domain, rank changes, and per domain tau and
-    stability.
+    stability: does the selective benchmark rank the models as the full one does?
 
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
+    ratio : float, default 0.35
+        Selection ratio (the paper's 35%).
+    method : str, default "cad+ds"
+        Selection strategy (:func:`select_items`).
+    cad_threshold : float, default 0.15
+        Item CAD-score threshold of "cad+ds".
+    n_rep : int, default 100
+        Resamples of the stability score (K = 100).
+    held_out_models : sequence of str, default ()
+        Models left out of the selection criteria (Sec. 5.3); they are still scored and ranked.
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed (:mod:`benchkit._random`; each benchmark draws from its own child); kept as
+        ``rng_entropy``.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+
+    Returns
+    -------
+    SelectiveResult
+        Per model and domain the full and selective scores and ranks; per domain tau and stability.
+
+    Notes
+    -----
     Selection criteria (CAD, DS contributions) use only the models not in ``held_out_models``
     (Sec. 5.3); scores and ranks are then computed for all models. A domain's score is the mean
     over its benchmarks of the model's score (benchmarks where the model is missing left out);
     "average" is the mean over domains, for the models scored in every domain.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.2-5.3, Tables 2-3.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import selective_scores
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> r = selective_scores(q, n_rep=10, rng=0)
+    >>> r.benchmarks[["benchmark", "n_selected", "ds_full", "ds_selective"]].head(2).round(3)
+      benchmark  n_selected  ds_full  ds_selective
+    0      math          35    0.358         0.617
+    1      code          35    0.398         0.798
+    >>> selective_scores(q, n_rep=10, rng=r.rng_entropy).subsets == r.subsets
+    True
     """
-    check_rng(rng)
+    root = seed_sequence(rng)
     check_n_jobs(n_jobs)
     n_rep = check_int("n_rep", n_rep, min=2)
     check_choice("method", method, METHODS)
@@ -397,7 +743,7 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
         raise BenchkitValueError(f"held_out_models has unknown model(s) {unknown[:5]}")
     eps, lam = result.settings["eps"], result.settings["lam"]
     names = list(result.matrices)
-    seeds = spawn(rng, len(names))
+    seeds = spawn(root, len(names))
     tasks = []
     for bi, b in enumerate(names):
         Yall = result.matrices[b]
@@ -452,14 +798,44 @@ def selective_scores(result, *, ratio: float = 0.35, method: str = "cad+ds",
                           if len(h) else np.nan))
     return SelectiveResult(models=pd.concat(frames, ignore_index=True),
                            domains=pd.DataFrame(drows), subsets=subsets,
-                           benchmarks=pd.DataFrame(brows))
+                           benchmarks=pd.DataFrame(brows), rng_entropy=root.entropy)
 
 
 def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
     """Table 3: :func:`selective_scores` with ``held_out_models`` left out of the selection.
 
-    ``held_out_models`` do not enter the selection criteria; ``.domains["avg_abs_rank_change"]`` is
-    the table's Avg ``|dRk|``.
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
+    held_out_models : sequence of str
+        Models that do not enter the selection criteria (the paper holds out Qwen2.5-Base).
+    **kwargs
+        Options of :func:`selective_scores` (``ratio``, ``method``, ``n_rep``, ``rng``, ...).
+
+    Returns
+    -------
+    SelectiveResult
+        ``.domains["avg_abs_rank_change"]`` is the table's Avg ``|dRk|``: how far the held-out
+        models move in the ranking when scored on the selective benchmark.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.3, Table 3.
+
+    Examples
+    --------
+    >>> from benchkit import simulate
+    >>> from benchkit.quality.steps import held_out
+    >>> from benchkit import quality
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> r = held_out(q, ["owner001/llama-8b-v1", "owner000/gemma-14b-v1"], n_rep=10, rng=0)
+    >>> r.domains[["domain", "tau", "avg_abs_rank_change"]].round(3)
+        domain   tau  avg_abs_rank_change
+    0      all  0.94                  1.0
+    1  average  0.94                  1.0
     """
     if len(list(held_out_models)) == 0:
         raise BenchkitValueError("held_out_models must name at least one model")
@@ -470,7 +846,36 @@ def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
 
 def cad_mapping(*, lam: float = 12.0, rates=(0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.10, 0.15, 0.20,
                                               0.25, 0.30, 0.40, 0.50)) -> pd.DataFrame:
-    """Table 10: raw inversion rate -> CAD score ``exp(-lam * rate)`` and its App. B level."""
+    """Table 10: raw inversion rate -> CAD score ``exp(-lam * rate)`` and its App. B level.
+
+    Parameters
+    ----------
+    lam : float, default 12.0
+        The CAD scaling lambda (the paper's).
+    rates : sequence of float, default (0, 0.01, ..., 0.50)
+        Raw inversion rates in [0, 1]; the default lists the 13 rates of Table 10 (0, 0.01,
+        0.02, 0.03, 0.05, 0.08, 0.10, 0.15, 0.20, 0.25, 0.30, 0.40, 0.50).
+
+    Returns
+    -------
+    DataFrame
+        One row per rate: ``raw_cad``, ``score`` and ``level`` (excellent, good, acceptable,
+        concerning, poor).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. App. B, Table 10.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import cad_mapping
+    >>> cad_mapping(rates=(0.0, 0.05, 0.2)).round(3)
+       raw_cad  score       level
+    0     0.00  1.000   excellent
+    1     0.05  0.549        good
+    2     0.20  0.091  concerning
+    """
     lam = check_float("lam", lam, min=0.0, min_inclusive=False)
     r = check_array("rates", rates, ndim=1, dtype="float")
     return pd.DataFrame({"raw_cad": r, "score": np.exp(-lam * r),
@@ -487,6 +892,30 @@ def lambda_analysis(raw_rates, *, lams=(4.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0),
     ``excellent`` (share of rates < 0.03 scoring > 0.65; 1 if there is none), ``poor`` (share of
     rates > 0.25 scoring < 0.10; 1 if none), ``range`` and the weighted ``total``.
 
+    Parameters
+    ----------
+    raw_rates : array_like
+        Observed raw inversion rates (e.g. ``result.table["raw_cad"]``).
+    lams : sequence of float, default (4, 6, 8, 10, 12, 15, 20)
+        Candidate lambdas.
+    median_range : (float, float), default (0.15, 0.35)
+        Range the median rate's score should fall in (criterion 1).
+    excellent : (float, float), default (0.03, 0.65)
+        Rates below the first value should score above the second (criterion 3).
+    poor : (float, float), default (0.25, 0.10)
+        Rates above the first value should score below the second (criterion 4).
+    range_quantiles : (float, float), default (0.1, 0.9)
+        Quantiles of the mapped scores whose spread is the dynamic range (criterion 5).
+    target_spread : float, default 0.5
+        Spread that earns the full range criterion.
+    criterion_weights : sequence of 5 floats, default (0.30, 0.25, 0.20, 0.15, 0.10)
+        Weights of the five criteria (the paper's).
+
+    Returns
+    -------
+    DataFrame
+        One row per lambda: ``lam``, ``median_score`` and the criteria above with ``total``.
+
     Notes
     -----
     App. B names the criteria and weights but not their formulas; readings: *separation* is the
@@ -495,6 +924,20 @@ def lambda_analysis(raw_rates, *, lams=(4.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0),
     with the level bounds, capped at 1); *range* is ``min(1, (q90 - q10 of mapped scores) /
     target_spread)``. The median criterion is all-or-nothing, which reproduces the paper's total
     for lambda = 12 (0.68 = 0.25*0.93 + 0.20 + 0.15 + 0.10 with median 0).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. App. B, Table 9.
+
+    Examples
+    --------
+    >>> from benchkit.quality.steps import lambda_analysis
+    >>> t = lambda_analysis([0.02, 0.05, 0.1, 0.2, 0.3], lams=(8.0, 12.0))
+    >>> t[["lam", "median", "separation", "total"]].round(3)
+        lam  median  separation  total
+    0   8.0     0.0       0.460  0.565
+    1  12.0     1.0       0.466  0.867
     """
     r = check_array("raw_rates", raw_rates, ndim=1, dtype="float", min_size=1)
     w = check_array("criterion_weights", criterion_weights, ndim=1, dtype="float", shape=(5,))

@@ -13,10 +13,13 @@
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import check_choice
@@ -37,10 +40,36 @@ _BANDED = {"cbrc": "cbrc", "ds": "ds", "cad": "cad", "raw_cad": "raw_cad", "bqs"
 
 
 def metrics_view(result) -> pd.DataFrame:
-    """One row per (benchmark, metric).
+    """One row per (benchmark, metric) with its value, interval and band (Table 1 / Table 14).
 
-    Columns ``domain``, ``value``, ``low``, ``high`` (bootstrap interval; NaN for raw_cad and without
-    resamples) and ``band`` (None where the paper names no band, e.g. BQS).
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result.
+
+    Returns
+    -------
+    DataFrame
+        Columns ``benchmark``, ``domain``, ``metric`` (cbrc, ds, cad, raw_cad, bqs), ``value``,
+        ``low``, ``high`` (bootstrap interval; NaN without resamples) and ``band`` (None where the
+        paper names no band, e.g. BQS).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Table 1, Sec. 3.1-3.3 (bands), App. E, Table 14.
+
+    Examples
+    --------
+    >>> from benchkit.quality.explore import metrics_view
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> metrics_view(q).head(3).round(3)
+      benchmark domain metric  value  low  high                band
+    0      math    all   cbrc  0.811  NaN   NaN                high
+    1      math    all     ds  0.358  NaN   NaN            moderate
+    2      math    all    cad  0.323  NaN   NaN  significant issues
     """
     t = result.table
     rows = []
@@ -55,7 +84,35 @@ def metrics_view(result) -> pd.DataFrame:
 
 
 def kendall_view(result) -> dict[str, pd.DataFrame]:
-    """Per domain, the pairwise tau_b matrix as long rows ``row, column, tau``."""
+    """Per domain, the pairwise tau_b matrix as long rows ``row, column, tau``.
+
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result.
+
+    Returns
+    -------
+    dict of domain -> DataFrame
+        Columns ``row``, ``column`` (benchmarks) and ``tau`` (Kendall tau_b of their model rankings),
+        one row per ordered pair: a heatmap of Tables 15-17.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. App. F, Tables 15-17.
+
+    Examples
+    --------
+    >>> from benchkit.quality.explore import kendall_view
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> kendall_view(q)["all"].head(2).round(3)
+        row column    tau
+    0  math   math  1.000
+    1  math   code  0.782
+    """
     out = {}
     for d, k in result.kendall.items():
         long = k.stack(future_stack=True).rename("tau").reset_index()
@@ -65,10 +122,42 @@ def kendall_view(result) -> dict[str, pd.DataFrame]:
 
 
 def family_view(result, benchmark: str) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(families, inverted items) of ``benchmark``.
+    """(families, inverted items) of ``benchmark``: the CAD breakdown of Table 7 and what to review.
 
-    Per family ``members``, ``inversions``, ``comparisons``, ``rate``, ``score`` and its CAD band;
-    the items with inversions (see :meth:`QualityResult.inverted_items`).
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result.
+    benchmark : str
+        One of its benchmarks.
+
+    Returns
+    -------
+    families : DataFrame
+        Per family ``members``, ``inversions``, ``comparisons``, ``rate``, ``score`` and its CAD
+        band.
+    items : DataFrame
+        The items with inversions, most first, with the inverted pairs (see
+        :meth:`QualityResult.inverted_items`).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.3, Sec. 5.5, Table 7.
+
+    Examples
+    --------
+    >>> from benchkit.quality.explore import family_view
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> families, items = family_view(q, "math")
+    >>> families[["family", "score", "band"]].round(3)
+        family  score                band
+    0    llama  0.344  significant issues
+    1    gemma  0.619                good
+    2  mistral  0.245  significant issues
+    3     qwen  0.423          acceptable
     """
     check_choice("benchmark", benchmark, list(result.matrices))
     r = result.cad_results[benchmark]
@@ -83,6 +172,14 @@ def family_view(result, benchmark: str) -> tuple[pd.DataFrame, pd.DataFrame]:
 class SelectionView:
     """The selection-ratio curve and each benchmark's ranked item order.
 
+    What the selective-construction panel of the dashboard draws: Figure 2's curves, and for each
+    benchmark the strategy's full ranking, so that the subset at any ratio is a prefix of it.
+
+    Parameters
+    ----------
+    curve, order, criteria, method, cad_threshold, rng_entropy
+        The fields below (see Attributes); built by :func:`selection_view`.
+
     Attributes
     ----------
     curve : DataFrame
@@ -91,7 +188,28 @@ class SelectionView:
         The strategy's full ranking, best first (for "cad-threshold" only the passing items).
     criteria : dict of benchmark -> DataFrame
         Per-item CAD score, DS contribution and accuracy, indexed by item id.
-    method, cad_threshold : the strategy.
+    method : str
+        The selection strategy (:func:`~benchkit.quality.steps.select_items`).
+    cad_threshold : float
+        Its item CAD-score threshold.
+    rng_entropy : int or sequence of int
+        Entropy of the root SeedSequence of the curve's stability draws: ``rng=view.rng_entropy``
+        repeats it exactly.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4, Figure 2.
+
+    Examples
+    --------
+    >>> from benchkit.quality.explore import selection_view
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> view = selection_view(q, ratios=(0.35, 1.0), n_rep=10, rng=0)
+    >>> view.subset("math", 0.05)              # the first 5 of 100 items
+    ['q0050', 'q0072', 'q0054', 'q0001', 'q0051']
     """
 
     curve: pd.DataFrame
@@ -99,6 +217,7 @@ class SelectionView:
     criteria: dict
     method: str
     cad_threshold: float
+    rng_entropy: Any
 
     def to_frame(self) -> pd.DataFrame:
         """A copy of the curve table (:attr:`curve`)."""
@@ -117,13 +236,57 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
                    n_jobs=None, progress: bool = False) -> SelectionView:
     """Figure 2's curve and the ranked orders behind it.
 
-    Deterministic strategies only: the order of "random" depends on the draw, so it is not offered
-    here.
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result.
+    ratios : sequence of float, default 0.10, 0.15, ..., 1.00
+        Selection ratios of the curve.
+    method : str, default "cad+ds"
+        A deterministic strategy of :data:`benchkit.quality.METHODS`: the order of "random"
+        depends on the draw, so it is not offered here.
+    cad_threshold : float, default 0.15
+        Item CAD-score threshold.
+    n_rep : int, default 100
+        Resamples of the stability score (K = 100).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed of the stability draws; kept as ``rng_entropy``.
+    n_jobs : int, optional
+        joblib workers (results do not depend on it).
+    progress : bool, default False
+        Show a progress bar.
+
+    Returns
+    -------
+    SelectionView
+        The curve (:func:`~benchkit.quality.steps.selection_sweep`) and each benchmark's ranked
+        items and criteria.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.1, Figure 2.
+
+    Examples
+    --------
+    >>> from benchkit.quality.explore import selection_view
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> view = selection_view(q, ratios=(0.35, 1.0), n_rep=10, rng=0)
+    >>> c = view.to_frame()
+    >>> c[c["benchmark"] == "mean"][["ratio", "tau", "stability"]].round(3)
+        ratio    tau  stability
+    12   0.35  0.916      0.847
+    13   1.00  1.000      0.846
+    >>> selection_view(q, ratios=(0.35, 1.0), n_rep=10, rng=view.rng_entropy).curve.equals(view.curve)
+    True
     """
     n_jobs = check_n_jobs(n_jobs)
     check_choice("method", method, [m for m in METHODS if m != "random"])
+    root = seed_sequence(rng)
     curve = selection_sweep(result, ratios=ratios, method=method, cad_threshold=cad_threshold,
-                            n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress)
+                            n_rep=n_rep, rng=root, n_jobs=n_jobs, progress=progress)
     order, crits = {}, {}
     lam, eps = result.settings["lam"], result.settings["eps"]
     for b in result.matrices:
@@ -139,15 +302,51 @@ def selection_view(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05)
         crit.index = Y.index
         crits[b] = crit
     return SelectionView(curve=curve, order=order, criteria=crits, method=method,
-                         cad_threshold=cad_threshold)
+                         cad_threshold=cad_threshold, rng_entropy=root.entropy)
 
 
 def subset_view(result, benchmark: str, ratio: float, *, method: str = "cad+ds",
               cad_threshold: float = 0.15, n_rep: int = 100, rng=None) -> dict:
-    """The selective benchmark of ``benchmark`` at ``ratio``.
+    """The selective benchmark of ``benchmark`` at ``ratio``: its items and metrics.
 
-    ``items`` (ids, best first), ``text`` (where present), and its ``tau``, ``stability``, ``ds``,
-    ``n_items``, ``share``.
+    Parameters
+    ----------
+    result : QualityResult
+        A :func:`benchkit.quality.assess` result.
+    benchmark : str
+        One of its benchmarks.
+    ratio : float
+        Share of the items kept, in (0, 1].
+    method : str, default "cad+ds"
+        Selection strategy (:data:`benchkit.quality.METHODS`).
+    cad_threshold : float, default 0.15
+        Item CAD-score threshold.
+    n_rep : int, default 100
+        Resamples of the stability score (K = 100).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed: its two children seed the selection ("random" only) and the stability draws.
+
+    Returns
+    -------
+    dict
+        ``items`` (ids, best first), ``text`` (where present, else None), and the subset's ``tau``
+        (against the full benchmark's ranking), ``stability``, ``ds``, ``n_items``, ``share``
+        (:func:`~benchkit.quality.steps.subset_metrics`).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
+       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.
+
+    Examples
+    --------
+    >>> from benchkit.quality.explore import subset_view
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> v = subset_view(q, "math", 0.05, n_rep=10, rng=0)
+    >>> v["items"], v["n_items"], round(v["tau"], 3)
+    (['q0050', 'q0072', 'q0054', 'q0001', 'q0051'], 5, 0.742)
     """
     check_choice("benchmark", benchmark, list(result.matrices))
     check_choice("method", method, METHODS)

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._random import check_rng
+from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -51,14 +51,27 @@ _DIAGNOSTICS = ["benchmark", "metric", "estimate", "low", "high", "bias", "se", 
 class QualityResult:
     """Benchmark² assessment of several benchmarks (Table 1 and its appendices).
 
+    How good is each benchmark as a measuring instrument? CBRC: does it rank the models like its
+    peers of the same domain; DS: does it separate the models; CAD: do the items respect the size
+    order within model families; BQS: the three combined. Start with :meth:`to_frame` (Table 1,
+    with the paper's bands), then :meth:`inverted_items` for the items to review.
+
+    Parameters
+    ----------
+    table, scores, kendall, cad_results, families, dropped, replicates, interval_diagnostics
+        The fields below (see Attributes); built by :func:`benchkit.quality.assess`.
+    matrices, item_text, domains, settings, rng_entropy
+        See Attributes.
+
     Attributes
     ----------
     table : DataFrame
         Table 1: one row per benchmark (index) with ``domain``, ``n_items``, ``n_models``,
-        ``cbrc``, ``ds``, ``mean``, ``sd`` (population), ``min``, ``max`` (the range, as
-        fractions), ``raw_cad`` (inversion rate), ``cad``, ``bqs``, the bands ``cbrc_band``,
-        ``ds_band``, ``cad_band``, ``raw_cad_level`` and the interval bounds ``<metric>_low`` /
-        ``<metric>_high`` (cbrc, ds, cad, bqs, raw_cad).
+        ``n_peers``, ``cbrc`` (in [-1, 1]; > 0.7 high), ``ds`` (> 0.4 good, < 0.2 minimal),
+        ``mean``, ``sd`` (population), ``min``, ``max`` (the range, as fractions), ``raw_cad``
+        (inversion rate), ``cad`` (in (0, 1]; > 0.6 good, < 0.4 significant issues), ``bqs``, the
+        bands ``cbrc_band``, ``ds_band``, ``cad_band``, ``raw_cad_level`` and the interval bounds
+        ``<metric>_low`` / ``<metric>_high`` (cbrc, ds, cad, bqs, raw_cad).
     scores : DataFrame
         Benchmarks x models mean scores (Tables 11-13); NaN where a model was not evaluated.
     kendall : dict of domain -> DataFrame
@@ -82,10 +95,37 @@ class QualityResult:
     item_text : dict of benchmark -> Series or None
         Item text where the ResponseSet has a ``text`` column (for the length baselines).
     domains : dict of benchmark -> str
+        The domain of each benchmark (its CBRC peers are the benchmarks of the same domain).
     settings : dict
         lam, eps, weights, n_resamples, confidence_level, interval_method, align, min_models,
         nan_policy and ``item_pools`` (the benchmarks resampled jointly because they share item
         ids, one tuple per pool).
+    rng_entropy : int or sequence of int
+        Entropy of the root SeedSequence of the bootstrap: ``rng=result.rng_entropy`` repeats the
+        intervals exactly.
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation of
+       LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.1-3.5, Eq. (1)-(10); Tables 1, 7, 11-17; App.
+       E (bootstrap intervals).
+
+    Examples
+    --------
+    >>> from benchkit import quality, simulate
+    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
+    ...                    progress=False)
+    >>> q.to_frame()[["cbrc", "ds", "cad", "bqs", "cad_band"]].round(3).head(3)
+                cbrc     ds    cad    bqs            cad_band
+    benchmark
+    math       0.811  0.358  0.323  0.508  significant issues
+    code       0.770  0.398  0.330  0.517  significant issues
+    reasoning  0.845  0.380  0.300  0.511  significant issues
+    >>> q.families_frame().round(3).head(2)            # Table 7: CAD per family
+               llama  gemma  mistral   qwen
+    benchmark
+    math       0.344  0.619    0.245  0.423
+    code       0.365  0.353    0.280  0.407
     """
 
     table: pd.DataFrame
@@ -100,6 +140,7 @@ class QualityResult:
     item_text: dict
     domains: dict
     settings: dict
+    rng_entropy: Any
 
     def to_frame(self) -> pd.DataFrame:
         """Table 1 (:attr:`table`)."""
@@ -206,16 +247,29 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
            progress: bool = True) -> QualityResult:
     r"""Benchmark² assessment of several benchmarks: CBRC, DS, CAD, BQS with bootstrap intervals.
 
+    The entry point of Benchmark²: given the same models' responses on several benchmarks, it
+    scores each benchmark's ranking consistency with its domain peers (CBRC, Eq. 1), its power to
+    separate the models (DS, Eq. 2), the share of within-family inversions among its items (CAD,
+    Eq. 4-6) and their combination (BQS, Eq. 8-10), with the paper's quality bands.
+
     Parameters
     ----------
     data : dict of name -> ResponseSet, list of ResponseSet, or ResponseSet
         The benchmarks; a single ResponseSet is split by its items column ``by``.
+    by : str, default "benchmark"
+        The items column naming each item's benchmark, used when ``data`` is one ResponseSet.
     domains : str or dict of benchmark -> domain, optional
         The domain of each benchmark (CBRC peers). Default: one domain "all".
     families : Families or dict of name -> list of model ids, optional
         Families strongest first (members absent from a benchmark are skipped there); default
         :func:`families_from_models` on each benchmark's own models (grouped by ``family_by``,
         ordered by size, with ``overrides``).
+    family_by : str or sequence of str, default ("series", "variant")
+        Models-table column(s) whose joint value is a model's family (:func:`families_from_models`'s
+        ``by``); e.g. ``"family"`` for a roster with a ``family`` column.
+    overrides : dict of model -> dict, optional
+        Per-model corrections of the models table before grouping (e.g. ``{"phi-1": {"series":
+        "phi", "size": 1.3e9}}``).
     aliases : dict of model -> canonical name, optional
         Renames applied before alignment, for sources that spell one model differently in
         different benchmarks (e.g. eval-arena's "DSCoder-33b-Ins" and "deepseek-coder-33b-instruct").
@@ -239,7 +293,14 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
         leave-one-item-out jackknife of every pool) or percentile. The default is the one that
         covers best in ``benchmarks/coverage_quality.py`` (see Notes).
     confidence_level : float, default 0.95
-    rng, n_jobs, progress : randomness, joblib workers, tqdm bar.
+        Level of the intervals (App. E's 95%).
+    rng : None, int, SeedSequence or Generator, optional
+        Root seed of the bootstrap (:mod:`benchkit._random`; a Generator is consumed); kept as
+        ``rng_entropy``.
+    n_jobs : int, optional
+        joblib workers for the bootstrap blocks (results do not depend on it).
+    progress : bool, default True
+        Show a progress bar over the bootstrap blocks.
 
     Returns
     -------
@@ -271,6 +332,27 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     tie flip), and no item bootstrap reproduces its bias exactly; read them as a lower bound on
     the uncertainty. Resampling the shared items independently lowers the CBRC coverage of the
     two sharing benchmarks (basic 0.845 -> 0.825, BCa 0.672 -> 0.475).
+
+    References
+    ----------
+    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation of
+       LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 3.1-3.5, Eq. (1)-(10); App. B-C; App. E (1000
+       bootstrap iterations).
+
+    Examples
+    --------
+    >>> from benchkit import quality, simulate
+    >>> suite = simulate.load_sample("suite")      # 6 benchmarks, 24 models of 4 families
+    >>> q = quality.assess(suite, family_by="family", n_resamples=100, rng=0, progress=False)
+    >>> q.table[["cbrc", "ds", "cad", "bqs"]].round(3).head(2)
+                cbrc     ds    cad    bqs
+    benchmark
+    math       0.811  0.358  0.323  0.508
+    code       0.770  0.398  0.330  0.517
+    >>> again = quality.assess(suite, family_by="family", n_resamples=100, rng=q.rng_entropy,
+    ...                        progress=False)
+    >>> bool((again.replicates == q.replicates).all())
+    True
     """
     sets = _split(data, by)
     if len(sets) < 1:
@@ -284,7 +366,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     confidence_level = check_probability("confidence_level", confidence_level, open_interval=True)
     check_choice("interval_method", interval_method, ["bca", "basic", "percentile"])
     min_models = check_int("min_models", min_models, min=2)
-    check_rng(rng)
+    root = seed_sequence(rng)
     check_n_jobs(n_jobs)
     w = np.asarray(weights, dtype=float)
     if w.shape != (3,):
@@ -382,7 +464,7 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
     reps, diag, pools = _intervals(mats, names, keep, cads, codes, tau, table, eps=eps, lam=lam, w=w,
                                    min_models=min_models, omit=omit, n_resamples=n_resamples,
                                    interval_method=interval_method,
-                                   confidence_level=confidence_level, rng=rng, n_jobs=n_jobs,
+                                   confidence_level=confidence_level, rng=root, n_jobs=n_jobs,
                                    progress=progress)
     kend = {}
     for d in dict.fromkeys(dom[b] for b in names):
@@ -404,7 +486,8 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
                                 for p in range(int(pools.max()) + 1)] if len(names) else [])
     return QualityResult(table=table, scores=scores, kendall=kend, cad_results=cads, families=fam_by_bench,
                          dropped=dropped, replicates=reps, interval_diagnostics=diag, matrices=mats,
-                         item_text=text, domains=dom, settings=settings)
+                         item_text=text, domains=dom, settings=settings,
+                         rng_entropy=root.entropy)
 
 
 def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_models, omit,

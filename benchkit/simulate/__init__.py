@@ -16,6 +16,10 @@ Detectors can then be checked against what was planted.
 :func:`mcq_probabilities`
     Option probabilities of k-option multiple-choice items; miskeyed and ambiguous items
     (probability landscapes).
+:func:`audit_suite`
+    Several multiple-choice benchmarks (one a near-duplicate of another), model families of
+    named owners and sizes, a size ladder with repeated samples, option probabilities and keys:
+    one response set with every flaw the cross-method audit (:func:`benchkit.audit`) looks for.
 :func:`binary_matrix`
     A lean 2PL binary items x models matrix at any scale (14,000 x 5,000 in ~1.5 s, 70 MB).
 :func:`write_long_parquet`
@@ -54,6 +58,7 @@ from benchkit.simulate._samples import sample_names
 from benchkit.simulate._samples import sample_tables
 from benchkit.simulate._samples import samples_dir
 from benchkit.simulate._samples import write_sample
+from benchkit.simulate._suite import audit_suite
 
 __all__ = [
     "FLAW_KINDS",
@@ -62,6 +67,7 @@ __all__ = [
     "SampleSpec",
     "Simulation",
     "SimulationTruth",
+    "audit_suite",
     "binary_matrix",
     "load_sample",
     "mcq_probabilities",

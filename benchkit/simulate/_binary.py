@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -42,6 +43,7 @@ class _BinaryModel:
     guessing: float
     ss_resp: np.random.SeedSequence
     truth: SimulationTruth
+    rng_entropy: Any
 
     def prob_block(self, start: int, stop: int) -> np.ndarray:
         eta = self.b[:, None] + self.a[:, None] * self.theta[None, start:stop]
@@ -65,7 +67,8 @@ def _binary_model(n_items, n_models, rng, ability_sd, easiness_loc, easiness_sd,
     discrimination = check_float("discrimination", discrimination, min=0.0, min_inclusive=False)
     discrimination_sd = check_float("discrimination_sd", discrimination_sd, min=0.0)
     guessing = check_float("guessing", guessing, min=0.0, max=1.0, max_inclusive=False)
-    ss_models, ss_items, ss_resp = spawn(rng, 3)
+    root = seed_sequence(rng)
+    ss_models, ss_items, ss_resp = spawn(root, 3)
     theta = np.random.default_rng(ss_models).normal(0.0, ability_sd, size=n_models)
     ri = np.random.default_rng(ss_items)
     b = ri.normal(easiness_loc, easiness_sd, size=n_items)
@@ -85,7 +88,8 @@ def _binary_model(n_items, n_models, rng, ability_sd, easiness_loc, easiness_sd,
                   discrimination_sd=discrimination_sd, guessing=guessing,
                   rng=rng if isinstance(rng, (int, type(None))) else repr(rng))
     bm = _BinaryModel(a=a.astype(np.float32), b=b.astype(np.float32),
-                      theta=theta.astype(np.float32), guessing=guessing, ss_resp=ss_resp, truth=truth)
+                      theta=theta.astype(np.float32), guessing=guessing, ss_resp=ss_resp, truth=truth,
+                      rng_entropy=root.entropy)
     return bm, params
 
 
@@ -107,9 +111,13 @@ def binary_matrix(
 
     Parameters
     ----------
-    n_items, n_models : int
+    n_items : int
+        Number of items (rows).
+    n_models : int
+        Number of models (columns).
     rng : None, int, SeedSequence or Generator
-        Required (keyword) so that large benchmark inputs are always reproducible.
+        Required (keyword) so that large benchmark inputs are always reproducible; the result
+        records the root's entropy in ``rng_entropy``.
     dtype : numpy dtype
         Of the returned matrix: int8 (default, 1 byte per response), uint8, bool, int16, int32,
         int64, float32 or float64.
@@ -140,6 +148,21 @@ def binary_matrix(
     responses) the int8 output takes 70 MB and the working memory ~ n_items x chunk x 12 bytes
     (43 MB at the default chunk).
     :func:`write_long_parquet` with the same ``rng`` and parameters writes exactly these responses.
+
+    References
+    ----------
+    A. Birnbaum (1968), "Some latent trait models and their use in inferring an examinee's
+    ability", in F. M. Lord and M. R. Novick, Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the 2PL and its guessing floor).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import binary_matrix
+    >>> sim = binary_matrix(1000, 50, rng=0)
+    >>> sim.matrix.shape, sim.matrix.dtype, round(float(sim.matrix.mean()), 3)
+    ((1000, 50), dtype('int8'), 0.62)
+    >>> sim.truth.items.columns.tolist()[:2], sim.responses is None
+    (['discrimination', 'easiness'], True)
     """
     try:
         dt = np.dtype(dtype)
@@ -155,7 +178,7 @@ def binary_matrix(
     params["dtype"] = dt.name
     Y = _binary_matrix_from(bm.prob_block, bm.a.size, bm.theta.size, bm.ss_resp, chunk, dt)
     return Simulation(responses=None, truth=bm.truth, generator="binary_matrix",
-                      params=_freeze(params), matrix=Y)
+                      params=_freeze(params), matrix=Y, rng_entropy=bm.rng_entropy)
 
 
 def write_long_parquet(
@@ -191,6 +214,7 @@ discrimination_sd, guessing
     Returns
     -------
     ParquetWriteResult
+        The file's path, rows, row groups and size, and the truth (item and model parameters).
 
     Notes
     -----
@@ -201,6 +225,28 @@ discrimination_sd, guessing
     the memory in use is that of one row group. Column statistics are written for ``model``
     (row groups can be skipped by model) and ``correct``, not for ``item`` (every row group holds
     all items; string min/max statistics would double the write time).
+
+    References
+    ----------
+    A. Birnbaum (1968), "Some latent trait models and their use in inferring an examinee's
+    ability", in F. M. Lord and M. R. Novick, Statistical Theories of Mental Test Scores,
+    Addison-Wesley (the 2PL and its guessing floor). The Apache Parquet file format, https://parquet.apache.org/docs/
+    (row groups, dictionary encoding, column statistics).
+
+    Examples
+    --------
+    The file holds exactly the responses of :func:`binary_matrix` with the same arguments:
+
+    >>> import tempfile, pathlib
+    >>> import pandas as pd
+    >>> from benchkit.simulate import binary_matrix, write_long_parquet
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "responses.parquet"
+    >>> res = write_long_parquet(path, 30, 8, rng=4)
+    >>> long = pd.read_parquet(path)
+    >>> res.n_rows, long.columns.tolist()
+    (240, ['model', 'item', 'correct'])
+    >>> int(long["correct"].sum()) == int(binary_matrix(30, 8, rng=4).matrix.sum())
+    True
     """
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -238,4 +284,4 @@ discrimination_sd, guessing
             n_rows += table.num_rows
             n_groups += 1
     return ParquetWriteResult(path=path, n_rows=n_rows, n_row_groups=n_groups,
-                              n_bytes=path.stat().st_size, truth=bm.truth)
+                              n_bytes=path.stat().st_size, truth=bm.truth, rng_entropy=bm.rng_entropy)

@@ -32,6 +32,7 @@ FLAW_KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType({
     "mirt_2pl": ("miskeyed", "non_monotone", "family_biased", "owner_biased"),
     "repeated_sampling": ("non_monotone", "flat"),
     "mcq_probabilities": ("miskeyed", "ambiguous"),
+    "audit_suite": ("miskeyed", "ambiguous", "non_monotone", "family_biased"),
 })
 
 _LN3 = math.log(3.0)
@@ -65,6 +66,22 @@ class SimulationTruth:
     arrays : Mapping[str, Any]
         Further generating arrays or tables (e.g. ``"state_probs"`` (n_items, n_models, n_states) of
         :func:`repeated_sampling`, ``"option_probs"`` of :func:`mcq_probabilities`).
+
+    Parameters
+    ----------
+    items, models, flaws, p_correct, arrays
+        As the attributes above, filled by the generator.
+
+    Examples
+    --------
+    Which items were planted as flawed, to check a detector against:
+
+    >>> from benchkit.simulate import mcq_probabilities
+    >>> truth = mcq_probabilities(n_items=30, n_models=3, rng=0).truth
+    >>> truth
+    SimulationTruth(30 items, 3 models, planted flaws: miskeyed: 1, ambiguous: 1)
+    >>> truth.items_with("miskeyed").tolist(), truth.flawed_items.tolist()
+    (['q0018'], ['q0018', 'q0019'])
     """
 
     items: pd.DataFrame
@@ -114,6 +131,28 @@ class Simulation:
         The long ``responses`` table and the ``models`` / ``items`` tables that
         :meth:`benchkit.ResponseSet.from_long` was given (e.g. to write them to files);
         ``None`` when only the matrix was generated.
+    rng_entropy : int
+        Entropy of the root seed the data were drawn from (:mod:`benchkit._random`): calling the
+        generator with the same arguments and ``rng=rng_entropy`` draws the same data, also when
+        ``rng`` was None or a Generator.
+
+    Parameters
+    ----------
+    responses, truth, generator, params, matrix, tables, rng_entropy
+        As the attributes above, filled by the generator.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import mirt_2pl
+    >>> sim = mirt_2pl(n_items=40, n_models=12, rng=0)
+    >>> sim.generator, sim.rng_entropy
+    ('mirt_2pl', 0)
+    >>> sim.truth
+    SimulationTruth(40 items, 12 models, planted flaws: family_biased: 2, miskeyed: 1, non_monotone: 1)
+    >>> sim.responses
+    ResponseSet 'simulated-mirt_2pl': 40 items x 12 models, 480 responses, T=1, 0.0% cells missing
+    >>> sim.to_frame().loc[sim.truth.flawed_items, ["flaw", "flaw_detail"]].shape
+    (4, 2)
     """
 
     responses: Any
@@ -122,6 +161,7 @@ class Simulation:
     params: Mapping[str, Any]
     matrix: np.ndarray | None = None
     tables: Mapping[str, pd.DataFrame] | None = None
+    rng_entropy: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """Item-level truth table: one row per item with its parameters and planted flaw."""
@@ -155,14 +195,35 @@ class Simulation:
 class ParquetWriteResult:
     """What :func:`write_long_parquet` wrote.
 
+    Parameters
+    ----------
+    path, n_rows, n_row_groups, n_bytes, truth, rng_entropy
+        The fields below, filled by :func:`write_long_parquet`.
+
     Attributes
     ----------
     path : pathlib.Path
-    n_rows, n_row_groups : int
+        The written file.
+    n_rows : int
+        Rows written: one per (model, item) response.
+    n_row_groups : int
+        Parquet row groups written (whole models per group).
     n_bytes : int
         Size of the written file.
     truth : SimulationTruth
         Item and model parameters (``p_correct`` is ``None``).
+    rng_entropy : int
+        Entropy of the root seed: the same arguments with ``rng=rng_entropy`` write the same
+        responses (and :func:`binary_matrix` with it returns them as a matrix).
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from benchkit.simulate import write_long_parquet
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "responses.parquet"
+    >>> res = write_long_parquet(path, 30, 8, rng=4)
+    >>> res.n_rows, res.n_row_groups, res.to_frame().columns.tolist()
+    (240, 1, ['path', 'n_rows', 'n_row_groups', 'n_bytes'])
     """
 
     path: Path
@@ -170,6 +231,7 @@ class ParquetWriteResult:
     n_row_groups: int
     n_bytes: int
     truth: SimulationTruth
+    rng_entropy: Any = None
 
     def to_frame(self) -> pd.DataFrame:
         """One-row summary of the written file."""
@@ -333,13 +395,13 @@ def _build_response_set(tables: Mapping[str, pd.DataFrame], *, T: int, name: str
 
 def _finish(generator: str, truth: SimulationTruth, params: Mapping[str, Any],
             responses: pd.DataFrame, models: pd.DataFrame, items: pd.DataFrame, *, T: int,
-            matrix: np.ndarray | None = None) -> Simulation:
+            rng_entropy: Any, matrix: np.ndarray | None = None) -> Simulation:
     tables = MappingProxyType({
         "responses": responses, "models": _roster_table(models), "items": _item_table(items),
     })
     rs = _build_response_set(tables, T=T, name=f"simulated-{generator}", meta=_meta(generator, params))
     return Simulation(responses=rs, truth=truth, generator=generator, params=params, matrix=matrix,
-                      tables=tables)
+                      tables=tables, rng_entropy=rng_entropy)
 
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -84,9 +85,14 @@ def repeated_sampling(
 ) -> Simulation:
     r"""T repeated responses with answer states along an ordered model axis (a size ladder).
 
+    The data of BSDProbe (paper 000): every model of an ordered ladder answers each item T times,
+    each answer reduced to a state, with planted non-monotone and flat items to check the
+    profiles against.
+
     Parameters
     ----------
     n_items : int
+        Number of items.
     ladder : int or sequence of float
         Strictly increasing model sizes in billions (default: the BSDProbe paper's Qwen3 axis
         0.6B-32B), named ``"<family>-<size>b"``; or the number of models (named
@@ -121,6 +127,8 @@ def repeated_sampling(
     no_answer : float
         Share of the wrong mass that goes to :data:`benchkit.NO_ANSWER` (extraction failures).
     rng : None, int, SeedSequence or Generator
+        The randomness (:mod:`benchkit._random`): the same int always gives the same data; the
+        result records the root's entropy in ``rng_entropy``.
 
     Returns
     -------
@@ -170,6 +178,23 @@ def repeated_sampling(
     item) averages 0.35-0.55 over all cells (0.45-0.46 for ``rng`` 2 and 3); about 0.1-0.15 where
     :math:`\theta \ge 0.9` (concentrated high side), about 0.5 where :math:`\theta < 0.1`
     (wrong answers spread over 3-4 states) and about 0.6 in between. Checked in the tests.
+
+    References
+    ----------
+    H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via Item-Level Capability
+    Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 3.1, Eq. (1)-(3) (answer states and the
+    correctness trajectory) and Sec. 3.2, Eq. (4) (boundary position and width).
+
+    Examples
+    --------
+    Three models of a ladder answer 20 items five times each:
+
+    >>> from benchkit.simulate import repeated_sampling
+    >>> sim = repeated_sampling(n_items=20, ladder=(0.6, 4.0, 32.0), T=5, rng=0)
+    >>> sim.responses
+    ResponseSet 'simulated-repeated_sampling': 20 items x 3 models, 300 responses, T=5, ...
+    >>> sim.responses.counts().K.shape, sim.truth.flaws["flaw"].tolist()
+    ((20, 3), ['flat', 'flat', 'non_monotone'])
     """
     n_items = check_int("n_items", n_items, min=1)
     if isinstance(ladder, (int, np.integer)) and not isinstance(ladder, bool):
@@ -225,7 +250,8 @@ def repeated_sampling(
         no_answer=no_answer, rng=rng if isinstance(rng, (int, type(None))) else repr(rng),
     ))
 
-    ss_items, ss_flaws, ss_resp = spawn(rng, 3)
+    root = seed_sequence(rng)
+    ss_items, ss_flaws, ss_resp = spawn(root, 3)
     n = n_models
     if axis == "index":
         pos = np.arange(n) / (n - 1)
@@ -344,4 +370,5 @@ def repeated_sampling(
         arrays=MappingProxyType({"state_probs": state_probs,
                                  "state_labels": np.asarray(state_labels, dtype=object)}),
     )
-    return _finish("repeated_sampling", truth, params, responses, models, items, T=T)
+    return _finish("repeated_sampling", truth, params, responses, models, items, T=T,
+                   rng_entropy=root.entropy)

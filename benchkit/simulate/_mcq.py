@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import check_float
@@ -53,9 +54,15 @@ def mcq_probabilities(
 ) -> Simulation:
     r"""Option probabilities of k-option multiple-choice items for several models.
 
+    The data of the probability-landscape paper (003): per item and model, the probability of
+    each option, with planted miskeyed and ambiguous items to check its diagnostics against.
+
     Parameters
     ----------
-    n_items, n_models : int
+    n_items : int
+        Number of items.
+    n_models : int
+        Number of models.
     n_options : int
         Options per item, k (2-26), lettered ``A``, ``B``, ...
     flawed : mapping, optional
@@ -79,6 +86,8 @@ def mcq_probabilities(
     model_prefix : str
         Models are named ``"<prefix>-1"`` (weakest) ... ``"<prefix>-<n_models>"``.
     rng : None, int, SeedSequence or Generator
+        The randomness (:mod:`benchkit._random`): the same int always gives the same data; the
+        result records the root's entropy in ``rng_entropy``.
 
     Returns
     -------
@@ -117,6 +126,22 @@ def mcq_probabilities(
 
     ``truth.p_correct`` is :math:`P_{mq}` at the key (the probability of a correct response when
     answers are sampled); the ``correct`` column scores the top option (argmax), as in the paper.
+
+    References
+    ----------
+    Song and Park, "Auditing MCQA Benchmarks through Probability Landscapes", arXiv:2608.30372,
+    Sec. 3.1 (the option-probability representation), Table 1 and Table 13 (the scales matched).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import mcq_probabilities
+    >>> sim = mcq_probabilities(n_items=30, n_models=3, rng=0)
+    >>> sim.responses.option_probs().shape  # items x models x options
+    (30, 3, 4)
+    >>> sim.truth.flaws[["item", "flaw"]]
+        item       flaw
+    0  q0018   miskeyed
+    1  q0019  ambiguous
     """
     n_items = check_int("n_items", n_items, min=1)
     n_models = check_int("n_models", n_models, min=1)
@@ -149,7 +174,8 @@ def mcq_probabilities(
         ambiguity_sd=ambiguity_sd, model_prefix=model_prefix,
         rng=rng if isinstance(rng, (int, type(None))) else repr(rng),
     ))
-    ss_models, ss_items, ss_flaws, ss_resp = spawn(rng, 4)
+    root = seed_sequence(rng)
+    ss_models, ss_items, ss_flaws, ss_resp = spawn(root, 4)
 
     rm = np.random.default_rng(ss_models)
     ability = np.sort(rm.normal(0.0, ability_sd, size=n_models))
@@ -234,4 +260,5 @@ def mcq_probabilities(
         flaws=_flaw_table(items, ("answer_key", "true_answer", "partner", "gap")),
         p_correct=p_key, arrays=MappingProxyType({"option_probs": P}),
     )
-    return _finish("mcq_probabilities", truth, params, responses, models, items, T=1)
+    return _finish("mcq_probabilities", truth, params, responses, models, items, T=1,
+                   rng_entropy=root.entropy)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -133,6 +134,8 @@ def mirt_2pl(
     chunk : int
         Models generated at once; the result does not depend on it.
     rng : None, int, SeedSequence or Generator
+        The randomness (:mod:`benchkit._random`): the same int always gives the same data; the
+        result records the root's entropy in ``rng_entropy``.
 
     Returns
     -------
@@ -182,6 +185,25 @@ def mirt_2pl(
 
     Reading chosen: sizes enter through :math:`\log_2` relative to 8B, so ``size_slope`` is the
     gain per doubling; the default scale puts model accuracies roughly between 0.3 and 0.85.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 3.2, Eq. (1)-(2). M. D. Reckase (2009), Multidimensional Item Response
+    Theory, Springer (the compensatory MIRT model).
+
+    Examples
+    --------
+    >>> from benchkit.simulate import mirt_2pl
+    >>> sim = mirt_2pl(n_items=40, n_models=12, rng=0)
+    >>> sim.truth.flaws[["item", "flaw", "group"]]
+        item           flaw    group
+    0  q0019  family_biased  mistral
+    1  q0020       miskeyed
+    2  q0024  family_biased      phi
+    3  q0035   non_monotone
+    >>> sim.responses.models[["family", "owner"]].nunique().tolist()
+    [5, 8]
     """
     n_items = check_int("n_items", n_items, min=1)
     n_models = check_int("n_models", n_models, min=2)
@@ -241,7 +263,8 @@ def mirt_2pl(
         matrix_only=bool(matrix_only), rng=rng if isinstance(rng, (int, type(None))) else repr(rng),
     )
 
-    ss_models, ss_items, ss_flaws, ss_resp = spawn(rng, 4)
+    root = seed_sequence(rng)
+    ss_models, ss_items, ss_flaws, ss_resp = spawn(root, 4)
     D = n_dims
 
     # ---- models
@@ -372,10 +395,12 @@ def mirt_2pl(
     )
     frozen = _freeze(params)
     if matrix_only:
-        return Simulation(responses=None, truth=truth, generator="mirt_2pl", params=frozen, matrix=Y)
+        return Simulation(responses=None, truth=truth, generator="mirt_2pl", params=frozen, matrix=Y,
+                          rng_entropy=root.entropy)
     responses = pd.DataFrame({
         "model": pd.array(np.repeat(np.asarray(model_ids, dtype=object), n_items), dtype="string"),
         "item": pd.array(np.tile(np.asarray(item_ids, dtype=object), n_models), dtype="string"),
         "correct": Y.T.ravel().astype(np.int8),
     })
-    return _finish("mirt_2pl", truth, frozen, responses, models, items, T=1, matrix=Y)
+    return _finish("mirt_2pl", truth, frozen, responses, models, items, T=1, matrix=Y,
+                   rng_entropy=root.entropy)

@@ -29,6 +29,26 @@ class SampleSpec:
 
     ``data_samples/make_samples.py`` writes every entry of :data:`SAMPLES` to
     ``data_samples/<name>/`` and :func:`load_sample` reads it back.
+
+    Parameters
+    ----------
+    name : str
+        The sample's name (a key of :data:`SAMPLES`).
+    generator : str
+        The generating function of :mod:`benchkit.simulate` (``"mirt_2pl"``,
+        ``"repeated_sampling"`` or ``"mcq_probabilities"``).
+    params : Mapping[str, Any]
+        Its keyword arguments, except ``rng``.
+    rng : int
+        The seed.
+    description : str
+        What the sample holds and which flaws are planted.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import SAMPLES
+    >>> SAMPLES["mcq"].call()
+    "benchkit.simulate.mcq_probabilities(n_items=300, n_models=8, n_options=4, ..., rng=20260603)"
     """
 
     name: str
@@ -86,17 +106,79 @@ _SAMPLE_FILES = ("responses", "models", "items", "truth_items", "truth_models", 
 
 
 def sample_names() -> tuple[str, ...]:
-    """Names accepted by :func:`load_sample`."""
+    """Names accepted by :func:`load_sample`.
+
+    Returns
+    -------
+    tuple of str
+        The keys of :data:`SAMPLES`, in their documented order.
+
+    References
+    ----------
+    benchkit's own samples, drawn by the generators of :mod:`benchkit.simulate` (see
+    ``data_samples/README.md`` in the repository); each generator's docstring cites the paper
+    whose data it imitates.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import sample_names
+    >>> sample_names()
+    ('ladder', 'mirt', 'mcq', 'dif', 'suite')
+    """
     return tuple(SAMPLES)
 
 
 def samples_dir() -> Path:
-    """The ``data_samples/`` folder of a repository checkout (it may not exist in an install)."""
+    """The ``data_samples/`` folder of a repository checkout (it may not exist in an install).
+
+    Returns
+    -------
+    pathlib.Path
+        ``<repository>/data_samples``; :func:`load_sample` regenerates a sample when its folder
+        is absent.
+
+    References
+    ----------
+    benchkit's own samples, drawn by the generators of :mod:`benchkit.simulate` (see
+    ``data_samples/README.md`` in the repository); each generator's docstring cites the paper
+    whose data it imitates.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import samples_dir
+    >>> samples_dir().name
+    'data_samples'
+    """
     return Path(__file__).resolve().parent.parent.parent / "data_samples"
 
 
 def sample_tables(sim: Simulation) -> dict[str, pd.DataFrame]:
-    """The tables :func:`load_sample` stores for a simulation (used by ``make_samples.py``)."""
+    """The tables :func:`load_sample` stores for a simulation (used by ``make_samples.py``).
+
+    Parameters
+    ----------
+    sim : Simulation
+        A simulation with its tables (``matrix_only=False``).
+
+    Returns
+    -------
+    dict of str to DataFrame
+        ``responses``, ``models``, ``items`` (what :meth:`benchkit.ResponseSet.from_long` reads)
+        and ``truth_items``, ``truth_models``, ``truth_flaws``.
+
+    References
+    ----------
+    benchkit's own samples, drawn by the generators of :mod:`benchkit.simulate` (see
+    ``data_samples/README.md`` in the repository); each generator's docstring cites the paper
+    whose data it imitates.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import mcq_probabilities, sample_tables
+    >>> tables = sample_tables(mcq_probabilities(n_items=30, n_models=3, rng=0))
+    >>> sorted(tables)
+    ['items', 'models', 'responses', 'truth_flaws', 'truth_items', 'truth_models']
+    """
     if sim.tables is None:
         raise BenchkitValueError("this simulation holds only a matrix; generate it with matrix_only=False")
     return {
@@ -110,7 +192,36 @@ def sample_tables(sim: Simulation) -> dict[str, pd.DataFrame]:
 
 
 def write_sample(name: str, *, folder: str | Path | None = None) -> list[Path]:
-    """Generate sample ``name`` and write its Parquet files to ``folder/<name>/``."""
+    """Generate sample ``name`` and write its Parquet files to ``folder/<name>/``.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`sample_names`.
+    folder : str or Path, optional
+        Where to write (default :func:`samples_dir`); ``folder/<name>/`` is created.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The Parquet files written, one per table of :func:`sample_tables`.
+
+    References
+    ----------
+    benchkit's own samples, drawn by the generators of :mod:`benchkit.simulate` (see
+    ``data_samples/README.md`` in the repository); each generator's docstring cites the paper
+    whose data it imitates.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from benchkit.simulate import load_sample, write_sample
+    >>> folder = tempfile.mkdtemp()
+    >>> [p.name for p in write_sample("mcq", folder=folder)][:3]
+    ['responses.parquet', 'models.parquet', 'items.parquet']
+    >>> load_sample("mcq", folder=folder).n_items
+    300
+    """
     spec = SAMPLES[check_choice("name", name, tuple(SAMPLES))]
     out = Path(folder) if folder is not None else samples_dir()
     target = out / name
@@ -140,12 +251,33 @@ def load_sample(name: str, *, with_truth: bool = False, regenerate: bool = False
     folder : path, optional
         Where the samples live (default: ``data_samples/`` of the repository checkout).
 
+    Returns
+    -------
+    ResponseSet or Simulation
+        The responses; with ``with_truth=True`` the :class:`Simulation`, whose ``truth`` says
+        which items were planted as flawed (``rng_entropy`` is the sample's seed).
+
     Notes
     -----
     ``data_samples/`` is part of repository checkouts, not of the installed wheel. When the
     sample's folder is absent the sample is regenerated from its recorded generator, arguments
     and ``rng``, which gives the same responses (the test suite checks the committed files
     against regeneration). A sample read from files has ``truth.p_correct = None``.
+
+    References
+    ----------
+    benchkit's own samples, drawn by the generators of :mod:`benchkit.simulate` (see
+    ``data_samples/README.md`` in the repository); each generator's docstring cites the paper
+    whose data it imitates.
+
+    Examples
+    --------
+    >>> from benchkit.simulate import load_sample
+    >>> load_sample("mcq")
+    ResponseSet 'sample-mcq': 300 items x 8 models, 2,400 responses, T=1, 0.0% cells missing, ...
+    >>> sim = load_sample("ladder", with_truth=True)
+    >>> sim.truth
+    SimulationTruth(300 items, 6 models, planted flaws: flat: 30, non_monotone: 15)
     """
     name = check_choice("name", name, tuple(SAMPLES))
     spec = SAMPLES[name]
@@ -178,4 +310,5 @@ def load_sample(name: str, *, with_truth: bool = False, regenerate: bool = False
     )
     return Simulation(responses=rs, truth=truth, generator=spec.generator,
                       params=_freeze({**dict(spec.params), "rng": spec.rng}),
-                      tables=MappingProxyType({k: frames[k] for k in ("responses", "models", "items")}))
+                      tables=MappingProxyType({k: frames[k] for k in ("responses", "models", "items")}),
+                      rng_entropy=spec.rng)

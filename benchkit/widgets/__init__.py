@@ -4,7 +4,7 @@ Each explorer is an anywidget whose state lives in Python traitlets and whose nu
 benchkit results; its front end is one ES module (plus optional CSS) from the repository's
 ``widgets/`` folder, with no CDN imports, read through :func:`benchkit.widgets._assets.asset`.
 Explorers are added here as they are built (trajectories, DIF signatures, probability landscapes,
-ECDF gaps, Benchmark² dashboard); each also has a static ``to_html()`` / chart export.
+ECDF gaps, Benchmark² dashboard, the cross-method audit); each also has a static ``to_html()`` / chart export.
 
 This sub-package is the only part of benchkit (with :mod:`benchkit.charts`) that uses Jupyter
 libraries; install them with ``pip install 'benchkit[jupyter]'``.
@@ -33,6 +33,7 @@ if _MISSING:
 
 # Explorer name -> module, imported on first access (one line per explorer).
 _LAZY = {
+    "AuditExplorer": "benchkit.widgets.auditing",
     "DIFExplorer": "benchkit.widgets.dif",
     "ECDFGapExplorer": "benchkit.widgets.ecdf",
     "LandscapeExplorer": "benchkit.widgets.landscape",

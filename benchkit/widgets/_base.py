@@ -43,19 +43,21 @@ pieces, so nothing below is re-implemented per explorer.
    the caller's choice).
 7. **Python accessors** for what the user did (selected items as DataFrames) and
    :attr:`BenchkitWidget.result`, the result the explorer was built from.
-8. **A static rendering in saved notebooks.** Displaying an explorer (the cell's result, or
+8. **One display, readable anywhere.** Displaying an explorer (the cell's result, or
    ``display(explorer)``) emits one output whose MIME bundle holds the live widget view
-   (``application/vnd.jupyter.widget-view+json``), an ``image/svg+xml`` rendering of the current
-   view and a one-line ``text/plain``. JupyterLab ranks the widget first, so a live kernel shows the
-   interactive explorer, never the image; the saved notebook carries the image, which nbviewer /
-   nbconvert (they drop a widget view whose state is not saved) and code hosts show without a
-   kernel. A subclass only says which chart stands for its current view: :meth:`static_chart`
+   (``application/vnd.jupyter.widget-view+json``), a PNG of the current view at 2x with alt text
+   (output metadata ``image/png: {width, height, alt}``) and a caption as ``text/plain``
+   (:mod:`benchkit.charts._display`). JupyterLab ranks the widget first, so a live kernel shows the
+   interactive explorer once, never the image; a notebook stored by ``scripts/execute_notebooks.py``
+   keeps the PNG and the caption (the widget view, which ipywidgets cannot draw without its
+   kernel, is dropped), which JupyterLab -- trusted or not --, nbconvert and code hosts show. A
+   subclass only says which chart stands for its WHOLE current view: :meth:`static_chart`
    returns a ``benchkit.charts`` Altair chart (aggregated for big data: no chart with hundreds of
-   thousands of marks); the base draws it with vl-convert (:func:`benchkit.charts.to_svg`), caps
-   its size (:attr:`BenchkitWidget.static_max_bytes`) and never lets a failure break the live
-   display (a warning says why the image is missing). :meth:`static_image` gives the image of the
-   view *now* (``display(explorer.static_image())`` after interacting keeps that view in the
-   notebook too); ``BenchkitWidget.static_images = False`` turns the image off.
+   thousands of marks); the base draws it with vl-convert, caps its size
+   (:attr:`BenchkitWidget.static_max_bytes`) and never lets a failure break the live display (a
+   warning says why the image is missing). :meth:`static_image` gives the image of the view *now*
+   (``display(explorer.static_image())`` after interacting keeps that view in the notebook too);
+   ``BenchkitWidget.static_images = False`` turns the image off.
 
 How to write an explorer::
 
@@ -387,6 +389,16 @@ def explorer_module(esm_file: str) -> str:
     return asset(DOM_PRELUDE) + "\n" + asset(esm_file)
 
 
+class _Bundle:
+    """A ready MIME bundle that IPython displays as is (``display(obj)``)."""
+
+    def __init__(self, data: dict, metadata: dict) -> None:
+        self.data, self.metadata = data, metadata
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict]:
+        return self.data, self.metadata
+
+
 class BenchkitWidget(anywidget.AnyWidget):
     """Base class of benchkit's explorers (see the module docstring for the pattern).
 
@@ -454,13 +466,13 @@ class BenchkitWidget(anywidget.AnyWidget):
                 self.revision = self.revision + 1
 
     # ----------------------------------------------------------------- static rendering
-    #: put a static image of the current view beside the live widget when displayed (issue 13)
+    #: put a static image of the current view in the display bundle (issue 24)
     static_images: ClassVar[bool] = True
-    #: largest static image kept in a notebook output (bytes of SVG); larger ones are dropped
+    #: largest static image kept in a notebook output (bytes of PNG); larger ones are dropped
     static_max_bytes: ClassVar[int] = 1_500_000
 
     def static_chart(self) -> Any:
-        """The Altair chart that stands for the explorer's current view in a saved notebook.
+        """The Altair chart that stands for the explorer's whole current view in a saved notebook.
 
         Subclasses return a ``benchkit.charts`` chart of what the explorer shows now (aggregated
         for big inputs); the base returns None (no image).
@@ -479,52 +491,64 @@ class BenchkitWidget(anywidget.AnyWidget):
 
         return to_svg(chart)
 
+    def _static_image_bundle(self) -> tuple[dict, dict] | None:
+        """``(data, metadata)`` of the PNG of the current view with alt text and caption, or None."""
+        chart = self.static_chart()
+        if chart is None:
+            return None
+        from benchkit.charts import _display
+        from benchkit.charts import to_png
+
+        png = to_png(chart)
+        name = type(self).__name__
+        alt = f"benchkit {name}, the view at display time. " + _display.describe(chart.to_dict())
+        caption = f"{alt} (interactive with a running kernel)"
+        return _display.image_bundle(png, alt, caption)
+
     def static_image(self) -> Any:
-        """``IPython.display.SVG`` of the current view (display it to keep this view in a notebook)."""
-        from IPython.display import SVG
+        """The PNG of the current view (display it to keep this view in a notebook).
 
-        svg = self.static_svg()
-        if svg is None:
+        An object whose display is the PNG with its alt text and caption (no live view).
+        """
+        bundle = self._static_image_bundle()
+        if bundle is None:
             raise BenchkitValueError(f"{type(self).__name__} has no static view (static_chart() is None)")
-        return SVG(svg)
+        return _Bundle(*bundle)
 
-    def _static_bundle_svg(self) -> str | None:
-        """:meth:`static_svg` for the display bundle: None, with a warning, when it cannot be made."""
+    def _static_bundle(self) -> tuple[dict, dict] | None:
+        """:meth:`_static_image_bundle` for the display: None, with a warning, when it cannot be made."""
         try:
-            svg = self.static_svg()
+            bundle = self._static_image_bundle()
         except Exception as exc:  # a display must never fail because of its static copy
             warnings.warn(f"{type(self).__name__}: no static image stored with the live view "
                           f"({type(exc).__name__}: {exc}); the saved notebook will not show this "
                           "explorer without a kernel", RuntimeWarning, stacklevel=3)
             return None
-        if svg is not None and len(svg.encode()) > self.static_max_bytes:
-            warnings.warn(f"{type(self).__name__}: the static image ({len(svg.encode()) / 1e6:.1f} MB) "
-                          f"exceeds static_max_bytes={self.static_max_bytes}; not stored",
-                          RuntimeWarning, stacklevel=3)
-            return None
-        return svg
+        if bundle is not None:
+            size = len(base64.b64decode(bundle[0]["image/png"]))
+            if size > self.static_max_bytes:
+                warnings.warn(f"{type(self).__name__}: the static image ({size / 1e6:.1f} MB) "
+                              f"exceeds static_max_bytes={self.static_max_bytes}; not stored",
+                              RuntimeWarning, stacklevel=3)
+                return None
+        return bundle
 
     def _repr_mimebundle_(self, **kwargs: Any) -> tuple[dict, dict] | None:
-        """``(data, metadata)``: the live view, an SVG of the current view, a one-line text.
+        """``(data, metadata)``: the live view, a PNG of the current view, a caption.
 
         See the module docstring, rule 8.
-
-        JupyterLab renders the widget view (highest rank) while a kernel runs; the saved output
-        also holds ``image/svg+xml``, shown by nbviewer/nbconvert and code hosts.
         """
         bundle = super()._repr_mimebundle_(**kwargs)
         if bundle is None:
             return None
         data, metadata = bundle if isinstance(bundle, tuple) else (bundle, {})
-        data = dict(data)
-        name = type(self).__name__
-        data["text/plain"] = f"benchkit {name} (interactive; needs a running kernel)"
+        data, metadata = dict(data), dict(metadata or {})
+        data["text/plain"] = f"benchkit {type(self).__name__} (interactive; needs a running kernel)"
         if self.static_images:
-            svg = self._static_bundle_svg()
-            if svg is not None:
-                data["image/svg+xml"] = svg
-                data["text/plain"] = (f"benchkit {name} (interactive; needs a running kernel; "
-                                      "a static image of the view at display time is stored)")
+            image = self._static_bundle()
+            if image is not None:
+                data.update(image[0])
+                metadata.update(image[1])
         return data, metadata
 
     # ----------------------------------------------------------------- state

@@ -43,6 +43,8 @@ class DIFExplorer(BenchkitWidget):
         Item texts shown with the signature (cut to ``max_text`` characters).
     max_text : int
         Longest text kept per item (keeps the export small).
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -57,6 +59,27 @@ class DIFExplorer(BenchkitWidget):
     threshold's pair table (binary columns) and filters it by gap, so it switches thresholds
     without a kernel. Measured on a 14,042-item x 5,000-model simulated audit (673
     representatives, 26,898 pairs within 5 pp): see ``benchmarks/bench_explorers.py``.
+
+    Examples
+    --------
+    Not run as a doctest: the audit it shows takes a few seconds (more on a cold numba cache),
+    beyond the doctest budget. Constructing the explorer computes its state in Python; showing
+    it needs a JupyterLab front end.
+
+    >>> import pandas as pd
+    >>> from benchkit import ResponseSet
+    >>> from benchkit.dif import audit_rankings
+    >>> from benchkit.dif.steps import simulate_family_dif
+    >>> from benchkit.widgets import DIFExplorer
+    >>> s = simulate_family_dif(n_items=200, n_models=300, n_owners=60, n_sources=4, rng=21)
+    >>> wide = pd.DataFrame(s.Y, index=[f"q{i}" for i in range(200)], columns=list(s.model_ids))
+    >>> rs = ResponseSet.from_wide(wide, items=pd.DataFrame({"item": wide.index, "source": s.source}))
+    >>> audit = audit_rankings(rs, min_family_size=5, K=(2, 2), rng=3, n_controls=20,
+    ...                        n_bootstrap=20, n_owner_bootstrap=20, n_permutations=10,
+    ...                        sensitivity_fractions=(0.3,), progress=False)  # doctest: +SKIP
+    >>> explorer = DIFExplorer(audit)  # doctest: +SKIP
+    >>> explorer.epsilon  # doctest: +SKIP
+    1.0
     """
 
     _esm_file = "dif.js"
@@ -98,12 +121,14 @@ class DIFExplorer(BenchkitWidget):
             m = {str(k): v for k, v in dict(texts).items()}
             txt = ["" if m.get(i) is None else str(m.get(i))[:max_text] for i in ids]
         forest = []
+        self._robustness: dict = {}
         if robustness is not None:
             tables = robustness if isinstance(robustness, Mapping) else {"": robustness}
             for name, table in tables.items():
                 if not isinstance(table, pd.DataFrame):
                     raise BenchkitTypeError(f"robustness must be a DataFrame (or a mapping of them) from "
                                             f"benchkit.dif.analyze_robustness; got {type(table).__name__}")
+                self._robustness[str(name)] = table
                 v = robustness_forest_view(table, benchmark=str(name) if name else None)
                 if "benchmark" not in v:
                     v.insert(0, "benchmark", "")
@@ -206,10 +231,38 @@ class DIFExplorer(BenchkitWidget):
                     anchor_tie=t["anchor_tie"].to_numpy(bool), reversed=t["reversed"].to_numpy(bool))}
 
     def static_chart(self):
-        """Figure 1's near-tie reversal curve of the audit: the image stored with the live explorer.
+        """The whole explorer as one chart: the image stored with the live explorer.
 
-        :func:`benchkit.charts.dif.reversal_curve_chart` of the audit shown.
+        Its title is the summary line; below it the heatmap window shown (rows ``offset`` to
+        ``offset + window`` of the half shown, ordered by D_i, anchors marked), the signature of
+        the selected item (of the top item when none is selected), Figure 1
+        (:func:`benchkit.charts.dif.reversal_curve_chart`), Figure 2
+        (:func:`~benchkit.charts.dif.robustness_forest_chart`, when robustness tables were given)
+        and the first rows of the near-tie pair table at :attr:`epsilon`.
         """
-        from benchkit.charts.dif import reversal_curve_chart
+        import altair as alt
 
-        return reversal_curve_chart(self._result)
+        from benchkit.charts.dif import explorer_panels
+
+        half = int(self.half)
+        fa = self._result.anchors[half]
+        order = np.lexsort((np.arange(fa.D.size), -fa.D))
+        win = min(int(self.window), len(order))
+        off = max(0, min(int(self.offset), len(order) - win))
+        rows = order[off:off + win]
+        selected = self.selected or self.items[int(order[0])]
+        S = self.summary
+
+        def num(key, d):
+            v = S.get(key)
+            return f"{v:.{d}f}" if isinstance(v, (int, float)) else "–"
+
+        title = (f"Family-DIF audit: K {S.get('K', '–')} · τb {num('tau_b', 3)} · close pairs "
+                 f"{num('close_n', 0)} · low-DIF reversal {num('low_dif_pct', 1)}% · random "
+                 f"{num('random_pct', 1)}% · excess {num('excess_pp', 1)} pp · p {num('p_rand', 3)}")
+        panels = explorer_panels(
+            self._result, half=half, rows=rows, first_row=off, selected=selected,
+            selected_given=bool(self.selected), robustness=self._robustness or None,
+            pairs=self.pair_table, epsilon=float(self.epsilon))
+        return alt.vconcat(*panels).resolve_scale(color="independent", fill="independent").properties(
+            title=alt.TitleParams(title, anchor="start", fontSize=14))

@@ -61,6 +61,8 @@ class ECDFGapExplorer(BenchkitWidget):
     text_chars : int
         Item text is cut to this many characters in the widget state (default 300; the full text
         stays in ``result``).
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -76,6 +78,17 @@ class ECDFGapExplorer(BenchkitWidget):
     Python accessors: :attr:`measure` (the selected :class:`BenchmarkMeasure`),
     :attr:`selected_items` (the clicked gap's neighbours as a DataFrame), :attr:`what_if_result`
     (the last :class:`benchkit.measure.WhatIf`), :meth:`add_items`, :meth:`clear_added`.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import benchkit
+    >>> from benchkit.widgets import ECDFGapExplorer
+    >>> explorer = ECDFGapExplorer(benchkit.simulate.load_sample("suite"))
+    >>> explorer.benchmarks, round(explorer.metrics["max_gap"], 3)
+    (['sample-suite'], 0.129)
     """
 
     _esm_file = "ecdf_gap.js"
@@ -250,11 +263,36 @@ class ECDFGapExplorer(BenchkitWidget):
         return {"bundle": bundle, "bundle_z": pack_arrays(z=z_all)}
 
     def static_chart(self):
-        """The selected benchmark's ECDF: the image stored with the live explorer.
+        """The explorer's whole view as one chart: the image stored with the live explorer.
 
-        :func:`benchkit.charts.measure.ecdf_chart` (ECDF against the uniform reference, DDM area,
-        top gaps) of the selected benchmark.
+        :func:`benchkit.charts.measure.ecdf_chart` of the selected benchmark (ECDF against the
+        uniform reference, DDM area, top gaps), the items beside the selected gap when one is
+        picked, the what-if result when items were added, and Table 1 of every benchmark
+        (:func:`~benchkit.charts.measure.measure_table_chart`).
         """
-        from benchkit.charts.measure import ecdf_chart
+        import altair as alt
+        import pandas as pd
 
-        return ecdf_chart(self.measure, width=460, height=280)
+        from benchkit.charts import _text_table
+        from benchkit.charts.measure import ecdf_chart
+        from benchkit.charts.measure import measure_table_chart
+
+        parts = [ecdf_chart(self.measure, width=460, height=280)]
+        if self.selected_gap >= 0:
+            g = self.gaps[self.selected_gap]
+            rows = pd.DataFrame(self.gap_items[self.selected_gap])
+            if len(rows):
+                rows = rows.assign(z=rows["z"].map("{:.3f}".format), text=rows["text"].fillna(""))
+                parts.append(_text_table(alt, rows, {"side": 50, "item": 200, "z": 50, "text": 420}, title=(
+                    f"Items beside gap #{g['rank']} [{g['left']:.3f}, {g['right']:.3f}]")))
+        if self.added and self.after:
+            a = self.after
+            parts.append(alt.Chart(pd.DataFrame({"t": [
+                f"What if {len(self.added)} items were added at z = "
+                + ", ".join(f"{v:.2f}" for v in self.added[:8]) + ("…" if len(self.added) > 8 else "")
+                + f": DDM {a.get('ddm', float('nan')):.3f}, Max Gap {a.get('max_gap', float('nan')):.3f}"]}))
+                .mark_text(align="left", fontSize=12).encode(text="t:N", x=alt.value(0))
+                .properties(width=460, height=16, view=alt.ViewBackground(stroke=None)))
+        parts.append(measure_table_chart(self._result).properties(title=alt.TitleParams(
+            "Table 1: every benchmark (red: at or above the threshold)", anchor="start")))
+        return alt.vconcat(*parts).resolve_scale(color="independent")

@@ -8,7 +8,11 @@
   :meth:`benchkit.landscape.explore.LandscapeView.density_counts`) coloured by **quantile class** of
   the bin counts on the perceptually uniform viridis ramp, with a legend giving each shade's count
   range, so structure stays visible at 160k-800k points;
-- the view's MPD and mean H_norm, P_top1 and accuracy. Views up to
+- the view's MPD and mean H_norm, P_top1 and accuracy. Every view of a variant with at most
+  :data:`~benchkit.landscape.explore.PAIR_CACHE_LIMIT` points gets its exact MPD on every view
+  change: the variant's (model, group) cell-pair distance sums are computed once, on its first
+  view, and a view adds those of its cells
+  (:meth:`~benchkit.landscape.explore.LandscapeView.view_stats`). In larger variants, views up to
   :data:`~benchkit.landscape.explore.EXACT_LIMIT` points get the exact MPD at once; larger views
   show the **sampled-pairs estimate with its standard error** at once
   (:func:`benchkit.landscape.steps.mpd` with ``method="sampled"``) and the exact value on request (the
@@ -26,10 +30,10 @@
 Arrays travel as binary buffers (:func:`benchkit.widgets._base.pack_arrays`). ``to_html()`` writes
 a compact static page (gzip-compressed binary columns, inflated in the page): every point with
 P_top1 / H_norm / option probabilities quantized to 16 bits (resolution 1.5e-5), and every view's
-statistics computed in Python -- exact MPD for views up to ``EXPORT_EXACT_LIMIT`` points (and
-views whose exact value was computed live), the sampled estimate with its standard error above (the
-page says which, per view). Pickers, the flow field and the
-brush work there without a kernel.
+statistics computed in Python -- exact MPD for views of cached variants, for views up to
+``EXPORT_EXACT_LIMIT`` points and for views whose exact value was computed live, the sampled
+estimate with its standard error above (the page says which, per view). Pickers, the flow field and
+the brush work there without a kernel.
 """
 from __future__ import annotations
 
@@ -106,6 +110,8 @@ class LandscapeExplorer(BenchkitWidget):
     exact_limit : int
         Views up to this many points get the exact MPD at once (default
         :data:`~benchkit.landscape.explore.EXACT_LIMIT`); larger ones the sampled estimate.
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -126,6 +132,17 @@ class LandscapeExplorer(BenchkitWidget):
     Python accessors: :attr:`result` (the LandscapeView), :attr:`view_rows`, :attr:`view_stats`,
     :attr:`selected_items` (all brushed rows, in list order, as a DataFrame), :attr:`moves`,
     :attr:`flow_field`, :meth:`select_box`, :meth:`clear_brush`, :meth:`compute_exact`.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import benchkit
+    >>> from benchkit.widgets import LandscapeExplorer
+    >>> explorer = LandscapeExplorer(benchkit.simulate.load_sample("mcq"))  # 300 items x 8 models
+    >>> explorer.models[:2], explorer.mode, round(explorer.stats["mpd"], 3)
+    (['(all)', 'sim-mcq-1'], 'points', 0.43)
     """
 
     _esm_file = "landscape.js"
@@ -315,8 +332,10 @@ class LandscapeExplorer(BenchkitWidget):
         if exact is not None:
             return exact
         rows = self._rows_of(variant)
-        method = "exact" if len(rows) <= self.exact_limit else "sampled"
-        return self.cached(("stats", method, *key), lambda: self._result.stats(rows, method=method))
+        d = self._result
+        method = "exact" if len(rows) <= self.exact_limit or d.pair_cacheable(variant) else "sampled"
+        return self.cached(("stats", method, *key), lambda: d.view_stats(
+            model=self.model, group_value=self.group, variant=variant, method=method))
 
     def _pts(self, rows: np.ndarray) -> bytes:
         c = self._result.codes
@@ -477,11 +496,12 @@ class LandscapeExplorer(BenchkitWidget):
                     rows = d.view_rows(model=m, group_value=g, variant=v)
                     if len(rows) == 0:
                         continue
-                    method = "exact" if len(rows) <= limit else "sampled"
+                    method = "exact" if len(rows) <= limit or d.pair_cacheable(v) else "sampled"
                     ex = self.view_cache.peek(("exact", m, g, v))
                     st = ex if ex is not None else self.view_cache.get(
                         ("stats", method, m, g, v),
-                        lambda rows=rows, method=method: d.stats(rows, method=method))
+                        lambda m=m, g=g, v=v, method=method: d.view_stats(
+                            model=m, group_value=g, variant=v, method=method))
                     key = _SEP.join((m, g, v))
                     views[key] = _stats_dict(st)
                     if len(rows) > self._threshold:
@@ -512,8 +532,9 @@ class LandscapeExplorer(BenchkitWidget):
         A scatter up to ``density_threshold`` points, else the binned density (``bins`` per axis,
         so the image stays small at 800k points; coloured by quantile class on viridis, as
         live); with a comparison variant, one panel per
-        variant. Its title gives the view and its MPD (exact or sampled +- SE, as shown live). The
-        image stored with the live explorer in a saved notebook.
+        variant. Its title gives the view and its MPD (exact or sampled +- SE, as shown live), the
+        subtitle the explorer's stats line; after a brush, the first listed items (one page) follow
+        below the plot. The image stored with the live explorer in a saved notebook.
         """
         from benchkit.charts.landscape import landscape_chart
 
@@ -531,6 +552,31 @@ class LandscapeExplorer(BenchkitWidget):
         # Every panel's points go into one chart (Altair refuses more than 5,000 rows), so the
         # threshold applies to their total, not to each variant's.
         dense = len(f) > self._threshold
-        return landscape_chart(f, facet="variant" if self.compare else None, density=dense,
-                               max_points=self._threshold, bins=self._bins, columns=2,
-                               width=260, height=220, title=title, density_scale="quantile")
+        sv = self.stats
+        line2 = " · ".join(f"{label} {sv[k]:.3f}" for k, label in (
+            ("mean_h_norm", "mean H_norm"), ("mean_p_top1", "mean P_top1"), ("accuracy", "accuracy"))
+            if isinstance(sv.get(k), (int, float)))
+        chart = landscape_chart(f, facet="variant" if self.compare else None, density=dense,
+                                max_points=self._threshold, bins=self._bins, columns=2,
+                                width=260, height=220, title=title, density_scale="quantile")
+        import altair as alt
+
+        if line2:  # the explorer's stats line under the title
+            chart = chart.properties(title=alt.TitleParams(text=chart.title, subtitle=line2))
+        if not self.brush or not self.selected:
+            return chart
+        # the brushed items listed below the plot, as the explorer lists them
+        from benchkit.charts import _text_table
+
+        b = self.brush
+        rows = pd.DataFrame(self.selected).head(self.page_size)
+        table = pd.DataFrame({
+            "model": rows["model"].astype(str), "item": rows["item"].astype(str),
+            "P_top1": rows["p_top1"].map("{:.3f}".format), "H_norm": rows["h_norm"].map("{:.3f}".format),
+            "pred / key": [f"{p} / {a}" for p, a in zip(rows["pred"], rows["answer"])],
+            "text": rows["text"].fillna("").astype(str)})
+        widths = {"model": 130, "item": 130, "P_top1": 55, "H_norm": 55, "pred / key": 70, "text": 300}
+        listed = _text_table(alt, table, widths, title=(
+            f"{self.n_selected:,} points with P_top1 in [{b[0]:.2f}, {b[1]:.2f}] and H_norm in "
+            f"[{b[2]:.2f}, {b[3]:.2f}] (first {len(rows)} listed)"))
+        return alt.vconcat(chart, listed).resolve_scale(color="independent")

@@ -78,6 +78,8 @@ class QualityDashboard(BenchkitWidget):
         the build: about 35 s for the notebook's 24 benchmarks, a few seconds for a handful).
     text_chars : int
         Item text is cut to this many characters in the widget state (default 240).
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -92,6 +94,20 @@ class QualityDashboard(BenchkitWidget):
     Python accessors: :attr:`result`, :attr:`selection` (the
     :class:`~benchkit.quality.explore.SelectionView`), :attr:`subset_items` (the subset at the current
     ratio as a DataFrame), :meth:`subset_for`.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import benchkit
+    >>> from benchkit.quality import assess
+    >>> from benchkit.widgets import QualityDashboard
+    >>> result = assess(benchkit.simulate.load_sample("suite"), family_by="family",
+    ...                 n_resamples=0, progress=False)
+    >>> dashboard = QualityDashboard(result, ratio=0.5, ratios=(0.5, 1.0), n_rep=5)
+    >>> dashboard.benchmark, dashboard.ratio_grid, dashboard.subset["n_items"]
+    ('math', [0.5, 1.0], 50)
     """
 
     _esm_file = "quality.js"
@@ -335,25 +351,46 @@ class QualityDashboard(BenchkitWidget):
         return {"bundle": bundle}
 
     def static_chart(self):
-        """The selected benchmark's Figure 2 and Kendall heatmap: the image stored with the explorer.
+        """The dashboard's whole view as one chart: the image stored with the explorer.
 
-        :func:`benchkit.charts.quality.selection_curve_chart` of the selected benchmark beside
-        :func:`~benchkit.charts.quality.kendall_heatmap_chart` of its domain (when the domain has
-        two or more benchmarks).
+        Table 1 of every benchmark (value and band of each metric), then the selected benchmark's
+        Figure 2 (:func:`benchkit.charts.quality.selection_curve_chart`) beside the Kendall heatmap
+        of its domain (:func:`~benchkit.charts.quality.kendall_heatmap_chart`, when the domain has
+        two or more benchmarks), then its per-family CAD (Table 7,
+        :func:`~benchkit.charts.quality.family_cad_chart`) when a family has two or more models.
         """
         import altair as alt
+        import pandas as pd
 
+        from benchkit.charts import _text_table
+        from benchkit.charts.quality import family_cad_chart
         from benchkit.charts.quality import kendall_heatmap_chart
         from benchkit.charts.quality import selection_curve_chart
 
-        parts = []
+        def cell(r, m):
+            v = r.get(m)
+            text = "–" if v is None else f"{v:.3f}"
+            return f"{text} ({r[m + '_band']})" if r.get(m + "_band") else text
+
+        table = pd.DataFrame([{
+            "benchmark": r["benchmark"] + (" (selected)" if r["benchmark"] == self.benchmark else ""),
+            "domain": r["domain"], "items": str(r["n_items"]), "models": str(r["n_models"]),
+            **{label: cell(r, m) for m, label in _COLUMNS}} for r in self.table])
+        # wide enough for the bands' longest names ("(significant issues)"); under 960 px in all
+        # with the offset the rows below give it (their axis labels)
+        widths = {"benchmark": 165, "domain": 65, "items": 35, "models": 42, "CBRC": 100, "DS": 100,
+                  "CAD": 148, "raw CAD": 118, "BQS": 40}
+        parts = [_text_table(alt, table, widths, title="Benchmark quality (Table 1 layout)")]
+        row = []
         curve = self._selection.curve
         if self.has_curve and self.benchmark in set(curve["benchmark"]):
-            parts.append(selection_curve_chart(curve, benchmarks=[self.benchmark],
-                                               title=f"{self.benchmark}: selection ratio curve"))
+            row.append(selection_curve_chart(curve, benchmarks=[self.benchmark],
+                                             title=f"{self.benchmark}: selection ratio curve"))
         domain = self.domains.get(self.benchmark)
         if domain is not None and len(self._result.kendall.get(domain, ())) >= 2:
-            parts.append(kendall_heatmap_chart(self._result, domain=domain))
-        if not parts:
-            return None
-        return parts[0] if len(parts) == 1 else alt.hconcat(*parts)
+            row.append(kendall_heatmap_chart(self._result, domain=domain))
+        if row:
+            parts.append(alt.hconcat(*row).resolve_scale(color="independent"))
+        if self.families:
+            parts.append(family_cad_chart(self._result, benchmarks=[self.benchmark]))
+        return alt.vconcat(*parts).resolve_scale(color="independent")

@@ -27,6 +27,7 @@ there without a kernel.
 from __future__ import annotations
 
 from typing import Any
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
@@ -71,6 +72,8 @@ class TrajectoryExplorer(BenchkitWidget):
         Text is cut to this many characters in the widget state.
     n_answers : int, default 6
         Answer states listed per model (most frequent first; the rest are summed as "other").
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -93,6 +96,19 @@ class TrajectoryExplorer(BenchkitWidget):
     The high-side region drawn is H = {i : s_i >= Q_0.75} (Eq. 6), i.e. the models from
     ``result.high_start`` on; Delta = 0 items have no crossings and no high-side region, and their
     x (App. B position) is drawn as an assigned position.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it (the last expression of a
+    notebook cell) needs a JupyterLab front end, so the examples read its traits instead.
+
+    >>> import numpy as np
+    >>> from benchkit.boundary.steps import profiles
+    >>> from benchkit.widgets import TrajectoryExplorer
+    >>> K = np.array([[0, 3, 7, 10], [5, 5, 5, 5], [1, 4, 2, 9]])  # correct of T=10, 4 models
+    >>> explorer = TrajectoryExplorer(profiles(K, 10, items=["q0", "q1", "q2"]))
+    >>> explorer.item_ids, explorer.sort_by, explorer.summary["n_flat"]
+    (['q0', 'q1', 'q2'], 'o', 1)
     """
 
     _esm_file = "trajectory.js"
@@ -114,6 +130,8 @@ class TrajectoryExplorer(BenchkitWidget):
     sort_by = traitlets.Unicode("o").tag(sync=True)
     sort_descending = traitlets.Bool(False).tag(sync=True)
     visible = traitlets.Bytes(b"").tag(sync=True)
+    #: listed items shown in the stored image
+    static_rows: ClassVar[int] = 15
     hist_selected = traitlets.Dict().tag(sync=True)
     selected = traitlets.Int(-1).tag(sync=True)
     trajectory = traitlets.Dict().tag(sync=True)
@@ -299,22 +317,34 @@ class TrajectoryExplorer(BenchkitWidget):
 
     # ----------------------------------------------------------------- static rendering
     def static_chart(self):
-        """The selected item's trajectories above the benchmark-level histograms.
+        """The explorer's whole view as one chart: the image stored with the live explorer.
 
-        :func:`benchkit.charts.boundary.trajectory_chart` of the selected item and
-        :func:`~benchkit.charts.boundary.distribution_chart` of the profiles.
-
-        The static image stored with the live explorer in a saved notebook.
+        :func:`benchkit.charts.boundary.distribution_chart` of the profiles (the benchmark-level
+        histograms), the selected item's :func:`~benchkit.charts.boundary.trajectory_chart`, and the
+        first :attr:`static_rows` listed items (filtered and sorted as shown) with x, w, v, o, the
+        flag and Delta.
         """
         import altair as alt
 
+        from benchkit.charts import _text_table
         from benchkit.charts.boundary import distribution_chart
         from benchkit.charts.boundary import trajectory_chart
 
         prof = self._view.profile
-        dist = distribution_chart(prof, bins=len(self._edges) - 1, width=120, height=90)
-        if self.selected < 0:
-            return dist
-        traj = trajectory_chart(prof, [int(self.selected)], models=self._view.models, width=360,
-                                height=220)
-        return alt.vconcat(traj, dist)
+        parts = [distribution_chart(prof, bins=len(self._edges) - 1, width=120, height=90)]
+        if self.selected >= 0:
+            parts.append(trajectory_chart(prof, [int(self.selected)], models=self._view.models, width=360,
+                                          height=220))
+        listed = self.listed
+        f = self.filtered.head(self.static_rows)
+        table = pd.DataFrame({
+            "item": [("→ " if i == self.selected else "") + self._view.items[i]
+                     for i in listed[:self.static_rows]],
+            **{k: [f"{v:.3g}" if k == "o" else f"{v:.2f}" for v in f[k]] for k in ("x", "w", "v", "o")},
+            "flag": ["FLAG" if v else "" for v in f["flagged"]],
+            "Delta": [f"{v:.2f}" for v in f["delta"]]})
+        more = f" (first {len(f)} of {len(listed)})" if len(listed) > len(f) else ""
+        parts.append(_text_table(alt, table, {"item": 230, "x": 50, "w": 50, "v": 50, "o": 70, "flag": 45,
+                                              "Delta": 50},
+                                 title=f"Items listed, sorted by {self.sort_by}{more}"))
+        return alt.vconcat(*parts).resolve_scale(color="independent")

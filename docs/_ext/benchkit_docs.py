@@ -6,8 +6,8 @@
   rather than ``benchkit.boundary.responses``); a module that only re-exports gets no page. So a
   renamed, added or removed name, or a new module (``benchkit.<method>.steps``), needs no edit in
   the docs.
-- ``notebooks/``: copies of ``../notebooks/*.ipynb`` with their stored outputs, where a live
-  widget view (which needs a kernel) gives way to the static image stored beside it.
+- ``notebooks/``: copies of ``../notebooks/*.ipynb`` with their stored outputs (each chart and
+  explorer stored as its PNG; a live widget view, which needs a kernel, is dropped).
 - the ``benchkit-cli`` directive: ``benchkit --help`` and each subcommand's help, from the argparse
   parser itself.
 - MathJax 3 (SVG output, one file, no font requests) copied from the installed
@@ -19,7 +19,6 @@ Generated files are rewritten only when their text changes, so incremental build
 from __future__ import annotations
 
 import contextlib
-import copy
 import importlib
 import importlib.util
 import inspect
@@ -35,13 +34,13 @@ from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.nodes import make_refnode
 
+from benchkit.notebook import drop_live_views
+
 LOGGER = logging.getLogger(__name__)
 DOCS = Path(__file__).resolve().parents[1]
 REPO = DOCS.parent
 API_DIR = DOCS / "api"
 NOTEBOOK_DIR = DOCS / "notebooks"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-IMAGES = ("image/svg+xml", "image/png", "image/jpeg", "image/gif")
 MATHJAX_FILE = "tex-svg-full.js"
 
 # Sections of the API index: top-level module name -> section. A top-level module not listed here
@@ -191,35 +190,17 @@ def write_api_pages(app=None) -> None:
 
 # ---------------------------------------------------------------------------------- notebooks
 
-def static_outputs(nb: dict) -> dict:
-    """The notebook with each live widget view replaced by its stored static image.
-
-    An output holding a widget view and an image keeps the image; a widget view with no image is
-    left out (the committed notebooks store the chart's SVG as the next output,
-    tests/test_notebooks_reports.py checks it). Nothing else changes.
-    """
-    nb = copy.deepcopy(nb)
-    for cell in nb.get("cells", []):
-        kept = []
-        for out in cell.get("outputs", []):
-            data = out.get("data", {})
-            if WIDGET_VIEW in data:
-                if not any(k in data for k in IMAGES):
-                    continue
-                data.pop(WIDGET_VIEW)
-            kept.append(out)
-        if "outputs" in cell:
-            cell["outputs"] = kept
-    nb.get("metadata", {}).pop("widgets", None)
-    return nb
-
-
 def copy_notebooks(app=None) -> None:
-    """Copy ``../notebooks/*.ipynb`` into ``notebooks/`` through :func:`static_outputs`."""
+    """Copy ``../notebooks/*.ipynb`` into ``notebooks/``, live widget views dropped.
+
+    The committed notebooks hold none (``scripts/execute_notebooks.py`` stores each chart and explorer
+    as its PNG); :func:`benchkit.notebook.drop_live_views` guards a notebook saved from a live session.
+    """
     written = set()
     for src in sorted((REPO / "notebooks").glob("*.ipynb")):
         nb = json.loads(src.read_text(encoding="utf-8"))
-        _write_if_changed(NOTEBOOK_DIR / src.name, json.dumps(static_outputs(nb), indent=1) + "\n")
+        drop_live_views(nb)
+        _write_if_changed(NOTEBOOK_DIR / src.name, json.dumps(nb, indent=1) + "\n")
         written.add(src.name)
     _remove_stale(NOTEBOOK_DIR, written, "*.ipynb")
 
