@@ -150,6 +150,10 @@ def excess_curve_chart(result: Any, *, width: int = 420, height: int = 260,
     ----------
     result : AuditResult or mapping of str to AuditResult
         One audit, or several (one line each, in one panel).
+    width, height : int
+        Size of the panel in pixels.
+    title : str, optional
+        Default: the figure's name (Figure 1) and its legend.
 
     Returns
     -------
@@ -159,6 +163,25 @@ def excess_curve_chart(result: Any, *, width: int = 420, height: int = 260,
         around its median (band, ``random_low - median`` to ``random_high - median``), a rule at
         zero and a vertical rule at the primary threshold (1 pp). From
         :func:`benchkit.dif.explore.reversal_curve_view`.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.2, Eq. (10) and Figure 1.
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, grid=(1, 2, 4),
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.charts.dif import excess_curve_chart
+    >>> chart = excess_curve_chart(audit)
+    >>> chart.data[["threshold_pp", "excess_pp", "band_low_pp", "band_high_pp"]].round(2).iloc[2:4]
+       threshold_pp  excess_pp  band_low_pp  band_high_pp
+    2           1.0       0.00       -21.43         21.43
+    3           2.0       3.03       -15.15         21.21
     """
     from benchkit.dif.explore import reversal_curve_view
 
@@ -207,6 +230,10 @@ def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 18
     ----------
     result : AuditResult or mapping of str to AuditResult
         Audits that selected K (``K=None``); one facet column per benchmark.
+    width, height : int
+        Size of each panel in pixels.
+    title : str, optional
+        Default: the figure's name (App. C.3) and its legend.
 
     Returns
     -------
@@ -214,6 +241,26 @@ def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 18
         Mean validation loss (Eq. 21) with +-1 SE bars (Eq. 22) against K (log2 axis), one line
         per half; the dashed rule is the best K's loss plus its SE and the large marker the
         selected :math:`K^\star` (Eq. 23), from :func:`benchkit.dif.explore.dimension_selection_view`.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", App. C.3, Eq. (21)-(23).
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, grid=(1, 2, 4),
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.charts.dif import dimension_selection_chart
+    >>> chart = dimension_selection_chart(audit)
+    >>> chart.data[["half", "K", "selected"]].head(3)
+         half  K  selected
+    0  half 0  1      True
+    1  half 0  2     False
+    2  half 0  4     False
     """
     from benchkit.dif.explore import dimension_selection_view
 
