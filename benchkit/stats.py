@@ -37,6 +37,7 @@ import pandas as pd
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
+from benchkit._validation import check_bool
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
 from benchkit._validation import check_probability
@@ -492,6 +493,7 @@ class BootstrapInterval:
     method : str
         "percentile", "basic" or "bca".
     confidence_level : float
+        Nominal coverage (0.95 for a 95% interval).
     bias : float or ndarray
         Mean of the defined replicates minus the estimate (the bootstrap estimate of bias).
     se : float or ndarray
@@ -512,6 +514,30 @@ class BootstrapInterval:
         Why the interval cannot be trusted (None where it can): undefined estimate, too many
         undefined replicates, every replicate on one side, the estimate outside the interval, or
         an adjusted level beyond what the replicates resolve.
+    extended : bool or ndarray
+        The method's interval did not contain the estimate and one bound was moved to the
+        estimate (``contain_estimate=True`` only; always False otherwise).
+
+    References
+    ----------
+    Efron, B. and Tibshirani, R. J. (1993). *An Introduction to the Bootstrap*, Ch. 13-14.
+
+    Examples
+    --------
+    Replicates far below the estimate (a statistic that shrinks under resampling): the basic
+    interval lies wholly above it, and ``contain_estimate=True`` extends it down to the estimate.
+
+    >>> import numpy as np
+    >>> from benchkit.stats import bootstrap_interval
+    >>> reps = np.linspace(0.0, 1.0, 201)
+    >>> iv = bootstrap_interval(reps, 0.99, method="basic")
+    >>> round(iv.low, 3), round(iv.high, 3), iv.inside
+    (1.005, 1.955, False)
+    >>> iv.reason
+    'the estimate lies outside the interval (98.8% of replicates below it, z0 = 2.24)'
+    >>> iv = bootstrap_interval(reps, 0.99, method="basic", contain_estimate=True)
+    >>> round(iv.low, 3), round(iv.high, 3), iv.inside, iv.extended, round(iv.z0, 2)
+    (0.99, 1.955, True, True, 2.24)
     """
 
     low: Any
@@ -528,6 +554,7 @@ class BootstrapInterval:
     n_finite: Any
     inside: Any
     reason: Any
+    extended: Any
 
     @property
     def trusted(self):
@@ -539,13 +566,14 @@ class BootstrapInterval:
     def to_frame(self) -> pd.DataFrame:
         """One row per statistic (flattened in C order) with every field."""
         cols = ["estimate", "low", "high", "bias", "se", "z0", "acceleration", "level_low",
-                "level_high", "n_finite", "inside", "reason"]
+                "level_high", "n_finite", "inside", "extended", "reason"]
         return pd.DataFrame({c: np.ravel(np.asarray(getattr(self, c), dtype=object if c == "reason"
                                                      else None)) for c in cols})
 
 
 def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=None,
-                       confidence_level: float = 0.95, axis: int = 0) -> BootstrapInterval:
+                       confidence_level: float = 0.95, contain_estimate: bool = False,
+                       axis: int = 0) -> BootstrapInterval:
     r"""Percentile, basic or BCa bootstrap interval with its diagnostics.
 
     Parameters
@@ -564,6 +592,12 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
         samples the sums run over all of them, as ``scipy.stats.bootstrap`` does). Without it the
         acceleration is 0 (the bias-corrected "BC" interval).
     confidence_level : float, default 0.95
+        Nominal coverage of the interval.
+    contain_estimate : bool, default False
+        Where the method's interval does not contain the estimate (a bias beyond the interval's
+        half-width: every quantile interval then leaves it out, see Notes), move its nearer bound
+        to the estimate, so the interval is the smallest one holding both (``extended`` says
+        where). The bounds are unchanged wherever the estimate is inside.
     axis : int, default 0
         The replicate axis.
 
@@ -582,7 +616,15 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
     ``bootstrap(..., n_resamples=0, bootstrap_result=...)`` on the same replicates). A quantile
     interval (percentile, basic or BCa) contains the estimate only when it lies between the
     :math:`(1 \mp c)/2` quantiles of the replicates (for BCa: :math:`|\hat z_0| \le
-    z_{(1+c)/2}`), whatever the method; ``inside`` and ``reason`` report it.
+    z_{(1+c)/2}`), whatever the method; ``inside`` and ``reason`` report it. A basic interval
+    then lies wholly on the far side of the estimate: with :math:`\hat\theta > q_{(1+c)/2}`,
+    its low bound :math:`2\hat\theta - q_{(1+c)/2}` exceeds :math:`\hat\theta` (the reflection
+    of replicates shrunk below the estimate). ``contain_estimate=True`` moves that bound to
+    :math:`\hat\theta`: the interval :math:`[\min(\hat\theta, L), \max(\hat\theta, U)]`
+    holds the bias-corrected interval :math:`[L, U]` and the estimate, and is reported as
+    ``extended`` (``inside`` is then True; ``z0`` keeps how far the replicates lie from the
+    estimate). A BCa interval with every replicate on one side (:math:`\hat z_0 = \pm\infty`)
+    stays undefined.
 
     References
     ----------
@@ -601,6 +643,7 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
 
     check_choice("method", method, list(_INTERVAL_METHODS))
     c = check_probability("confidence_level", confidence_level, open_interval=True)
+    contain_estimate = check_bool("contain_estimate", contain_estimate)
     r = np.moveaxis(np.asarray(replicates, dtype=np.float64), axis, 0)
     est = np.asarray(estimate, dtype=np.float64)
     if r.shape[1:] != est.shape:
@@ -621,6 +664,7 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
     out = {k: np.full(E.size, np.nan) for k in ("low", "high", "bias", "se", "z0", "acc", "l1", "l2")}
     n_fin = np.zeros(E.size, dtype=np.int64)
     reason = np.full(E.size, None, dtype=object)
+    extended = np.zeros(E.size, dtype=bool)
     for k in range(E.size):
         x = R[:, k][np.isfinite(R[:, k])]
         n_fin[k] = x.size
@@ -658,12 +702,15 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
             lo, hi = np.quantile(x, [l1, l2])
             if method == "basic":
                 lo, hi = 2 * E[k] - hi, 2 * E[k] - lo
+            if contain_estimate and not lo <= E[k] <= hi:
+                extended[k] = True
+                lo, hi = min(lo, E[k]), max(hi, E[k])
             out["low"][k], out["high"][k] = lo, hi
         undefined = R.shape[0] - x.size
         if undefined > alpha * R.shape[0]:
             reason[k] = (f"{undefined} of {R.shape[0]} replicates undefined (more than the "
                          f"{alpha:.1%} tail)")
-        elif not np.isfinite(z0):
+        elif not np.isfinite(z0) and not extended[k]:
             reason[k] = "every replicate lies on one side of the estimate"
         elif not out["low"][k] <= E[k] <= out["high"][k]:
             reason[k] = (f"the estimate lies outside the interval ({100 * p:.1f}% of replicates "
@@ -682,7 +729,10 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
                              se=shaped(out["se"]), z0=shaped(out["z0"]),
                              acceleration=shaped(out["acc"]), level_low=shaped(out["l1"]),
                              level_high=shaped(out["l2"]), n_finite=shaped(n_fin),
-                             inside=shaped(inside), reason=shaped(reason))
+                             inside=shaped(inside), reason=shaped(reason),
+                             extended=shaped(extended))
+
+
 def _scored(scores, labels) -> tuple[np.ndarray, np.ndarray, int, int]:
     s = check_array("scores", scores, ndim=1, dtype="float")
     y = np.asarray(labels)

@@ -157,9 +157,9 @@ def test_bootstrap_reproducible_and_n_jobs_invariant(sets):
 def test_bootstrap_rng_entropy_repeats_the_run(sets):
     # rule 5: the result records the entropy of its root; rng=result.rng_entropy repeats the
     # bootstrap, and an int rng gives the intervals of before (computed at d7d702c, where the
-    # replicate blocks were spawned from rng directly)
+    # replicate blocks were spawned from rng directly; percentile intervals, its only method)
     three = {k: sets[k] for k in "ABC"}
-    a = assess(three, n_resamples=60, rng=7, progress=False)
+    a = assess(three, n_resamples=60, rng=7, progress=False, interval_method="percentile")
     assert a.rng_entropy == 7
     np.testing.assert_allclose(
         a.table[["cbrc_low", "ds_high", "cad_low", "bqs_high"]].to_numpy().ravel(),

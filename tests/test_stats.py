@@ -170,6 +170,49 @@ def test_bootstrap_interval_diagnostics_and_errors():
         stats.bootstrap_interval(reps, [0.5, 0.5])
 
 
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_bootstrap_interval_contain_estimate(method):
+    # hand-worked: replicates 0, 0.005, ..., 1 (numpy's linear quantiles: q_0.025 = 0.025,
+    # q_0.975 = 0.975) and an estimate 0.99: 198 replicates below it and one equal (counted half),
+    # so z0 = Phi^-1(397 / 402) = 2.2433.
+    # basic = [2(0.99) - 0.975, 2(0.99) - 0.025] = [1.005, 1.955] lies wholly above the estimate
+    # (the reflection of replicates far below it); percentile [0.025, 0.975] wholly below it.
+    # contain_estimate moves the nearer bound to 0.99; the far bound is scipy's.
+    from types import SimpleNamespace
+
+    reps = np.linspace(0.0, 1.0, 201)
+    plain = stats.bootstrap_interval(reps, 0.99, method=method)
+    iv = stats.bootstrap_interval(reps, 0.99, method=method, contain_estimate=True)
+    expect = {"percentile": (0.025, 0.99), "basic": (0.99, 1.955)}
+    if method != "bca":  # (scipy's BCa would take its acceleration from this dummy data)
+        ref = sps.bootstrap((np.zeros(3),), lambda x, axis=-1: 0.99 + 0 * np.mean(x, axis=axis),
+                            n_resamples=0, method=method,
+                            bootstrap_result=SimpleNamespace(bootstrap_distribution=reps))
+        assert (plain.low, plain.high) == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
+    assert not plain.inside
+    assert not plain.extended
+    assert (iv.low, iv.high) == pytest.approx((min(0.99, plain.low), max(0.99, plain.high)), abs=1e-12)
+    if method in expect:
+        assert (iv.low, iv.high) == pytest.approx(expect[method], abs=1e-12)
+    assert iv.inside
+    assert iv.extended
+    assert iv.z0 == pytest.approx(2.2433287630, abs=1e-9)  # scipy.special.ndtri(397 / 402)
+    # an estimate inside the interval: the bounds are the method's (scipy's), nothing extended
+    inner = stats.bootstrap_interval(reps, 0.5, method=method, contain_estimate=True)
+    same = stats.bootstrap_interval(reps, 0.5, method=method)
+    assert (inner.low, inner.high, inner.extended) == (same.low, same.high, False)
+    # every replicate below the estimate: basic and percentile extend; BCa stays undefined
+    far = stats.bootstrap_interval(reps, 2.0, method=method, contain_estimate=True)
+    if method == "bca":
+        assert np.isnan(far.low)
+        assert far.reason == "every replicate lies on one side of the estimate"
+    else:
+        assert far.inside
+        assert far.reason is None
+    with pytest.raises(TypeError, match="contain_estimate must be True or False"):
+        stats.bootstrap_interval(reps, 0.5, contain_estimate="yes")
+
+
 def test_rng_rule():
     # int and SeedSequence: reproducible; Generator: consumed (second use differs)
     a = _random.spawn(7, 2)

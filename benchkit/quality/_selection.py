@@ -476,11 +476,11 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "ca
     ...                    progress=False)
     >>> t = ablation(q, n_rep=10, rng=0, progress=False)
     >>> t[t["benchmark"] == "mean"][["method", "share", "tau", "stability", "ds"]].round(3)
-        method  share    tau  stability     ds
-    24     cad   0.35  0.851      0.826  0.395
-    25      ds   0.35  0.910      0.848  0.673
-    26  cad+ds   0.35  0.916      0.857  0.655
-    27    full   1.00  1.000      0.855  0.344
+               method  share    tau  stability     ds
+    24  cad-threshold  0.833  0.945      0.859  0.376
+    25             ds  0.350  0.910      0.848  0.673
+    26         cad+ds  0.350  0.916      0.857  0.655
+    27           full  1.000  1.000      0.855  0.344
     """
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]

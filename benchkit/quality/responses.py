@@ -44,7 +44,7 @@ _METRICS = ("cbrc", "ds", "cad", "bqs")
 _RANGES = {"cbrc": (-1.0, 1.0), "ds": (0.0, np.inf), "cad": (0.0, 1.0), "bqs": (0.0, np.inf),
            "raw_cad": (0.0, 1.0)}
 _DIAGNOSTICS = ["benchmark", "metric", "estimate", "low", "high", "bias", "se", "z0", "acceleration",
-                "level_low", "level_high", "n_finite", "inside", "reason"]
+                "level_low", "level_high", "n_finite", "inside", "extended", "reason"]
 
 
 @result
@@ -518,7 +518,7 @@ def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_m
         with np.errstate(divide="ignore"):
             iv = bootstrap_interval(pick(reps), table[m].to_numpy(dtype=float), method=interval_method,
                                     jackknife=None if jk is None else [pick(a) for a in jk],
-                                    confidence_level=confidence_level)
+                                    confidence_level=confidence_level, contain_estimate=True)
         f = iv.to_frame()
         f["low"] = np.clip(f["low"].to_numpy(dtype=float), *_RANGES[m])  # a basic bound may leave it
         f["high"] = np.clip(f["high"].to_numpy(dtype=float), *_RANGES[m])
