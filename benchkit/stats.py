@@ -512,8 +512,9 @@ class BootstrapInterval:
         ``low <= estimate <= high``.
     reason : str, None or ndarray of object
         Why the interval cannot be trusted (None where it can): undefined estimate, too many
-        undefined replicates, every replicate on one side, the estimate outside the interval, or
-        an adjusted level beyond what the replicates resolve.
+        undefined replicates, every replicate on one side, the estimate outside the interval
+        (also when it was extended to the estimate), or an adjusted level beyond what the
+        replicates resolve.
     extended : bool or ndarray
         The method's interval did not contain the estimate and one bound was moved to the
         estimate (``contain_estimate=True`` only; always False otherwise).
@@ -534,10 +535,12 @@ class BootstrapInterval:
     >>> round(iv.low, 3), round(iv.high, 3), iv.inside
     (1.005, 1.955, False)
     >>> iv.reason
-    'the estimate lies outside the interval (98.8% of replicates below it, z0 = 2.24)'
+    'the estimate lies outside the basic interval (98.8% of replicates below it, z0 = 2.24)'
     >>> iv = bootstrap_interval(reps, 0.99, method="basic", contain_estimate=True)
     >>> round(iv.low, 3), round(iv.high, 3), iv.inside, iv.extended, round(iv.z0, 2)
     (0.99, 1.955, True, True, 2.24)
+    >>> iv.reason[-23:]
+    'interval extended to it'
     """
 
     low: Any
@@ -623,8 +626,10 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
     :math:`\hat\theta`: the interval :math:`[\min(\hat\theta, L), \max(\hat\theta, U)]`
     holds the bias-corrected interval :math:`[L, U]` and the estimate, and is reported as
     ``extended`` (``inside`` is then True; ``z0`` keeps how far the replicates lie from the
-    estimate). A BCa interval with every replicate on one side (:math:`\hat z_0 = \pm\infty`)
-    stays undefined.
+    estimate, and ``reason`` still says the interval cannot be trusted: such CBRC intervals of
+    :func:`benchkit.quality.assess` covered 0.59 and 0.25 in ``benchmarks/coverage_quality.py``).
+    A BCa interval with every replicate on one side (:math:`\hat z_0 = \pm\infty`) stays
+    undefined.
 
     References
     ----------
@@ -702,6 +707,9 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
             lo, hi = np.quantile(x, [l1, l2])
             if method == "basic":
                 lo, hi = 2 * E[k] - hi, 2 * E[k] - lo
+            tol = 1e-12 * max(1.0, abs(E[k]))  # a bound off the estimate by rounding only (an
+            lo = min(lo, E[k]) if lo - E[k] <= tol else lo  # estimate at a quantile of tied
+            hi = max(hi, E[k]) if E[k] - hi <= tol else hi  # replicates, 2 est - q != est)
             if contain_estimate and not lo <= E[k] <= hi:
                 extended[k] = True
                 lo, hi = min(lo, E[k]), max(hi, E[k])
@@ -710,11 +718,13 @@ def bootstrap_interval(replicates, estimate, *, method: str = "bca", jackknife=N
         if undefined > alpha * R.shape[0]:
             reason[k] = (f"{undefined} of {R.shape[0]} replicates undefined (more than the "
                          f"{alpha:.1%} tail)")
-        elif not np.isfinite(z0) and not extended[k]:
-            reason[k] = "every replicate lies on one side of the estimate"
-        elif not out["low"][k] <= E[k] <= out["high"][k]:
-            reason[k] = (f"the estimate lies outside the interval ({100 * p:.1f}% of replicates "
-                         f"below it, z0 = {z0:.2f})")
+        elif not np.isfinite(z0):
+            reason[k] = "every replicate lies on one side of the estimate" + (
+                "; interval extended to it" if extended[k] else "")
+        elif extended[k] or not out["low"][k] <= E[k] <= out["high"][k]:
+            reason[k] = (f"the estimate lies outside the {method} interval ({100 * p:.1f}% of "
+                         f"replicates below it, z0 = {z0:.2f})"
+                         + ("; interval extended to it" if extended[k] else ""))
         elif min(l1, 1 - l2) * x.size < 1:
             reason[k] = (f"an adjusted level ({l1:.4f}, {l2:.4f}) is beyond what {x.size} "
                          "replicates resolve")

@@ -133,13 +133,15 @@ def test_estimate_outside_the_basic_interval_is_contained():
     # resampling, and for benchmark A 97.9% of the CBRC replicates fall below the estimate, so the
     # basic interval [2 est - q_0.975, 2 est - q_0.025] lay wholly above it (the bug: 3 of 23
     # estimates of notebook 05 outside their own interval). assess moves the near bound to the
-    # estimate (extended) and keeps the far one, cut to CBRC's range [-1, 1]
+    # estimate (extended) and keeps the far one, cut to CBRC's range [-1, 1]; such intervals
+    # covered 0.59 / 0.25 in benchmarks/coverage_quality.py, so the warning still names them
     from benchkit.stats import bootstrap_interval
 
     sets = {b: _rs(_frame(k + 1, n, [f"{b}{i}" for i in range(n)]), b)
             for k, (b, n) in enumerate([("A", 60), ("B", 45), ("C", 50)])}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", BenchkitWarning)  # extending is the method, not a warning
+    with pytest.warns(BenchkitWarning, match=r"cannot be trusted: A cbrc: the estimate lies outside "
+                      r"the basic interval \(97.9% of replicates below it, z0 = 2.03\); interval "
+                      r"extended to it; see"):  # one interval only
         res = assess(sets, n_resamples=1000, rng=5, progress=False)
     iv = res.intervals_frame().set_index(["benchmark", "metric"])
     row = iv.loc[("A", "cbrc")]
@@ -159,13 +161,15 @@ def test_estimate_outside_the_basic_interval_is_contained():
 
 
 def test_untrusted_interval_is_named_in_a_warning():
-    # the same data with BCa: its adjusted levels for A's CBRC (0.9825, 1.0000) need more than
-    # 1,000 replicates to resolve the upper one, and the warning names it
+    # the same data with BCa: its adjusted levels for B's CBRC (0.8071, 1.0000) need more than
+    # 1,000 replicates to resolve the upper one, and the warning names it (and A's, extended)
     sets = {b: _rs(_frame(k + 1, n, [f"{b}{i}" for i in range(n)]), b)
             for k, (b, n) in enumerate([("A", 60), ("B", 45), ("C", 50)])}
     with pytest.warns(BenchkitWarning,
-                      match=r"cannot be trusted: A cbrc: an adjusted level \(0.9825, 1.0000\)"):
+                      match=r"cannot be trusted: A cbrc: the estimate lies outside the bca interval "
+                      r"\(97.9% .*\); interval extended to it; B cbrc: an adjusted level "
+                      r"\(0.8071, 1.0000\)"):
         res = assess(sets, n_resamples=1000, rng=5, progress=False, interval_method="bca")
     iv = res.intervals_frame().set_index(["benchmark", "metric"])
-    assert iv.loc[("A", "cbrc"), "reason"].startswith("an adjusted level")
+    assert iv.loc[("B", "cbrc"), "reason"].startswith("an adjusted level")
     assert iv["inside"].all()

@@ -157,7 +157,7 @@ def test_bootstrap_interval_diagnostics_and_errors():
     assert not iv.inside
     iv = stats.bootstrap_interval(reps, 0.99, method="basic")  # 99.5% of replicates below
     assert not iv.inside
-    assert iv.reason.startswith("the estimate lies outside the interval")
+    assert iv.reason.startswith("the estimate lies outside the basic interval")
     iv = stats.bootstrap_interval(np.r_[reps, [np.nan] * 20], 0.5, method="percentile")
     assert iv.reason == "20 of 221 replicates undefined (more than the 2.5% tail)"
     assert stats.bootstrap_interval(reps, np.nan).reason == "estimate undefined"
@@ -196,6 +196,7 @@ def test_bootstrap_interval_contain_estimate(method):
         assert (iv.low, iv.high) == pytest.approx(expect[method], abs=1e-12)
     assert iv.inside
     assert iv.extended
+    assert iv.reason.endswith("z0 = 2.24); interval extended to it")  # still not trusted
     assert iv.z0 == pytest.approx(2.2433287630, abs=1e-9)  # scipy.special.ndtri(397 / 402)
     # an estimate inside the interval: the bounds are the method's (scipy's), nothing extended
     inner = stats.bootstrap_interval(reps, 0.5, method=method, contain_estimate=True)
@@ -208,7 +209,7 @@ def test_bootstrap_interval_contain_estimate(method):
         assert far.reason == "every replicate lies on one side of the estimate"
     else:
         assert far.inside
-        assert far.reason is None
+        assert far.reason == "every replicate lies on one side of the estimate; interval extended to it"
     with pytest.raises(TypeError, match="contain_estimate must be True or False"):
         stats.bootstrap_interval(reps, 0.5, contain_estimate="yes")
 
