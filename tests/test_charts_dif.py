@@ -114,5 +114,8 @@ def test_dimension_selection_chart_plots_the_loss_curves(result, selected):
     np.testing.assert_allclose(d["mean_loss"][:len(ref)], ref["mean_loss"], rtol=1e-12)
     np.testing.assert_allclose(d["high"][:len(ref)], ref["mean_loss"] + ref["se"], rtol=1e-12)
     assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    assert ch.to_dict()["columns"] == 3  # panels wrap, three to a row (five were 1,522 px wide)
     with pytest.raises(TypeError, match="froze K"):
         charts.dif.dimension_selection_chart(result)
+    with pytest.raises(ValueError, match="columns"):
+        charts.dif.dimension_selection_chart(selected, columns=0)

@@ -222,7 +222,7 @@ def excess_curve_chart(result: Any, *, width: int = 420, height: int = 260,
                         "matched-random 95% range; dashed: the primary 1 pp"))
 
 
-def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 180,
+def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 180, columns: int = 3,
                               title: str | None = None) -> "altair.Chart":
     r"""App. C.3: held-out Bernoulli loss against K per owner half, with the one-SE rule.
 
@@ -232,6 +232,8 @@ def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 18
         Audits that selected K (``K=None``); one facet column per benchmark.
     width, height : int
         Size of each panel in pixels.
+    columns : int, default 3
+        Panels per row when several audits are drawn (five side by side were too wide to read).
     title : str, optional
         Default: the figure's name (App. C.3) and its legend.
 
@@ -264,6 +266,7 @@ def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 18
     """
     from benchkit.dif.explore import dimension_selection_view
 
+    columns = check_int("columns", columns, min=1)
     alt = _altair()
     frames = []
     for name, a in _audits(result).items():
@@ -292,8 +295,9 @@ def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 18
         x=x, y="mean_loss:Q", color=colour)
     layer = alt.layer(bars, line, rule, star).properties(width=width, height=height)
     if data["benchmark"].nunique() > 1:
-        layer = layer.facet(column=alt.Column("benchmark:N", title=None,
-                                              sort=list(dict.fromkeys(data["benchmark"]))))
+        layer = layer.facet(facet=alt.Facet("benchmark:N", title=None,
+                                            sort=list(dict.fromkeys(data["benchmark"]))),
+                            columns=columns)
         layer = layer.resolve_scale(y="independent")
     return layer.properties(title=title or ("Dimension selection (App. C.3): held-out loss ± 1 SE; "
                                             "dashed: best + 1 SE; diamond: selected K"))
