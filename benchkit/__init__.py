@@ -58,6 +58,7 @@ _SUBMODULES = (
     "model_names",
     "paired",
     "quality",
+    "report",
     "simulate",
     "stats",
     "subsets",

@@ -27,10 +27,12 @@ _VALUE_WIDTH = 80  # a field's own repr longer than this is cut
 def result(cls: type[_T]) -> type[_T]:
     """Declare ``cls`` a frozen dataclass with the summarizing :func:`summary_repr`.
 
-    A ``__repr__`` written in the class body is kept.
+    A ``__repr__`` written in the class body is kept. ``__benchkit_result__`` marks the class as a
+    result (so tools, e.g. the docstring checks, know it whatever its repr).
     """
     own_repr = "__repr__" in cls.__dict__
     cls = dataclasses.dataclass(frozen=True, repr=False)(cls)
+    cls.__benchkit_result__ = True
     if not own_repr:
         cls.__repr__ = summary_repr
     return cls

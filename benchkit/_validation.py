@@ -7,6 +7,7 @@ input checking.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ __all__ = [
     "BenchkitTypeError",
     "BenchkitWarning",
     "check_bool",
+    "check_text",
     "check_choice",
     "check_choices",
     "check_int",
@@ -149,6 +151,15 @@ def check_bool(name: str, value: Any) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise BenchkitTypeError(f"{name} must be True or False, got {describe(value)}")
     return bool(value)
+
+
+def check_text(name: str, value: Any) -> str:
+    """Return ``value`` if it is a string; None and NaN (a missing text in a frame) read as ``""``."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if not isinstance(value, str):
+        raise BenchkitTypeError(f"{name} must be a string; got {describe(value)}")
+    return value
 
 
 def check_int(

@@ -152,8 +152,8 @@ def _exact_vs_mc_n6_T20():
     """The shipped Monte Carlo table (B = 200,000, seed 42) against the exact null at every one
     of its atoms: per-vector exact tails (one enumeration), then the exact distribution of each
     table entry (the max over 217 independent binomial counts)."""
-    from benchkit.boundary._calibration import compare_with_exact
-    from benchkit.boundary._calibration import exact_reference_tails
+    from benchkit.boundary._calibration_exact import compare_with_exact
+    from benchkit.boundary._calibration_exact import exact_reference_tails
     from benchkit.boundary.steps import get_calibration
 
     def run():

@@ -32,8 +32,8 @@ def _conf():
         rng = np.random.default_rng(3)
         C = rng.beta(0.7, 0.7, (N_KM, 1)) + rng.normal(0, 0.15, (N_KM, 6)) * np.linspace(0.5, 1, 6)
         _state["C"] = np.clip(C, 0, 1)
-        from benchkit.subsets import _CorrelationDistance
-        from benchkit.subsets import _plusplus
+        from benchkit._clustering import _CorrelationDistance
+        from benchkit._clustering import _plusplus
 
         d = _CorrelationDistance(_state["C"])
         _state["init"] = _plusplus(np.random.default_rng(0), lambda i: d.to(np.array([i]))[:, 0],

@@ -11,13 +11,13 @@ from __future__ import annotations
 import argparse
 import time
 
-from benchkit.boundary._calibration import _DATA
 from benchkit.boundary._calibration import DEFAULT_B
 from benchkit.boundary._calibration import DEFAULT_SEED
-from benchkit.boundary._calibration import SHIPPED_N
-from benchkit.boundary._calibration import SHIPPED_T
 from benchkit.boundary._calibration import build_calibration
-from benchkit.boundary._calibration import table_path
+from benchkit.boundary._calibration_lookup import _DATA
+from benchkit.boundary._calibration_lookup import SHIPPED_N
+from benchkit.boundary._calibration_lookup import SHIPPED_T
+from benchkit.boundary._calibration_lookup import table_path
 
 
 def main() -> None:

@@ -197,9 +197,12 @@ def test_validate_errors(small_audit, reference, exc, msg):
 
 
 # 40 replicates on 30 items: some CBRC intervals are extended to their estimate and named in a
-# warning (tested in test_quality_intervals.py; not the subject here)
-@pytest.mark.filterwarnings(r"ignore:\d+ bootstrap interval\(s\) cannot be trusted"
-                            ":benchkit._validation.BenchkitWarning")
+# warning (tested in test_quality_intervals.py; not the subject of the two tests that use this)
+_UNTRUSTED_INTERVALS = pytest.mark.filterwarnings(r"ignore:\d+ bootstrap interval\(s\) cannot be "
+                                                  "trusted:benchkit._validation.BenchkitWarning")
+
+
+@_UNTRUSTED_INTERVALS
 def test_reproducible_from_rng_entropy_and_independent_of_n_jobs(small):
     rs = small.responses
     a = audit(rs, methods=["quality"], n_resamples=40, rng=11, n_jobs=1, progress=False)
@@ -214,6 +217,27 @@ def test_reproducible_from_rng_entropy_and_independent_of_n_jobs(small):
     # each method has its own seed child: quality's draws do not depend on which others ran
     e = audit(rs, methods=["labels", "quality"], n_resamples=40, rng=11, progress=False)
     np.testing.assert_array_equal(a.results["quality"].replicates, e.results["quality"].replicates)
+
+
+@_UNTRUSTED_INTERVALS
+def test_rng_entropy_repeats_the_run(small):
+    # rule 5 (benchkit._random): rng=result.rng_entropy repeats a run exactly, also one seeded by a
+    # Generator (its root gets an int entropy), and an int rng gives the draws it gave before
+    rs = small.responses
+    a = audit(rs, methods=["quality"], n_resamples=40, rng=11, progress=False)
+    assert a.rng_entropy == 11
+    # printed by the code of commit ab140e4 (the quality bootstrap's first replicates)
+    np.testing.assert_array_equal(a.results["quality"].replicates.ravel()[:5].round(12),
+                                  [0.302772906673, 0.142409900261, 0.309763800597, 0.362044426318,
+                                   0.215451480604])
+    again = audit(rs, methods=["quality"], n_resamples=40, rng=a.rng_entropy, progress=False)
+    np.testing.assert_array_equal(again.results["quality"].replicates, a.results["quality"].replicates)
+    first = audit(rs, methods=["quality"], n_resamples=40, rng=np.random.default_rng(9), progress=False)
+    assert isinstance(first.rng_entropy, int)
+    repeat = audit(rs, methods=["quality"], n_resamples=40, rng=first.rng_entropy, progress=False)
+    np.testing.assert_array_equal(repeat.results["quality"].replicates,
+                                  first.results["quality"].replicates)
+    pd.testing.assert_frame_equal(repeat.items, first.items)
 
 
 def test_progress_on_stderr(small, capsys):

@@ -375,15 +375,15 @@ def test_cached_calibration_table_refuses_n_jobs_0():
 def test_corrupted_cached_calibration_table(tmp_path, monkeypatch, content):
     # before: a raw zipfile.BadZipFile / EOFError / ValueError
     from benchkit._validation import BenchkitValueError
-    from benchkit.boundary import _calibration
+    from benchkit.boundary import _calibration_lookup
 
     monkeypatch.setenv("BENCHKIT_CACHE", str(tmp_path))
-    monkeypatch.setattr(_calibration, "_MEMO", {})
-    path = _calibration._cache_dir() / _calibration.table_path(3, 7, 50, 123)
+    monkeypatch.setattr(_calibration_lookup, "_MEMO", {})
+    path = _calibration_lookup._cache_dir() / _calibration_lookup.table_path(3, 7, 50, 123)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(content)
     with pytest.raises(BenchkitValueError, match="is corrupted or not a benchkit table.*delete it") as info:
-        _calibration.get_calibration(3, 7, n_resamples=50, rng=123)
+        _calibration_lookup.get_calibration(3, 7, n_resamples=50, rng=123)
     assert repr(str(path)) in str(info.value)
 
 

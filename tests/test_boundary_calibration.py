@@ -64,10 +64,10 @@ def test_exact_vs_monte_carlo():
 
 
 def test_all_common_settings_are_shipped():
-    from benchkit.boundary._calibration import _DATA
-    from benchkit.boundary._calibration import SHIPPED_N
-    from benchkit.boundary._calibration import SHIPPED_T
-    from benchkit.boundary._calibration import table_path
+    from benchkit.boundary._calibration_lookup import _DATA
+    from benchkit.boundary._calibration_lookup import SHIPPED_N
+    from benchkit.boundary._calibration_lookup import SHIPPED_T
+    from benchkit.boundary._calibration_lookup import table_path
 
     for n in SHIPPED_N:
         for T in SHIPPED_T:
@@ -145,7 +145,7 @@ def test_exact_reference_tails_equal_brute_force():
     # oracle: naive.brute_tails lists all (T+1)^n count vectors with itertools (exact-rational D,
     # scipy binomial pmfs); keys between and beyond atoms are asked too
     import naive
-    from benchkit.boundary._calibration import exact_reference_tails
+    from benchkit.boundary._calibration_exact import exact_reference_tails
 
     n, T = 3, 4
     theta = np.vstack([reference_family(3)[[0, 7, 30, 60]], [[0.1, 0.5, 0.95]]])
@@ -167,7 +167,7 @@ def test_compare_with_exact_p_value_equals_brute_force_max_of_binomials():
 
     from scipy.stats import binom
 
-    from benchkit.boundary._calibration import compare_with_exact
+    from benchkit.boundary._calibration_exact import compare_with_exact
 
     B = 6
     P = np.array([[0.9, 0.7, 0.85], [0.4, 0.45, 0.1], [0.05, 0.2, 0.01]])  # (atoms, vectors)
@@ -196,8 +196,8 @@ def math_prod(xs):
 
 
 def _check_agreement(n, T, cross_check=True):
-    from benchkit.boundary._calibration import compare_with_exact
-    from benchkit.boundary._calibration import exact_reference_tails
+    from benchkit.boundary._calibration_exact import compare_with_exact
+    from benchkit.boundary._calibration_exact import exact_reference_tails
 
     mc = get_calibration(n, T)
     P = exact_reference_tails(n, T, mc.atoms)
@@ -238,8 +238,8 @@ def test_shipped_n6_T20_equals_exact_within_4_standard_errors():
 
 
 def test_compare_with_exact_errors():
-    from benchkit.boundary._calibration import compare_with_exact
-    from benchkit.boundary._calibration import exact_reference_tails
+    from benchkit.boundary._calibration_exact import compare_with_exact
+    from benchkit.boundary._calibration_exact import exact_reference_tails
 
     ex = exact_calibration(3, 2, flat_levels=0)
     with pytest.raises(ValueError, match="Monte Carlo CalibrationTable"):

@@ -6,6 +6,7 @@ from statsmodels.stats.multitest import multipletests
 
 import benchkit.boundary as bb
 from benchkit.boundary import _reliability as rel
+from benchkit.boundary import _sensitivity as sens
 
 
 def test_reliability_uses_the_shared_statistics():
@@ -180,7 +181,7 @@ def test_budget_subsets_are_hypergeometric():
     # permuted responses the function uses.
     k = np.array([[0, 3, 7, 10]])
     sc, ok = bb.steps.binary_state_counts(k, 10)
-    seq = rel._expand_states(sc, 10)
+    seq = sens._expand_states(sc, 10)
     np.testing.assert_array_equal((seq == 1).sum(axis=2), k)
     rng = np.random.default_rng(0)
     tot = np.zeros(4)
@@ -233,7 +234,7 @@ def test_budget_subsets_follow_scipy_hypergeom():
     T, Tp, R = 10, 5, 20_000
     k = np.array([[1, 4, 7]])
     sc, _ = bb.steps.binary_state_counts(k, T)
-    seq = rel._expand_states(sc, T)
+    seq = sens._expand_states(sc, T)
     rng = np.random.default_rng(11)
     draws = np.empty((R, k.shape[1]), dtype=np.int64)
     for r in range(R):

@@ -9,8 +9,11 @@ import scipy.stats
 from scipy import optimize
 from scipy.cluster.vq import kmeans2
 
+from benchkit._clustering import _CorrelationDistance
+from benchkit._clustering import _EuclideanDistance
+from benchkit._clustering import _lloyd
 from benchkit.boundary import measure_utility
-from benchkit.boundary._utility import _allocate
+from benchkit.boundary._selection import _allocate
 from benchkit.boundary.steps import ndr
 from benchkit.boundary.steps import profiles
 from benchkit.boundary.steps import select_bsdprobe
@@ -18,9 +21,6 @@ from benchkit.boundary.steps import subset_utility
 from benchkit.boundary.steps import utility_table
 from benchkit.simulate import repeated_sampling
 from benchkit.stats import kendall_tau_b
-from benchkit.subsets import _CorrelationDistance
-from benchkit.subsets import _EuclideanDistance
-from benchkit.subsets import _lloyd
 from benchkit.subsets import estimate_accuracy
 from benchkit.subsets import irt_abilities
 from benchkit.subsets import kmeans

@@ -119,7 +119,7 @@ def test_it_is_a_frozen_dataclass():
 
 # Records a user builds or that describe inputs, not results: plain frozen dataclasses.
 INPUT_RECORDS = {"benchkit.datasets._fetch.Source", "benchkit.datasets._fetch.SourceFile",
-                 "benchkit.landscape._runners.Prompt", "benchkit.model_names.ModelName",
+                 "benchkit.landscape._backends.Prompt", "benchkit.model_names.ModelName",
                  "benchkit.simulate._samples.SampleSpec", "benchkit.response_set.ResponseSet"}
 
 

@@ -760,6 +760,17 @@ _RNG_CASES = {
                                      s.truth.arrays["option_probs"].ravel()[:4].round(12).tolist()],
                           [["q0000", "q0015"],
                            [0.545987862159, 0.45298529991, 7.5515312e-05, 0.000951322618]]),
+    # printed by the code of commit ab140e4, before audit_suite recorded rng_entropy
+    "audit_suite": (lambda r: sim.audit_suite(n_items=40, benchmarks=1, n_models=20, T=3,
+                                              near_duplicate=False, rng=r),
+                    lambda s: [s.truth.flaws["item"].tolist(),
+                               s.responses.counts().K[:, -1].tolist(),
+                               s.truth.arrays["option_probs"].ravel()[:4].round(12).tolist()],
+                    [["sim1/q0000", "sim1/q0002", "sim1/q0005", "sim1/q0007", "sim1/q0012",
+                      "sim1/q0020", "sim1/q0028", "sim1/q0032"],
+                     [3, 3, 1, 3, 3, 0, 3, 3, 3, 3, 3, 3, 0, 3, 3, 3, 3, 2, 2, 3, 0, 2, 3, 3, 3, 3,
+                      3, 3, 0, 3, 2, 3, 2, 3, 3, 3, 3, 3, 3, 3],
+                     [0.99544533426, 0.001905247323, 0.002174216135, 0.000475202282]]),
 }
 
 

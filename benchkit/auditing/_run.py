@@ -130,22 +130,67 @@ def audit(rs: Any, *, methods: Any = "auto", families: Any = None, axis: Any = N
 
     References
     ----------
-    The five papers of the methods (``benchkit.boundary``: arXiv BSDProbe, paper 000;
-    ``benchkit.dif``: paper 001; ``benchkit.measure``: paper 002; ``benchkit.landscape``: paper 003;
-    ``benchkit.quality``: Benchmark², arXiv:2601.03986) and, for the answer-key check,
-    C. G. Northcutt, L. Jiang and I. L. Chuang (2021), JAIR 70, 1373-1411. J. Cohen (1960),
-    Educational and Psychological Measurement 20(1), 37-46 (kappa).
+    Each method's paper, for its score and flag (see the table above):
+
+    - ``boundary``: H. Hu et al., "Are Benchmarks Reliable? Toward Structural Diagnosis via
+      Item-Level Capability Boundaries" (BSDProbe), arXiv:2609.33196, Sec. 3.2 and App. D.3,
+      Eq. (19) (the order-consistency score), Sec. 4.1 (the 0.05 screening level).
+    - ``dif``: Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided
+      Benchmark Recomposition?", Sec. 3.2, Eq. (5) (:math:`D_i`) and App. D.4 (stable high-DIF
+      items: the within-cell top 20 % in both owner halves).
+    - ``measure``: Y. Sun, N. Yu, J. Gong, J. Shen and H. Zhang, "Your Benchmark Is an Empirical
+      Measure Over Difficulty", arXiv:2610.29927.
+    - ``landscape``: "Auditing MCQA Benchmarks through Probability Landscapes",
+      arXiv:2608.30372, Sec. 3.4 and Sec. 6.1 (cross-model failures).
+    - ``quality``: Q. Qian, C. Huang, J. Xu et al., "Benchmark²: Systematic Evaluation of LLM
+      Benchmarks", arXiv:2601.03986, Sec. 3.3, Eq. (4) (CAD) and Sec. 5.4 (the 0.15 threshold).
+    - ``labels``: A. P. Dawid and A. M. Skene (1979), "Maximum likelihood estimation of observer
+      error-rates using the EM algorithm", Applied Statistics 28(1), 20-28; C. G. Northcutt,
+      L. Jiang and I. L. Chuang (2021), "Confident learning: estimating uncertainty in dataset
+      labels", Journal of Artificial Intelligence Research 70, 1373-1411.
+    - Agreement: J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational
+      and Psychological Measurement 20(1), 37-46 (kappa); P. Jaccard (1912), New Phytologist
+      11(2), 37-50; M. G. Kendall (1945), "The treatment of ties in ranking problems",
+      Biometrika 33(3), 239-251 (tau_b).
 
     Examples
     --------
+    A simulated suite with every flaw planted (:func:`benchkit.simulate.audit_suite`), audited
+    by the two fastest methods, the answer-key check and the probability landscape:
+
     >>> import benchkit
-    >>> sim = benchkit.simulate.audit_suite(n_items=40, n_models=60, rng=0)
-    >>> res = benchkit.audit(sim.responses, methods=["labels", "quality"], n_resamples=0,
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
     ...                      progress=False, rng=0)
-    >>> res.applicability["ran"].tolist()
-    [True, True]
-    >>> int(res.items["n_flags"].max()) >= 1
-    True
+    >>> res
+    AuditResult(60 items, 46 models; ran: labels, landscape; not run: none;
+                flagged by >= 1 method: 6, by >= 2: 1; rng_entropy=0)
+
+    The item both methods flag, why, and what was planted there:
+
+    >>> res.flagged_frame(min_flags=2)["flagged_by"].to_dict()
+    {'sim2/q0000': 'labels, landscape'}
+    >>> print(res.items.loc["sim2/q0000", "labels_reason"])
+    wrong key? 95% of 46 models (weighted 0.97, threshold 0.79) choose D, 2% the key A
+    >>> sim.truth.items.loc["sim2/q0000", "flaw"]
+    'miskeyed'
+
+    Every method the data support (not run as a doctest: BSDProbe's calibration of the ladder
+    takes about 2 s, beyond the doctest budget). Family DIF needs families of 20+ models; the
+    reason says so and how to proceed:
+
+    >>> res = benchkit.audit(sim.responses, n_resamples=0, progress=False, rng=0)  # doctest: +SKIP
+    >>> res.applicability[["ran", "n_flagged"]]  # doctest: +SKIP
+                 ran  n_flagged
+    method
+    labels      True          6
+    boundary    True          5
+    dif        False          0
+    landscape   True          1
+    quality     True         42
+    measure     True          0
+    >>> res.flagged_frame(min_flags=3)["flagged_by"].to_dict()  # doctest: +SKIP
+    {'sim2/q0001': 'labels, boundary, quality'}
     """
     rs = check_response_set("rs", rs)
     if isinstance(methods, str):

@@ -40,6 +40,7 @@ def items_view(res: Any, *, method: str | None = None, min_flags: int = 0) -> pd
     Parameters
     ----------
     res : AuditResult
+        From :func:`benchkit.audit`.
     method : str, optional
         Keep the items this method flags (one of ``res.methods``); default any.
     min_flags : int, default 0
@@ -51,6 +52,26 @@ def items_view(res: Any, *, method: str | None = None, min_flags: int = 0) -> pd
         Index ``item``; ``benchmark`` (empty when the set has none), ``n_flags``, ``flagged_by``,
         ``consensus`` and each method's ``<method>_flag`` and ``<method>_score``; sorted by
         ``n_flags`` then ``consensus`` (descending; ties keep item order).
+
+    References
+    ----------
+    The audit's methods and their papers: :func:`benchkit.audit` (References).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.auditing.explore import items_view
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> items_view(res, min_flags=1)[["benchmark", "n_flags", "flagged_by"]].head(3)
+               benchmark  n_flags         flagged_by
+    item
+    sim2/q0000      sim2        2  labels, landscape
+    sim2/q0015      sim2        1             labels
+    sim2/q0001      sim2        1             labels
+    >>> len(items_view(res, method="landscape"))      # the items the landscape flags
+    1
     """
     res = _check_result(res)
     min_flags = check_int("min_flags", min_flags, min=0)
@@ -85,6 +106,19 @@ class ItemView:
         NaN without option probabilities).
     verdicts : DataFrame
         One row per method that ran (index ``method``): ``flag``, ``score``, ``reason``.
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.auditing.explore import item_view
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> view = item_view(res, sim.responses, "sim2/q0000")
+    >>> view.key, view.options["n_models"].tolist()     # every model's (first) answer is D
+    ('A', [0, 0, 0, 46])
+    >>> print(view.verdicts.loc["labels", "reason"])
+    wrong key? 95% of 46 models (weighted 0.97, threshold 0.79) choose D, 2% the key A
     """
 
     item: str
@@ -112,6 +146,7 @@ def item_view(res: Any, rs: Any, item: str) -> ItemView:
     Parameters
     ----------
     res : AuditResult
+        From :func:`benchkit.audit`.
     rs : ResponseSet
         The set that was audited (its items' ``text``, ``options`` and ``answer_key`` and the
         models' answers are shown; with variants, the variant the audit read).
@@ -121,6 +156,35 @@ def item_view(res: Any, rs: Any, item: str) -> ItemView:
     Returns
     -------
     ItemView
+        ``text``, ``key``, ``options`` (who chose each option), ``models`` (each model's answer
+        and its probability on the key) and ``verdicts`` (each method's flag, score and reason).
+
+    References
+    ----------
+    The audit's methods and their papers: :func:`benchkit.audit` (References).
+
+    Examples
+    --------
+    The item the two methods both flag in a simulated suite, where the key was planted wrong:
+
+    >>> import benchkit
+    >>> from benchkit.auditing.explore import item_view
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> view = item_view(res, sim.responses, "sim2/q0000")
+
+    Each model counts once, with its principal answer (a ladder model's first of its ``T``):
+    all 46 choose D, none the key A.
+
+    >>> view.options[["option", "is_key", "n_models"]]
+      option  is_key  n_models
+    0      A    True         0
+    1      B   False         0
+    2      C   False         0
+    3      D   False        46
+    >>> view.verdicts["flag"].to_dict()
+    {'labels': True, 'landscape': True}
     """
     res = _check_result(res)
     rs = check_response_set("rs", rs)

@@ -20,13 +20,17 @@ summaries, the App. E answer reducers, the App. H sensitivity analyses, subset s
 paper-table layouts) are in :mod:`benchkit.boundary.steps`; the explorer's view model is in
 :mod:`benchkit.boundary.explore`.
 
-Layout: private implementation modules ``_axis``, ``_trajectories``, ``_calibration``,
-``_profiles``, ``_summary``, ``_reliability``, ``_reducers`` (App. E answer reducers),
-``_baselines`` and ``_utility`` (Sec. 4.4 experiment); ``responses`` (entry points that take a
-ResponseSet); ``steps`` (the second tier); ``explore`` (view models).
+Layout: private implementation modules ``_axis``, ``_trajectories``, ``_calibration`` (the
+Monte Carlo tables; ``_calibration_exact`` the exact enumeration, ``_calibration_lookup`` the
+shipped and cached tables), ``_profiles``, ``_summary``, ``_reliability`` (App. G),
+``_sensitivity`` (App. H), ``_reducers`` and ``_math_answers`` (App. E answer reducers),
+``_selection`` (BSDProbe's subsets), ``_baselines``, ``_utility`` and ``_measure_utility``
+(Sec. 4.4 experiment); ``responses`` (entry points that take a ResponseSet); ``steps`` (the second
+tier); ``explore`` (view models).
 """
 from benchkit.boundary import steps as steps
 from benchkit.boundary._axis import ModelAxis
+from benchkit.boundary._measure_utility import measure_utility
 from benchkit.boundary._profiles import ProfileResult
 from benchkit.boundary._reliability import ReliabilityResult
 from benchkit.boundary._summary import BenchmarkSummary
@@ -34,7 +38,6 @@ from benchkit.boundary._summary import Diagnosis
 from benchkit.boundary._trajectories import Trajectories
 from benchkit.boundary._utility import BASELINES
 from benchkit.boundary._utility import SubsetUtilityResult
-from benchkit.boundary._utility import measure_utility
 from benchkit.boundary.responses import ResponseProfiles
 from benchkit.boundary.responses import diagnose
 from benchkit.boundary.responses import estimate_reliability

@@ -19,10 +19,10 @@ from benchkit.boundary._calibration import DEFAULT_B
 from benchkit.boundary._calibration import CalibrationTable
 from benchkit.boundary._calibration import build_cost
 from benchkit.boundary._calibration import check_cost
-from benchkit.boundary._calibration import get_calibration
 from benchkit.boundary._calibration import reference_family
 from benchkit.boundary._calibration import statistic_cost
-from benchkit.boundary._calibration import table_available
+from benchkit.boundary._calibration_lookup import get_calibration
+from benchkit.boundary._calibration_lookup import table_available
 
 __all__ = ["ProfileResult", "profiles", "endpoint_gamma", "gamma_grid"]
 

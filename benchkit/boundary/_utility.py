@@ -1,6 +1,6 @@
 r"""BSDProbe measurement utility (Sec. 4.4, App. J): profile-guided subsets, NDR and tau_b.
 
-:func:`select_bsdprobe`
+:func:`select_bsdprobe` (``_selection``)
     Order screening (drop items with o <= alpha_o), then boundary-position stratification with
     sampling weights (1 - w) v.
 :func:`ndr`
@@ -10,7 +10,7 @@ r"""BSDProbe measurement utility (Sec. 4.4, App. J): profile-guided subsets, NDR
     tinyBenchmarks (from :mod:`benchkit.subsets`), Bayesian and PSN-IRT (documented readings,
     ``_baselines``) on one candidate pool and matched sizes,
     scored by NDR and Kendall tau_b against the full benchmark on one reference axis.
-:func:`measure_utility`
+:func:`measure_utility` (``_measure_utility``)
     The same from a :class:`benchkit.ResponseSet` with named selection and reference axes.
 :func:`utility_table`
     The layout of Tables 2/3 (and 11-14): benchmarks x methods, mean +- sd.
@@ -48,7 +48,6 @@ import pandas as pd
 from benchkit._parallel import block_bounds
 from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
-from benchkit._random import generator
 from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
@@ -60,9 +59,8 @@ from benchkit._validation import describe
 from benchkit.boundary._baselines import select_bayesian
 from benchkit.boundary._baselines import select_psn_irt
 from benchkit.boundary._profiles import ProfileResult
-from benchkit.boundary._profiles import profiles as _profiles
-from benchkit.boundary._trajectories import answer_entropy
-from benchkit.response_set import check_response_set
+from benchkit.boundary._selection import _pool_mask
+from benchkit.boundary._selection import select_bsdprobe
 from benchkit.stats import kendall_tau_b
 from benchkit.subsets import Subset
 from benchkit.subsets import estimate_accuracy
@@ -72,11 +70,9 @@ from benchkit.subsets import select_random
 from benchkit.subsets import select_tinybenchmarks
 
 __all__ = [
-    "select_bsdprobe",
     "ndr",
     "SubsetUtilityResult",
     "subset_utility",
-    "measure_utility",
     "utility_table",
     "BASELINES",
 ]
@@ -142,163 +138,6 @@ def ndr(subset_scores, full_scores) -> np.ndarray | float:
     num = np.maximum(np.diff(S, axis=-1), 0.0).sum(-1)
     out = num / den if den > 0 else np.full(num.shape, np.nan)
     return float(out) if np.ndim(out) == 0 else out
-
-
-# ----------------------------------------------------------------------------------------------
-# BSDProbe selection
-# ----------------------------------------------------------------------------------------------
-def _allocate(size: int, caps: np.ndarray, mass: np.ndarray, allocation: str) -> np.ndarray:
-    """Items per stratum: equal (or proportional to ``mass``) shares, capped, excess refilled."""
-    S = caps.size
-    alloc = np.zeros(S, dtype=np.int64)
-    remaining = min(size, int(caps.sum()))
-    open_ = caps > 0
-    while remaining > 0 and open_.any():
-        idx = np.flatnonzero(open_)
-        if allocation == "equal":
-            share = np.ones(idx.size)
-        else:
-            share = mass[idx]
-            if share.sum() <= 0:
-                share = np.ones(idx.size)
-        raw = remaining * share / share.sum()
-        base = np.floor(raw).astype(np.int64)
-        # largest remainders (ties: larger mass, then lower stratum) get the leftover units
-        left = remaining - int(base.sum())
-        order = np.lexsort((idx, -mass[idx], -(raw - base)))
-        base[order[:left]] += 1
-        room = caps[idx] - alloc[idx]
-        give = np.minimum(base, room)
-        alloc[idx] += give
-        remaining -= int(give.sum())
-        open_ = caps > alloc
-    return alloc
-
-
-def select_bsdprobe(profile: ProfileResult, size: int, *, rng: Any = None, pool=None,
-                    screen: bool = True, n_strata: int | None = None,
-                    allocation: str = "equal") -> Subset:
-    """Profile-guided subset (Sec. 4.4): order screening, then x-stratified weighted sampling.
-
-    Parameters
-    ----------
-    profile : ProfileResult
-        Profiles on the selection axis (:func:`benchkit.boundary.steps.profiles`), one row per item.
-    size : int
-        Subset size.
-    rng : None, int, SeedSequence or Generator
-        :mod:`benchkit._random` (a Generator is consumed); the root's entropy is kept as
-        ``Subset.rng_entropy``.
-    pool : array_like of bool or int, optional
-        Candidate pool (mask or row indices); default all rows. ``Subset.indices`` are rows of the
-        profile, not positions in the pool.
-    screen : bool, default True
-        Order screening: drop items with o <= alpha_o (``profile.flagged``) from the pool.
-    n_strata : int, optional
-        Equal-width strata of the boundary position x on [0, 1]; default n - 1, one per interval
-        between adjacent selection-axis models.
-    allocation : {"equal", "proportional"}
-        Items per stratum: equal shares (default), or proportional to the stratum's total weight.
-
-    Returns
-    -------
-    Subset
-        Rows of the profile, stratum by stratum. Uniform estimator weights 1/size; ``groups``
-        the stratum of each item; ``info["allocation"]`` items per stratum,
-        ``info["n_screened"]`` items dropped by the screen, ``info["n_filled"]`` items drawn
-        with zero weight (see Notes).
-
-    Notes
-    -----
-    Within stratum s, ``alloc_s`` items are drawn without replacement with probabilities
-    proportional to :math:`(1 - w_q) v_q` (successive sampling, ``Generator.choice``). Only items
-    with positive weight can be stratum-sampled, so Delta = 0 items (v = 0, their x is App. B's
-    assigned position) are never chosen this way. A stratum with fewer positive-weight items than
-    its share gives the excess to the other strata. If the screened pool has fewer positive-weight
-    items than ``size``, all of them are taken and the rest is drawn uniformly from the screened
-    zero-weight items (``n_filled``); fewer screened items than ``size`` is an error.
-
-    References
-    ----------
-    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
-       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
-       2026. Sec. 4.4 ("boundary-position stratification with sampling weights
-       (1 - w_q) v_q after order screening").
-
-    Examples
-    --------
-    >>> from benchkit import boundary, simulate
-    >>> from benchkit.boundary.steps import select_bsdprobe
-    >>> res = boundary.profile(simulate.load_sample("ladder"))
-    >>> sub = select_bsdprobe(res.profile, 12, rng=3)
-    >>> sub.info["n_screened"], sub.info["allocation"].tolist()   # 16 flagged items dropped
-    (16, [2, 2, 3, 3, 2])
-    >>> select_bsdprobe(res.profile, 12, rng=sub.rng_entropy).indices.tolist() == sub.indices.tolist()
-    True
-    """
-    if not isinstance(profile, ProfileResult):
-        raise BenchkitTypeError(f"profile must be a ProfileResult; got {describe(profile)}")
-    m = profile.x.size
-    size = check_int("size", size, min=1)
-    root = seed_sequence(rng)
-    rng = generator(root)
-    check_choice("allocation", allocation, ("equal", "proportional"))
-    n_strata = profile.n - 1 if n_strata is None else check_int("n_strata", n_strata, min=1)
-    cand = _pool_mask(pool, m)
-    n_cand = int(cand.sum())
-    flagged = profile.flagged & cand if screen else np.zeros(m, bool)
-    elig = cand & ~flagged
-    n_elig = int(elig.sum())
-    if n_elig < size:
-        raise BenchkitValueError(
-            f"size={size} exceeds the {n_elig} items left after order screening "
-            f"({int(flagged.sum())} of {n_cand} candidates flagged with o <= "
-            f"{profile.alpha_o})"
-        )
-    wt = np.nan_to_num((1.0 - profile.w) * profile.v, nan=0.0)
-    wt = np.where(elig, np.maximum(wt, 0.0), 0.0)
-    x = np.nan_to_num(profile.x, nan=0.0)
-    stratum = np.minimum((np.clip(x, 0.0, 1.0) * n_strata).astype(np.int64), n_strata - 1)
-    pos = wt > 0
-    caps = np.bincount(stratum[pos], minlength=n_strata)
-    mass = np.bincount(stratum[pos], weights=wt[pos], minlength=n_strata)
-    alloc = _allocate(size, caps, mass, allocation)
-    chosen, groups = [], []
-    for s in range(n_strata):
-        if alloc[s] == 0:
-            continue
-        idx = np.flatnonzero(pos & (stratum == s))
-        p = wt[idx] / wt[idx].sum()
-        pick = rng.choice(idx, size=int(alloc[s]), replace=False, p=p)
-        chosen.append(pick)
-        groups.append(np.full(pick.size, s))
-    n_filled = size - int(alloc.sum())
-    if n_filled > 0:
-        zero = np.flatnonzero(elig & ~pos)
-        pick = rng.choice(zero, size=n_filled, replace=False)
-        chosen.append(pick)
-        groups.append(np.full(pick.size, -1))
-    idx = np.concatenate(chosen).astype(np.int64)
-    return Subset(idx, np.full(size, 1.0 / size), "bsdprobe", n_cand,
-                  np.concatenate(groups).astype(np.int64),
-                  {"allocation": alloc, "n_screened": int(flagged.sum()), "n_filled": n_filled,
-                   "n_strata": n_strata, "strata_capacity": caps}, rng_entropy=root.entropy)
-
-
-def _pool_mask(pool, m: int) -> np.ndarray:
-    if pool is None:
-        return np.ones(m, bool)
-    arr = np.asarray(pool)
-    if arr.dtype == bool:
-        if arr.shape != (m,):
-            raise BenchkitValueError(f"pool mask must have one entry per item ({m}); got {arr.shape}")
-        return arr.copy()
-    idx = check_array("pool", arr, ndim=1, dtype="int")
-    if idx.size and (idx.min() < 0 or idx.max() >= m):
-        raise BenchkitValueError(f"pool indices must lie in [0, {m}); got {idx.min()}..{idx.max()}")
-    mask = np.zeros(m, bool)
-    mask[idx] = True
-    return mask
 
 
 # ----------------------------------------------------------------------------------------------
@@ -674,159 +513,6 @@ def subset_utility(reference, *, profiles=None, train=None, train_binary=None,
         items=None if items is None else pd.Index(items), estimator=estimator,
         n_repeats=n_repeats, rng_entropy=root.entropy, name=name,
     )
-
-
-# ----------------------------------------------------------------------------------------------
-# ResponseSet level
-# ----------------------------------------------------------------------------------------------
-def _empirical_order(acc: np.ndarray) -> np.ndarray:
-    """App. F: ascending accuracy, ties in roster order (stable sort)."""
-    return np.argsort(acc, kind="stable")
-
-
-def measure_utility(rs, *, reference_axis: Sequence[str],
-                    selection_axes: Mapping[str, Sequence[str]] | None = None,
-                    baseline_models: Sequence[str] | None = None, order: str = "empirical",
-                    score: str = "auto", alpha_o: float = 0.05, calibration="auto",
-                    entropy: Any = "auto", name: str | None = None,
-                    **options) -> SubsetUtilityResult:
-    """Measurement utility (Sec. 4.4, App. J) from a ResponseSet with named model axes.
-
-    Parameters
-    ----------
-    rs : ResponseSet
-        Repeated responses of the selection-axis models and the reference models' (principal)
-        answers.
-    reference_axis : sequence of str
-        Models of the reference axis.
-    selection_axes : mapping of label -> sequence of str, optional
-        Selection axes for BSDProbe columns ``"BSDProbe(<label>)"``; default
-        ``{"reference": reference_axis}`` (the paper's main setting: the same axis selects and
-        evaluates).
-    baseline_models : sequence of str, optional
-        Models whose responses the baselines fit (default: the reference axis).
-    order : {"empirical", "given"}
-        ``"empirical"`` (App. F): each axis ordered by accuracy on its complete items, ties in the
-        given order; ``"given"``: as listed (weakest first).
-    score : {"auto", "principal", "mean"}
-        Reference score: principal-answer correctness (``rs.binary()``) or mean correctness over
-        samples (``rs.scores()``); ``"auto"``: principal when the set has sample-level rows or a
-        budget of 1, else mean.
-    alpha_o, calibration
-        Passed to :func:`benchkit.boundary.steps.profiles`.
-    entropy : "auto" or mapping of label -> array (items, n)
-        Normalized answer-state entropies per selection axis (rows = ``rs`` items, columns in the
-        axis's *given* order). ``"auto"`` (default): Eq. 2 from the answer states when ``rs``
-        has them (M_q = states seen on that axis's models), else the binary entropy of the
-        counts (:func:`benchkit.boundary.steps.profiles`' default).
-    name : str, optional
-        Row label; default ``rs.name``.
-    **options
-        :func:`subset_utility` keywords (``sizes``, ``methods``, ``n_repeats``, ``rng``,
-        ``n_jobs``, ``estimator``, ...).
-
-    Returns
-    -------
-    SubsetUtilityResult
-
-    Notes
-    -----
-    Selection-axis profiles use each axis's correct counts with a common budget T; items
-    incomplete on any selection axis are left out of the candidate pool (they keep their place in
-    Q^(a) when complete on the reference axis). The baselines' confidences are mean correctness
-    k/T of ``baseline_models``; their IRT data are principal answers where available.
-
-    References
-    ----------
-    .. [1] Hu, H., Liang, Y., Li, Y., Shi, Y., Xu, L. and Wang, T. "Are Benchmarks Reliable?
-       Toward Structural Diagnosis via Item-Level Capability Boundaries." arXiv:2609.33196,
-       2026. Sec. 4.4, Eq. (9), Tables 2-3; App. J, Tables 11-14.
-
-    Examples
-    --------
-    >>> from benchkit import boundary, simulate
-    >>> rs = simulate.load_sample("ladder")
-    >>> u = boundary.measure_utility(rs, reference_axis=list(rs.model_ids), methods=("random",),
-    ...                              sizes=(30,), n_repeats=4, rng=1)
-    >>> boundary.steps.utility_table(u, formatted=True)
-    method              Random BSDProbe(reference)
-    benchmark
-    sample-ladder  1.16 ± 0.07         1.39 ± 0.16
-    """
-    check_response_set("rs", rs)
-    check_choice("order", order, ("empirical", "given"))
-    check_choice("score", score, ("auto", "principal", "mean"))
-    if score == "auto":
-        budgets = np.asarray(rs.budget)
-        score = "principal" if (rs.has_samples or np.all(budgets == 1)) else "mean"
-    full = rs.binary() if score == "principal" else rs.scores()
-    model_pos = {m: j for j, m in enumerate(rs.model_ids)}
-
-    def cols(label, models):
-        models = list(models)
-        if len(models) < 2:
-            raise BenchkitValueError(f"{label} needs at least 2 models; got {len(models)}")
-        miss = [m for m in models if m not in model_pos]
-        if miss:
-            raise BenchkitValueError(f"{label}: unknown model(s) {miss[:5]}")
-        return np.array([model_pos[m] for m in models], dtype=np.int64)
-
-    ref_cols = cols("reference_axis", reference_axis)
-    R = full[:, ref_cols]
-    if order == "empirical":
-        ok = np.isfinite(R).all(1)
-        perm = _empirical_order(R[ok].mean(0))
-        ref_cols, R = ref_cols[perm], R[:, perm]
-    base_cols = ref_cols if baseline_models is None else cols("baseline_models", baseline_models)
-    train = rs.scores()[:, base_cols]
-    train_binary = None
-    if score == "principal" or np.all(np.asarray(rs.budget)[base_cols] == 1):
-        train_binary = rs.binary()[:, base_cols]
-    sel = {"reference": list(reference_axis)} if selection_axes is None else dict(selection_axes)
-    cm = rs.counts()
-    pool = np.ones(rs.n_items, bool)
-    prof = {}
-    raw = {}
-    for lab, models in sel.items():
-        c = cols(f"selection_axes[{lab!r}]", models)
-        K, N = cm.K[:, c], cm.N[:, c]
-        budgets = np.asarray(rs.budget)[c]
-        if np.unique(budgets).size != 1:
-            raise BenchkitValueError(
-                f"selection axis {lab!r} mixes sample budgets {sorted(set(budgets.tolist()))}; "
-                "BSDProbe profiles need a common T"
-            )
-        T = int(budgets[0])
-        comp = (N == T).all(1)
-        perm = np.arange(c.size)
-        if order == "empirical":
-            perm = _empirical_order((full[:, c][comp]).mean(0))
-        raw[lab] = (K[:, perm], comp, T, perm)
-        pool &= comp
-    if isinstance(entropy, str):
-        check_choice("entropy", entropy, ("auto",))
-    elif not isinstance(entropy, Mapping):
-        raise BenchkitTypeError(f"entropy must be 'auto' or a mapping label -> array; got "
-                                f"{describe(entropy)}")
-    ac = rs.answer_counts() if (isinstance(entropy, str) and rs.has_answers) else None
-    for lab, (K, comp, T, perm) in raw.items():
-        e = None
-        if ac is not None:
-            c = cols(lab, sel[lab])[perm]
-            e = answer_entropy(ac.counts[:, c, :])[0]
-        elif isinstance(entropy, Mapping) and lab in entropy:
-            e_all = check_array(f"entropy[{lab!r}]", entropy[lab], ndim=2, dtype="float",
-                                finite=False)[:, perm]
-            e = np.nan_to_num(e_all)
-        Kp = np.where(pool[:, None], K, 0)
-        prof[lab] = _profiles(Kp, T, entropy=e, alpha_o=alpha_o, calibration=calibration,
-                              items=np.asarray(rs.item_ids),
-                              models=[str(m) for m in np.asarray(sel[lab])[perm]])
-    # rows outside the pool got dummy all-zero counts; the pool argument keeps them out
-    return subset_utility(R, profiles=prof, train=train, train_binary=train_binary,
-                          full_scores=R[np.isfinite(R).all(1)].mean(0), pool=pool,
-                          items=rs.item_ids, models=rs.model_ids[ref_cols],
-                          name=rs.name if name is None else name, **options)
 
 
 # ----------------------------------------------------------------------------------------------

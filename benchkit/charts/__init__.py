@@ -143,7 +143,27 @@ def _check_chart(chart: Any) -> dict:
         raise ImportError(_INSTALL_HINT) from exc
     if not hasattr(chart, "to_dict"):
         raise BenchkitTypeError(f"chart must be an Altair chart, got {type(chart).__name__}")
-    return chart.to_dict()
+    return _xml_safe(chart.to_dict())
+
+
+def _xml_safe(spec: Any) -> Any:
+    r"""``spec`` with every string's control and format characters shown as escapes (``\x1b``).
+
+    vl-convert writes text into XML, where an ESC or BEL is not allowed: it aborts the whole Python
+    process (a Rust panic that cannot unwind) on a model name holding a terminal escape. Every
+    string of the spec (data values, titles, labels) goes through
+    :func:`benchkit._terminal.escape`, the command line's escaping, so a figure shows such a name
+    as the terminal does.
+    """
+    from benchkit._terminal import escape
+
+    if isinstance(spec, str):
+        return escape(spec, keep_newlines=True)
+    if isinstance(spec, dict):
+        return {_xml_safe(k): _xml_safe(v) for k, v in spec.items()}
+    if isinstance(spec, list):
+        return [_xml_safe(v) for v in spec]
+    return spec
 
 
 def to_svg(chart: Any) -> str:

@@ -52,7 +52,8 @@ def agreement_frame(result: Any, *, statistic: str = "kappa") -> pd.DataFrame:
     Parameters
     ----------
     result : AuditResult
-    statistic : {"kappa", "jaccard", "tau_b"}
+        From :func:`benchkit.audit`, with at least two methods that give an item verdict.
+    statistic : {"kappa", "jaccard", "tau_b"}, default "kappa"
         Column of the ``agreement`` table of :class:`benchkit.AuditResult` shown as colour.
 
     Returns
@@ -61,6 +62,29 @@ def agreement_frame(result: Any, *, statistic: str = "kappa") -> pd.DataFrame:
         ``method_a``, ``method_b``, ``value`` (the statistic; NaN on the diagonal), ``n_both``
         (items both flag; on the diagonal, the items the method flags), ``n_items`` and
         ``label`` (the text in the cell).
+
+    References
+    ----------
+    J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational and
+    Psychological Measurement 20(1), 37-46 (kappa). P. Jaccard (1912), "The distribution of the
+    flora in the alpine zone", New Phytologist 11(2), 37-50. M. G. Kendall (1945), "The treatment
+    of ties in ranking problems", Biometrika 33(3), 239-251 (tau_b).
+
+    Examples
+    --------
+    Two methods on a simulated suite: each flags its own items (diagonal), one item both flag:
+
+    >>> import benchkit
+    >>> from benchkit.charts import auditing as ca
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> ca.agreement_frame(res).round(2)
+        method_a   method_b  value  n_both  n_items          label
+    0     labels     labels    NaN       6       60      6 flagged
+    1  landscape  landscape    NaN       1       60      1 flagged
+    2     labels  landscape   0.26       1       60  0.26 (1 both)
+    3  landscape     labels   0.26       1       60  0.26 (1 both)
     """
     res = _check_result(result)
     check_choice("statistic", statistic, _STATISTICS)
@@ -88,15 +112,39 @@ def agreement_chart(result: Any, *, statistic: str = "kappa", cell: int = 70,
     Parameters
     ----------
     result : AuditResult
+        From :func:`benchkit.audit`, with at least two methods that give an item verdict.
     statistic : {"kappa", "jaccard", "tau_b"}, default "kappa"
         Cohen's kappa of the flags, the Jaccard index of the flag sets, or Kendall's tau_b of the
         scores (over the items both methods scored).
-    cell : int
+    cell : int, default 70
         Cell size in pixels.
+    title : str, optional
+        Chart title; default names the statistic.
 
     Returns
     -------
     altair.LayerChart
+        Colour: the statistic (blue scale from 0 to 1 for Jaccard, red-blue from -1 to 1
+        otherwise); cell text: the value and the number of items both flag (on the diagonal,
+        the items the method flags). The data are :func:`agreement_frame`'s.
+
+    References
+    ----------
+    J. Cohen (1960), "A coefficient of agreement for nominal scales", Educational and
+    Psychological Measurement 20(1), 37-46 (kappa). P. Jaccard (1912), "The distribution of the
+    flora in the alpine zone", New Phytologist 11(2), 37-50. M. G. Kendall (1945), "The treatment
+    of ties in ranking problems", Biometrika 33(3), 239-251 (tau_b).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.charts import auditing as ca
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> chart = ca.agreement_chart(res, statistic="jaccard")
+    >>> type(chart).__name__, chart.width, chart.height     # two methods: 2 x 70 pixels
+    ('LayerChart', 140, 140)
     """
     alt = _altair()
     data = agreement_frame(result, statistic=statistic)
@@ -121,11 +169,36 @@ def agreement_chart(result: Any, *, statistic: str = "kappa", cell: int = 70,
 def flags_frame(result: Any) -> pd.DataFrame:
     """The data of :func:`flags_chart`: per method, its flagged items by how many methods flag them.
 
+    Parameters
+    ----------
+    result : AuditResult
+        From :func:`benchkit.audit`, with at least one method that gives an item verdict.
+
     Returns
     -------
     DataFrame
         ``method``, ``n_flags`` (``"1"``, ``"2"``, ``"3+"``: how many methods flag the item, this
         one included) and ``n_items``.
+
+    References
+    ----------
+    The audit's methods and their papers: :func:`benchkit.audit` (References).
+
+    Examples
+    --------
+    Five of the six items the answer-key check flags are flagged by it alone; the landscape's
+    one flag is confirmed by the answer-key check:
+
+    >>> import benchkit
+    >>> from benchkit.charts import auditing as ca
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> ca.flags_frame(res).pivot(index="method", columns="n_flags", values="n_items")
+    n_flags    1  2  3+
+    method
+    labels     5  1   0
+    landscape  0  1   0
     """
     res = _check_result(result)
     if not res.methods:
@@ -146,9 +219,35 @@ def flags_chart(result: Any, *, width: int = 360, title: str | None = None) -> "
     A method whose flags others confirm has long "2" and "3+" segments; one that flags alone has a
     long "1" segment.
 
+    Parameters
+    ----------
+    result : AuditResult
+        From :func:`benchkit.audit`, with at least one method that gives an item verdict.
+    width : int, default 360
+        Chart width in pixels.
+    title : str, optional
+        Chart title.
+
     Returns
     -------
     altair.Chart
+        One horizontal bar per method, stacked by :func:`flags_frame`'s ``n_flags`` (grey: this
+        method alone, amber: two methods, red: three or more).
+
+    References
+    ----------
+    The audit's methods and their papers: :func:`benchkit.audit` (References).
+
+    Examples
+    --------
+    >>> import benchkit
+    >>> from benchkit.charts import auditing as ca
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> chart = ca.flags_chart(res)
+    >>> type(chart).__name__, chart.title
+    ('Chart', 'Flags per method, by how many methods agree')
     """
     alt = _altair()
     res = _check_result(result)
@@ -172,13 +271,40 @@ def validation_chart(validation: Any, *, metric: str = "auroc", width: int = 360
     ----------
     validation : AuditValidation
         From :meth:`benchkit.AuditResult.validate`.
-    metric : {"auroc", "average_precision", "precision_at_k", "precision", "recall"}
-        The chance level drawn as a rule: 0.5 for AUROC, the prevalence for the precisions and
-        average precision; none for recall.
+    metric : {"auroc", "average_precision", "precision_at_k", "precision", "recall"}, default "auroc"
+        The column of ``validation.table`` drawn. The chance level drawn as a rule: 0.5 for
+        AUROC, the prevalence for the precisions and average precision; none for recall.
+    width : int, default 360
+        Chart width in pixels.
+    title : str, optional
+        Chart title; default names the metric and the size of the reference set.
 
     Returns
     -------
     altair.LayerChart
+        One bar per row of ``validation.table`` (the methods, ``union``, ``at least two``); a
+        bar beyond the dashed rule does better than a random ranking.
+
+    References
+    ----------
+    T. Fawcett (2006), "An introduction to ROC analysis", Pattern Recognition Letters 27(8),
+    861-874 (AUROC). C. D. Manning, P. Raghavan and H. Schütze (2008), *Introduction to
+    Information Retrieval*, Cambridge University Press, Sec. 8.4 (precision at k, average
+    precision).
+
+    Examples
+    --------
+    The audit's flags against the flaws planted in a simulated suite:
+
+    >>> import benchkit
+    >>> from benchkit.charts import auditing as ca
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> v = res.validate(sim.truth.flawed_items)
+    >>> chart = ca.validation_chart(v, metric="average_precision")
+    >>> type(chart).__name__, chart.title
+    ('LayerChart', 'average_precision against 28 reference items (rule: chance)')
     """
     from benchkit.auditing import AuditValidation
 

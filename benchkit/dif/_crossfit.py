@@ -153,8 +153,7 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
     rng : None, int, SeedSequence or Generator
         Seeds the K-selection splits and the randomized SVDs (four children of one root).
     n_jobs : int, optional
-        Workers for the two halves (threads unless a ``joblib.parallel_config`` backend is set);
-        the result is the same for any value.
+        Workers over the two halves (threads by default); results are identical for any value.
     progress : tqdm bar, optional
         Advanced once per half.
 

@@ -21,7 +21,7 @@ from benchkit.io._files import sniff
 from benchkit.io._paths import path_kind
 from benchkit.io._paths import walk
 
-__all__ = ["FORMATS", "detect_format", "read_any"]
+__all__ = ["FORMATS", "detect_format", "folder_formats", "read_any"]
 
 FORMATS = ("inspect", "lm_eval", "helm", "evalscope", "every_eval_ever", "csv", "parquet")
 _SNIFF = 1 << 20  # bytes read to recognize a file: no file is read whole to learn its format
@@ -100,6 +100,54 @@ def _classify_record(rec) -> tuple[str, str] | None:
     return None
 
 
+def folder_formats(path) -> list[tuple[str, str]]:
+    """``(format, reason)`` of each tool whose logs the folder ``path`` holds (by file names).
+
+    Several entries mean a folder mixing tools: :func:`detect_format` refuses it (reading one would
+    leave the others out); the command line reads each with its own reader (``benchkit report``).
+
+    Parameters
+    ----------
+    path : str or path
+        A folder.
+
+    Returns
+    -------
+    list of (str, str)
+        ``(format, reason)`` per tool found, in the order lm_eval, evalscope, helm, inspect; empty
+        when the file names point at no tool.
+
+    References
+    ----------
+    The file names each tool writes: lm-evaluation-harness ``--log_samples``
+    (``samples_<task>_<date>.jsonl``), EvalScope's ``reviews/`` folder, HELM's
+    ``scenario_state.json``, Inspect's ``.eval`` logs (each reader's docstring cites its tool's
+    documentation).
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from benchkit.io.detect import folder_formats
+    >>> tmp = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (tmp / "samples_mmlu_2026-12-01.jsonl").write_text("")
+    >>> _ = (tmp / "run.eval").write_bytes(b"")
+    >>> folder_formats(tmp)
+    [('lm_eval', 'folder with samples_*.jsonl files'), ('inspect', 'folder with .eval logs')]
+    """
+    p = Path(path)
+    names = [q.name for q in walk(p)]
+    kinds = []
+    if any(n.startswith("samples_") and n.endswith(".jsonl") for n in names):
+        kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
+    if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
+        kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
+    if "scenario_state.json" in names:
+        kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
+    if any(n.endswith(".eval") for n in names):
+        kinds.append(("inspect", "folder with .eval logs"))
+    return kinds
+
+
 def detect_format(path) -> tuple[str, str]:
     r"""``(format, reason)`` for a file or folder; an error when nothing matches.
 
@@ -137,16 +185,7 @@ def detect_format(path) -> tuple[str, str]:
     p = Path(path)
     kind = path_kind(p, "path")
     if kind == "dir":
-        names = [q.name for q in walk(p)]
-        kinds = []
-        if any(n.startswith("samples_") and n.endswith(".jsonl") for n in names):
-            kinds.append(("lm_eval", "folder with samples_*.jsonl files"))
-        if (p / "reviews").is_dir() or p.name == "reviews" or p.parent.name == "reviews":
-            kinds.append(("evalscope", "EvalScope output folder (reviews/)"))
-        if "scenario_state.json" in names:
-            kinds.append(("helm", "folder with scenario_state.json (HELM run)"))
-        if any(n.endswith(".eval") for n in names):
-            kinds.append(("inspect", "folder with .eval logs"))
+        kinds = folder_formats(p)
         if len(kinds) > 1:  # reading one kind would leave the others out unnoticed
             raise BenchkitValueError(
                 f"{str(p)!r} holds logs of several tools ({'; '.join(r for _, r in kinds)}); reading one "

@@ -12,9 +12,10 @@ the mean pairwise distance (MPD, Sec. 3.3) and the paper's MPD tables, perturbat
 model runners, and validation against expert labels. The explorer's view model is in
 :mod:`benchkit.landscape.explore`.
 
-Layout: private implementation modules ``_points``, ``_mpd``, ``_perturb``, ``_validate``,
-``_structure``, ``_runners``; ``responses`` (ResponseSet entry points); ``steps`` (the second
-tier); ``explore`` (view models).
+Layout: private implementation modules ``_points``, ``_mpd`` (with ``_mpd_tables``), ``_perturb``
+(with ``_items``, ``_noise``), ``_validate`` (with ``_flag_validation``), ``_structure``, ``_runners``
+(with ``_backends``, ``_openai_backend``, ``_results_file``); ``responses`` (ResponseSet entry
+points); ``steps`` (the second tier); ``explore`` (view models; their results in ``_view_results``).
 """
 from benchkit.landscape import steps as steps
 from benchkit.landscape._perturb import PROMPT_TEMPLATE

@@ -24,27 +24,37 @@
   into option log-probabilities, resumable (:func:`run_prompts`, :func:`read_results`,
   :func:`letter_logprobs`, :func:`points_from_records`, :func:`to_long`).
 """
+from benchkit.landscape._backends import Backend
+from benchkit.landscape._backends import CallableBackend
+from benchkit.landscape._backends import Prompt
+from benchkit.landscape._backends import RunnerError
+from benchkit.landscape._backends import TransientError
+from benchkit.landscape._backends import letter_logprobs
+from benchkit.landscape._flag_validation import FlagValidation
+from benchkit.landscape._flag_validation import validate_flags
+from benchkit.landscape._flag_validation import validation_table
+from benchkit.landscape._items import normalize_items
 from benchkit.landscape._mpd import GroupedMPDResult
-from benchkit.landscape._mpd import MPDReadings
 from benchkit.landscape._mpd import MPDResult
-from benchkit.landscape._mpd import average_over_models
-from benchkit.landscape._mpd import benchmark_table
-from benchkit.landscape._mpd import model_table
 from benchkit.landscape._mpd import mpd
-from benchkit.landscape._mpd import mpd_readings
 from benchkit.landscape._mpd import pairwise_distance_sum
-from benchkit.landscape._mpd import rank_table
-from benchkit.landscape._mpd import score_spread_table
-from benchkit.landscape._mpd import summary_table
-from benchkit.landscape._mpd import variant_table
+from benchkit.landscape._mpd_tables import MPDReadings
+from benchkit.landscape._mpd_tables import average_over_models
+from benchkit.landscape._mpd_tables import benchmark_table
+from benchkit.landscape._mpd_tables import model_table
+from benchkit.landscape._mpd_tables import mpd_readings
+from benchkit.landscape._mpd_tables import rank_table
+from benchkit.landscape._mpd_tables import score_spread_table
+from benchkit.landscape._mpd_tables import summary_table
+from benchkit.landscape._mpd_tables import variant_table
+from benchkit.landscape._noise import cities
+from benchkit.landscape._noise import negation_terms
+from benchkit.landscape._noise import noise_injection
+from benchkit.landscape._openai_backend import OpenAIBackend
 from benchkit.landscape._perturb import PerturbationSet
 from benchkit.landscape._perturb import baseline
-from benchkit.landscape._perturb import cities
 from benchkit.landscape._perturb import mask
-from benchkit.landscape._perturb import negation_terms
 from benchkit.landscape._perturb import no_answer
-from benchkit.landscape._perturb import noise_injection
-from benchkit.landscape._perturb import normalize_items
 from benchkit.landscape._perturb import perturb
 from benchkit.landscape._perturb import positional_bias
 from benchkit.landscape._perturb import render
@@ -52,16 +62,9 @@ from benchkit.landscape._perturb import render_prompt
 from benchkit.landscape._perturb import score_bias
 from benchkit.landscape._perturb import standardize_choices
 from benchkit.landscape._points import points
-from benchkit.landscape._runners import Backend
-from benchkit.landscape._runners import CallableBackend
-from benchkit.landscape._runners import OpenAIBackend
-from benchkit.landscape._runners import Prompt
-from benchkit.landscape._runners import RunnerError
+from benchkit.landscape._results_file import read_results
 from benchkit.landscape._runners import RunResult
-from benchkit.landscape._runners import TransientError
-from benchkit.landscape._runners import letter_logprobs
 from benchkit.landscape._runners import points_from_records
-from benchkit.landscape._runners import read_results
 from benchkit.landscape._runners import run_prompts
 from benchkit.landscape._runners import to_long
 from benchkit.landscape._structure import StructuralResult
@@ -73,7 +76,6 @@ from benchkit.landscape._structure import structural_prompt
 from benchkit.landscape._structure import structural_rules
 from benchkit.landscape._validate import Agreement
 from benchkit.landscape._validate import ConsistencyResult
-from benchkit.landscape._validate import FlagValidation
 from benchkit.landscape._validate import NoiseFailures
 from benchkit.landscape._validate import annotation_agreement
 from benchkit.landscape._validate import hnorm_consistency
@@ -81,8 +83,6 @@ from benchkit.landscape._validate import labelling_table
 from benchkit.landscape._validate import noise_failures
 from benchkit.landscape._validate import taxonomy
 from benchkit.landscape._validate import taxonomy_counts
-from benchkit.landscape._validate import validate_flags
-from benchkit.landscape._validate import validation_table
 
 __all__ = [
     "Agreement",

@@ -17,17 +17,18 @@ The array-level steps (normalization, DDM, gaps, the Table 1 layout, Theorem 2.1
 Theorem 2.3 detection power, gap-filling targets and what-ifs, leave-one-model-out stability) are in
 :mod:`benchkit.measure.steps`. Difficulties come from :mod:`benchkit.irt`.
 
-Layout: ``_metrics`` (normalization, DDM, gaps, Table 1), ``_stability`` (Theorem 2.1), ``_power``
-(Theorem 2.3), ``_filling`` (gap targets, what-ifs), ``_sensitivity`` (analysis choices),
+Layout: ``_metrics`` (normalization, DDM, gaps), ``_summary`` (one benchmark's summary, Table 1),
+``_stability`` (Theorem 2.1), ``_power`` (Theorem 2.3), ``_filling`` (gap targets, what-ifs),
+``_sensitivity`` (analysis choices), ``_leave_one_out`` (leave-one-model-out refits),
 ``responses`` (ResponseSet-level entry points), ``steps`` (the second tier).
 """
 from benchkit.measure import steps as steps
 from benchkit.measure._filling import GapTargets
 from benchkit.measure._filling import WhatIf
-from benchkit.measure._metrics import TABLE1_THRESHOLDS
 from benchkit.measure._power import DetectionPower
 from benchkit.measure._sensitivity import Sensitivity
 from benchkit.measure._sensitivity import analyze_sensitivity
+from benchkit.measure._summary import TABLE1_THRESHOLDS
 from benchkit.measure.responses import BenchmarkMeasure
 from benchkit.measure.responses import BenchmarkMeasures
 from benchkit.measure.responses import fit_difficulties

@@ -11,11 +11,11 @@ from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
 from benchkit._validation import check_int
-from benchkit.measure._metrics import MeasureSummary
 from benchkit.measure._metrics import TopGaps
 from benchkit.measure._metrics import _unit
-from benchkit.measure._metrics import summarize
 from benchkit.measure._metrics import top_gaps
+from benchkit.measure._summary import MeasureSummary
+from benchkit.measure._summary import summarize
 
 
 # ----------------------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from benchkit._validation import check_choice
 from benchkit._validation import check_float
 from benchkit._validation import describe
 from benchkit.measure._metrics import normalize_difficulty
-from benchkit.measure._metrics import summarize
+from benchkit.measure._summary import summarize
 
 _EXTREME = ("keep", "drop", "drop_correct", "drop_wrong")
 _NORMALIZE = ("minmax", "logistic")

@@ -17,23 +17,23 @@ r"""The empirical measure, array level: the steps behind :mod:`benchkit.measure`
 """
 from benchkit.measure._filling import gap_targets
 from benchkit.measure._filling import what_if
+from benchkit.measure._leave_one_out import LOOStability
+from benchkit.measure._leave_one_out import leave_one_model_out
 from benchkit.measure._metrics import Gap
-from benchkit.measure._metrics import MeasureSummary
-from benchkit.measure._metrics import MeasureTable
 from benchkit.measure._metrics import TopGaps
 from benchkit.measure._metrics import ddm
 from benchkit.measure._metrics import max_gap
 from benchkit.measure._metrics import normalize_difficulty
-from benchkit.measure._metrics import summarize
-from benchkit.measure._metrics import tabulate_measures
 from benchkit.measure._metrics import top_gaps
 from benchkit.measure._power import covered_items_worst_case
 from benchkit.measure._power import detection_power
 from benchkit.measure._stability import RankStability
 from benchkit.measure._stability import rank_stability
-from benchkit.measure.responses import LOOStability
+from benchkit.measure._summary import MeasureSummary
+from benchkit.measure._summary import MeasureTable
+from benchkit.measure._summary import summarize
+from benchkit.measure._summary import tabulate_measures
 from benchkit.measure.responses import combine
-from benchkit.measure.responses import leave_one_model_out
 
 __all__ = [
     "Gap",

@@ -172,7 +172,7 @@ def binary_matrix(
     chunk = check_int("chunk", chunk, min=1)
     n_i, n_m = check_int("n_items", n_items, min=1), check_int("n_models", n_models, min=1)
     _refuse_oversized("binary_matrix", f"{n_i:,} items x {n_m:,} models", float(n_i) * n_m,
-                      dt.itemsize + 1)
+                      dt.itemsize, working=13.0 * n_i * min(chunk, n_m))
     bm, params = _binary_model(n_items, n_models, rng, ability_sd, easiness_loc, easiness_sd,
                                discrimination, discrimination_sd, guessing)
     params["dtype"] = dt.name

@@ -208,7 +208,7 @@ def repeated_sampling(
     T = check_int("T", T, min=1)
     n_states = check_int("n_states", n_states, min=2, max=26)
     _refuse_oversized("repeated_sampling", f"{n_items:,} items x {n_models:,} models x T={T:,}",
-                      float(n_items) * n_models * T, 160)
+                      float(n_items) * n_models * T, 280)
     if flawed is None:
         flawed = {"non_monotone": 0.05, "flat": 0.10}
     counts = _check_flawed(flawed, FLAW_KINDS["repeated_sampling"], n_items)

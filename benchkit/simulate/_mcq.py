@@ -148,7 +148,7 @@ def mcq_probabilities(
     n_options = check_int("n_options", n_options, min=2, max=26)
     # rows of the long table (a list of n_options probabilities each) and the dense views
     _refuse_oversized("mcq_probabilities", f"{n_items:,} items x {n_models:,} models",
-                      float(n_items) * n_models, 200 + 48 * n_options)
+                      float(n_items) * n_models, 360 + 40 * n_options)
     if flawed is None:
         flawed = {"miskeyed": 0.03, "ambiguous": 0.03}
     counts = _check_flawed(flawed, FLAW_KINDS["mcq_probabilities"], n_items)

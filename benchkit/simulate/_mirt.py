@@ -208,7 +208,7 @@ def mirt_2pl(
     n_items = check_int("n_items", n_items, min=1)
     n_models = check_int("n_models", n_models, min=2)
     n_dims = check_int("n_dims", n_dims, min=1)
-    _refuse_oversized("mirt_2pl", f"{n_items:,} items x {n_models:,} models", float(n_items) * n_models, 64)
+    _refuse_oversized("mirt_2pl", f"{n_items:,} items x {n_models:,} models", float(n_items) * n_models, 200)
     families = _check_names("families", families)
     if isinstance(owners, (int, np.integer)) and not isinstance(owners, bool):
         n_owners = check_int("owners", owners, min=1)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
@@ -73,7 +74,9 @@ def audit_suite(
     families of named owners and sizes (family DIF, Benchmark²'s CAD), a size ladder answering
     each item ``T`` times (BSDProbe), several benchmarks, one of them a near-duplicate of another
     (Benchmark²'s cross-benchmark view), with the planted flaws in ``truth``. The defaults are
-    small enough for fast tests: 320 items, 156 models, 67,200 responses.
+    small enough for fast tests: 320 items, 156 models, 67,200 responses. Use it to see what each
+    method of the audit finds, and to check the audit's flags against the planted ones
+    (:meth:`benchkit.AuditResult.validate` with ``truth.flawed_items``).
 
     Parameters
     ----------
@@ -101,6 +104,7 @@ def audit_suite(
         ``ladder_family`` (owner ``"ladder"``, named ``"ladder/<family>-<size>b"``) that answer
         every item ``T`` times; ``()`` for none.
     ladder_family : str, default "qwen"
+        Family of the ladder models (added to ``families`` if it is not among them).
     T : int, default 10
         Samples per item of each ladder model (the other models answer once).
     n_options : int, default 4
@@ -119,6 +123,9 @@ def audit_suite(
         Distractor attractiveness :math:`\rho_i \sim \mathrm{Dirichlet}(\cdot \mathbf 1_{k-1})`.
     logit_noise : float
         Sd of the model-item noise on every option logit.
+    sharpness : float, default 2.0
+        Inverse temperature: every option logit is multiplied by it before the softmax (larger:
+        more confident models, option probabilities closer to 0 and 1).
     dif_effect : float
         Logit shift of a family-biased item for the models of one family (random sign).
     bump_peak, bump_width : float
@@ -129,6 +136,10 @@ def audit_suite(
     duplicate_noise : float
         Sd of the logit noise that separates a copied item from its original (a rephrasing).
     rng : None, int, SeedSequence or Generator
+        The randomness (:mod:`benchkit._random`): the models, items, flaws and responses draw
+        from four children of one root, each model's responses from its own grandchild, so the
+        same int always gives the same set; the result records the root's entropy in
+        ``rng_entropy`` (``rng=sim.rng_entropy`` draws the same set again).
 
     Returns
     -------
@@ -151,11 +162,11 @@ def audit_suite(
               z_{mij} = \log\rho_{ij} + \epsilon_{mij}\ (j \ge 1),
 
     :math:`\epsilon \sim N(0, \sigma^2)`, and option probabilities
-    :math:`P_{mi} = \mathrm{softmax}(z_{mi})`, so the chance of choosing the true answer is about
-    :math:`\sigma(a_i^\top\theta_m + b_i)`: a multidimensional 2PL (:func:`mirt_2pl`'s abilities,
-    family offsets and size slope). Every response is an answer *sampled* from
-    :math:`P_{mi}` (one per family model, ``T`` per ladder model; uniforms from each model's
-    own generator), and ``correct`` scores it against the key.
+    :math:`P_{mi} = \mathrm{softmax}(\tau z_{mi})` (:math:`\tau` = ``sharpness``), so the chance
+    of choosing the true answer rises with :math:`a_i^\top\theta_m + b_i`: a multidimensional
+    2PL (:func:`mirt_2pl`'s abilities, family offsets and size slope). Every response is an
+    answer *sampled* from :math:`P_{mi}` (one per family model, ``T`` per ladder model; uniforms
+    from each model's own generator), and ``correct`` scores it against the key.
 
     Planted flaws (on disjoint original items):
 
@@ -175,6 +186,36 @@ def audit_suite(
       :math:`z_{mi} + N(0, \cdot)` (``duplicate_noise``) and the same sampling uniform, so a
       model mostly answers the copy as it answered the original. A copied flawed item keeps its
       generating flaw (``flaw_detail`` says so) but is labelled ``near_duplicate``.
+
+    References
+    ----------
+    M. D. Reckase (2009), Multidimensional Item Response Theory, Springer (the compensatory MIRT
+    model of the abilities). The planted flaws are those the audit's methods look for: wrong keys
+    (C. G. Northcutt, L. Jiang and I. L. Chuang (2021), "Confident learning: estimating
+    uncertainty in dataset labels", Journal of Artificial Intelligence Research 70, 1373-1411;
+    A. P. Dawid and A. M. Skene (1979), Applied Statistics 28(1), 20-28); order violations along a
+    size ladder (H. Hu et al., BSDProbe, arXiv:2609.33196, Sec. 3.2, order consistency); items
+    that favour one family (Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to
+    Family-DIF-Guided Benchmark Recomposition?", Sec. 3.2, Eq. (5)); items every model fails,
+    e.g. from ambiguity or a wrong key ("Auditing MCQA Benchmarks through Probability
+    Landscapes", arXiv:2608.30372, Sec. 3.4); items where bigger models of a family fail (Q. Qian
+    et al., "Benchmark²: Systematic Evaluation of LLM Benchmarks", arXiv:2601.03986, Sec. 3.3,
+    CAD) and a benchmark that repeats another (its cross-benchmark view, Sec. 3.1).
+
+    Examples
+    --------
+    Two benchmarks of 20 items, a copy of the first, 40 family models and a six-model ladder
+    answering each item 5 times:
+
+    >>> import benchkit
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> rs = sim.responses
+    >>> rs.n_items, rs.n_models                   # 2 x 20 + 20 copies; 40 + 6 ladder models
+    (60, 46)
+    >>> dict(sorted(sim.truth.items["flaw"].value_counts().items()))   # 5 % of 40 items per kind
+    {'ambiguous': 2, 'family_biased': 2, 'miskeyed': 2, 'near_duplicate': 20, 'non_monotone': 2, 'none': 32}
+    >>> len(sim.truth.flawed_items)               # the reference set to validate an audit against
+    28
     """
     n_items = check_int("n_items", n_items, min=2)
     if isinstance(benchmarks, (int, np.integer)) and not isinstance(benchmarks, bool):
@@ -230,7 +271,8 @@ def audit_suite(
         bump_width=bump_width, ambiguity_sd=ambiguity_sd, duplicate_noise=duplicate_noise,
         rng=rng if isinstance(rng, (int, type(None))) else repr(rng),
     ))
-    ss_models, ss_items, ss_flaws, ss_resp = spawn(rng, 4)
+    root = seed_sequence(rng)
+    ss_models, ss_items, ss_flaws, ss_resp = spawn(root, 4)
 
     # ---- models: families of owners and sizes, then the ladder
     rm = np.random.default_rng(ss_models)
@@ -418,4 +460,5 @@ def audit_suite(
         p_correct=p_key, arrays=MappingProxyType({"option_probs": P}),
     )
     tables = MappingProxyType({"responses": responses, "models": models, "items": items})
-    return Simulation(responses=rs, truth=truth, generator="audit_suite", params=params, tables=tables)
+    return Simulation(responses=rs, truth=truth, generator="audit_suite", params=params, tables=tables,
+                      rng_entropy=root.entropy)

@@ -102,18 +102,19 @@ and ``widgets/my_explorer.js``::
 
 :func:`to_jsonable` converts numpy scalars/arrays and pandas objects to plain JSON values
 (non-finite floats become ``None``) for filling JSON traits.
+
+Layout: this module holds :class:`BenchkitWidget` and :func:`explorer_module`; the wire format
+(:func:`pack_arrays`, :func:`unpack_arrays`, :func:`to_jsonable`) is in :mod:`._wire`, the
+per-view cache (:class:`ViewCache`) in :mod:`._view_cache` and the static HTML export
+(:func:`static_html`, and for pages holding several explorers :data:`MOUNT_JS`,
+:func:`explorer_blocks`, :func:`data_block`) in :mod:`._export`. All are re-exported here, the
+one import path of an explorer.
 """
 from __future__ import annotations
 
 import base64
 import contextlib
-import gzip
-import html
-import json
-import math
-import struct
 import warnings
-from collections import OrderedDict
 from collections.abc import Callable
 from collections.abc import Hashable
 from collections.abc import Iterator
@@ -122,19 +123,27 @@ from typing import Any
 from typing import ClassVar
 
 import anywidget
-import numpy as np
-import pandas as pd
 import traitlets
 
-from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
-from benchkit._validation import check_int
 from benchkit.widgets._assets import asset
 from benchkit.widgets._assets import asset_path
+from benchkit.widgets._export import MOUNT_JS
+from benchkit.widgets._export import data_block
+from benchkit.widgets._export import explorer_blocks
+from benchkit.widgets._export import static_html
+from benchkit.widgets._view_cache import ViewCache
+from benchkit.widgets._wire import _json_ready
+from benchkit.widgets._wire import pack_arrays
+from benchkit.widgets._wire import to_jsonable
+from benchkit.widgets._wire import unpack_arrays
 
 __all__ = [
+    "MOUNT_JS",
     "BenchkitWidget",
     "ViewCache",
+    "data_block",
+    "explorer_blocks",
     "explorer_module",
     "pack_arrays",
     "static_html",
@@ -144,240 +153,6 @@ __all__ = [
 
 # Generic ipywidgets/anywidget traits that are not an explorer's state.
 _BASE_TRAITS = frozenset(anywidget.AnyWidget.class_trait_names()) | {"_esm", "_css", "_anywidget_id"}
-
-#: dtypes allowed in :func:`pack_arrays` (numpy kind -> name understood by ``unpackArrays``)
-_PACK_DTYPES = {"u1": "u1", "i1": "i1", "u2": "u2", "i2": "i2", "u4": "u4", "i4": "i4", "f4": "f4",
-                "f8": "f8"}
-_MAGIC = b"BKA1"
-
-
-def pack_arrays(**arrays: Any) -> bytes:
-    """Named numeric arrays in one little-endian binary buffer (the explorers' binary state).
-
-    Layout: ``b"BKA1"``, a uint32 header length ``L``, ``L`` bytes of UTF-8 JSON
-    ``{name: [dtype, shape, offset]}`` (offset from the start of the data block), padding to a
-    multiple of 8, then each array's bytes (C order), each starting at a multiple of 8. dtypes:
-    ``u1 i1 u2 i2 u4 i4 f4 f8`` (bool is stored as ``u1``; int64 must be cast by the caller, which
-    knows the range). Read it back with :func:`unpack_arrays` (Python) or ``unpackArrays`` (JS).
-    """
-    header: dict[str, list] = {}
-    chunks: list[bytes] = []
-    offset = 0
-    for name, value in arrays.items():
-        a = np.asarray(value)
-        if a.dtype == np.bool_:
-            a = a.astype(np.uint8)
-        code = a.dtype.newbyteorder("<").str[1:] if a.dtype.byteorder in "<>=|" else a.dtype.str[1:]
-        if code not in _PACK_DTYPES:
-            raise BenchkitTypeError(
-                f"array {name!r} has dtype {a.dtype}; pack_arrays stores {sorted(_PACK_DTYPES)} "
-                "(cast int64 to int32 / float64 to float32 where the range allows)")
-        buf = np.ascontiguousarray(a, dtype=a.dtype.newbyteorder("<")).tobytes()
-        header[name] = [code, list(a.shape), offset]
-        pad = (-len(buf)) % 8
-        chunks.append(buf + b"\0" * pad)
-        offset += len(buf) + pad
-    head = json.dumps(header, separators=(",", ":")).encode()
-    pre = _MAGIC + struct.pack("<I", len(head)) + head
-    pre += b"\0" * ((-len(pre)) % 8)
-    return pre + b"".join(chunks)
-
-
-def unpack_arrays(buf: bytes | memoryview | None) -> dict[str, np.ndarray]:
-    """The arrays of a :func:`pack_arrays` buffer (empty dict for ``b""`` / None)."""
-    if buf is None or len(buf) == 0:
-        return {}
-    buf = bytes(buf)
-    if buf[:4] != _MAGIC:
-        raise BenchkitValueError("not a pack_arrays buffer (missing the BKA1 header)")
-    (n,) = struct.unpack("<I", buf[4:8])
-    header = json.loads(buf[8:8 + n].decode())
-    base = 8 + n + ((-(8 + n)) % 8)
-    out = {}
-    for name, (code, shape, off) in header.items():
-        dt = np.dtype("<" + code) if code not in ("u1", "i1") else np.dtype(code)
-        count = int(np.prod(shape)) if shape else 1
-        out[name] = np.frombuffer(buf, dtype=dt, count=count, offset=base + off).reshape(shape)
-    return out
-
-
-class ViewCache:
-    """A bounded least-recently-used cache of per-view results (see :meth:`BenchkitWidget.cached`).
-
-    Parameters
-    ----------
-    maxsize : int
-        Most entries kept (the least recently used goes first).
-    """
-
-    def __init__(self, maxsize: int = 256) -> None:
-        self.maxsize = check_int("maxsize", maxsize, min=1)
-        self._d: OrderedDict[Hashable, Any] = OrderedDict()
-        self.hits = 0
-        self.misses = 0
-
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self._d
-
-    def __len__(self) -> int:
-        return len(self._d)
-
-    def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
-        """The cached value of ``key``, computing (and storing) it with ``compute()`` if absent."""
-        if key in self._d:
-            self.hits += 1
-            self._d.move_to_end(key)
-            return self._d[key]
-        self.misses += 1
-        value = compute()
-        self._d[key] = value
-        while len(self._d) > self.maxsize:
-            self._d.popitem(last=False)
-        return value
-
-    def peek(self, key: Hashable, default: Any = None) -> Any:
-        """The cached value of ``key`` or ``default`` (never computes)."""
-        return self._d.get(key, default)
-
-    def put(self, key: Hashable, value: Any) -> None:
-        self._d[key] = value
-        self._d.move_to_end(key)
-        while len(self._d) > self.maxsize:
-            self._d.popitem(last=False)
-
-    def clear(self) -> None:
-        self._d.clear()
-
-
-def to_jsonable(value: Any) -> Any:
-    """``value`` as plain JSON types: numpy/pandas -> Python, non-finite floats -> None.
-
-    Dicts keep their keys (converted to str), tuples/arrays/Series become lists, DataFrames become
-    lists of row dicts.
-    """
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, (np.bool_,)):
-        return bool(value)
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    if isinstance(value, (float, np.floating)):
-        v = float(value)
-        return v if math.isfinite(v) else None
-    if isinstance(value, pd.DataFrame):
-        return [to_jsonable(r) for r in value.to_dict(orient="records")]
-    if isinstance(value, (pd.Series, pd.Index)):
-        return [to_jsonable(v) for v in value.tolist()]
-    if isinstance(value, np.ndarray):
-        return [to_jsonable(v) for v in value.tolist()]
-    if isinstance(value, dict):
-        return {str(k): to_jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
-    if value is pd.NA:
-        return None
-    raise BenchkitTypeError(f"cannot put a {type(value).__name__} into widget state (JSON)")
-
-
-def _json_ready(value: Any) -> Any:
-    """``value`` unchanged when it is already plain JSON, else :func:`to_jsonable` of it.
-
-    Plain JSON is checked by the C encoder: fast for big nested lists.
-    """
-    try:
-        json.dumps(value, allow_nan=False)
-    except (TypeError, ValueError):
-        return to_jsonable(value)
-    return value
-
-
-def _script_json(obj: Any) -> str:
-    """JSON for an inline <script>: '</' cannot close the script, U+2028/9 are escaped."""
-    text = json.dumps(obj, allow_nan=False, separators=(",", ":"))
-    return text.replace("</", "<\\/").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-
-
-def _gz64(data: bytes) -> str:
-    """Gzip (level 6, fixed mtime so exports are reproducible) then base64."""
-    return base64.b64encode(gzip.compress(data, compresslevel=6, mtime=0)).decode("ascii")
-
-
-# The in-page stand-in for anywidget's model in exported HTML: same methods, no kernel. The state
-# (JSON) and the binary traits are gzip+base64; DecompressionStream inflates them (offline).
-_SHIM = r"""
-const inflate = async (b64) => {
-  const raw = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-  const stream = new Blob([raw]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return await new Response(stream).arrayBuffer();
-};
-const text = (id) => document.getElementById(id).textContent;
-const state = JSON.parse(new TextDecoder().decode(await inflate(text("benchkit-state"))));
-const binNames = JSON.parse(text("benchkit-binary-names"));
-for (const [name, id] of binNames) state[name] = new DataView(await inflate(text(id)));
-const esm = new TextDecoder().decode(await inflate(text("benchkit-esm")));
-const listeners = new Map();
-const model = {
-  get: (name) => state[name],
-  set: (name, value) => {
-    const old = state[name];
-    state[name] = value;
-    for (const cb of listeners.get("change:" + name) || []) cb({ name, old, new: value });
-  },
-  on: (event, cb) => {
-    if (!listeners.has(event)) listeners.set(event, []);
-    listeners.get(event).push(cb);
-  },
-  off: (event, cb) => {
-    if (!event) { listeners.clear(); return; }
-    if (!cb) { listeners.delete(event); return; }
-    listeners.set(event, (listeners.get(event) || []).filter((f) => f !== cb));
-  },
-  save_changes: () => {},
-  send: () => {},
-};
-const url = URL.createObjectURL(new Blob([esm], { type: "text/javascript" }));
-const mod = await import(url);
-let widget = mod.default;
-if (typeof widget === "function") widget = await widget();
-if (widget.initialize) await widget.initialize({ model });
-const el = document.getElementById("benchkit-root");
-await widget.render({ model, el });
-el.dataset.ready = "true";
-"""
-
-
-def static_html(esm: str, css: str, state: dict, *, title: str = "benchkit explorer",
-                root_class: str = "", binary: dict[str, bytes] | None = None) -> str:
-    """A self-contained HTML page running anywidget module ``esm`` on ``state`` (no kernel).
-
-    ``state`` (JSON values), the module text and each ``binary`` value (``bytes``; the page's model
-    returns it as a ``DataView``, as anywidget does for binary traits) are gzip-compressed and
-    base64-embedded in ``<script type="application/octet-stream">`` elements; the page inflates them
-    with the browser's ``DecompressionStream``, imports the module from a Blob URL and runs it
-    against a minimal model object (get/set/on/off/save_changes/send). Nothing is loaded from the
-    network, so the page works offline and from ``file://``. ``#benchkit-root`` gets
-    ``data-ready="true"`` after ``render`` has run (tests wait for it).
-    """
-    binary = binary or {}
-    css = css.replace("</", "<\\/")
-    names = [[name, f"benchkit-bin-{i}"] for i, name in enumerate(binary)]
-    blobs = "".join(
-        f"<script type=\"application/octet-stream\" id=\"{bid}\">{_gz64(bytes(binary[name]))}</script>\n"
-        for name, bid in names)
-    state_bytes = json.dumps(state, allow_nan=False, separators=(",", ":")).encode()
-    return (
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{html.escape(title)}</title>\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        f"<style>\nbody {{ font-family: system-ui, sans-serif; margin: 1.5rem; }}\n"
-        f"{css}\n</style>\n</head>\n<body>\n"
-        f"<div id=\"benchkit-root\" class=\"{html.escape(root_class)}\"></div>\n"
-        f"<script type=\"application/octet-stream\" id=\"benchkit-state\">{_gz64(state_bytes)}</script>\n"
-        f"<script type=\"application/json\" id=\"benchkit-binary-names\">{_script_json(names)}</script>\n"
-        f"{blobs}"
-        f"<script type=\"application/octet-stream\" id=\"benchkit-esm\">{_gz64(esm.encode())}</script>\n"
-        f"<script type=\"module\">{_SHIM}</script>\n</body>\n</html>\n"
-    )
 
 
 #: front-end file prepended to every explorer's module (shared helpers, see the module docstring)
@@ -581,6 +356,28 @@ class BenchkitWidget(anywidget.AnyWidget):
         return {}
 
     # ----------------------------------------------------------------- export
+    def export_parts(self) -> tuple[str, str, dict[str, Any], dict[str, bytes]]:
+        """What a static page needs: ``(module, css, JSON state, binary state)``, ``static_mode`` on.
+
+        :meth:`to_html` writes them as one page; :mod:`benchkit.report` embeds several explorers
+        in one report with the same :data:`MOUNT_JS`.
+
+        Returns
+        -------
+        tuple of (str, str, dict, dict)
+            The ES module's text, the CSS, the JSON-ready state (with :meth:`_static_state`,
+            ``static_mode = True``, ``busy = False``) and the binary traits as ``bytes``.
+        """
+        state = self.state()
+        for k, v in self._static_state().items():
+            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
+        state["static_mode"] = True
+        state["busy"] = False
+        binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
+        plain = {k: v for k, v in state.items() if k not in binary}
+        css = asset(self._css_file) if self._css_file else ""
+        return explorer_module(self._esm_file), css, plain, binary
+
     def to_html(self, path: str | Path | None = None, *, title: str | None = None) -> str:
         """A self-contained, offline HTML page of this explorer in its current state.
 
@@ -599,16 +396,8 @@ class BenchkitWidget(anywidget.AnyWidget):
             ``static_mode = True``; it loads nothing from the network. Actions that need Python
             are disabled there.
         """
-        state = self.state()
-        for k, v in self._static_state().items():
-            state[k] = bytes(v) if isinstance(v, (bytes, bytearray, memoryview)) else _json_ready(v)
-        state["static_mode"] = True
-        state["busy"] = False
-        binary = {k: v for k, v in state.items() if isinstance(v, bytes)}
-        plain = {k: v for k, v in state.items() if k not in binary}
-        css = asset(self._css_file) if self._css_file else ""
-        page = static_html(explorer_module(self._esm_file), css, plain, title=title or self._html_title,
-                           binary=binary)
+        esm, css, plain, binary = self.export_parts()
+        page = static_html(esm, css, plain, title=title or self._html_title, binary=binary)
         if path is not None:
             Path(path).write_text(page, encoding="utf-8")
         return page

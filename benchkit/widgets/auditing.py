@@ -43,6 +43,8 @@ class AuditExplorer(BenchkitWidget):
     static_details : int, default 300
         Items (in the table's default order: most flags first) whose full view an exported page
         (:meth:`to_html`) embeds; a click on another item there says that it needs a kernel.
+    **kwargs
+        Further widget options, passed on to :class:`anywidget.AnyWidget` (e.g. ``layout=``).
 
     Notes
     -----
@@ -54,6 +56,26 @@ class AuditExplorer(BenchkitWidget):
     from :func:`benchkit.auditing.explore.item_view`: text, key, options with the models choosing
     each, and every method's flag, score and reason. Text from the data is inserted as text, never
     as HTML.
+
+    Examples
+    --------
+    Constructing the explorer computes its state in Python; showing it needs a JupyterLab front
+    end. The filters and the selection are traits, so the kernel side can be driven directly:
+
+    >>> import benchkit
+    >>> from benchkit.widgets import AuditExplorer
+    >>> sim = benchkit.simulate.audit_suite(n_items=20, benchmarks=2, n_models=40, T=5, rng=0)
+    >>> res = benchkit.audit(sim.responses, methods=["labels", "landscape"], n_resamples=0,
+    ...                      progress=False, rng=0)
+    >>> explorer = AuditExplorer(res, sim.responses)
+    >>> explorer.methods, len(explorer.items)
+    (['labels', 'landscape'], 60)
+    >>> explorer.min_flags = 2                     # the items both methods flag
+    >>> explorer.shown["flagged_by"].to_dict()
+    {'sim2/q0000': 'labels, landscape'}
+    >>> explorer.selected = "sim2/q0000"           # what a click on the row does
+    >>> explorer.detail["key"], [v["flag"] for v in explorer.detail["verdicts"]]
+    ('A', [True, True])
     """
 
     _esm_file = "auditing.js"
