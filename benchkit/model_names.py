@@ -1,7 +1,26 @@
 """Model metadata parsed from model names: family, owner, size, series and variant.
 
-The rules are data (:data:`FAMILY_RULES`, :data:`KNOWN_SIZES`), applied in order, and every parsed
-field can be overridden by passing a ``models`` table to :class:`benchkit.ResponseSet`.
+The rules are data (:data:`FAMILY_RULES`, :data:`KNOWN_SIZES`, :data:`PUBLISHERS`), applied in
+order, and every parsed field can be overridden by passing a ``models`` table to
+:class:`benchkit.ResponseSet`.
+
+**The owner rule** (one rule for every id; :func:`model_owner`):
+
+1. An id with an uploader component, ``org/name`` (a Hugging Face repository id) or
+   ``org--name`` (the Hub's file-system spelling of the same id, e.g. eval-arena's
+   ``Qwen--Qwen1.5-72B-Chat``), belongs to that uploader; a publisher's own accounts are written
+   as the publisher (:data:`PUBLISHERS`: ``meta-llama`` -> ``meta``, ``Qwen`` -> ``alibaba``),
+   any other uploader is its own owner (``TheBloke/Llama-2-7B-GPTQ`` -> ``thebloke``).
+2. HELM's ``org_name`` with a publisher account as ``org`` (``meta_llama-3.1-70b``) likewise.
+3. An id without an uploader is the publisher's own name when it *starts* with a family token of
+   :data:`FAMILY_RULES`, optionally after the publisher's account (``Qwen1.5-72B-Chat``,
+   ``Meta-Llama-3-8B``): the owner is that rule's publisher.
+4. Anything else has no knowable owner (None): a third party's model named after a base model
+   (``speechless-codellama-34b``, ``opencodeinterpreter-ds-33b``) or an unknown name.
+
+Rule 3 trusts a name that starts with a family token; a third party that names its fine-tune
+exactly like the base model (``mistral-7b-codealpaca``) is read as the publisher's. The cases are
+tested on real ids in ``tests/model_name_cases.csv``.
 
 Examples
 --------
@@ -19,7 +38,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["ModelName", "parse_model_name", "parse_model_names", "FAMILY_RULES", "KNOWN_SIZES"]
+__all__ = ["ModelName", "parse_model_name", "parse_model_names", "model_owner", "FAMILY_RULES",
+           "KNOWN_SIZES", "PUBLISHERS"]
 
 #: (regular expression on the normalized name, family, owner). First match wins. The normalized
 #: name is lower case with the organisation prefix ("meta-llama/", HELM's ``meta_``) removed.
@@ -34,7 +54,7 @@ FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
     (r"^gemma", "gemma", "google"),
     (r"^deepseek-?coder", "deepseek-coder", "deepseek"),
     (r"^deepseek", "deepseek", "deepseek"),
-    (r"^phi", "phi", "microsoft"),
+    (r"^phi(?![a-z])", "phi", "microsoft"),  # phi-2, phi3; not "phind" (Phind)
     (r"^starcoder", "starcoder", "bigcode"),
     (r"^falcon", "falcon", "tii"),
     (r"^internlm", "internlm", "shanghai-ai-lab"),
@@ -49,12 +69,19 @@ FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
     (r"^(santacoder|codegen)", "codegen", "salesforce"),
 )
 
-#: Organisation prefixes recognised before a "/" or "_" (HELM writes "meta_llama-3.1-...").
-_ORG_PREFIXES = {
-    "meta", "meta-llama", "qwen", "alibaba", "01-ai", "mistralai", "mistral", "google", "deepseek",
-    "deepseek-ai", "microsoft", "bigcode", "tiiuae", "internlm", "mosaicml", "openai", "anthropic",
-    "cohere", "cohereforai", "allenai", "ai21", "ai21labs", "ibm", "ibm-granite", "codellama",
-    "together", "writer", "databricks", "upstage", "nvidia", "snowflake", "zhipu", "thudm", "01ai",
+#: Publisher accounts (lower case) -> the owner label the family rules use: the uploader
+#: component of an id ("meta-llama/...", "Qwen--...", HELM's "meta_...") is mapped through it, so
+#: one publisher has one owner however its ids are spelled. Other uploaders are their own owner.
+PUBLISHERS: dict[str, str] = {
+    "meta": "meta", "meta-llama": "meta", "facebook": "meta", "codellama": "meta",
+    "qwen": "alibaba", "alibaba": "alibaba", "01-ai": "01-ai", "01ai": "01-ai",
+    "mistralai": "mistral", "mistral": "mistral", "google": "google", "deepseek-ai": "deepseek",
+    "deepseek": "deepseek", "microsoft": "microsoft", "bigcode": "bigcode", "tiiuae": "tii",
+    "internlm": "shanghai-ai-lab", "mosaicml": "mosaicml", "openai": "openai",
+    "anthropic": "anthropic", "cohere": "cohere", "cohereforai": "cohere", "allenai": "allenai",
+    "ai21": "ai21", "ai21labs": "ai21", "ibm": "ibm", "ibm-granite": "ibm", "together": "together",
+    "writer": "writer", "databricks": "databricks", "upstage": "upstage", "nvidia": "nvidia",
+    "snowflake": "snowflake", "zhipu": "zhipu", "thudm": "thudm", "salesforce": "salesforce",
 }
 
 #: Sizes (parameters) of common models whose names do not carry them.
@@ -112,17 +139,34 @@ class ModelName:
 
 
 def _normalize(name: str) -> tuple[str, str | None]:
+    """(lower-cased name without its uploader, the uploader or None): rules 1-2 of the owner rule."""
     low = name.strip().lower()
-    org = None
-    if "/" in low:
-        org, low = low.split("/", 1)
-    else:
-        for sep in ("_",):
-            head, _, tail = low.partition(sep)
-            if tail and head in _ORG_PREFIXES:
-                org, low = head, tail
-                break
-    return low, org
+    for sep in ("/", "--"):
+        head, _, tail = low.partition(sep)
+        if tail and head:
+            return tail, head
+    head, _, tail = low.partition("_")
+    if tail and head in PUBLISHERS:
+        return tail, head
+    return low, None
+
+
+def _first_party(low: str, match: re.Match, owner: str) -> bool:
+    """Rule 3: the family token opens the name, or follows the publisher's own account."""
+    prefix = low[:match.start()].rstrip("-_ ")
+    return prefix == "" or PUBLISHERS.get(prefix) == owner
+
+
+def model_owner(name: str, *, rules: tuple[tuple[str, str, str], ...] = FAMILY_RULES) -> str | None:
+    """The owner of a model id by the module's owner rule (see the module docstring).
+
+    Examples
+    --------
+    >>> [model_owner(n) for n in ["Qwen--Qwen1.5-72B-Chat", "microsoft--Phi-3-mini-4k-instruct",
+    ...                           "speechless-codellama-34b", "Meta-Llama-3-8B", "TheBloke/x-7B"]]
+    ['alibaba', 'microsoft', None, 'meta', 'thebloke']
+    """
+    return parse_model_name(name, rules=rules).owner
 
 
 def parse_model_name(
@@ -146,9 +190,10 @@ def parse_model_name(
 
     Notes
     -----
-    The owner comes from the rule; an organisation prefix in the name ("meta-llama/...", HELM's
-    ``meta_...``) is used only when no rule matches. Sizes are read from the first token such as
-    ``7b``, ``1.8B``, ``350m`` or ``8x7b`` that is not part of a longer word.
+    The family comes from the first rule that matches anywhere in the name; the owner follows the
+    module's owner rule (uploader component first, then a name that starts with a family token).
+    Sizes are read from the first token such as ``7b``, ``1.8B``, ``350m`` or ``8x7b`` that is
+    not part of a longer word.
 
     References
     ----------
@@ -177,11 +222,14 @@ def parse_model_name(
     low, org = _normalize(name)
     family = owner = None
     for pattern, fam, own in rules:
-        if re.search(pattern, low):
-            family, owner = fam, own
+        hit = re.search(pattern, low)
+        if hit:
+            family = fam
+            if org is None and _first_party(low, hit, own):
+                owner = own
             break
-    if owner is None and org is not None:
-        owner = org
+    if org is not None:
+        owner = PUBLISHERS.get(org, org)
     size = float("nan")
     m = _SIZE.search(low.replace("_", "-"))
     if m:

@@ -15,6 +15,8 @@ statsmodels in ``tests/test_stats.py``. The two-class scores and agreement measu
 :func:`normalized_entropy`             Shannon entropy divided by ``log(n_states)``
 :func:`hypergeom_sf`                   exact hypergeometric upper tail ``P(X >= k)``
 :func:`percentile_interval`            percentile bootstrap interval of replicates
+:func:`bootstrap_interval`             percentile, basic or BCa interval with its diagnostics
+                                       (bias, z0, acceleration, whether the estimate is inside)
 :func:`auroc`                          area under the ROC curve by the rank (Mann-Whitney) formula
 :func:`roc_curve`                      the ROC curve's points (one per distinct score)
 :func:`average_precision`              average precision (area under the precision-recall steps)
@@ -31,6 +33,8 @@ from fractions import Fraction
 
 import numpy as np
 
+from benchkit._stats_bootstrap import BootstrapInterval
+from benchkit._stats_bootstrap import bootstrap_interval
 from benchkit._stats_classification import auroc
 from benchkit._stats_classification import average_precision
 from benchkit._stats_classification import cohen_kappa
@@ -39,6 +43,8 @@ from benchkit._stats_classification import mcnemar_exact
 from benchkit._stats_classification import roc_curve
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_array
+from benchkit._validation import check_choice
+from benchkit._validation import check_int
 from benchkit._validation import check_probability
 from benchkit._validation import describe
 
@@ -51,6 +57,8 @@ __all__ = [
     "normalized_entropy",
     "hypergeom_sf",
     "percentile_interval",
+    "BootstrapInterval",
+    "bootstrap_interval",
     "auroc",
     "roc_curve",
     "average_precision",
@@ -62,7 +70,7 @@ __all__ = [
 _PAIR_CHUNK = 1 << 22  # pairs per chunk in kendall_tau_b (bounds memory for long rankings)
 
 
-def kendall_tau_b(x, y) -> np.ndarray | float:
+def kendall_tau_b(x, y, *, nan_policy: str = "raise", min_objects: int = 2) -> np.ndarray | float:
     r"""Kendall's :math:`\tau_b` between rankings, batched over leading axes.
 
     Parameters
@@ -70,6 +78,12 @@ def kendall_tau_b(x, y) -> np.ndarray | float:
     x, y : array_like (..., n)
         Scores of the same n objects (e.g. models on a subset and on the full benchmark);
         broadcast against each other.
+    nan_policy : {"raise", "omit"}, default "raise"
+        "omit": each ranking pair (each leading index) uses the objects scored in both x and y
+        (pairwise complete, as ``scipy.stats.kendalltau(nan_policy="omit")``), so different rows
+        may use different objects.
+    min_objects : int, default 2
+        With ``nan_policy="omit"``: fewest objects scored in both for a defined tau (NaN below).
 
     Returns
     -------
@@ -82,7 +96,8 @@ def kendall_tau_b(x, y) -> np.ndarray | float:
     -----
     Counts over all pairs (O(n^2) time, memory bounded by chunks of pairs), exact in integers, so
     ties are handled as scipy does. Benchmark² Eq. 1 (CBRC) and the subset-ranking scores of
-    BSDProbe use it.
+    BSDProbe use it. With ``nan_policy="omit"`` a pair of objects counts only where both objects
+    are scored in both rankings.
 
     References
     ----------
@@ -100,8 +115,10 @@ def kendall_tau_b(x, y) -> np.ndarray | float:
     >>> kendall_tau_b([[1, 2, 3, 4], [4, 3, 2, 1]], [1, 2, 3, 4]).tolist()
     [1.0, -1.0]
     """
-    xa = check_array("x", x, ndim=None, dtype="float")
-    ya = check_array("y", y, ndim=None, dtype="float")
+    check_choice("nan_policy", nan_policy, ["raise", "omit"])
+    omit = nan_policy == "omit"
+    xa = check_array("x", x, ndim=None, dtype="float", finite=not omit)
+    ya = check_array("y", y, ndim=None, dtype="float", finite=not omit)
     if xa.ndim == 0 or ya.ndim == 0:
         raise BenchkitValueError("x and y must have at least one axis (the ranked objects)")
     if xa.shape[-1] != ya.shape[-1]:
@@ -121,14 +138,23 @@ def kendall_tau_b(x, y) -> np.ndarray | float:
     ty = np.zeros(xa.shape[:-1], dtype=np.int64)
     for a in range(0, n0, step):
         ii, jj = i[a:a + step], j[a:a + step]
-        sx = np.sign(xa[..., ii] - xa[..., jj]).astype(np.int8)
-        sy = np.sign(ya[..., ii] - ya[..., jj]).astype(np.int8)
+        dx = xa[..., ii] - xa[..., jj]
+        dy = ya[..., ii] - ya[..., jj]
+        if omit:  # a pair of objects counts where both are scored in both rankings
+            both = ~(np.isnan(dx) | np.isnan(dy))
+            dx, dy = np.where(both, dx, 0.0), np.where(both, dy, 0.0)
+        sx = np.sign(dx).astype(np.int8)
+        sy = np.sign(dy).astype(np.int8)
         s += (sx.astype(np.int64) * sy).sum(-1)
         tx += (sx != 0).sum(-1)
         ty += (sy != 0).sum(-1)
     with np.errstate(invalid="ignore", divide="ignore"):
         tau = s / np.sqrt(tx.astype(float) * ty)
-    tau = np.where((tx == 0) | (ty == 0), np.nan, np.clip(tau, -1.0, 1.0))
+    undefined = (tx == 0) | (ty == 0)
+    if omit:
+        min_objects = check_int("min_objects", min_objects, min=2)
+        undefined |= (~(np.isnan(xa) | np.isnan(ya))).sum(-1) < min_objects
+    tau = np.where(undefined, np.nan, np.clip(tau, -1.0, 1.0))
     return float(tau) if tau.ndim == 0 else tau
 
 

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import settings
@@ -170,6 +171,24 @@ def dif_result(dif_sim_rs, dif_small_options):
     from benchkit.dif import audit_rankings
 
     return audit_rankings(dif_sim_rs[1], min_family_size=10, K=(4, 4), rng=3, **dif_small_options)
+
+
+@pytest.fixture(scope="session")
+def dif_selected(dif_sim_rs, dif_result):
+    """:func:`dif_result` with a real App. C.3 dimension selection in each owner half (K grid up to
+    8 on the simulated population), for the views and charts of the loss curves."""
+    import dataclasses
+
+    from benchkit.irt import select_dimension
+
+    _s, rs = dif_sim_rs
+    Y = rs.binary().astype(np.uint8)
+    pop = dif_result.population
+    own = pop.table["owner"].to_numpy(object)
+    sels = tuple(select_dimension(Y[:, pop.half_models(h)], owners=own[pop.half_models(h)],
+                                  sources=dif_result.source, grid=(1, 2, 4, 8), rng=h)
+                 for h in (0, 1))
+    return dataclasses.replace(dif_result, selection=sels, K=tuple(s.K_star for s in sels))
 
 
 @pytest.fixture(scope="session")

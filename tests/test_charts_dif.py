@@ -25,6 +25,11 @@ def rs(dif_sim_rs):
 
 
 @pytest.fixture(scope="module")
+def selected(dif_selected):
+    return dif_selected  # tests/conftest.py: dif_result with K selected in each half (grid 1-8)
+
+
+@pytest.fixture(scope="module")
 def result(dif_result):
     return dif_result  # tests/conftest.py: audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3), reduced
 
@@ -86,3 +91,31 @@ def test_figure3_plots_paired_differences():
     assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
     with pytest.raises(TypeError, match=r"audit must be a benchkit.dif ContentAudit"):
         charts.dif.content_audit_chart(res.binary)
+
+
+def test_figure1_as_the_paper_draws_it_plots_the_excess(result):
+    ch = charts.dif.excess_curve_chart({"one": result, "two": result})
+    d = _data(ch, "excess_pp")
+    ref = reversal_curve_view(result)
+    assert d["benchmark"].tolist() == ["one"] * 6 + ["two"] * 6
+    np.testing.assert_allclose(d["excess_pp"][:6], ref["excess_pp"], rtol=1e-12)
+    np.testing.assert_allclose(d["band_high_pp"][:6], 100 * (ref["random_high"] - ref["random_median"]),
+                               rtol=1e-12, atol=1e-12)
+    assert (d["significance"][:6] == np.where(ref["p_value"] <= 0.05, "p ≤ .05", "p > .05")).all()
+    assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+
+
+def test_dimension_selection_chart_plots_the_loss_curves(result, selected):
+    ch = charts.dif.dimension_selection_chart({"sim": selected, "again": selected})
+    d = _data(ch, "mean_loss")
+    from benchkit.dif.explore import dimension_selection_view
+
+    ref = dimension_selection_view(selected)
+    np.testing.assert_allclose(d["mean_loss"][:len(ref)], ref["mean_loss"], rtol=1e-12)
+    np.testing.assert_allclose(d["high"][:len(ref)], ref["mean_loss"] + ref["se"], rtol=1e-12)
+    assert vlc.vegalite_to_svg(ch.to_json()).startswith("<svg")
+    assert ch.to_dict()["columns"] == 3  # panels wrap, three to a row (five were 1,522 px wide)
+    with pytest.raises(TypeError, match="froze K"):
+        charts.dif.dimension_selection_chart(result)
+    with pytest.raises(ValueError, match="columns"):
+        charts.dif.dimension_selection_chart(selected, columns=0)

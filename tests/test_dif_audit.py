@@ -4,6 +4,7 @@ import pandas as pd
 import pytest
 
 from benchkit import ResponseSet
+from benchkit._random import seed_sequence
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit.dif import analyze_robustness
@@ -100,6 +101,22 @@ def test_explore_views(dif_result):
     assert pairs.reversed.iloc[0] or not pairs.reversed.any()
     with pytest.raises(BenchkitValueError, match="not in this audit"):
         explore.signature_view(r, "nope")
+    assert explore.dimension_selection_view(r).empty  # K frozen: nothing was selected
+
+
+def test_dimension_selection_view_is_the_one_se_rule(dif_selected):
+    # Eq. 23 by hand: K* = the smallest K whose mean loss is within one SE of the best K's
+    from benchkit.dif import explore
+
+    v = explore.dimension_selection_view(dif_selected)
+    for h, sel in enumerate(dif_selected.selection):
+        f = v[v.half == h]
+        best = int(np.argmin(sel.mean_loss))
+        limit = sel.mean_loss[best] + sel.se[best]
+        assert f["threshold"].iloc[0] == limit
+        ok = [k for k, m in zip(sel.grid, sel.mean_loss) if m <= limit]
+        assert f.loc[f["selected"], "K"].tolist() == [min(ok)] == [sel.K_star]
+        assert f.loc[f["best"], "K"].tolist() == [sel.grid[best]]
 
 
 def test_compare_family_shifts_self_is_zero(dif_result):
@@ -122,6 +139,65 @@ def test_audit_content_sample(dif_result):
     assert not np.any(rep.high_D[lo] | rep.high_V[lo])
     assert set(sheet.blinded_id) == set(key.blinded_id)
     assert key.advantaged_D.isin(dif_result.families).all()
+
+
+@pytest.mark.slow
+def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_options,
+                                                          monkeypatch):
+    # App. D.2: "all remaining parameters are held at their primary values". A primary audit at
+    # anchor_fraction = 0.3 (and other non-default population settings) must run its variants at
+    # 0.3, not at the 0.5 default (the anchor share was 0.52 instead of 0.30).
+    from benchkit.dif import _pipeline
+
+    _s, rs = dif_sim_rs
+    primary = audit_rankings(rs, min_family_size=10, K=(4, 4), anchor_fraction=0.3, owner_cap=4,
+                             representative="lexicographic", population_rng=7, rng=3,
+                             **dif_small_options)
+    seen = {}
+
+    def spy(name, fn):
+        def wrapped(*args, **kw):
+            out = fn(*args, **kw)
+            seen.setdefault(name, []).append((kw, out))
+            return out
+        monkeypatch.setattr(_pipeline, name, wrapped)
+
+    spy("build_population", _pipeline.build_population)
+    spy("cross_fit", _pipeline.cross_fit)
+    analyze_robustness(rs, primary, perturbations={"owner cap 1": {"owner_cap": 1}, "same": {}},
+               n_controls=10, rng=0, progress=False)
+    for kw, cf in seen["cross_fit"]:
+        for fa in cf.anchors:  # k_c = max(1, round(0.3 n_c)) per cell: the share is ~0.30
+            assert abs(fa.selected[-1].mean() - 0.3) < 0.03
+        assert kw["anchor_fraction"] == 0.3
+        assert kw["K"] == primary.K
+    (kw1, pop1), (kw0, pop0) = seen["build_population"]
+    assert seed_sequence(kw1.pop("rng")).entropy == 7  # the primary's population seed
+    assert kw1 == {"families": primary.settings["families"], "owner_cap": 1, "min_family_size": 10,
+                   "representative": "lexicographic", "owners": None}
+    # the empty perturbation rebuilds exactly the primary population
+    pd.testing.assert_frame_equal(pop0.table, primary.population.table)
+    with pytest.raises(BenchkitValueError,
+                       match=r"overrides \['anchor_fraction'\] are not population settings"):
+        _pipeline.run_variant(rs.binary(), primary.model_ids, primary.source, primary.K,
+                              overrides={"anchor_fraction": 0.5}, base=primary.settings)
+
+
+@pytest.mark.slow
+def test_audit_records_the_population_seed_it_used(dif_sim_rs, dif_small_options):
+    # population_rng=None draws fresh entropy: the settings record it, so the population variants
+    # (run_variant) rebuild the primary's population, not a new random one
+    _s, rs = dif_sim_rs
+    a = audit_rankings(rs, min_family_size=10, K=(4, 4), population_rng=None, rng=3, **dif_small_options)
+    ent = a.settings["population_rng_entropy"]
+    assert isinstance(ent, int)
+    assert a.settings["population_rng_spawn_key"] == ()
+    assert a.rng_entropy == 3
+    b = audit_rankings(rs, min_family_size=10, K=(4, 4), population_rng=ent, rng=3, **dif_small_options)
+    pd.testing.assert_frame_equal(a.population.table, b.population.table)
+    np.testing.assert_array_equal(a.anchors[0].weights, b.anchors[0].weights)
+    assert audit_rankings(rs, min_family_size=10, K=(4, 4), rng=3,
+                          **dif_small_options).settings["population_rng_entropy"] == 0  # the default
 
 
 def test_audit_rng_entropy_repeats_and_int_seed_unchanged(dif_small_options):

@@ -49,3 +49,39 @@ def test_frame_and_errors():
     assert math.isnan(frame.loc["gemini-1.5-pro-002", "size"])
     with pytest.raises(BenchkitValueError, match="model name must be a non-empty string"):
         parse_model_name("")
+
+
+def _owner_cases():
+    """Real model ids (eval-arena, MMLU-Pro, ZeroEval, HELM's MMLU runs, Hugging Face repository
+    ids) with their owner by the documented rule (``model_owner_cases.csv``: name, owner (empty:
+    not knowable from the name), source, note). Checked against the model cards: the uploader or
+    publisher; the notes mark where a name-only rule cannot know better."""
+    with open(Path(__file__).with_name("model_owner_cases.csv"), newline="", encoding="utf-8") as fh:
+        return [(r["name"], r["owner"] or None) for r in csv.DictReader(fh)]
+
+
+@pytest.mark.parametrize(("name", "owner"), _owner_cases())
+def test_owner_rule_on_real_ids(name, owner):
+    from benchkit.datasets.eval_arena import NAME_RULES  # FAMILY_RULES + eval-arena's abbreviations
+
+    assert parse_model_name(name, rules=NAME_RULES).owner == owner
+
+
+def model_owner(name):
+    return parse_model_name(name).owner
+
+
+def test_one_owner_rule_for_every_spelling():
+    # the three inconsistencies of the old parsing: "org--name" was its own owner, a publisher
+    # account was kept as written ("qwen" vs "alibaba"), a third party became the publisher
+    assert model_owner("microsoft--Phi-3-mini-4k-instruct") == "microsoft"
+    assert model_owner("Qwen--Qwen1.5-72B-Chat") == model_owner("Qwen/Qwen1.5-72B-Chat") == \
+        model_owner("Qwen1.5-72B-Chat") == "alibaba"
+    assert model_owner("speechless-codellama-34b") is None
+    assert model_owner("meta-llama/Meta-Llama-3-8B") == model_owner("Meta-Llama-3-8B") == "meta"
+    assert model_owner("TheBloke/Llama-2-7B-GPTQ") == "thebloke"
+    assert model_owner("phind") is None  # not Microsoft's phi
+    from benchkit.dif.steps import model_owners
+
+    ids = ["Qwen--Qwen1.5-72B-Chat", "speechless-codellama-34b", "Qwen/Qwen1.5-7B", "owner7/x"]
+    assert list(model_owners(ids)) == ["alibaba", "speechless-codellama-34b", "alibaba", "owner7"]

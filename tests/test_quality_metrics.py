@@ -170,6 +170,17 @@ def test_ds_strict_eps_and_degenerate():
         quality.steps.ds([0.1, 0.2], eps=-1)
 
 
+def test_ds_refuses_percentages_and_negative_scores():
+    # Eq. 2's eps = 0.02 is a difference of fractions: percentages would make every pair "apart"
+    # and scale sigma / mean by nothing; a negative score gives a negative DS (-0.667 for this one)
+    with pytest.raises(BenchkitValueError, match=r"fractions in \[0, 1\].*found 50.0; divide "
+                                                 "percentages by 100"):
+        quality.steps.ds([50, 51, 52])
+    with pytest.raises(BenchkitValueError, match=r"fractions in \[0, 1\].*found -0.5"):
+        quality.steps.ds([-0.5, 0.1, 0.1])
+    assert quality.steps.ds([0.5, 0.51, 0.52]) == pytest.approx(quality.steps.ds([0.5, 0.51, 0.52, np.nan]))
+
+
 def test_ds_contributions_match_deleting_each_item():
     rng = np.random.default_rng(5)
     Y = (rng.random((30, 7)) < np.linspace(0.9, 0.2, 7)).astype(float)
@@ -281,6 +292,7 @@ def test_stability_matches_oracle_and_is_reproducible(ratio, items):
 
 def test_stability_errors():
     Y = np.zeros((10, 3))
+    Y[::2, 0] = 1
     with pytest.raises(BenchkitValueError, match="ratio"):
         quality.steps.stability(Y, 0.0)
     with pytest.raises(BenchkitValueError, match="n_rep"):
@@ -289,6 +301,23 @@ def test_stability_errors():
         quality.steps.stability(Y, 0.9, n_rep=5, items=[0, 1], replace=False)
     with pytest.raises(BenchkitValueError, match="NaN"):
         quality.steps.stability(np.full((3, 3), np.nan), 0.5)
+
+
+def test_stability_degenerate_input_is_an_error():
+    # one model: nothing to rank; every item gives every model the same score: every sampled
+    # ranking is a tie, Kendall tau undefined (both returned NaN without a word before)
+    with pytest.raises(BenchkitValueError, match="at least 2 models"):
+        quality.steps.stability(np.ones((10, 1)), 0.5, rng=0)
+    Y = np.tile(np.array([[1.0], [0.0], [1.0]]), (4, 3))  # rows constant across the 3 models
+    with pytest.raises(BenchkitValueError, match="same score, so every sampled ranking ties"):
+        quality.steps.stability(Y, 0.5, rng=0)
+    mixed = Y.copy()
+    mixed[0, 0] = 0.0
+    with pytest.raises(BenchkitValueError, match="11 pooled items"):
+        quality.steps.stability(mixed, 0.5, items=np.arange(1, 12), rng=0)
+    # a selective subset of such items has no stability (NaN, documented), the whole pool has one
+    assert math.isnan(quality.steps.subset_metrics(mixed, np.arange(1, 12), n_rep=5, rng=0)["stability"])
+    assert not math.isnan(quality.steps.subset_metrics(mixed, np.arange(0, 12), n_rep=5, rng=0)["stability"])
 
 
 # ------------------------------------------------------------------------------- BQS and bands

@@ -104,7 +104,7 @@ def test_sweeps_reproducible_and_n_jobs_invariant(result):
 
 def test_tables_4_5_6(result):
     t4 = quality.steps.ablation(result, n_rep=10, rng=1, progress=False)
-    assert set(t4["method"]) == {"cad", "ds", "cad+ds", "full"}
+    assert set(t4["method"]) == {"cad-threshold", "ds", "cad+ds", "full"}
     t5 = quality.steps.threshold_sensitivity(result, thresholds=(0.05, 0.4), n_rep=10, rng=1, progress=False)
     for _, row in t5[t5["benchmark"] != "mean"].iterrows():
         crit = quality.steps.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
@@ -114,6 +114,21 @@ def test_tables_4_5_6(result):
     t6b = quality.steps.baselines(result, n_rep=10, rng=1, progress=False, n_jobs=2)
     pd.testing.assert_frame_equal(t6, t6b)
     assert {"longest", "shortest", "random", "medium"} <= set(t6["method"])
+
+
+def test_table4_cad_alone_is_the_threshold_filter(result):
+    # Sec. 5.4.2: "Filtering by CAD alone (score > 0.15)": every item above the threshold, in
+    # whatever share, not the top 35% by CAD score (most items tie at score 1)
+    t4 = quality.steps.ablation(result, n_rep=10, rng=1, progress=False)
+    rows = t4[(t4["benchmark"] != "mean") & (t4["method"] == "cad-threshold")]
+    assert len(rows) == 4
+    for _, row in rows.iterrows():
+        crit = quality.steps.item_criteria(result.matrices[row["benchmark"]].to_numpy(),
+                                     result.families[row["benchmark"]].indices(MODELS))
+        keep = np.flatnonzero(crit["cad_score"].to_numpy() > 0.15)
+        assert row["n_items"] == keep.size
+        assert row["share"] == keep.size / len(crit)
+        assert row["items"] == list(result.matrices[row["benchmark"]].index[keep])
 
 
 def test_selective_scores_table2(result):

@@ -104,6 +104,116 @@ def test_percentile_interval_matches_scipy_bootstrap():
         stats.percentile_interval(data, confidence_level=1.0)
 
 
+def test_kendall_tau_b_omit_matches_scipy_pairwise_complete():
+    # oracle: scipy.stats.kendalltau(nan_policy="omit") row by row
+    rng = np.random.default_rng(9)
+    X = rng.integers(0, 4, (6, 9)).astype(float)
+    Y = rng.integers(0, 4, (6, 9)).astype(float)
+    X[rng.random(X.shape) < 0.2] = np.nan
+    Y[rng.random(Y.shape) < 0.2] = np.nan
+    got = stats.kendall_tau_b(X, Y, nan_policy="omit")
+    for r in range(6):
+        ref = sps.kendalltau(X[r], Y[r], nan_policy="omit").statistic
+        assert got[r] == pytest.approx(ref, abs=1e-12, nan_ok=True)
+    few = stats.kendall_tau_b([1.0, 2.0, np.nan, 4.0], [1.0, 3.0, 2.0, 4.0], nan_policy="omit",
+                              min_objects=4)
+    assert np.isnan(few)  # 3 objects scored in both, 4 required
+    with pytest.raises(ValueError, match="finite"):
+        stats.kendall_tau_b([1.0, np.nan], [1.0, 2.0])
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_bootstrap_interval_matches_scipy(method):
+    # oracle: scipy.stats.bootstrap on the same replicates (n_resamples=0, bootstrap_result=...),
+    # two independent samples, a skewed statistic (so z0 and the acceleration are not 0)
+    from types import SimpleNamespace
+
+    rng = np.random.default_rng(11)
+    x, y = rng.exponential(size=40), rng.exponential(2.0, size=30)
+
+    def stat(a, b, axis=-1):
+        return np.log(np.mean(a, axis=axis)) - np.std(b, axis=axis)
+
+    ref = sps.bootstrap((x, y), stat, n_resamples=999, method="percentile", rng=3)
+    reps = ref.bootstrap_distribution
+    out = sps.bootstrap((x, y), stat, n_resamples=0, method=method, confidence_level=0.9,
+                        bootstrap_result=SimpleNamespace(bootstrap_distribution=reps))
+    jk = [[stat(np.delete(x, i), y) for i in range(x.size)],
+          [stat(x, np.delete(y, i)) for i in range(y.size)]]
+    iv = stats.bootstrap_interval(reps, stat(x, y), method=method, jackknife=jk,
+                                  confidence_level=0.9)
+    assert iv.low == pytest.approx(out.confidence_interval.low, abs=1e-12)
+    assert iv.high == pytest.approx(out.confidence_interval.high, abs=1e-12)
+    assert iv.bias == pytest.approx(reps.mean() - stat(x, y), abs=1e-12)
+    assert iv.inside
+    assert iv.reason is None
+
+
+def test_bootstrap_interval_diagnostics_and_errors():
+    reps = np.linspace(0.0, 1.0, 201)
+    iv = stats.bootstrap_interval(reps, 2.0, method="percentile")
+    assert iv.z0 == np.inf
+    assert iv.reason == "every replicate lies on one side of the estimate"
+    assert not iv.inside
+    iv = stats.bootstrap_interval(reps, 0.99, method="basic")  # 99.5% of replicates below
+    assert not iv.inside
+    assert iv.reason.startswith("the estimate lies outside the basic interval")
+    iv = stats.bootstrap_interval(np.r_[reps, [np.nan] * 20], 0.5, method="percentile")
+    assert iv.reason == "20 of 221 replicates undefined (more than the 2.5% tail)"
+    assert stats.bootstrap_interval(reps, np.nan).reason == "estimate undefined"
+    two = stats.bootstrap_interval(np.c_[reps, reps], np.array([0.5, 2.0]), method="basic")
+    assert two.trusted.tolist() == [True, False]
+    assert list(two.to_frame()["inside"]) == [True, False]
+    with pytest.raises(ValueError, match="method"):
+        stats.bootstrap_interval(reps, 0.5, method="bc")
+    with pytest.raises(ValueError, match="estimate must have the replicates' shape"):
+        stats.bootstrap_interval(reps, [0.5, 0.5])
+
+
+@pytest.mark.parametrize("method", ["percentile", "basic", "bca"])
+def test_bootstrap_interval_contain_estimate(method):
+    # hand-worked: replicates 0, 0.005, ..., 1 (numpy's linear quantiles: q_0.025 = 0.025,
+    # q_0.975 = 0.975) and an estimate 0.99: 198 replicates below it and one equal (counted half),
+    # so z0 = Phi^-1(397 / 402) = 2.2433.
+    # basic = [2(0.99) - 0.975, 2(0.99) - 0.025] = [1.005, 1.955] lies wholly above the estimate
+    # (the reflection of replicates far below it); percentile [0.025, 0.975] wholly below it.
+    # contain_estimate moves the nearer bound to 0.99; the far bound is scipy's.
+    from types import SimpleNamespace
+
+    reps = np.linspace(0.0, 1.0, 201)
+    plain = stats.bootstrap_interval(reps, 0.99, method=method)
+    iv = stats.bootstrap_interval(reps, 0.99, method=method, contain_estimate=True)
+    expect = {"percentile": (0.025, 0.99), "basic": (0.99, 1.955)}
+    if method != "bca":  # (scipy's BCa would take its acceleration from this dummy data)
+        ref = sps.bootstrap((np.zeros(3),), lambda x, axis=-1: 0.99 + 0 * np.mean(x, axis=axis),
+                            n_resamples=0, method=method,
+                            bootstrap_result=SimpleNamespace(bootstrap_distribution=reps))
+        assert (plain.low, plain.high) == pytest.approx(tuple(ref.confidence_interval), abs=1e-12)
+    assert not plain.inside
+    assert not plain.extended
+    assert (iv.low, iv.high) == pytest.approx((min(0.99, plain.low), max(0.99, plain.high)), abs=1e-12)
+    if method in expect:
+        assert (iv.low, iv.high) == pytest.approx(expect[method], abs=1e-12)
+    assert iv.inside
+    assert iv.extended
+    assert iv.reason.endswith("z0 = 2.24); interval extended to it")  # still not trusted
+    assert iv.z0 == pytest.approx(2.2433287630, abs=1e-9)  # scipy.special.ndtri(397 / 402)
+    # an estimate inside the interval: the bounds are the method's (scipy's), nothing extended
+    inner = stats.bootstrap_interval(reps, 0.5, method=method, contain_estimate=True)
+    same = stats.bootstrap_interval(reps, 0.5, method=method)
+    assert (inner.low, inner.high, inner.extended) == (same.low, same.high, False)
+    # every replicate below the estimate: basic and percentile extend; BCa stays undefined
+    far = stats.bootstrap_interval(reps, 2.0, method=method, contain_estimate=True)
+    if method == "bca":
+        assert np.isnan(far.low)
+        assert far.reason == "every replicate lies on one side of the estimate"
+    else:
+        assert far.inside
+        assert far.reason == "every replicate lies on one side of the estimate; interval extended to it"
+    with pytest.raises(TypeError, match="contain_estimate must be True or False"):
+        stats.bootstrap_interval(reps, 0.5, contain_estimate="yes")
+
+
 def test_rng_rule():
     # int and SeedSequence: reproducible; Generator: consumed (second use differs)
     a = _random.spawn(7, 2)

@@ -4,8 +4,13 @@ Pure functions ``result -> altair.Chart`` (Altair imported inside each function,
 :mod:`benchkit.charts`); the static counterpart of :class:`benchkit.widgets.DIFExplorer`.
 
 ================================ ============================================================
-:func:`reversal_curve_chart`     Figure 1: reversal rate vs near-tie threshold, low-DIF scoring
-                                 against the matched-random median and 95% band
+:func:`excess_curve_chart`       Figure 1 as the paper draws it: excess reversal over the
+                                 matched-random median (pp) vs threshold, every benchmark in one
+                                 panel, with the matched-random 95% band around zero
+:func:`reversal_curve_chart`     Figure 1's ingredients: reversal rate vs near-tie threshold,
+                                 low-DIF scoring against the matched-random median and band
+:func:`dimension_selection_chart` App. C.3: held-out loss against K per owner half, with the
+                                 one-standard-error rule and the selected K
 :func:`robustness_forest_chart`  Figure 2: excess reversal (pp) of every population variant
 :func:`content_audit_chart`      Figure 3: paired prevalence differences per content axis and
                                  annotator, with the frozen effect-size lines
@@ -32,7 +37,8 @@ from benchkit.charts import _text_table
 if TYPE_CHECKING:  # pragma: no cover
     import altair
 
-__all__ = ["content_audit_chart", "reversal_curve_chart", "robustness_forest_chart"]
+__all__ = ["content_audit_chart", "dimension_selection_chart", "excess_curve_chart",
+           "reversal_curve_chart", "robustness_forest_chart"]
 
 
 def _audits(result: Any) -> dict[str, Any]:
@@ -134,6 +140,167 @@ def reversal_curve_chart(result: Any, *, width: int = 240, height: int = 200, co
                             columns=check_int("columns", columns, min=1))
     return layer.properties(title=title or ["Reversal rate vs threshold (Figure 1): low-DIF scoring vs "
                                             "matched random", "dashed: median; band: 95% range"])
+
+
+def excess_curve_chart(result: Any, *, width: int = 420, height: int = 260,
+                       title: str | None = None) -> "altair.Chart":
+    """Figure 1 as the paper draws it: excess reversal (pp) against the near-tie threshold.
+
+    Parameters
+    ----------
+    result : AuditResult or mapping of str to AuditResult
+        One audit, or several (one line each, in one panel).
+    width, height : int
+        Size of the panel in pixels.
+    title : str, optional
+        Default: the figure's name (Figure 1) and its legend.
+
+    Returns
+    -------
+    altair.Chart
+        Per benchmark: the excess ``100 (T_DIF - median_r T_r)`` (Eq. 10) at every threshold
+        (line; marker filled when the matched-random p <= .05), the matched-random 95% range
+        around its median (band, ``random_low - median`` to ``random_high - median``), a rule at
+        zero and a vertical rule at the primary threshold (1 pp). From
+        :func:`benchkit.dif.explore.reversal_curve_view`.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", Sec. 5.2, Eq. (10) and Figure 1.
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, grid=(1, 2, 4),
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.charts.dif import excess_curve_chart
+    >>> chart = excess_curve_chart(audit)
+    >>> chart.data[["threshold_pp", "excess_pp", "band_low_pp", "band_high_pp"]].round(2).iloc[2:4]
+       threshold_pp  excess_pp  band_low_pp  band_high_pp
+    2           1.0       0.00       -21.43         21.43
+    3           2.0       3.03       -15.15         21.21
+    """
+    from benchkit.dif.explore import reversal_curve_view
+
+    alt = _altair()
+    audits = _audits(result)
+    frames = []
+    for name, a in audits.items():
+        v = reversal_curve_view(a)
+        v.insert(0, "benchmark", name or "benchmark")
+        frames.append(v)
+    data = pd.concat(frames, ignore_index=True)
+    data["band_low_pp"] = 100 * (data["random_low"] - data["random_median"])
+    data["band_high_pp"] = 100 * (data["random_high"] - data["random_median"])
+    data["significance"] = data["filled"].map({True: "p ≤ .05", False: "p > .05"})
+    primary = float(data.loc[data["primary"], "threshold_pp"].iloc[0]) if data["primary"].any() else 1.0
+    names = list(dict.fromkeys(data["benchmark"]))
+    x = alt.X("threshold_pp:Q", title="maximum full-score gap (pp)", scale=alt.Scale(type="log"),
+              axis=alt.Axis(values=sorted(data["threshold_pp"].unique().tolist()), format="g"))
+    colour = alt.Color("benchmark:N", sort=names, title=None)
+    base = alt.Chart(data)
+    band = base.mark_area(opacity=0.12).encode(x=x, y="band_low_pp:Q", y2="band_high_pp:Q", color=colour)
+    line = base.mark_line().encode(x=x, y=alt.Y("excess_pp:Q", title="excess reversal over matched "
+                                                                     "random (pp)"), color=colour)
+    tips = ["benchmark:N", alt.Tooltip("threshold_pp:Q", title="gap (pp)"),
+            alt.Tooltip("excess_pp:Q", format=".2f"), alt.Tooltip("p_value:Q", format=".3f"),
+            alt.Tooltip("eligible:Q", title="pairs")]
+    points = base.mark_point(size=55, strokeWidth=1.6).encode(
+        x=x, y="excess_pp:Q", color=colour,
+        fill=alt.condition("datum.significance == 'p ≤ .05'", alt.Fill("benchmark:N", sort=names,
+                                                                       legend=None),
+                           alt.value("white")),
+        tooltip=tips)
+    zero = base.mark_rule(color="#888").encode(y=alt.datum(0))
+    vline = base.mark_rule(strokeDash=[4, 3], color="#444").encode(x=alt.datum(primary))
+    return alt.layer(band, zero, vline, line, points).properties(
+        width=width, height=height,
+        title=title or ("Excess near-tie reversal vs threshold (Figure 1): filled p ≤ .05; band: "
+                        "matched-random 95% range; dashed: the primary 1 pp"))
+
+
+def dimension_selection_chart(result: Any, *, width: int = 220, height: int = 180, columns: int = 3,
+                              title: str | None = None) -> "altair.Chart":
+    r"""App. C.3: held-out Bernoulli loss against K per owner half, with the one-SE rule.
+
+    Parameters
+    ----------
+    result : AuditResult or mapping of str to AuditResult
+        Audits that selected K (``K=None``); one facet column per benchmark.
+    width, height : int
+        Size of each panel in pixels.
+    columns : int, default 3
+        Panels per row when several audits are drawn (five side by side were too wide to read).
+    title : str, optional
+        Default: the figure's name (App. C.3) and its legend.
+
+    Returns
+    -------
+    altair.Chart
+        Mean validation loss (Eq. 21) with +-1 SE bars (Eq. 22) against K (log2 axis), one line
+        per half; the dashed rule is the best K's loss plus its SE and the large marker the
+        selected :math:`K^\star` (Eq. 23), from :func:`benchkit.dif.explore.dimension_selection_view`.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", App. C.3, Eq. (21)-(23).
+
+    Examples
+    --------
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, grid=(1, 2, 4),
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.charts.dif import dimension_selection_chart
+    >>> chart = dimension_selection_chart(audit)
+    >>> chart.data[["half", "K", "selected"]].head(3)
+         half  K  selected
+    0  half 0  1      True
+    1  half 0  2     False
+    2  half 0  4     False
+    """
+    from benchkit.dif.explore import dimension_selection_view
+
+    columns = check_int("columns", columns, min=1)
+    alt = _altair()
+    frames = []
+    for name, a in _audits(result).items():
+        v = dimension_selection_view(a)
+        v.insert(0, "benchmark", name or "benchmark")
+        frames.append(v)
+    data = pd.concat(frames, ignore_index=True)
+    if data.empty:
+        raise BenchkitTypeError("the audit(s) froze K (K=...): there is no dimension selection to draw")
+    data["half"] = data["half"].map(lambda h: f"half {h}")
+    data["low"] = data["mean_loss"] - data["se"]
+    data["high"] = data["mean_loss"] + data["se"]
+    x = alt.X("K:Q", scale=alt.Scale(type="log", base=2), title="K (spectral MIRT dimension)",
+              axis=alt.Axis(values=sorted(data["K"].unique().tolist())))
+    colour = alt.Color("half:N", title=None, scale=alt.Scale(range=["#2166ac", "#b2182b"]))
+    base = alt.Chart(data)
+    line = base.mark_line(point=True).encode(
+        x=x, y=alt.Y("mean_loss:Q", title="held-out log loss", scale=alt.Scale(zero=False)),
+        color=colour, tooltip=["half:N", "K:Q", alt.Tooltip("mean_loss:Q", format=".4f"),
+                               alt.Tooltip("se:Q", format=".4f"), "selected:N", "best:N"])
+    bars = base.mark_rule().encode(x=x, y="low:Q", y2="high:Q", color=colour)
+    rule = base.mark_rule(strokeDash=[4, 3]).encode(y="mean(threshold):Q", color=colour,
+                                                    detail="half:N")
+    star = base.transform_filter("datum.selected").mark_point(size=160, shape="diamond",
+                                                              filled=True).encode(
+        x=x, y="mean_loss:Q", color=colour)
+    layer = alt.layer(bars, line, rule, star).properties(width=width, height=height)
+    if data["benchmark"].nunique() > 1:
+        layer = layer.facet(facet=alt.Facet("benchmark:N", title=None,
+                                            sort=list(dict.fromkeys(data["benchmark"]))),
+                            columns=columns)
+        layer = layer.resolve_scale(y="independent")
+    return layer.properties(title=title or ("Dimension selection (App. C.3): held-out loss ± 1 SE; "
+                                            "dashed: best + 1 SE; diamond: selected K"))
 
 
 def robustness_forest_chart(tables: Any, *, width: int = 320, columns: int = 2,

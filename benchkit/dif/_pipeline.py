@@ -113,11 +113,16 @@ class RankingAudit:
         benchmark does so; numpy reports its buffers to tracemalloc).
     settings : dict
         The options used (population rules, anchor fraction, epsilon, thresholds, resample
-        counts, grid, ``population_rng``, ``owners``); :func:`run_variant` reuses them.
+        counts, grid, ``population_rng``, ``owners``) and the population seed actually used,
+        ``population_rng_entropy`` / ``population_rng_spawn_key`` (the root
+        :class:`numpy.random.SeedSequence` of ``population_rng``); :func:`run_variant` reuses them,
+        so every population variant is built with the primary's seed, even after
+        ``population_rng=None``.
     rng_entropy : int or None
         Entropy of the root seed of ``rng`` (every random stage draws from a child of it):
         ``audit_rankings(rs, ..., rng=rng_entropy)`` repeats the audit exactly, also after
-        ``rng=None``.
+        ``rng=None``. The randomized SVDs of the spectral model make the anchors depend on the
+        seed (notebook 02 shows how much the verdict moves across seeds).
 
     References
     ----------
@@ -415,6 +420,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
     items = np.arange(n_items).astype(str).astype(object) if item_ids is None else np.asarray(item_ids,
                                                                                        dtype=object)
     root = seed_sequence(rng)  # recorded: rng=None draws fresh entropy, which a rerun then needs
+    pop_root = seed_sequence(population_rng, "population_rng")
     seeds = root.spawn(8)
     bar = _bar(progress, 9)
     timings: dict[str, float] = {}
@@ -441,7 +447,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         acc = Yb.mean(0)
         pop = build_population(ids, acc, owners=owners, families=families, owner_cap=owner_cap,
                                min_family_size=min_family_size, representative=representative,
-                               rng=population_rng)
+                               rng=pop_root)
         _check_families(pop)
         done("population")
         stage("cross-fit (K selection, 3 purification rounds, both folds)")
@@ -516,7 +522,9 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
                     "representative": representative, "anchor_fraction": anchor_fraction, "epsilon": epsilon,
                     "thresholds": thresholds, "n_controls": n_controls, "n_bootstrap": n_bootstrap,
                     "n_owner_bootstrap": n_owner_bootstrap, "n_permutations": n_permutations,
-                    "grid": tuple(grid), "population_rng": population_rng, "owners": owners}
+                    "grid": tuple(grid), "population_rng": population_rng, "owners": owners,
+                    "population_rng_entropy": pop_root.entropy,
+                    "population_rng_spawn_key": tuple(pop_root.spawn_key)}
     return RankingAudit(population=pop, K=cf.K, selection=cf.selection, anchors=cf.anchors,
                        folds=cf.folds, ranking=ranking, controls=controls, bootstrap=boot,
                        owner_shifts=owner_shifts, alpha_sensitivity=sens_df, replication=rep,
@@ -525,15 +533,26 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
                        rng_entropy=root.entropy)
 
 
+#: The primary audit's settings a population variant inherits (App. D.2: "all remaining
+#: parameters are held at their primary values"); a perturbation overrides some of the first six.
+_POPULATION_SETTINGS = ("families", "owner_cap", "min_family_size", "representative", "owners",
+                        "lineage_filter", "omit", "lineage_terms")
+
+
 def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: Mapping[str, Any],
                 n_controls: int = 200, epsilon: float = PRIMARY, rng: Any = None,
                 n_jobs: Any = None) -> dict:
     """One population perturbation (App. D.2).
 
     Rebuild the population with ``base`` (the primary audit's settings) updated by
-    ``overrides``, refit both cross-fitting directions with ``K`` (a per-half pair) frozen, and
-    draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
+    ``overrides``, refit both cross-fitting directions with ``K`` (a per-half pair) frozen and
+    every other primary setting (``anchor_fraction``, the population seed) unchanged,
+    and draw ``n_controls`` matched-random controls at ``epsilon``; returns Table 6's cell and the
     counts as a dict (see :func:`robustness_table`, which calls this once per variant).
+
+    ``overrides`` may name only population settings (``families``, ``owner_cap``,
+    ``min_family_size``, ``representative``, ``owners``, ``lineage_filter``, ``omit``,
+    ``lineage_terms``): a variant changes what its perturbation names and nothing else.
 
     Parameters
     ----------
@@ -586,16 +605,24 @@ def run_variant(Y, model_ids, source, K, *, overrides: Mapping[str, Any], base: 
     ('gemma/llama/mistral/qwen', 119, 6)
     """
     n_jobs = check_n_jobs(n_jobs)
+    unknown = sorted(set(overrides) - set(_POPULATION_SETTINGS))
+    if unknown:
+        raise BenchkitValueError(f"overrides {unknown} are not population settings; a perturbation "
+                                 f"may change {list(_POPULATION_SETTINGS)}")
     Yb = np.ascontiguousarray(_binary("Y", Y))
     ids = np.asarray([str(m) for m in model_ids], dtype=object)
-    kw = {"families": base.get("families", PAPER_FAMILIES), "owner_cap": base.get("owner_cap", 5),
-              "representative": base.get("representative", "median"),
-              "owners": base.get("owners"), "rng": base.get("population_rng", 0)}
+    kw = {k: base[k] for k in _POPULATION_SETTINGS if k in base}
+    if "population_rng_entropy" in base:  # the primary's population seed, even if it was None
+        kw["rng"] = np.random.SeedSequence(base["population_rng_entropy"],
+                                           spawn_key=base.get("population_rng_spawn_key", ()))
+    else:
+        kw["rng"] = base.get("population_rng", 0)
     kw.update(overrides)
     pop = build_population(ids, Yb.mean(0), **kw)
     _check_families(pop)
     s1, s2 = spawn(rng, 2)
-    cf = cross_fit(Yb, pop, source, K=K, rng=s1, n_jobs=n_jobs)
+    cf = cross_fit(Yb, pop, source, K=K, anchor_fraction=base.get("anchor_fraction", 0.5), rng=s1,
+                   n_jobs=n_jobs)
     folds = list(cf.folds)
     pairs = [pair_set(f, max_gap=epsilon) for f in folds]
     r = observed_ranking(folds, pairs, ids, (epsilon,))

@@ -21,7 +21,7 @@ from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit._validation import check_int
-from benchkit.model_names import parse_model_name
+from benchkit.model_names import model_owner
 
 __all__ = [
     "LINEAGE_TERMS",
@@ -102,10 +102,12 @@ def assign_families(model_ids: Sequence[str], *, families: Mapping[str, str] = P
 
 
 def model_owners(model_ids: Sequence[str]) -> np.ndarray:
-    """Owner = uploader component of the model id ("owner/name").
+    """Owner of every model id: the uploader component (App. C.1) by the one owner rule.
 
-    Ids without a "/" fall back to :func:`benchkit.model_names.parse_model_name`'s owner (the
-    organisation of the recognised family, e.g. "meta" for Llama names), then to the id itself.
+    :func:`benchkit.model_names.model_owner`: the uploader of ``org/name`` or ``org--name`` (a
+    publisher's accounts written as the publisher), else the publisher of a name that starts with
+    its family token; an id whose owner the name does not tell is its own owner (the id, lower
+    case), so no two such models are merged into one owner on a guess.
 
     Owners define the cross-fitting halves: whole owners go to one half, so no model is scored by
     anchors its own uploader's checkpoints helped select.
@@ -129,16 +131,12 @@ def model_owners(model_ids: Sequence[str]) -> np.ndarray:
     --------
     >>> from benchkit.dif.steps import model_owners
     >>> model_owners(["Qwen/Qwen2-7B", "meta-llama/Llama-3-8B"]).tolist()
-    ['qwen', 'meta-llama']
+    ['alibaba', 'meta']
     """
     out = np.empty(len(model_ids), dtype=object)
     for j, mid in enumerate(model_ids):
-        mid = str(mid)
-        if "/" in mid:
-            out[j] = mid.split("/", 1)[0].lower()
-        else:
-            own = parse_model_name(mid).owner
-            out[j] = own if own is not None else mid.lower()
+        own = model_owner(str(mid))
+        out[j] = own if own is not None else str(mid).lower()
     return out
 
 

@@ -12,6 +12,7 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_int
 
 __all__ = [
+    "dimension_selection_view",
     "heatmap_view",
     "near_tie_view",
     "reversal_curve_view",
@@ -173,6 +174,59 @@ def reversal_curve_view(audit) -> pd.DataFrame:
     out["filled"] = out["p_value"] <= 0.05
     out["primary"] = np.isclose(out["threshold_pp"], 100 * audit.settings.get("epsilon", 0.01))
     return out
+
+
+def dimension_selection_view(audit) -> pd.DataFrame:
+    r"""App. C.3's held-out loss curves and the one-standard-error rule, one row per half and K.
+
+    Parameters
+    ----------
+    audit : RankingAudit
+        An audit that selected K (``K=None``).
+
+    Returns
+    -------
+    DataFrame
+        Columns ``half, K, mean_loss, se`` (Eq. 21-22), ``threshold`` (the best K's loss plus its
+        SE), ``best`` (the raw minimiser), ``selected`` (:math:`K^\star`, Eq. 23) and
+        ``within_one_se``. Empty when the audit froze K instead of selecting it.
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", App. C.3, Eq. (21)-(23) (held-out loss and the one-standard-error rule).
+
+    Examples
+    --------
+    The smallest K within one SE of the best is selected in each owner half:
+
+    >>> from benchkit.dif.steps import run_audit, simulate_family_dif
+    >>> sim = simulate_family_dif(n_items=120, n_models=300, n_sources=4, n_owners=40, rng=0)
+    >>> quick = dict(n_controls=99, n_bootstrap=99, n_owner_bootstrap=99, n_permutations=99)
+    >>> audit = run_audit(sim.Y, sim.model_ids, source=sim.source, min_family_size=5, grid=(1, 2, 4),
+    ...                   sensitivity_fractions=(), rng=0, progress=False, **quick)
+    >>> from benchkit.dif.explore import dimension_selection_view
+    >>> dimension_selection_view(audit)[["half", "K", "mean_loss", "se", "selected"]].round(4)
+       half  K  mean_loss      se  selected
+    0     0  1     0.5354  0.0171      True
+    1     0  2     0.5332  0.0192     False
+    2     0  4     0.5347  0.0182     False
+    3     1  1     0.6070  0.0126      True
+    4     1  2     0.6051  0.0100     False
+    5     1  4     0.6175  0.0117     False
+    """
+    rows = []
+    for h, sel in enumerate(audit.selection):
+        if sel is None:
+            continue
+        f = sel.to_frame()
+        b = list(sel.grid).index(sel.K_best)
+        f.insert(0, "half", h)
+        f["threshold"] = sel.mean_loss[b] + sel.se[b]
+        f["within_one_se"] = f["mean_loss"] <= f["threshold"]
+        rows.append(f)
+    cols = ["half", "K", "mean_loss", "se", "selected", "best", "threshold", "within_one_se"]
+    return pd.concat(rows, ignore_index=True)[cols] if rows else pd.DataFrame(columns=cols)
 
 
 def robustness_forest_view(table: pd.DataFrame, *, benchmark: str | None = None) -> pd.DataFrame:

@@ -323,8 +323,9 @@ def ds(scores, *, eps: float = 0.02) -> float:
     Parameters
     ----------
     scores : array_like (models,)
-        Scores of the models on the benchmark (fractions in [0, 1], as ``eps`` is); NaN entries
-        (models not evaluated) are left out.
+        Scores of the models on the benchmark as fractions in [0, 1] (accuracies; ``eps`` is a
+        difference of fractions, so percentages are refused); NaN entries (models not evaluated)
+        are left out.
     eps : float, default 0.02
         Minimum meaningful difference.
 
@@ -332,7 +333,13 @@ def ds(scores, *, eps: float = 0.02) -> float:
     -------
     float
         :math:`\frac{\sigma}{\bar s}\sqrt{\#\{j<k: |s_j - s_k| > \epsilon\} / (m(m-1)/2)}`; NaN
-        with fewer than 2 models or a zero mean.
+        with fewer than 2 scored models (no pair) or when every model scores 0 (zero mean).
+
+    Raises
+    ------
+    BenchkitValueError
+        A score outside [0, 1] (e.g. percentages, ``ds([50, 51, 52])``, or a negative score, which
+        would give a negative DS).
 
     Notes
     -----
@@ -351,6 +358,11 @@ def ds(scores, *, eps: float = 0.02) -> float:
     s = check_array("scores", scores, ndim=1, dtype="float", finite=False)
     eps = check_float("eps", eps, min=0.0)
     s = s[~np.isnan(s)]
+    if s.size and not (s.min() >= 0 and s.max() <= 1):
+        bad = s[(s < 0) | (s > 1)][0]
+        raise BenchkitValueError(
+            f"scores must be fractions in [0, 1] (eps={eps} is a difference of fractions); found "
+            f"{describe(float(bad))}" + ("; divide percentages by 100" if bad > 1 else ""))
     m = s.size
     if m < 2:
         return float("nan")
@@ -363,19 +375,25 @@ def ds(scores, *, eps: float = 0.02) -> float:
 
 
 def _ds_rows(S: np.ndarray, eps: float) -> np.ndarray:
-    """DS of each row of a complete (rows x models) score matrix."""
-    m = S.shape[1]
-    mean = S.mean(1)
-    sd = S.std(1)
-    i, j = np.triu_indices(m, 1)
+    """DS of each row of a (rows x models) score matrix; NaN cells (unscored models) left out.
+
+    Each row uses its own scored models (NaN with fewer than 2 or a zero mean), as :func:`ds`.
+    """
+    ok = ~np.isnan(S)
+    m = ok.sum(1)
+    S0 = np.where(ok, S, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = S0.sum(1) / m
+        sd = np.sqrt(np.where(ok, (S0 - mean[:, None]) ** 2, 0.0).sum(1) / m)
+    i, j = np.triu_indices(S.shape[1], 1)
     cnt = np.zeros(S.shape[0], dtype=np.int64)
     step = max(1, (1 << 22) // max(i.size, 1))
     for a in range(0, S.shape[0], step):
         blk = S[a:a + step]
-        cnt[a:a + step] = (np.abs(blk[:, i] - blk[:, j]) > eps).sum(1)
+        cnt[a:a + step] = (np.abs(blk[:, i] - blk[:, j]) > eps).sum(1)  # NaN > eps is False
     with np.errstate(invalid="ignore", divide="ignore"):
         out = sd / mean * np.sqrt(cnt / (m * (m - 1) / 2))
-    return np.where(mean == 0, np.nan, out)
+    return np.where((m < 2) | (mean == 0), np.nan, out)
 
 
 def ds_contributions(Y, *, eps: float = 0.02) -> np.ndarray:
@@ -752,7 +770,14 @@ def stability(Y, ratio, *, n_rep: int = 100, items=None, replace: bool = True, r
     -------
     float
         :math:`\frac{2}{K(K-1)}\sum_{i<j}\tau_b(r_i, r_j)` where :math:`r_k` ranks the models by
-        mean score on sample k; pairs where a ranking is constant (tau undefined) are left out.
+        mean score on sample k; pairs where a ranking is constant (tau undefined) are left out
+        (NaN only if every drawn ranking is constant).
+
+    Raises
+    ------
+    BenchkitValueError
+        Fewer than 2 models (nothing to rank), or a pool where every item gives all models the
+        same score (every sampled ranking ties all models: Kendall tau is undefined).
 
     Notes
     -----
@@ -779,14 +804,26 @@ def stability(Y, ratio, *, n_rep: int = 100, items=None, replace: bool = True, r
     r = check_float("ratio", ratio, min=0.0, max=1.0, min_inclusive=False)
     n_rep = check_int("n_rep", n_rep, min=2)
     n = Ya.shape[0]
+    if Ya.shape[1] < 2:
+        raise BenchkitValueError(f"stability ranks models: Y needs at least 2 models (columns); got "
+                                 f"{Ya.shape[1]}")
     pool = np.arange(n) if items is None else _item_index(items, n)
     if pool.size == 0:
         raise BenchkitValueError("items selects no item; stability needs at least one")
+    if _constant_rows(Ya[pool]):
+        raise BenchkitValueError(
+            f"every one of the {pool.size} pooled items gives all {Ya.shape[1]} models the same "
+            "score, so every sampled ranking ties all models and Kendall tau is undefined")
     size = max(1, int(round(r * n)))
     if not replace and size > pool.size:
         raise BenchkitValueError(f"replace=False cannot draw {size} items from a pool of {pool.size}")
     R = _sample_scores(Ya, pool, size, n_rep, bool(replace), generator(rng))
     return _pairwise_tau_mean(R)
+
+
+def _constant_rows(Y: np.ndarray) -> bool:
+    """True when every row gives all columns the same value."""
+    return bool(np.all(Y == Y[:, :1]))
 
 
 def _item_index(items, n: int) -> np.ndarray:

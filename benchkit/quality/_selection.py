@@ -33,6 +33,7 @@ from benchkit._validation import check_float
 from benchkit._validation import check_int
 from benchkit.quality._metrics import RAW_CAD_LEVELS
 from benchkit.quality._metrics import _check_Y
+from benchkit.quality._metrics import _constant_rows
 from benchkit.quality._metrics import band
 from benchkit.quality._metrics import cad
 from benchkit.quality._metrics import ds
@@ -163,11 +164,12 @@ def select_items(Y, families, *, ratio: float = 0.35, method: str = "cad+ds",
         Share of items kept: ``max(1, round(ratio * n))``; ignored by "cad-threshold".
     method : str, default "cad+ds"
         One of :data:`benchkit.quality.METHODS`. "cad+ds": items whose CAD score exceeds
-        ``cad_threshold`` first, each group by DS contribution (highest first); "cad": by item
-        CAD score; "ds": by DS contribution; "cad-threshold": every item with CAD score >
-        ``cad_threshold`` (Table 5); "high-accuracy" / "low-accuracy": by mean accuracy;
-        "medium": closest to 0.5 accuracy; "random": uniform without replacement (``rng``);
-        "longest" / "shortest": by ``lengths``.
+        ``cad_threshold`` first, each group by DS contribution (highest first); "cad": by item CAD
+        score; "ds": by DS contribution (ties keep item order: most items tie at CAD score 1);
+        "cad-threshold": every item with CAD score > ``cad_threshold`` (Table 4's "CAD alone",
+        Table 5); "high-accuracy" / "low-accuracy": by mean accuracy; "medium": closest to 0.5
+        accuracy; "random": uniform without replacement (``rng``); "longest" / "shortest": by
+        ``lengths``.
     cad_threshold : float, default 0.15
         The item CAD-score threshold (Sec. 5.4.2-5.4.3).
     lengths : array_like, optional
@@ -247,7 +249,9 @@ def subset_metrics(Y, items, *, n_rep: int = 100, eps: float = 0.02, rng=None) -
     dict
         ``n_items``, ``share`` (of the full benchmark), ``tau`` (Kendall tau_b between model scores
         on the subset and on the full benchmark: 1 = same ranking), ``stability`` (Sec. 3.4 with
-        ``ratio = |subset| / |B|`` drawn from the subset) and ``ds`` (Eq. 2 on the subset scores).
+        ``ratio = |subset| / |B|`` drawn from the subset; NaN when every item of the subset gives all
+        models the same score, since every ranking then ties) and ``ds`` (Eq. 2 on the subset
+        scores).
 
     References
     ----------
@@ -276,7 +280,8 @@ def subset_metrics(Y, items, *, n_rep: int = 100, eps: float = 0.02, rng=None) -
     full = Ya.mean(axis=0)
     sub = Ya[items].mean(axis=0)
     tau = kendall_tau_b(sub, full) if Ya.shape[1] >= 2 else np.nan
-    st = stability(Ya, items.size / n, n_rep=n_rep, items=items, rng=rng)
+    st = (np.nan if _constant_rows(Ya[items]) or Ya.shape[1] < 2
+          else stability(Ya, items.size / n, n_rep=n_rep, items=items, rng=rng))
     return dict(n_items=int(items.size), share=items.size / n, tau=float(tau), stability=st,
                 ds=ds(sub, eps=eps))
 
@@ -419,7 +424,7 @@ def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05
                            desc="ratio sweep"), ["method", "ratio"])
 
 
-def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
+def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "cad+ds"),
              cad_threshold: float = 0.15, n_rep: int = 100, rng=None, n_jobs=None,
              progress: bool = True) -> pd.DataFrame:
     """Table 4: metric combinations for item selection at one ratio ("full" = all items).
@@ -429,9 +434,11 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
     result : QualityResult
         A :func:`benchkit.quality.assess` result (its response matrices and families are used).
     ratio : float, default 0.35
-        Selection ratio (the paper's 35%).
-    methods : sequence of str, default ("cad", "ds", "cad+ds")
-        Strategies compared (:func:`select_items`).
+        Share kept by the ranking strategies ("ds", "cad+ds"; the paper's 35%).
+    methods : sequence of str, default ("cad-threshold", "ds", "cad+ds")
+        Strategies compared (:func:`select_items`). Table 4's "CAD alone" is the threshold filter
+        "cad-threshold": every item whose CAD score exceeds ``cad_threshold``, whatever their share
+        (Sec. 5.4.2: "filtering by CAD alone (score > 0.15)").
     cad_threshold : float, default 0.15
         Item CAD-score threshold (Sec. 5.4.2).
     n_rep : int, default 100
@@ -451,6 +458,11 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
         ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
         benchmarks.
 
+    Notes
+    -----
+    The "cad" strategy (top ``ratio`` by item CAD score) is not Table 4's row: item CAD scores
+    tie at 1 for most items (no inversion), so a top-35% cut would keep tied items in file order.
+
     References
     ----------
     .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
@@ -464,17 +476,17 @@ def ablation(result, *, ratio: float = 0.35, methods=("cad", "ds", "cad+ds"),
     ...                    progress=False)
     >>> t = ablation(q, n_rep=10, rng=0, progress=False)
     >>> t[t["benchmark"] == "mean"][["method", "share", "tau", "stability", "ds"]].round(3)
-        method  share    tau  stability     ds
-    24     cad   0.35  0.851      0.826  0.395
-    25      ds   0.35  0.910      0.848  0.673
-    26  cad+ds   0.35  0.916      0.857  0.655
-    27    full   1.00  1.000      0.855  0.344
+               method  share    tau  stability     ds
+    24  cad-threshold  0.833  0.945      0.859  0.376
+    25             ds  0.350  0.910      0.848  0.673
+    26         cad+ds  0.350  0.916      0.857  0.655
+    27           full  1.000  1.000      0.855  0.344
     """
     n_jobs = check_n_jobs(n_jobs)
     settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
     settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
     out = _run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
-    out.loc[out["ratio"] == 1.0, "method"] = "full"
+    out.loc[(out["ratio"] == 1.0) & (out["method"] == "cad+ds"), "method"] = "full"
     return _with_mean(out, ["method", "ratio"])
 
 
