@@ -10,6 +10,12 @@ block order, so they are bit-identical for any ``n_jobs`` and any backend.
 
 ``n_jobs=None`` means "whatever ``parallel_config`` says" (serial outside any context), as in
 scikit-learn.
+
+A fixed, small set of deterministic tasks that are steps of one call (the two owner halves of the
+family-DIF cross-fit, its anchor-fraction refits) is not resampling: :func:`thread_map` runs it on
+benchkit's internal kernel threads whatever ``n_jobs`` is, as the numba kernels use every core
+whatever ``n_jobs`` is. Each task computes exactly what it computes alone, so the results are the
+same as a serial loop.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import describe
 
-__all__ = ["check_n_jobs", "parallel_map", "blocked_map", "block_bounds"]
+__all__ = ["check_n_jobs", "parallel_map", "blocked_map", "block_bounds", "thread_map"]
 
 
 def check_n_jobs(n_jobs: Any) -> int | None:
@@ -71,6 +77,40 @@ def parallel_map(fn: Callable[..., Any], tasks: Sequence[Any], *, n_jobs: Any = 
         return out
     finally:
         bar.close()
+
+
+def thread_map(fn: Callable[..., Any], tasks: Sequence[Any]) -> list[Any]:
+    """``[fn(*task) for task in tasks]`` on benchkit's internal threads, in task order.
+
+    For a fixed pair (or a few) of deterministic tasks inside one call, which spend their time in
+    code that releases the GIL (numba ``nogil`` kernels, BLAS). They run concurrently whatever
+    ``n_jobs`` is, on :func:`benchkit._kernels.boundary_threads.parallel_for`'s pool (at most
+    ``NUMBA_NUM_THREADS`` threads; one inside ``limit_threads(1)``). The caller's numba threads are
+    shared out between the concurrent tasks (``numba.set_num_threads`` per task thread, restored
+    after it): two tasks with a team of two each would oversubscribe the cores (measured 25%
+    slower on 2 cores). Nothing a task computes depends on the others or on its thread count, so
+    the results equal the serial loop's; BLAS must be pinned to one thread around the call when
+    the tasks use it (OpenBLAS's sums depend on its thread count).
+    """
+    import numba
+
+    from benchkit._kernels.boundary_threads import n_threads
+    from benchkit._kernels.boundary_threads import parallel_for
+
+    tasks = list(tasks)
+    out: list[Any] = [None] * len(tasks)
+    share = max(1, numba.get_num_threads() // max(1, min(n_threads(), len(tasks))))
+
+    def run(c: int) -> None:
+        own = numba.get_num_threads()
+        numba.set_num_threads(min(own, share))
+        try:
+            out[c] = fn(*tasks[c])
+        finally:
+            numba.set_num_threads(own)
+
+    parallel_for(run, len(tasks))
+    return out
 
 
 def block_bounds(total: int, block_size: int) -> list[tuple[int, int]]:

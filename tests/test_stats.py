@@ -251,6 +251,34 @@ def test_blocked_map_independent_of_n_jobs_and_backend():
     np.testing.assert_array_equal(np.concatenate(got), ref)
 
 
+def test_thread_map_runs_a_pair_at_once_in_order_and_shares_numba_threads():
+    # The fixed deterministic tasks of one call (the DIF cross-fit halves) run concurrently
+    # whatever n_jobs is: a two-party barrier passes only if both tasks are live at once.
+    import threading
+
+    import numba
+
+    from benchkit._kernels.boundary_threads import limit_threads
+    from benchkit._kernels.boundary_threads import n_threads
+
+    if n_threads() < 2:
+        pytest.skip("one kernel thread: thread_map runs the tasks one after the other")
+    barrier = threading.Barrier(2, timeout=30)
+    seen = []
+
+    def task(i):
+        barrier.wait()
+        seen.append(numba.get_num_threads())
+        return i * i
+
+    before = numba.get_num_threads()
+    assert _parallel.thread_map(task, [(3,), (4,)]) == [9, 16]
+    assert seen == [max(1, before // 2)] * 2  # the caller's team shared out between the two
+    assert numba.get_num_threads() == before  # restored in the calling thread
+    with limit_threads(1):  # one thread: the loop, in order
+        assert _parallel.thread_map(lambda i: i + 1, [(i,) for i in range(5)]) == [1, 2, 3, 4, 5]
+
+
 @pytest.mark.parametrize(("value", "exc", "msg"), [
     (0, ValueError, "n_jobs=0 is not allowed"),
     (1.5, TypeError, "n_jobs must be None or a non-zero int; got 1.5"),

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._parallel import parallel_map
+from benchkit._parallel import thread_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
@@ -94,7 +94,7 @@ def _fit_half(Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibrat
     """K selection (unless ``K_h`` is given) and anchor purification in one owner half.
 
     Runs on one BLAS thread: OpenBLAS splits its sums by thread count (results differ by ~1e-13
-    between 1 and 2 threads), so pinning it keeps the result the same for any ``n_jobs``.
+    between 1 and 2 threads), so pinning it keeps the result the same however the halves run.
     """
     with _one_blas_thread():
         if K_h is None:
@@ -117,8 +117,9 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
     """Run both cross-fitting directions on a population.
 
     ``K=None`` selects K in each half (App. C.3); a pair ``(K_0, K_1)`` freezes it (App. D.2).
-    The two halves are independent and run in parallel with ``n_jobs`` (threads by default,
-    :func:`benchkit._parallel.parallel_map`); the result is the same for any ``n_jobs``.
+    The two halves are a fixed pair of deterministic tasks: they run concurrently on benchkit's
+    internal threads whatever ``n_jobs`` is (:func:`benchkit._parallel.thread_map`, each on one
+    BLAS thread), and the result is the same as running them one after the other.
     ``progress`` is an optional tqdm bar advanced once per half.
 
     In each direction one owner half selects the spectral dimension, purifies the low-DIF anchors
@@ -153,7 +154,8 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
     rng : None, int, SeedSequence or Generator
         Seeds the K-selection splits and the randomized SVDs (four children of one root).
     n_jobs : int, optional
-        Workers over the two halves (threads by default); results are identical for any value.
+        Validated for the calling convention of the audit's steps; the two halves always run on
+        internal threads (results are identical for any value).
     progress : tqdm bar, optional
         Advanced once per half.
 
@@ -202,7 +204,7 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
                       calibration_fraction, ridge_theta, n_iter, anchor_fraction, rounds, ridge,
                       seeds[2 * h], seeds[2 * h + 1]))
     with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
-        halves = parallel_map(_fit_half, tasks, n_jobs=n_jobs, prefer="threads")
+        halves = thread_map(_fit_half, tasks)
     if progress is not None:
         progress.update(2)
     sels = tuple(r[0] for r in halves)

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._parallel import parallel_map
+from benchkit._parallel import thread_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
@@ -105,7 +105,9 @@ class RankingAudit:
     source : ndarray (items,)
         The native source of every item (``"all"`` when none was given).
     timings : dict
-        Seconds per stage.
+        Seconds per stage. The anchor-fraction refits start right after the cross-fit and run on
+        internal threads alongside the ranking, controls and bootstraps: their stage's time is the
+        wait for them that remains.
     peak_memory : dict
         Peak traced bytes per stage, filled only when :mod:`tracemalloc` is tracing (the
         benchmark does so; numpy reports its buffers to tracemalloc).
@@ -253,6 +255,38 @@ def _alpha_refit(Yh, fam_h, source, K, anchor_fraction, rng):
         return purify(Yh, fam_h, source, K=K, anchor_fraction=anchor_fraction, refit=False, rng=rng)
 
 
+class _AlphaRefits:
+    """The anchor-fraction refits (Table 5), started in the background.
+
+    They need only the owner halves and the cross-fit's K, so they run on internal threads
+    (:func:`benchkit._parallel.thread_map`, a fixed set of deterministic tasks) while the resampling
+    stages run in the calling thread. BLAS stays pinned to one thread until :meth:`close` (threads
+    share the setting; no stage's result depends on it), so each refit is bit-identical to a
+    serial one.
+    """
+
+    def __init__(self, tasks):
+        from concurrent.futures import ThreadPoolExecutor
+
+        self._pin = _one_blas_thread()  # applied now; restored by close()
+        self._pool = ThreadPoolExecutor(1, thread_name_prefix="benchkit-alpha-refits")
+        self._future = self._pool.submit(thread_map, _alpha_refit, tasks)
+        self._open = True
+
+    def result(self) -> list:
+        try:
+            return self._future.result()
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        """Wait for the refits (without raising their error) and restore BLAS."""
+        if self._open:
+            self._open = False
+            self._pool.shutdown(wait=True)
+            self._pin.restore_original_limits()
+
+
 def _check_families(pop: Population) -> None:
     if len(pop.families) < 2:
         raise BenchkitValueError(
@@ -335,7 +369,10 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
     rng : None, int, SeedSequence or Generator
         Everything else; resolved once into a root whose children seed each stage.
     n_jobs : int, optional
-        Workers of the resampling stages; results are identical for any value.
+        Workers of the resampling stages; results are identical for any value. The two owner
+        halves of the cross-fit and the anchor-fraction refits are fixed deterministic tasks: they
+        run on benchkit's internal threads whatever ``n_jobs`` is (as the numba kernels use every
+        core); the refits overlap the resampling stages.
     progress : bool, default True
         A progress bar per stage.
 
@@ -404,6 +441,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         if bar is not None:
             bar.update(1)
 
+    refits = None
     try:
         stage("population")
         acc = Yb.mean(0)
@@ -416,6 +454,12 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0],
                        n_jobs=n_jobs)
         done("cross-fit (K selection, 3 purification rounds, both folds)")
+        fam_all = pop.table["family"].to_numpy(object)
+        sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
+        halves = [(np.ascontiguousarray(Yb[:, cols]), fam_all[cols])
+                  for cols in (pop.half_models(0), pop.half_models(1))]
+        refits = _AlphaRefits([(*halves[h], src, cf.K[h], a, sseeds[2 * k + h])
+                               for k, a in enumerate(sensitivity_fractions) for h in (0, 1)])
         stage("ranking")
         folds = list(cf.folds)
         pairs = [pair_set(f, max_gap=max(thresholds)) for f in folds]
@@ -443,30 +487,23 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
             names=("score_shift_pp", "percentile_shift"), n_resamples=n_owner_bootstrap,
             confidence_level=confidence_level, rng=seeds[3], n_jobs=n_jobs, progress=progress)
         done("owner bootstrap")
+        stage("signature replication")
+        rep = replicate_signatures(cf.anchors[0], cf.anchors[1], src, n_resamples=n_permutations,
+                                   rng=seeds[5], n_jobs=n_jobs, progress=progress)
+        done("signature replication")
         stage("anchor-fraction sensitivity")
         sens = [{"alpha": anchor_fraction, "mean_tau_b": ranking.mean_tau_b,
                  "rate": ranking.rate[thresholds.index(epsilon)]}]
-        fam_all = pop.table["family"].to_numpy(object)
-        sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
-        halves = [(np.ascontiguousarray(Yb[:, cols]), fam_all[cols])
-                  for cols in (pop.half_models(0), pop.half_models(1))]
-        tasks = [(*halves[h], src, cf.K[h], a, sseeds[2 * k + h])
-                 for k, a in enumerate(sensitivity_fractions) for h in (0, 1)]
-        with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
-            refits = parallel_map(_alpha_refit, tasks, n_jobs=n_jobs, prefer="threads")
+        alpha_fits = refits.result()  # started after the cross-fit (the stage's time is the wait)
         for k, a in enumerate(sensitivity_fractions):
             sub = [FoldTargets(models=f0.models, owner=f0.owner, family=f0.family, Y=f0.Y,
                                weights=fa.weights, cells=fa.cells)
-                   for f0, fa in zip(folds, refits[2 * k:2 * k + 2])]
+                   for f0, fa in zip(folds, alpha_fits[2 * k:2 * k + 2])]
             r = observed_ranking(sub, pairs, ids, thresholds)
             sens.append({"alpha": a, "mean_tau_b": r.mean_tau_b,
                          "rate": r.rate[thresholds.index(epsilon)]})
         sens_df = pd.DataFrame(sens).sort_values("alpha").reset_index(drop=True)
         done("anchor-fraction sensitivity")
-        stage("signature replication")
-        rep = replicate_signatures(cf.anchors[0], cf.anchors[1], src, n_resamples=n_permutations,
-                                   rng=seeds[5], n_jobs=n_jobs, progress=progress)
-        done("signature replication")
         stage("source attribution")
         eff = source_effects(cf.anchors[0], cf.anchors[1], src)
         dec = []
@@ -477,6 +514,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         dec = pd.concat(dec, ignore_index=True)
         done("source attribution")
     finally:
+        if refits is not None:
+            refits.close()
         if bar is not None:
             bar.close()
     settings = {"families": dict(families), "owner_cap": owner_cap, "min_family_size": min_family_size,
