@@ -31,11 +31,11 @@ from benchkit._validation import check_array
 from benchkit._validation import check_choice
 from benchkit._validation import check_float
 from benchkit._validation import check_int
+from benchkit.quality._cad import cad
 from benchkit.quality._metrics import RAW_CAD_LEVELS
 from benchkit.quality._metrics import _check_Y
 from benchkit.quality._metrics import _constant_rows
 from benchkit.quality._metrics import band
-from benchkit.quality._metrics import cad
 from benchkit.quality._metrics import ds
 from benchkit.quality._metrics import ds_contributions
 from benchkit.quality._metrics import stability

@@ -12,13 +12,13 @@
   (Table 2), :func:`held_out` (Table 3), :func:`lambda_analysis` and :func:`cad_mapping`
   (Tables 9-10).
 """
+from benchkit.quality._cad import CADResult
+from benchkit.quality._cad import cad
+from benchkit.quality._cad import cad_score
 from benchkit.quality._families import Families
 from benchkit.quality._families import families_from_models
-from benchkit.quality._metrics import CADResult
 from benchkit.quality._metrics import band
 from benchkit.quality._metrics import bqs
-from benchkit.quality._metrics import cad
-from benchkit.quality._metrics import cad_score
 from benchkit.quality._metrics import cbrc
 from benchkit.quality._metrics import cbrc_all
 from benchkit.quality._metrics import ds
