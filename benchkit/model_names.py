@@ -160,6 +160,27 @@ def _first_party(low: str, match: re.Match, owner: str) -> bool:
 def model_owner(name: str, *, rules: tuple[tuple[str, str, str], ...] = FAMILY_RULES) -> str | None:
     """The owner of a model id by the module's owner rule (see the module docstring).
 
+    Parameters
+    ----------
+    name : str
+        A model identifier as it appears in evaluation data: ``org/name``, an uploader prefix
+        written ``org--name``, or a bare name.
+    rules : tuple of (pattern, family, owner)
+        The family rules of :func:`parse_model_name` (default :data:`FAMILY_RULES`); a bare name
+        that starts with a family token is owned by that family's publisher.
+
+    Returns
+    -------
+    str or None
+        The owner (lower case): the uploader component when there is one (publisher accounts map
+        to the publisher), else the first-party publisher of the family token the name starts
+        with, else None (unknown: a third-party name such as ``speechless-codellama-34b``).
+
+    References
+    ----------
+    Q. Zheng and Y. Yang, "Are Near-Tied LLM Rankings Robust to Family-DIF-Guided Benchmark
+    Recomposition?", App. C.1 (owners as uploaders; owner-disjoint halves of the cross-fit).
+
     Examples
     --------
     >>> [model_owner(n) for n in ["Qwen--Qwen1.5-72B-Chat", "microsoft--Phi-3-mini-4k-instruct",

@@ -16,6 +16,7 @@ from statsmodels.stats.inter_rater import cohens_kappa
 
 import benchkit
 from benchkit import ResponseSet
+from benchkit._validation import BenchkitWarning
 from benchkit.auditing import AUDIT_METHODS
 from benchkit.auditing import AuditResult
 from benchkit.auditing import audit
@@ -196,13 +197,6 @@ def test_validate_errors(small_audit, reference, exc, msg):
         small_audit.validate(reference)
 
 
-# 40 replicates on 30 items: some CBRC intervals are extended to their estimate and named in a
-# warning (tested in test_quality_intervals.py; not the subject of the two tests that use this)
-_UNTRUSTED_INTERVALS = pytest.mark.filterwarnings(r"ignore:\d+ bootstrap interval\(s\) cannot be "
-                                                  "trusted:benchkit._validation.BenchkitWarning")
-
-
-@_UNTRUSTED_INTERVALS
 def test_reproducible_from_rng_entropy_and_independent_of_n_jobs(small):
     rs = small.responses
     a = audit(rs, methods=["quality"], n_resamples=40, rng=11, n_jobs=1, progress=False)
@@ -219,7 +213,6 @@ def test_reproducible_from_rng_entropy_and_independent_of_n_jobs(small):
     np.testing.assert_array_equal(a.results["quality"].replicates, e.results["quality"].replicates)
 
 
-@_UNTRUSTED_INTERVALS
 def test_rng_entropy_repeats_the_run(small):
     # rule 5 (benchkit._random): rng=result.rng_entropy repeats a run exactly, also one seeded by a
     # Generator (its root gets an int entropy), and an int rng gives the draws it gave before
@@ -313,3 +306,24 @@ def test_errors_of_the_data_and_families(small):
     # an option the method itself refuses becomes the reason, not an error of the audit
     res = audit(small.responses, methods=["labels"], options={"labels": {"ambiguity": 2.0}}, progress=False)
     assert res.applicability.loc["labels", "reason"].startswith("the method refused the data: ambiguity=2")
+
+
+def test_untrusted_quality_intervals_are_a_note_not_a_warning(small):
+    # 40 replicates on 30 items: quality.assess warns that some CBRC intervals cannot be trusted
+    # (extended to their estimate). The audit's verdicts do not use those intervals, so the audit
+    # records their count in quality's applicability note instead (and warns of nothing else).
+    import warnings
+
+    from benchkit import quality
+
+    rs = small.responses
+    with pytest.warns(BenchkitWarning, match=r"\d+ bootstrap interval\(s\) cannot be trusted"):
+        quality.assess(rs, family_by="family", align="pairwise", n_resamples=40, rng=11, progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        a = audit(rs, methods=["quality"], n_resamples=40, rng=11, progress=False)
+    iv = a.results["quality"].intervals_frame()
+    n = int((iv["reason"].notna() & iv["estimate"].notna()).sum())
+    assert n > 0
+    reason = a.applicability.loc["quality", "reason"]
+    assert f"; {n} of Benchmark²'s bootstrap intervals cannot be trusted" in reason
