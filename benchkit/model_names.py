@@ -70,8 +70,9 @@ FAMILY_RULES: tuple[tuple[str, str, str], ...] = (
 )
 
 #: Publisher accounts (lower case) -> the owner label the family rules use: the uploader
-#: component of an id ("meta-llama/...", "Qwen--...", HELM's "meta_...") is mapped through it, so
-#: one publisher has one owner however its ids are spelled. Other uploaders are their own owner.
+#: component of an id (``meta-llama/...``, ``Qwen--...``, HELM's ``meta_...``) is mapped through
+#: it, so one publisher has one owner however its ids are spelled. Other uploaders are their own
+#: owner.
 PUBLISHERS: dict[str, str] = {
     "meta": "meta", "meta-llama": "meta", "facebook": "meta", "codellama": "meta",
     "qwen": "alibaba", "alibaba": "alibaba", "01-ai": "01-ai", "01ai": "01-ai",

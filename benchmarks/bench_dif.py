@@ -126,8 +126,8 @@ def _loop_replication(disc, val, source, R, seed=0):
     """Per permutation: permute the validation signature within cells, scipy spearmanr per family."""
     from scipy.stats import spearmanr
 
-    from benchkit.dif._robustness import top_fraction_sets
-    from benchkit.dif._robustness import within_cell_center
+    from benchkit.dif._replication import top_fraction_sets
+    from benchkit.dif._replication import within_cell_center
     from benchkit.dif.steps import easiness_cells
 
     cells = easiness_cells((disc.b + val.b) / 2, source)

@@ -147,7 +147,7 @@ def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_
     # App. D.2: "all remaining parameters are held at their primary values". A primary audit at
     # anchor_fraction = 0.3 (and other non-default population settings) must run its variants at
     # 0.3, not at the 0.5 default (the anchor share was 0.52 instead of 0.30).
-    from benchkit.dif import _pipeline
+    from benchkit.dif import _robustness
 
     _s, rs = dif_sim_rs
     primary = audit_rankings(rs, min_family_size=10, K=(4, 4), anchor_fraction=0.3, owner_cap=4,
@@ -160,10 +160,10 @@ def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_
             out = fn(*args, **kw)
             seen.setdefault(name, []).append((kw, out))
             return out
-        monkeypatch.setattr(_pipeline, name, wrapped)
+        monkeypatch.setattr(_robustness, name, wrapped)
 
-    spy("build_population", _pipeline.build_population)
-    spy("cross_fit", _pipeline.cross_fit)
+    spy("build_population", _robustness.build_population)
+    spy("cross_fit", _robustness.cross_fit)
     analyze_robustness(rs, primary, perturbations={"owner cap 1": {"owner_cap": 1}, "same": {}},
                n_controls=10, rng=0, progress=False)
     for kw, cf in seen["cross_fit"]:
@@ -179,8 +179,8 @@ def test_variant_changes_only_what_its_perturbation_names(dif_sim_rs, dif_small_
     pd.testing.assert_frame_equal(pop0.table, primary.population.table)
     with pytest.raises(BenchkitValueError,
                        match=r"overrides \['anchor_fraction'\] are not population settings"):
-        _pipeline.run_variant(rs.binary(), primary.model_ids, primary.source, primary.K,
-                              overrides={"anchor_fraction": 0.5}, base=primary.settings)
+        _robustness.run_variant(rs.binary(), primary.model_ids, primary.source, primary.K,
+                                overrides={"anchor_fraction": 0.5}, base=primary.settings)
 
 
 @pytest.mark.slow

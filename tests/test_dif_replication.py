@@ -10,14 +10,14 @@ from benchkit.dif._audit_content import BINARY_AXES
 from benchkit.dif._audit_content import ORDINAL_AXES
 from benchkit.dif._audit_content import analyze_annotations
 from benchkit.dif._audit_content import content_sample
+from benchkit.dif._replication import _spearman_cols
+from benchkit.dif._replication import replicate_signatures
+from benchkit.dif._replication import top_fraction_sets
+from benchkit.dif._replication import within_cell_center
 from benchkit.dif._robustness import PERTURBATIONS
-from benchkit.dif._robustness import _spearman_cols
-from benchkit.dif._robustness import replicate_signatures
 from benchkit.dif._robustness import robustness_pass
-from benchkit.dif._robustness import source_decomposition
-from benchkit.dif._robustness import source_effects
-from benchkit.dif._robustness import top_fraction_sets
-from benchkit.dif._robustness import within_cell_center
+from benchkit.dif._sources import source_decomposition
+from benchkit.dif._sources import source_effects
 
 
 @pytest.fixture(scope="module")

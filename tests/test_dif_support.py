@@ -10,10 +10,10 @@ from scipy.stats import spearmanr
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
 from benchkit.dif._crossfit import cross_fit
-from benchkit.dif._robustness import _centered_ranks
-from benchkit.dif._robustness import _perm_block
-from benchkit.dif._robustness import _spearman_cols
-from benchkit.dif._robustness import source_effects
+from benchkit.dif._replication import _centered_ranks
+from benchkit.dif._replication import _perm_block
+from benchkit.dif._replication import _spearman_cols
+from benchkit.dif._sources import source_effects
 from benchkit.dif.steps import FoldSwapCheck
 from benchkit.dif.steps import SourceSupport
 from benchkit.dif.steps import build_population

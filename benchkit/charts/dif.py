@@ -3,18 +3,18 @@
 Pure functions ``result -> altair.Chart`` (Altair imported inside each function, as in
 :mod:`benchkit.charts`); the static counterpart of :class:`benchkit.widgets.DIFExplorer`.
 
-================================ ============================================================
-:func:`excess_curve_chart`       Figure 1 as the paper draws it: excess reversal over the
-                                 matched-random median (pp) vs threshold, every benchmark in one
-                                 panel, with the matched-random 95% band around zero
-:func:`reversal_curve_chart`     Figure 1's ingredients: reversal rate vs near-tie threshold,
-                                 low-DIF scoring against the matched-random median and band
-:func:`dimension_selection_chart` App. C.3: held-out loss against K per owner half, with the
-                                 one-standard-error rule and the selected K
-:func:`robustness_forest_chart`  Figure 2: excess reversal (pp) of every population variant
-:func:`content_audit_chart`      Figure 3: paired prevalence differences per content axis and
-                                 annotator, with the frozen effect-size lines
-================================ ============================================================
+================================== ============================================================
+:func:`excess_curve_chart`         Figure 1 as the paper draws it: excess reversal over the
+                                   matched-random median (pp) vs threshold, every benchmark in one
+                                   panel, with the matched-random 95% band around zero
+:func:`reversal_curve_chart`       Figure 1's ingredients: reversal rate vs near-tie threshold,
+                                   low-DIF scoring against the matched-random median and band
+:func:`dimension_selection_chart`  App. C.3: held-out loss against K per owner half, with the
+                                   one-standard-error rule and the selected K
+:func:`robustness_forest_chart`    Figure 2: excess reversal (pp) of every population variant
+:func:`content_audit_chart`        Figure 3: paired prevalence differences per content axis and
+                                   annotator, with the frozen effect-size lines
+================================== ============================================================
 
 All numbers plotted come from :mod:`benchkit.dif` results through the view models of
 :mod:`benchkit.dif.explore`; the charts only lay them out.

@@ -25,8 +25,8 @@ from benchkit.dif._population import LINEAGE_TERMS
 from benchkit.dif._population import PAPER_FAMILIES
 from benchkit.dif._population import Population
 from benchkit.dif._ranking import THRESHOLDS
+from benchkit.dif._replication import Replication
 from benchkit.dif._robustness import PERTURBATIONS
-from benchkit.dif._robustness import Replication
 from benchkit.dif.responses import analyze_robustness
 from benchkit.dif.responses import audit_rankings
 

@@ -14,11 +14,11 @@ from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_choice
 from benchkit.dif._pipeline import PRIMARY
 from benchkit.dif._pipeline import RankingAudit
-from benchkit.dif._pipeline import robustness_table
 from benchkit.dif._pipeline import run_audit
 from benchkit.dif._population import PAPER_FAMILIES
 from benchkit.dif._ranking import THRESHOLDS
 from benchkit.dif._robustness import PERTURBATIONS
+from benchkit.dif._robustness import robustness_table
 from benchkit.irt._spectral import K_GRID
 
 __all__ = ["RankingAudit", "analyze_robustness", "audit_rankings"]

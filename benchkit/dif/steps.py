@@ -34,9 +34,7 @@ from benchkit.dif._controls import owner_bootstrap
 from benchkit.dif._crossfit import CrossFit
 from benchkit.dif._crossfit import cross_fit
 from benchkit.dif._pipeline import compare_family_shifts
-from benchkit.dif._pipeline import robustness_table
 from benchkit.dif._pipeline import run_audit
-from benchkit.dif._pipeline import run_variant
 from benchkit.dif._population import assign_families
 from benchkit.dif._population import build_population
 from benchkit.dif._population import model_owners
@@ -44,19 +42,21 @@ from benchkit.dif._ranking import FoldTargets
 from benchkit.dif._ranking import PairSet
 from benchkit.dif._ranking import RankingResult
 from benchkit.dif._ranking import pair_set
+from benchkit.dif._replication import replicate_signatures
 from benchkit.dif._residual import ResidualDIF
 from benchkit.dif._residual import family_codes
 from benchkit.dif._residual import fit_residual_dif
-from benchkit.dif._robustness import FoldSwapCheck
-from benchkit.dif._robustness import SourceSupport
-from benchkit.dif._robustness import fold_swap_signs
-from benchkit.dif._robustness import replicate_signatures
 from benchkit.dif._robustness import robustness_pass
-from benchkit.dif._robustness import source_decomposition
-from benchkit.dif._robustness import source_effects
-from benchkit.dif._robustness import source_support
+from benchkit.dif._robustness import robustness_table
+from benchkit.dif._robustness import run_variant
 from benchkit.dif._simulate import FamilyDIFSimulation
 from benchkit.dif._simulate import simulate_family_dif
+from benchkit.dif._sources import FoldSwapCheck
+from benchkit.dif._sources import SourceSupport
+from benchkit.dif._sources import fold_swap_signs
+from benchkit.dif._sources import source_decomposition
+from benchkit.dif._sources import source_effects
+from benchkit.dif._sources import source_support
 
 __all__ = [
     "BootstrapResult",

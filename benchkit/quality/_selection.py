@@ -1,11 +1,11 @@
-"""Selective benchmark construction (Sec. 5.4) and its analyses (Tables 2-6, 9-10, Figure 2).
+"""Selective benchmark construction (Sec. 5.4) and full against selective scores (Tables 2-3).
 
 Array level: :func:`item_criteria` (per-item CAD score and DS contribution), :func:`select_items`
 (one strategy at one ratio), :func:`subset_metrics` (tau to the full ranking, stability, DS).
-Result level (a :class:`~benchkit.quality.QualityResult`): :func:`selection_sweep` (Figure 2),
-:func:`ablation` (Table 4), :func:`threshold_sensitivity` (Table 5), :func:`baselines` (Table 6),
-:func:`selective_scores` (Table 2), :func:`held_out` (Table 3); and :func:`lambda_analysis` /
-:func:`cad_mapping` (Tables 9-10).
+Result level (a :class:`~benchkit.quality.QualityResult`): :func:`selective_scores` (Table 2),
+:func:`held_out` (Table 3). The sweep and the comparisons of Figure 2 and Tables 4-6 are in
+:mod:`benchkit.quality._ablation`, the lambda analysis of Tables 9-10 in
+:mod:`benchkit.quality._lambda`.
 
 Every randomized step draws from its own child of the caller's ``rng`` (one per benchmark and
 setting, spawned in a fixed order), and tasks run through :func:`benchkit._parallel.parallel_map`,
@@ -21,21 +21,17 @@ import pandas as pd
 
 from benchkit._parallel import check_n_jobs
 from benchkit._parallel import parallel_map
-from benchkit._random import check_rng
 from benchkit._random import generator
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
-from benchkit._validation import check_array
 from benchkit._validation import check_choice
 from benchkit._validation import check_float
 from benchkit._validation import check_int
-from benchkit.quality._metrics import RAW_CAD_LEVELS
+from benchkit.quality._cad import cad
 from benchkit.quality._metrics import _check_Y
 from benchkit.quality._metrics import _constant_rows
-from benchkit.quality._metrics import band
-from benchkit.quality._metrics import cad
 from benchkit.quality._metrics import ds
 from benchkit.quality._metrics import ds_contributions
 from benchkit.quality._metrics import stability
@@ -47,14 +43,8 @@ __all__ = [
     "select_items",
     "subset_metrics",
     "SelectiveResult",
-    "selection_sweep",
-    "ablation",
-    "threshold_sensitivity",
-    "baselines",
     "selective_scores",
     "held_out",
-    "lambda_analysis",
-    "cad_mapping",
 ]
 
 #: Selection strategies: the paper's (CAD+DS, CAD only, DS only, CAD threshold) and the Table 6
@@ -316,291 +306,6 @@ def _benchmark_inputs(result, b: str, *, lam: float, eps: float):
     return Y, fams, arr, item_criteria(arr, fams, lam=lam, eps=eps), _lengths(result, b, Y.index)
 
 
-def _task(Y: np.ndarray, fams, crit, method, ratio, thr, lengths, n_rep, eps, seed):
-    gen_sel, gen_st = (np.random.default_rng(s) for s in seed.spawn(2))
-    items = select_items(Y, fams, ratio=ratio, method=method, cad_threshold=thr, eps=eps,
-                         lengths=lengths, criteria=crit, rng=gen_sel)
-    out = subset_metrics(Y, items, n_rep=n_rep, eps=eps, rng=gen_st)
-    out["items"] = items
-    return out
-
-
-def _run(result, settings: list[dict], *, n_rep, rng, n_jobs, progress, desc) -> pd.DataFrame:
-    """One row per (benchmark, setting): the subset's metrics.
-
-    Selection and stability draw from child ``(benchmark, setting)`` of ``rng``.
-    """
-    check_rng(rng)
-    check_n_jobs(n_jobs)
-    n_rep = check_int("n_rep", n_rep, min=2)
-    eps = result.settings["eps"]
-    lam = result.settings["lam"]
-    names = list(result.matrices)
-    seeds = spawn(rng, len(names) * len(settings))
-    tasks, meta = [], []
-    for bi, b in enumerate(names):
-        inputs = _benchmark_inputs(result, b, lam=lam, eps=eps)
-        if inputs is None:
-            continue
-        Y, fams, arr, crit, L = inputs
-        for si, s in enumerate(settings):
-            if s["method"] in ("longest", "shortest") and L is None:
-                continue
-            tasks.append((arr, fams, crit, s["method"], s.get("ratio", 0.35),
-                          s.get("cad_threshold", 0.15), L, n_rep, eps, seeds[bi * len(settings) + si]))
-            meta.append((b, result.domains[b], s))
-    outs = parallel_map(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc)
-    rows = []
-    for (b, d, s), o in zip(meta, outs):
-        rows.append(dict(benchmark=b, domain=d, **s, **{k: v for k, v in o.items() if k != "items"},
-                         items=list(result.matrices[b].index[o["items"]])))
-    return pd.DataFrame(rows)
-
-
-def _with_mean(frame: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
-    cols = ["share", "tau", "stability", "ds"]
-    mean = frame.groupby(keys, sort=False)[cols].mean().reset_index()
-    mean["benchmark"] = "mean"
-    mean["domain"] = "all"
-    return pd.concat([frame, mean], ignore_index=True)
-
-
-def selection_sweep(result, *, ratios=tuple(np.round(np.arange(0.1, 1.0001, 0.05), 2)),
-                    method: str = "cad+ds", cad_threshold: float = 0.15, n_rep: int = 100, rng=None,
-                    n_jobs=None, progress: bool = True) -> pd.DataFrame:
-    """Figure 2: tau, stability and DS of the selective benchmark at each ratio (10%-100%).
-
-    How do ranking consistency, stability and discriminability trade off as more items are kept?
-    The paper picks 35% (tau 0.93, stability 0.69, DS 0.47).
-
-    Parameters
-    ----------
-    result : QualityResult
-        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
-    ratios : sequence of float, default 0.10, 0.15, ..., 1.00
-        Selection ratios.
-    method : str, default "cad+ds"
-        Selection strategy (:func:`select_items`).
-    cad_threshold : float, default 0.15
-        Item CAD-score threshold of "cad+ds".
-    n_rep : int, default 100
-        Resamples of the stability score (the paper's K = 100).
-    rng : None, int, SeedSequence or Generator, optional
-        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
-    n_jobs : int, optional
-        joblib workers (results do not depend on it).
-    progress : bool, default True
-        Show a progress bar.
-
-    Returns
-    -------
-    DataFrame
-        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
-        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
-        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
-        benchmarks.
-
-    References
-    ----------
-    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
-       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.1, Figure 2.
-
-    Examples
-    --------
-    >>> from benchkit.quality.steps import selection_sweep
-    >>> from benchkit import quality, simulate
-    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
-    ...                    progress=False)
-    >>> sw = selection_sweep(q, ratios=(0.35, 1.0), n_rep=10, rng=0, progress=False)
-    >>> sw[sw["benchmark"] == "mean"][["ratio", "tau", "stability", "ds"]].round(3)
-        ratio    tau  stability     ds
-    12   0.35  0.916      0.847  0.655
-    13   1.00  1.000      0.846  0.344
-    """
-    n_jobs = check_n_jobs(n_jobs)
-    check_choice("method", method, METHODS)
-    settings = [dict(method=method, ratio=float(r), cad_threshold=cad_threshold) for r in ratios]
-    return _with_mean(_run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress,
-                           desc="ratio sweep"), ["method", "ratio"])
-
-
-def ablation(result, *, ratio: float = 0.35, methods=("cad-threshold", "ds", "cad+ds"),
-             cad_threshold: float = 0.15, n_rep: int = 100, rng=None, n_jobs=None,
-             progress: bool = True) -> pd.DataFrame:
-    """Table 4: metric combinations for item selection at one ratio ("full" = all items).
-
-    Parameters
-    ----------
-    result : QualityResult
-        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
-    ratio : float, default 0.35
-        Share kept by the ranking strategies ("ds", "cad+ds"; the paper's 35%).
-    methods : sequence of str, default ("cad-threshold", "ds", "cad+ds")
-        Strategies compared (:func:`select_items`). Table 4's "CAD alone" is the threshold filter
-        "cad-threshold": every item whose CAD score exceeds ``cad_threshold``, whatever their share
-        (Sec. 5.4.2: "filtering by CAD alone (score > 0.15)").
-    cad_threshold : float, default 0.15
-        Item CAD-score threshold (Sec. 5.4.2).
-    n_rep : int, default 100
-        Resamples of the stability score (the paper's K = 100).
-    rng : None, int, SeedSequence or Generator, optional
-        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
-    n_jobs : int, optional
-        joblib workers (results do not depend on it).
-    progress : bool, default True
-        Show a progress bar.
-
-    Returns
-    -------
-    DataFrame
-        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
-        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
-        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
-        benchmarks.
-
-    Notes
-    -----
-    The "cad" strategy (top ``ratio`` by item CAD score) is not Table 4's row: item CAD scores
-    tie at 1 for most items (no inversion), so a top-35% cut would keep tied items in file order.
-
-    References
-    ----------
-    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
-       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.2, Table 4.
-
-    Examples
-    --------
-    >>> from benchkit.quality.steps import ablation
-    >>> from benchkit import quality, simulate
-    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
-    ...                    progress=False)
-    >>> t = ablation(q, n_rep=10, rng=0, progress=False)
-    >>> t[t["benchmark"] == "mean"][["method", "share", "tau", "stability", "ds"]].round(3)
-               method  share    tau  stability     ds
-    24  cad-threshold  0.833  0.945      0.859  0.376
-    25             ds  0.350  0.910      0.848  0.673
-    26         cad+ds  0.350  0.916      0.857  0.655
-    27           full  1.000  1.000      0.855  0.344
-    """
-    n_jobs = check_n_jobs(n_jobs)
-    settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
-    settings.append(dict(method="cad+ds", ratio=1.0, cad_threshold=cad_threshold))
-    out = _run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress, desc="ablation")
-    out.loc[(out["ratio"] == 1.0) & (out["method"] == "cad+ds"), "method"] = "full"
-    return _with_mean(out, ["method", "ratio"])
-
-
-def threshold_sensitivity(result, *, thresholds=(0.05, 0.10, 0.15, 0.20, 0.30, 0.40),
-                          n_rep: int = 100, rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
-    """Table 5: the subset of items with CAD score above each threshold.
-
-    With its retained share, tau, stability and DS: a higher threshold keeps fewer, more
-    consistent items (the paper settles on 0.15, keeping 84%).
-
-    Parameters
-    ----------
-    result : QualityResult
-        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
-    thresholds : sequence of float, default (0.05, 0.10, 0.15, 0.20, 0.30, 0.40)
-        Item CAD-score thresholds.
-    n_rep : int, default 100
-        Resamples of the stability score (the paper's K = 100).
-    rng : None, int, SeedSequence or Generator, optional
-        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
-    n_jobs : int, optional
-        joblib workers (results do not depend on it).
-    progress : bool, default True
-        Show a progress bar.
-
-    Returns
-    -------
-    DataFrame
-        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
-        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
-        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
-        benchmarks.
-
-    References
-    ----------
-    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
-       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.3, Table 5.
-
-    Examples
-    --------
-    >>> from benchkit.quality.steps import threshold_sensitivity
-    >>> from benchkit import quality, simulate
-    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
-    ...                    progress=False)
-    >>> t = threshold_sensitivity(q, thresholds=(0.15, 0.4), n_rep=10, rng=0, progress=False)
-    >>> t[t["benchmark"] == "mean"][["cad_threshold", "share", "tau", "stability"]].round(3)
-        cad_threshold  share    tau  stability
-    12           0.15  0.833  0.945      0.867
-    13           0.40  0.467  0.870      0.837
-    """
-    n_jobs = check_n_jobs(n_jobs)
-    settings = [dict(method="cad-threshold", cad_threshold=float(t)) for t in thresholds]
-    return _with_mean(_run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress,
-                           desc="thresholds"), ["method", "cad_threshold"])
-
-
-def baselines(result, *, ratio: float = 0.35, cad_threshold: float = 0.15, n_rep: int = 100,
-              rng=None, n_jobs=None, progress: bool = True) -> pd.DataFrame:
-    """Table 6: CAD+DS against the baseline selections, all at ``ratio``.
-
-    Baselines: high / low accuracy, medium difficulty, random and (where item text exists; length
-    in whitespace tokens) longest / shortest.
-
-    Parameters
-    ----------
-    result : QualityResult
-        A :func:`benchkit.quality.assess` result (its response matrices and families are used).
-    ratio : float, default 0.35
-        Selection ratio (the paper's 35%).
-    cad_threshold : float, default 0.15
-        Item CAD-score threshold of "cad+ds".
-    n_rep : int, default 100
-        Resamples of the stability score (the paper's K = 100).
-    rng : None, int, SeedSequence or Generator, optional
-        Root seed (:mod:`benchkit._random`): each (benchmark, setting) draws from its own child.
-    n_jobs : int, optional
-        joblib workers (results do not depend on it).
-    progress : bool, default True
-        Show a progress bar.
-
-    Returns
-    -------
-    DataFrame
-        One row per (benchmark, setting) with ``benchmark, domain``, the setting (``method``,
-        ``ratio``, ``cad_threshold``), ``n_items, share, tau, stability, ds`` and the selected
-        ``items``; plus the rows of ``benchmark == "mean"`` (domain "all"), averaged over
-        benchmarks.
-
-    References
-    ----------
-    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
-       of LLM Benchmarks." arXiv:2601.03986, 2026. Sec. 5.4.4, Table 6.
-
-    Examples
-    --------
-    >>> from benchkit.quality.steps import baselines
-    >>> from benchkit import quality, simulate
-    >>> q = quality.assess(simulate.load_sample("suite"), family_by="family", n_resamples=0,
-    ...                    progress=False)
-    >>> t = baselines(q, n_rep=10, rng=0, progress=False)
-    >>> t[t["benchmark"] == "mean"][["method", "tau", "stability", "ds"]].round(3)
-               method    tau  stability     ds
-    30  high-accuracy  0.792      0.762  0.210
-    31   low-accuracy  0.844      0.747  0.629
-    32         medium  0.888      0.777  0.494
-    33         random  0.876      0.782  0.353
-    34         cad+ds  0.916      0.845  0.655
-    """
-    n_jobs = check_n_jobs(n_jobs)
-    methods = ("high-accuracy", "low-accuracy", "medium", "random", "longest", "shortest", "cad+ds")
-    settings = [dict(method=m, ratio=ratio, cad_threshold=cad_threshold) for m in methods]
-    return _with_mean(_run(result, settings, n_rep=n_rep, rng=rng, n_jobs=n_jobs, progress=progress,
-                           desc="baselines"), ["method", "ratio"])
-
 
 @result
 class SelectiveResult:
@@ -840,130 +545,3 @@ def held_out(result, held_out_models, **kwargs) -> SelectiveResult:
     if len(list(held_out_models)) == 0:
         raise BenchkitValueError("held_out_models must name at least one model")
     return selective_scores(result, held_out_models=held_out_models, **kwargs)
-
-
-# ---------------------------------------------------------------------------- lambda (App. B)
-
-def cad_mapping(*, lam: float = 12.0, rates=(0.0, 0.01, 0.02, 0.03, 0.05, 0.08, 0.10, 0.15, 0.20,
-                                              0.25, 0.30, 0.40, 0.50)) -> pd.DataFrame:
-    """Table 10: raw inversion rate -> CAD score ``exp(-lam * rate)`` and its App. B level.
-
-    Parameters
-    ----------
-    lam : float, default 12.0
-        The CAD scaling lambda (the paper's).
-    rates : sequence of float, default (0, 0.01, ..., 0.50)
-        Raw inversion rates in [0, 1]; the default lists the 13 rates of Table 10 (0, 0.01,
-        0.02, 0.03, 0.05, 0.08, 0.10, 0.15, 0.20, 0.25, 0.30, 0.40, 0.50).
-
-    Returns
-    -------
-    DataFrame
-        One row per rate: ``raw_cad``, ``score`` and ``level`` (excellent, good, acceptable,
-        concerning, poor).
-
-    References
-    ----------
-    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
-       of LLM Benchmarks." arXiv:2601.03986, 2026. App. B, Table 10.
-
-    Examples
-    --------
-    >>> from benchkit.quality.steps import cad_mapping
-    >>> cad_mapping(rates=(0.0, 0.05, 0.2)).round(3)
-       raw_cad  score       level
-    0     0.00  1.000   excellent
-    1     0.05  0.549        good
-    2     0.20  0.091  concerning
-    """
-    lam = check_float("lam", lam, min=0.0, min_inclusive=False)
-    r = check_array("rates", rates, ndim=1, dtype="float")
-    return pd.DataFrame({"raw_cad": r, "score": np.exp(-lam * r),
-                         "level": [band("raw_cad", v) for v in r]})
-
-
-def lambda_analysis(raw_rates, *, lams=(4.0, 6.0, 8.0, 10.0, 12.0, 15.0, 20.0),
-                    median_range=(0.15, 0.35), excellent=(0.03, 0.65), poor=(0.25, 0.10),
-                    range_quantiles=(0.1, 0.9), target_spread=0.5,
-                    criterion_weights=(0.30, 0.25, 0.20, 0.15, 0.10)) -> pd.DataFrame:
-    """Table 9: App. B's five criteria for candidate lambdas on observed raw inversion rates.
-
-    Columns ``median`` (1 if the median rate maps into ``median_range``, else 0), ``separation``,
-    ``excellent`` (share of rates < 0.03 scoring > 0.65; 1 if there is none), ``poor`` (share of
-    rates > 0.25 scoring < 0.10; 1 if none), ``range`` and the weighted ``total``.
-
-    Parameters
-    ----------
-    raw_rates : array_like
-        Observed raw inversion rates (e.g. ``result.table["raw_cad"]``).
-    lams : sequence of float, default (4, 6, 8, 10, 12, 15, 20)
-        Candidate lambdas.
-    median_range : (float, float), default (0.15, 0.35)
-        Range the median rate's score should fall in (criterion 1).
-    excellent : (float, float), default (0.03, 0.65)
-        Rates below the first value should score above the second (criterion 3).
-    poor : (float, float), default (0.25, 0.10)
-        Rates above the first value should score below the second (criterion 4).
-    range_quantiles : (float, float), default (0.1, 0.9)
-        Quantiles of the mapped scores whose spread is the dynamic range (criterion 5).
-    target_spread : float, default 0.5
-        Spread that earns the full range criterion.
-    criterion_weights : sequence of 5 floats, default (0.30, 0.25, 0.20, 0.15, 0.10)
-        Weights of the five criteria (the paper's).
-
-    Returns
-    -------
-    DataFrame
-        One row per lambda: ``lam``, ``median_score`` and the criteria above with ``total``.
-
-    Notes
-    -----
-    App. B names the criteria and weights but not their formulas; readings: *separation* is the
-    mean over adjacent App. B quality levels present of the gap between their mean mapped scores,
-    divided by the largest possible gap for that pair (``exp(-lam lo_k) - exp(-lam hi_{k+1})``
-    with the level bounds, capped at 1); *range* is ``min(1, (q90 - q10 of mapped scores) /
-    target_spread)``. The median criterion is all-or-nothing, which reproduces the paper's total
-    for lambda = 12 (0.68 = 0.25*0.93 + 0.20 + 0.15 + 0.10 with median 0).
-
-    References
-    ----------
-    .. [1] Qian, Q., Huang, C., Xu, J., Lv, C., Wu, M. et al. "Benchmark²: Systematic Evaluation
-       of LLM Benchmarks." arXiv:2601.03986, 2026. App. B, Table 9.
-
-    Examples
-    --------
-    >>> from benchkit.quality.steps import lambda_analysis
-    >>> t = lambda_analysis([0.02, 0.05, 0.1, 0.2, 0.3], lams=(8.0, 12.0))
-    >>> t[["lam", "median", "separation", "total"]].round(3)
-        lam  median  separation  total
-    0   8.0     0.0       0.460  0.565
-    1  12.0     1.0       0.466  0.867
-    """
-    r = check_array("raw_rates", raw_rates, ndim=1, dtype="float", min_size=1)
-    w = check_array("criterion_weights", criterion_weights, ndim=1, dtype="float", shape=(5,))
-    bounds = [0.0] + [ub for ub, _ in RAW_CAD_LEVELS]
-    level = np.searchsorted(np.array([ub for ub, _ in RAW_CAD_LEVELS]), r, side="right")
-    rows = []
-    for lam in lams:
-        lam = check_float("lams", lam, min=0.0, min_inclusive=False)
-        s = np.exp(-lam * r)
-        med = 1.0 if median_range[0] <= np.exp(-lam * np.median(r)) <= median_range[1] else 0.0
-        present = sorted(set(level.tolist()))
-        gaps = []
-        for a, b in zip(present, present[1:]):
-            hi_b = min(bounds[b + 1], 1.0)
-            possible = np.exp(-lam * bounds[a]) - np.exp(-lam * hi_b)
-            gap = s[level == a].mean() - s[level == b].mean()
-            gaps.append(min(1.0, max(0.0, gap / possible)) if possible > 0 else 0.0)
-        sep = float(np.mean(gaps)) if gaps else 0.0
-        ex = r < excellent[0]
-        exc = float(np.mean(s[ex] > excellent[1])) if ex.any() else 1.0
-        pr = r > poor[0]
-        po = float(np.mean(s[pr] < poor[1])) if pr.any() else 1.0
-        q = np.quantile(s, range_quantiles)
-        rng_c = float(min(1.0, (q[1] - q[0]) / target_spread))
-        crit = np.array([med, sep, exc, po, rng_c])
-        rows.append(dict(lam=lam, median_score=float(np.exp(-lam * np.median(r))), median=med,
-                         separation=sep, excellent=exc, poor=po, range=rng_c,
-                         total=float(crit @ w)))
-    return pd.DataFrame(rows)

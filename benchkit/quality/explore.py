@@ -24,13 +24,13 @@ from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import check_choice
 from benchkit._validation import check_float
+from benchkit.quality._ablation import selection_sweep
 from benchkit.quality._metrics import band
 from benchkit.quality._selection import METHODS
 from benchkit.quality._selection import _benchmark_inputs
 from benchkit.quality._selection import _complete
 from benchkit.quality._selection import _lengths
 from benchkit.quality._selection import select_items
-from benchkit.quality._selection import selection_sweep
 from benchkit.quality._selection import subset_metrics
 
 __all__ = ["metrics_view", "kendall_view", "family_view", "SelectionView", "selection_view",

@@ -24,13 +24,13 @@ from benchkit.quality._bootstrap import BootstrapInput
 from benchkit.quality._bootstrap import bootstrap_replicates
 from benchkit.quality._bootstrap import item_pools
 from benchkit.quality._bootstrap import jackknife
+from benchkit.quality._cad import CADResult
+from benchkit.quality._cad import cad
 from benchkit.quality._families import Families
 from benchkit.quality._families import families_from_models
-from benchkit.quality._metrics import CADResult
 from benchkit.quality._metrics import _cbrc_from_tau
 from benchkit.quality._metrics import band
 from benchkit.quality._metrics import bqs
-from benchkit.quality._metrics import cad
 from benchkit.quality._metrics import ds
 from benchkit.quality._metrics import kendall_matrix
 from benchkit.response_set import ResponseSet

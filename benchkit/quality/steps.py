@@ -12,13 +12,19 @@
   (Table 2), :func:`held_out` (Table 3), :func:`lambda_analysis` and :func:`cad_mapping`
   (Tables 9-10).
 """
+from benchkit.quality._ablation import ablation
+from benchkit.quality._ablation import baselines
+from benchkit.quality._ablation import selection_sweep
+from benchkit.quality._ablation import threshold_sensitivity
+from benchkit.quality._cad import CADResult
+from benchkit.quality._cad import cad
+from benchkit.quality._cad import cad_score
 from benchkit.quality._families import Families
 from benchkit.quality._families import families_from_models
-from benchkit.quality._metrics import CADResult
+from benchkit.quality._lambda import cad_mapping
+from benchkit.quality._lambda import lambda_analysis
 from benchkit.quality._metrics import band
 from benchkit.quality._metrics import bqs
-from benchkit.quality._metrics import cad
-from benchkit.quality._metrics import cad_score
 from benchkit.quality._metrics import cbrc
 from benchkit.quality._metrics import cbrc_all
 from benchkit.quality._metrics import ds
@@ -26,17 +32,11 @@ from benchkit.quality._metrics import ds_contributions
 from benchkit.quality._metrics import kendall_matrix
 from benchkit.quality._metrics import stability
 from benchkit.quality._selection import SelectiveResult
-from benchkit.quality._selection import ablation
-from benchkit.quality._selection import baselines
-from benchkit.quality._selection import cad_mapping
 from benchkit.quality._selection import held_out
 from benchkit.quality._selection import item_criteria
-from benchkit.quality._selection import lambda_analysis
 from benchkit.quality._selection import select_items
-from benchkit.quality._selection import selection_sweep
 from benchkit.quality._selection import selective_scores
 from benchkit.quality._selection import subset_metrics
-from benchkit.quality._selection import threshold_sensitivity
 
 __all__ = [
     "CADResult",
