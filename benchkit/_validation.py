@@ -108,6 +108,14 @@ class BenchkitWarning(UserWarning):
     """
 
 
+class UntrustedIntervalWarning(BenchkitWarning):
+    """Some bootstrap intervals cannot be trusted (each one's reason is in the result's diagnostics).
+
+    A category of its own, so that a caller that does not use the intervals (the cross-method
+    audit) can set it aside by category instead of by message.
+    """
+
+
 def describe(value: Any, limit: int = 60) -> str:
     """A short, quoted representation of ``value`` for error messages."""
     if isinstance(value, np.generic):

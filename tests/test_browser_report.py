@@ -34,10 +34,10 @@ def _quietly(fn, *args, **kwargs):
     # test_quality_intervals.py); this module tests the report in a browser, not the intervals
     import warnings
 
-    from benchkit._validation import BenchkitWarning
+    from benchkit._validation import UntrustedIntervalWarning
 
     with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", r"\d+ bootstrap interval\(s\) cannot be trusted", BenchkitWarning)
+        warnings.simplefilter("ignore", UntrustedIntervalWarning)
         return fn(*args, **kwargs)
 
 

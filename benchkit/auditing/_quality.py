@@ -1,18 +1,18 @@
 """Benchmark² in the audit: :func:`benchkit.quality.assess` -> per-item verdict (CAD, near-duplicates)."""
 from __future__ import annotations
 
-import re
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from benchkit._validation import BenchkitWarning
+from benchkit._validation import UntrustedIntervalWarning
 from benchkit.auditing._verdict import Context
 from benchkit.auditing._verdict import NotRun
 from benchkit.auditing._verdict import Verdict
 from benchkit.auditing._verdict import empty_reasons
 from benchkit.auditing._verdict import family_members
+from benchkit.quality.responses import untrusted_intervals
 
 #: Item CAD score ``exp(-lambda * inversion rate)`` at or below which an item is rank-inconsistent:
 #: the threshold of Benchmark²'s selective construction (Sec. 5.4, Table 5: keep items above 0.15).
@@ -22,7 +22,6 @@ CAD_THRESHOLD = 0.15
 DUPLICATE_SHARE = 0.5
 _MIN_SHARED_MODELS = 10
 _MAX_PAIRS = 40_000_000  # items x items correlations computed for one benchmark pair
-_UNTRUSTED = re.compile(r"(\d+) bootstrap interval\(s\) cannot be trusted")
 
 
 def _family_options(rs, families) -> dict:
@@ -64,18 +63,12 @@ def run_quality(rs, ctx: Context) -> Verdict:
     opts = ctx.kwargs("quality", **fam, align="pairwise", n_resamples=ctx.n_resamples,
                       rng=ctx.seeds.get("quality"), n_jobs=ctx.n_jobs, progress=False)
     # The item verdicts below use item CAD and near-copies, not Benchmark²'s bootstrap intervals:
-    # the warning naming untrusted intervals (short audits resample little) goes into the note,
-    # where AuditResult.applicability shows it, instead of a warning about numbers the audit
-    # does not use. Every other warning passes through.
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    # their warning (short audits resample little) is set aside by category and its count goes
+    # into the note, where AuditResult.applicability shows it. Every other warning passes through.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UntrustedIntervalWarning)
         res = assess(data, **opts)
-    untrusted = []
-    for w in caught:
-        if issubclass(w.category, BenchkitWarning) and _UNTRUSTED.match(str(w.message)):
-            untrusted.append(_UNTRUSTED.match(str(w.message)).group(1))
-        else:
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    n_untrusted = int(untrusted_intervals(res.interval_diagnostics).sum())
     n_fam = {b: sum(1 for m in f.members if len(m) >= 2) for b, f in res.families.items()}
     if n_bench < 2 and not any(n_fam.values()):
         raise NotRun("one benchmark only and no family with two or more models of distinct known sizes "
@@ -97,8 +90,8 @@ def run_quality(rs, ctx: Context) -> Verdict:
                                f"(item CAD {np.exp(-lam * rate[j]):.3f} <= {CAD_THRESHOLD})")
         flag[rows[bad]] = True
     notes = [f"CAD families per benchmark: {', '.join(f'{b} {k}' for b, k in n_fam.items())}"]
-    if untrusted:
-        notes.append(f"{untrusted[0]} of Benchmark²'s bootstrap intervals cannot be trusted (not used "
+    if n_untrusted:
+        notes.append(f"{n_untrusted} of Benchmark²'s bootstrap intervals cannot be trusted (not used "
                      "by the item verdicts; see results['quality'].intervals_frame())")
     names = list(res.matrices)
     pairs = []

@@ -14,7 +14,7 @@ from benchkit._random import seed_sequence
 from benchkit._results import result
 from benchkit._validation import BenchkitTypeError
 from benchkit._validation import BenchkitValueError
-from benchkit._validation import BenchkitWarning
+from benchkit._validation import UntrustedIntervalWarning
 from benchkit._validation import check_choice
 from benchkit._validation import check_float
 from benchkit._validation import check_int
@@ -510,6 +510,11 @@ def assess(data, *, domains=None, families=None, by: str = "benchmark",
                          rng_entropy=root.entropy)
 
 
+def untrusted_intervals(diagnostics: pd.DataFrame) -> np.ndarray:
+    """Which rows of :attr:`QualityResult.interval_diagnostics` hold an interval that cannot be trusted."""
+    return (diagnostics["reason"].notna() & diagnostics["estimate"].notna()).to_numpy()
+
+
 def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_models, omit,
                n_resamples, interval_method, confidence_level, rng, n_jobs, progress):
     """Bootstrap replicates, Table 14's bounds (written into ``table``) and their diagnostics."""
@@ -548,11 +553,12 @@ def _intervals(mats, names, keep, cads, codes, tau, table, *, eps, lam, w, min_m
         f.insert(0, "benchmark", names)
         rows.append(f)
     diag = pd.concat(rows, ignore_index=True)
-    bad = diag[diag["reason"].notna() & diag["estimate"].notna()]
+    bad = diag[untrusted_intervals(diag)]
     if len(bad):
         listed = "; ".join(f"{r.benchmark} {r.metric}: {r.reason}" for r in bad.head(8).itertuples())
         more = f" (and {len(bad) - 8} more)" if len(bad) > 8 else ""
         warnings.warn(f"{len(bad)} bootstrap interval(s) cannot be trusted: {listed}{more}; see "
-                      "QualityResult.intervals_frame() (columns bias, z0, inside, reason)", BenchkitWarning,
+                      "QualityResult.intervals_frame() (columns bias, z0, inside, reason)",
+                      UntrustedIntervalWarning,
                       stacklevel=3)
     return reps, diag, pools
