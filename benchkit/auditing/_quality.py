@@ -12,7 +12,6 @@ from benchkit.auditing._verdict import NotRun
 from benchkit.auditing._verdict import Verdict
 from benchkit.auditing._verdict import empty_reasons
 from benchkit.auditing._verdict import family_members
-from benchkit.quality.responses import untrusted_intervals
 
 #: Item CAD score ``exp(-lambda * inversion rate)`` at or below which an item is rank-inconsistent:
 #: the threshold of Benchmark²'s selective construction (Sec. 5.4, Table 5: keep items above 0.15).
@@ -52,6 +51,7 @@ def _twins(A: np.ndarray, B: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
 def run_quality(rs, ctx: Context) -> Verdict:
     """Score: the item's within-family inversion rate (CAD); flag: item CAD <= 0.15 or a near-copy."""
     from benchkit.quality import assess
+    from benchkit.quality.responses import untrusted_intervals
 
     if rs.n_models < 2:
         raise NotRun(f"too few models: {rs.n_models} (Benchmark² compares models)")
