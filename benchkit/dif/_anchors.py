@@ -250,7 +250,7 @@ class FoldAnchors:
 
 def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: int = 3,
            n_strata: int = 4, ridge: float = 1.0, n_iter: int = 5, refit: bool = True,
-           rng: Any = None) -> FoldAnchors:
+           standardized: tuple | None = None, rng: Any = None) -> FoldAnchors:
     r"""Three-round anchor purification in one owner half (App. C.5).
 
     Parameters
@@ -276,6 +276,9 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
         Power iterations of the randomized SVD (Table C.8).
     refit : bool
         Step 4's final refit on :math:`\mathcal S^{(3)}` (the stored signatures).
+    standardized : tuple, optional
+        ``benchkit.irt.standardize(Y)``'s ``(X, p_hat, s)`` when the caller already has it (the
+        anchor-fraction refits of an audit reuse their half's); computed here otherwise.
     rng : None, int, SeedSequence or Generator
         Seeds the randomized SVDs (one child per round).
 
@@ -313,18 +316,34 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     >>> bool((fa2.weights == fa.weights).all())
     True
     """
+    rounds = check_int("rounds", rounds, min=1)
+    return _finish(_purify_rounds(Y, family, source, K=K, anchor_fraction=anchor_fraction,
+                                  rounds=rounds, n_strata=n_strata, ridge=ridge, n_iter=n_iter,
+                                  refit=refit, standardized=standardized, rng=rng))
+
+
+def _purify_rounds(Y, family, source, *, K, anchor_fraction, rounds, n_strata, ridge, n_iter,
+                   refit, standardized, rng):
+    """:func:`purify`'s work one round at a time: a generator that pauses after every round but
+    the last and returns the :class:`FoldAnchors` (step 4's refit joins the last round).
+
+    The audit's anchor-fraction refits interleave their rounds on two threads
+    (:mod:`benchkit.dif._sensitivity`); each round is computed exactly as in :func:`purify`.
+    """
     from benchkit.dif._residual import fit_residual_spectral
     from benchkit.irt._spectral import fit_spectral
     from benchkit.irt._spectral import standardize
 
-    rounds = check_int("rounds", rounds, min=1)
     n_items = Y.shape[0]
     root = seed_sequence(rng)
     seeds = spawn(root, rounds + 1)
     S = np.ones(n_items, dtype=bool)
     sel, rD = [], []
-    st = standardize(Y)  # Eq. 12-13 use every item of the half: one standardization for all rounds
+    # Eq. 12-13 use every item of the half: one standardization for all rounds
+    st = standardize(Y) if standardized is None else standardized
     for t in range(rounds):
+        if t:
+            yield
         sp = fit_spectral(Y, K, rows=np.flatnonzero(S), n_iter=n_iter, standardized=st,
                           rng=seeds[t])
         fit = fit_residual_spectral(Y, family, sp, ridge=ridge)
@@ -341,3 +360,12 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
     return FoldAnchors(K=int(sp.K), selected=np.array(sel), cells=cells, weights=w, jaccard=jac,
                        b=fit.b, delta=fit.delta, D=fit.D, round_D=np.array(rD),
                        families=fit.families, rng_entropy=root.entropy)
+
+
+def _finish(steps):
+    """Run a generator such as :func:`_purify_rounds` to its end and return its value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value

@@ -23,6 +23,7 @@ from benchkit.dif._ranking import FoldTargets
 from benchkit.irt._spectral import K_GRID
 from benchkit.irt._spectral import _one_blas_thread
 from benchkit.irt._spectral import select_dimension
+from benchkit.irt._spectral import standardize
 
 __all__ = ["CrossFit", "cross_fit"]
 
@@ -89,9 +90,9 @@ def _codes(values) -> np.ndarray:
     return pd.factorize(np.asarray(values, dtype=object))[0].astype(np.int64)
 
 
-def _fit_half(Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibration_fraction,
-              ridge_theta, n_iter, anchor_fraction, rounds, ridge, sel_seed, purify_seed):
-    """K selection (unless ``K_h`` is given) and anchor purification in one owner half.
+def _fit_half(h, Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibration_fraction,
+              ridge_theta, n_iter, anchor_fraction, rounds, ridge, sel_seed, purify_seed, on_half_done):
+    """K selection (unless ``K_h`` is given) and anchor purification in owner half ``h``.
 
     Runs on one BLAS thread: OpenBLAS splits its sums by thread count (results differ by ~1e-13
     between 1 and 2 threads), so pinning it keeps the result the same however the halves run.
@@ -105,15 +106,19 @@ def _fit_half(Yh, fam_h, own_h, source, K_h, grid, validation_fraction, calibrat
             K_h = sel.K_star
         else:
             sel = None
-        return sel, K_h, purify(Yh, fam_h, source, K=K_h, anchor_fraction=anchor_fraction,
-                                rounds=rounds, ridge=ridge, n_iter=n_iter, rng=purify_seed)
+        st = standardize(Yh)
+        anchors = purify(Yh, fam_h, source, K=K_h, anchor_fraction=anchor_fraction, rounds=rounds,
+                         ridge=ridge, n_iter=n_iter, standardized=st, rng=purify_seed)
+        if on_half_done is not None:
+            on_half_done(h, Yh, fam_h, K_h, st)
+        return sel, K_h, anchors
 
 
 def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int] | None = None,
               anchor_fraction: float = 0.5, grid: Sequence[int] = K_GRID, rounds: int = 3,
               ridge: float = 1.0, n_iter: int = 5, validation_fraction: float = 0.25,
               calibration_fraction: float = 0.5, ridge_theta: float = 1.0, rng: Any = None,
-              n_jobs: Any = None, progress=None) -> CrossFit:
+              n_jobs: Any = None, progress=None, on_half_done=None) -> CrossFit:
     """Run both cross-fitting directions on a population.
 
     ``K=None`` selects K in each half (App. C.3); a pair ``(K_0, K_1)`` freezes it (App. D.2).
@@ -158,6 +163,12 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
         internal threads (results are identical for any value).
     progress : tqdm bar, optional
         Advanced once per half.
+    on_half_done : callable, optional
+        Called from the half's thread as soon as half ``h`` is purified, as
+        ``on_half_done(h, Y_h, family_h, K_h, standardized)`` (the half's responses and family
+        labels, its K and ``benchkit.irt.standardize(Y_h)``);
+        :func:`benchkit.dif.steps.run_audit` starts the half's anchor-fraction refits from it
+        while the other half is still being fitted.
 
     Returns
     -------
@@ -199,10 +210,10 @@ def cross_fit(Y: np.ndarray, population: Population, source, *, K: Sequence[int]
             raise BenchkitValueError(f"owner half {h} holds a single family "
                                      f"({np.unique(fam_h.astype(str))}); residual family DIF "
                                      "needs at least two families per half")
-        tasks.append((np.ascontiguousarray(Y[:, cols]), fam_h, own_all[cols], source,
+        tasks.append((h, np.ascontiguousarray(Y[:, cols]), fam_h, own_all[cols], source,
                       None if K is None else int(K[h]), grid, validation_fraction,
                       calibration_fraction, ridge_theta, n_iter, anchor_fraction, rounds, ridge,
-                      seeds[2 * h], seeds[2 * h + 1]))
+                      seeds[2 * h], seeds[2 * h + 1], on_half_done))
     with _one_blas_thread():  # threads share the BLAS setting: pin it around the whole map
         halves = thread_map(_fit_half, tasks)
     if progress is not None:

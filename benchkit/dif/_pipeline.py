@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 
 from benchkit._parallel import check_n_jobs
-from benchkit._parallel import thread_map
 from benchkit._random import seed_sequence
 from benchkit._random import spawn
 from benchkit._results import result
@@ -40,11 +39,11 @@ from benchkit.dif._ranking import observed_ranking
 from benchkit.dif._ranking import pair_set
 from benchkit.dif._replication import Replication
 from benchkit.dif._replication import replicate_signatures
+from benchkit.dif._sensitivity import AlphaRefits
 from benchkit.dif._sources import source_decomposition
 from benchkit.dif._sources import source_effects
 from benchkit.irt._spectral import K_GRID
 from benchkit.irt._spectral import _binary
-from benchkit.irt._spectral import _one_blas_thread
 
 __all__ = ["RankingAudit", "compare_family_shifts", "run_audit"]
 
@@ -108,9 +107,9 @@ class RankingAudit:
     source : ndarray (items,)
         The native source of every item (``"all"`` when none was given).
     timings : dict
-        Seconds per stage. The anchor-fraction refits start right after the cross-fit and run on
-        internal threads alongside the ranking, controls and bootstraps: their stage's time is the
-        wait for them that remains.
+        Seconds per stage. Each half's anchor-fraction refits start as soon as the cross-fit has
+        purified that half and run on internal threads beside the rest of the cross-fit and the
+        ranking, controls and bootstraps: their stage's time is what remains of them.
     peak_memory : dict
         Peak traced bytes per stage, filled only when :mod:`tracemalloc` is tracing (the
         benchmark does so; numpy reports its buffers to tracemalloc).
@@ -252,44 +251,6 @@ class RankingAudit:
         return pd.concat(rows, ignore_index=True)
 
 
-def _alpha_refit(Yh, fam_h, source, K, anchor_fraction, rng):
-    """One anchor-fraction sensitivity refit (Table 5) on one BLAS thread (see ``_fit_half``)."""
-    with _one_blas_thread():
-        return purify(Yh, fam_h, source, K=K, anchor_fraction=anchor_fraction, refit=False, rng=rng)
-
-
-class _AlphaRefits:
-    """The anchor-fraction refits (Table 5), started in the background.
-
-    They need only the owner halves and the cross-fit's K, so they run on internal threads
-    (:func:`benchkit._parallel.thread_map`, a fixed set of deterministic tasks) while the resampling
-    stages run in the calling thread. BLAS stays pinned to one thread until :meth:`close` (threads
-    share the setting; no stage's result depends on it), so each refit is bit-identical to a
-    serial one.
-    """
-
-    def __init__(self, tasks):
-        from concurrent.futures import ThreadPoolExecutor
-
-        self._pin = _one_blas_thread()  # applied now; restored by close()
-        self._pool = ThreadPoolExecutor(1, thread_name_prefix="benchkit-alpha-refits")
-        self._future = self._pool.submit(thread_map, _alpha_refit, tasks)
-        self._open = True
-
-    def result(self) -> list:
-        try:
-            return self._future.result()
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        """Wait for the refits (without raising their error) and restore BLAS."""
-        if self._open:
-            self._open = False
-            self._pool.shutdown(wait=True)
-            self._pin.restore_original_limits()
-
-
 def _check_families(pop: Population) -> None:
     if len(pop.families) < 2:
         raise BenchkitValueError(
@@ -375,7 +336,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         Workers of the resampling stages; results are identical for any value. The two owner
         halves of the cross-fit and the anchor-fraction refits are fixed deterministic tasks: they
         run on benchkit's internal threads whatever ``n_jobs`` is (as the numba kernels use every
-        core); the refits overlap the resampling stages.
+        core); each half's refits start when its cross-fit ends and overlap the other half and the
+        resampling stages, which keep the remaining cores (one of two).
     progress : bool, default True
         A progress bar per stage.
 
@@ -407,6 +369,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
     >>> again.to_frame().equals(audit.to_frame())
     True
     """
+    import numba
+
     n_jobs = check_n_jobs(n_jobs)
     Yb = np.ascontiguousarray(_binary("Y", Y))
     n_items, M = Yb.shape
@@ -444,7 +408,7 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         if bar is not None:
             bar.update(1)
 
-    refits = None
+    refits = main_threads = None
     try:
         stage("population")
         acc = Yb.mean(0)
@@ -454,15 +418,13 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         _check_families(pop)
         done("population")
         stage("cross-fit (K selection, 3 purification rounds, both folds)")
+        refits = AlphaRefits(src, sensitivity_fractions, spawn(seeds[4], 2 * len(sensitivity_fractions)))
         cf = cross_fit(Yb, pop, src, K=K, anchor_fraction=anchor_fraction, grid=grid, rng=seeds[0],
-                       n_jobs=n_jobs)
+                       n_jobs=n_jobs, on_half_done=refits.half_done)
         done("cross-fit (K selection, 3 purification rounds, both folds)")
         fam_all = pop.table["family"].to_numpy(object)
-        sseeds = spawn(seeds[4], 2 * len(sensitivity_fractions))
-        halves = [(np.ascontiguousarray(Yb[:, cols]), fam_all[cols])
-                  for cols in (pop.half_models(0), pop.half_models(1))]
-        refits = _AlphaRefits([(*halves[h], src, cf.K[h], a, sseeds[2 * k + h])
-                               for k, a in enumerate(sensitivity_fractions) for h in (0, 1)])
+        main_threads = numba.get_num_threads()
+        numba.set_num_threads(refits.main_threads)  # the refit workers hold the other cores
         stage("ranking")
         folds = list(cf.folds)
         pairs = [pair_set(f, max_gap=max(thresholds)) for f in folds]
@@ -497,7 +459,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         stage("anchor-fraction sensitivity")
         sens = [{"alpha": anchor_fraction, "mean_tau_b": ranking.mean_tau_b,
                  "rate": ranking.rate[thresholds.index(epsilon)]}]
-        alpha_fits = refits.result()  # started after the cross-fit (the stage's time is the wait)
+        numba.set_num_threads(main_threads)
+        alpha_fits = refits.result()  # queued by the cross-fit (the stage's time is what remains)
         for k, a in enumerate(sensitivity_fractions):
             sub = [FoldTargets(models=f0.models, owner=f0.owner, family=f0.family, Y=f0.Y,
                                weights=fa.weights, cells=fa.cells)
@@ -517,6 +480,8 @@ def run_audit(Y, model_ids, *, source=None, item_ids=None, owners=None,
         dec = pd.concat(dec, ignore_index=True)
         done("source attribution")
     finally:
+        if main_threads is not None:
+            numba.set_num_threads(main_threads)
         if refits is not None:
             refits.close()
         if bar is not None:

@@ -267,6 +267,22 @@ def _greedy_halves(owner_of: np.ndarray, fam_of: np.ndarray, acc: np.ndarray,
     return half
 
 
+def _owner_family_groups(rows: np.ndarray, ids, fam, own) -> list[np.ndarray]:
+    """``rows`` grouped by (owner, family), groups in sorted (owner, family) order, each in id order.
+
+    Rows whose owner or family is missing form no group (as in a pandas ``groupby``).
+    """
+    rows = [int(i) for i in rows if not (pd.isna(own[i]) or pd.isna(fam[i]))]
+    rows.sort(key=lambda i: (own[i], fam[i], ids[i]))
+    groups: list[list[int]] = []
+    for i in rows:
+        if groups and own[groups[-1][0]] == own[i] and fam[groups[-1][0]] == fam[i]:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return [np.array(g, dtype=np.int64) for g in groups]
+
+
 def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str] | None = None,
                      families: Mapping[str, str] = PAPER_FAMILIES, owner_cap: int = 5,
                      min_family_size: int = 20, representative: str = "median",
@@ -373,11 +389,8 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
     # owner cap (population seed; candidates in sorted id order so the draw is order-free)
     root = seed_sequence(rng)
     gen = generator(root)
-    keep = status == "retained"
-    frame = pd.DataFrame({"i": np.arange(ids.size), "id": ids, "fam": fam, "own": own})[keep]
-    for (_, _), grp in sorted(frame.groupby(["own", "fam"]), key=lambda kv: kv[0]):
-        if len(grp) > owner_cap:
-            cand = grp.sort_values("id")["i"].to_numpy()
+    for cand in _owner_family_groups(np.flatnonzero(status == "retained"), ids, fam, own):
+        if cand.size > owner_cap:
             chosen = set(gen.choice(cand, size=owner_cap, replace=False).tolist())
             for i in cand:
                 if i not in chosen:
@@ -399,15 +412,12 @@ def build_population(model_ids: Sequence[str], accuracy, *, owners: Sequence[str
         fc = np.array([codes[f] for f in fam[keep]], dtype=np.int64)
         hmap = _greedy_halves(own[keep], fc, acc[keep], len(kept_fams))
         half[keep] = [hmap[str(o)] for o in own[keep]]
-        frame = pd.DataFrame({"i": np.flatnonzero(keep), "id": ids[keep], "fam": fam[keep],
-                              "own": own[keep], "acc": acc[keep]})
-        for _, grp in frame.groupby(["own", "fam"]):
-            g = grp.sort_values("id")
+        for g in _owner_family_groups(np.flatnonzero(keep), ids, fam, own):
             if representative == "lexicographic":
-                pick = g["i"].iloc[0]
+                pick = g[0]
             else:
-                dist = np.abs(g["acc"].to_numpy() - np.median(g["acc"].to_numpy()))
-                pick = g["i"].to_numpy()[int(np.argmin(dist))]  # first (smallest id) among ties
+                dist = np.abs(acc[g] - np.median(acc[g]))
+                pick = g[int(np.argmin(dist))]  # first (smallest id) among ties
             rep[pick] = True
     table = pd.DataFrame({"model": ids, "family": fam, "owner": own, "accuracy": acc,
                           "n_matches": nm, "status": status, "half": half,
