@@ -316,10 +316,33 @@ def factor_offsets(L, theta, s, clip):
     return np.clip(o, -clip, clip)
 
 
-def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
+def pack_cells(Y, ptr, items):
+    """Twin of ``benchkit._kernels.dif.pack_cells``: Python ints as bit sets, cell by cell."""
+    words, woff = [], [0]
+    for c in range(len(ptr) - 1):
+        idx = items[ptr[c]:ptr[c + 1]]
+        for w in range(0, idx.size, 64):
+            words.append([sum(int(Y[i, m]) << t for t, i in enumerate(idx[w:w + 64]))
+                          for m in range(Y.shape[1])])
+        woff.append(len(words))
+    return np.array(words, dtype=np.uint64).reshape(len(words), Y.shape[1]), np.array(woff)
+
+
+def unpack_cells(bits, woff, ptr, items, n_items):
+    """The 0/1 (items x models) block back from :func:`pack_cells`'s words."""
+    Y = np.zeros((n_items, bits.shape[1]), dtype=np.uint8)
+    for c in range(len(ptr) - 1):
+        for t, i in enumerate(items[ptr[c]:ptr[c + 1]]):
+            Y[i] = (bits[woff[c] + t // 64] >> np.uint64(t % 64)) & np.uint64(1)
+    return Y
+
+
+def matched_scores(keys, cellv, ptr, items, k_c, w_c, bits, woff):
     """Twin of ``benchkit._kernels.dif.matched_scores``: commit e599a3b's draw, a full stable
-    argsort of ``cells + keys`` per replicate, rank within cell < k_c, then ``W @ Y / W.sum``."""
+    argsort of ``cells + keys`` per replicate, rank within cell < k_c, then ``W @ Y / W.sum``
+    (``Y`` unpacked from the cell words)."""
     n, n_items = keys.shape
+    Y = unpack_cells(bits, woff, ptr, items, n_items)
     k_of_item = np.empty(n_items, dtype=np.int64)
     w_of_item = np.empty(n_items)
     for c in range(len(ptr) - 1):
@@ -681,8 +704,9 @@ TWINS = {
         "exact_tail_max": tail_envelope,
         "envelope_counts": envelope_counts,
     },
-    "benchkit._kernels.dif": {"residual_dif": residual_dif_items, "matched_scores": matched_scores},
-    "benchkit._kernels.vecmath": {"exp": np.exp},
+    "benchkit._kernels.dif": {"residual_dif": residual_dif_items, "matched_scores": matched_scores,
+                              "pack_cells": pack_cells},
+    "benchkit._kernels.vecmath": {"exp": np.exp, "popcount": int.bit_count},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
     "benchkit._kernels.irt_em": {
         "missing_csr": missing_csr,

@@ -8,6 +8,7 @@ import pytest
 
 import naive
 from benchkit._kernels.dif import matched_scores
+from benchkit._kernels.dif import pack_cells
 from benchkit._random import spawn
 from benchkit.dif._controls import _cell_design
 from benchkit.dif._controls import bootstrap_units
@@ -86,17 +87,41 @@ def _design(seed, n_items=200, n_cells=9, M=30):
     return ft, sel, _cell_design(ft)
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_matched_draws_restore_cells_and_equal_full_sort(seed):
-    ft, sel, design = _design(seed)
-    cellv, ptr, items, k_c, w_c, Yu = design
+def _counted_scores(keys, cellv, ptr, items, k_c, w_c, Y):
+    """Oracle with the kernel's arithmetic: e599a3b's draw (a full stable argsort of cells + keys),
+    integer counts of the drawn correct items per cell, weighted and added in cell order."""
+    n, n_items = keys.shape
+    order = np.argsort(cellv[None, :] + keys, axis=1, kind="stable")
+    first = np.searchsorted(np.sort(cellv), cellv)
+    out = np.empty((n, Y.shape[1]))
+    den = 0.0
+    for c in range(ptr.size - 1):
+        den += w_c[c] * k_c[c]
+    for r in range(n):
+        rank = np.empty(n_items, dtype=np.int64)
+        rank[order[r]] = np.arange(n_items) - first[order[r]]
+        acc = np.zeros(Y.shape[1])
+        for c in range(ptr.size - 1):
+            m = items[ptr[c]:ptr[c + 1]]
+            acc += w_c[c] * Y[m[rank[m] < k_c[c]]].astype(np.int64).sum(0)
+        out[r] = acc / den
+    return out
+
+
+@pytest.mark.parametrize(("seed", "n_items", "n_cells"), [(0, 200, 9), (1, 200, 9), (2, 700, 3)])
+def test_matched_draws_restore_cells_and_equal_full_sort(seed, n_items, n_cells):
+    # (2, 700, 3): cells of ~230 items, four 64-item words each
+    ft, sel, design = _design(seed, n_items=n_items, n_cells=n_cells)
+    cellv, ptr, items, k_c, w_c, bits, woff = design
     keys = np.random.default_rng(seed).random((40, cellv.size))
     keys[0, :5] = keys[0, 5]  # tied keys: broken by item index, as a stable argsort does
     keys[1, items[:3]] = 1 - 2.0**-53  # cell + key rounds up to the next code (a float artifact)
     got = matched_scores(keys, *design)
     # the e599a3b draw (full stable argsort per replicate, W @ Y): same items drawn, so the
-    # scores agree to rounding (the kernel adds integer counts per cell, then weights them)
+    # scores agree to rounding (the kernel adds integer counts per cell, then weights them) ...
     np.testing.assert_allclose(got, naive.matched_scores(keys, *design), rtol=1e-14, atol=0)
+    # ... and with the kernel's order of operations, to the last bit
+    np.testing.assert_array_equal(got, _counted_scores(keys, cellv, ptr, items, k_c, w_c, ft.Y))
     # Eq. 7: every replicate keeps k_c items per cell with weight n_c / k_c, restoring the cell mass
     for c in range(ptr.size - 1):
         m = items[ptr[c]:ptr[c + 1]]
@@ -105,11 +130,22 @@ def test_matched_draws_restore_cells_and_equal_full_sort(seed):
     # one-hot Y per item: the score of column j counts the drawn items whose one-hot is j
     one = np.zeros((cellv.size, cellv.size), dtype=np.uint8)
     np.fill_diagonal(one, 1)
-    W = matched_scores(keys, cellv, ptr, items, k_c, w_c, one) * (w_c * k_c).sum()
+    W = matched_scores(keys, cellv, ptr, items, k_c, w_c, *pack_cells(one, ptr, items))
+    W *= (w_c * k_c).sum()
     for c in range(ptr.size - 1):
         m = items[ptr[c]:ptr[c + 1]]
         assert np.all((W[:, m] > 0).sum(1) == k_c[c])
         np.testing.assert_allclose(W[:, m].sum(1), m.size)
+
+
+def test_pack_cells_equals_twin_and_round_trips():
+    ft, _sel, design = _design(3, n_items=500, n_cells=2, M=7)
+    _cellv, ptr, items, _k, _w, bits, woff = design
+    tb, tw = naive.pack_cells(ft.Y.astype(np.uint8), ptr, items)
+    np.testing.assert_array_equal(bits, tb)
+    np.testing.assert_array_equal(woff, tw)
+    assert np.diff(woff).max() > 1  # cells span several words
+    np.testing.assert_array_equal(naive.unpack_cells(bits, woff, ptr, items, 500), ft.Y)
 
 
 def test_matched_random_reproducible_and_njobs(fitted):

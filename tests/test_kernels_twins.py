@@ -146,6 +146,23 @@ def test_vectorizable_exp_within_one_ulp_of_numpy():
     assert np.isnan(edge[4])
 
 
+@numba.njit
+def _popcount_loop(x):
+    out = np.empty(x.size, dtype=np.int64)
+    for i in range(x.size):
+        out[i] = vecmath.popcount(x[i])
+    return out
+
+
+def test_popcount_equals_int_bit_count():
+    rng = np.random.default_rng(9)
+    x = np.concatenate([rng.integers(0, 2**63, 5000, dtype=np.uint64) * np.uint64(2) + np.uint64(1),
+                        np.array([0, 1, 2**63, 2**64 - 1], dtype=np.uint64)])
+    assert _popcount_loop(x).tolist() == [naive.TWINS["benchkit._kernels.vecmath"]["popcount"](int(v))
+                                          for v in x]
+    assert _popcount_loop(np.array([2**64 - 1], dtype=np.uint64))[0] == 64
+
+
 def _dif_problem(seed, n_items=25, M=70, F=3):
     rng = np.random.default_rng(seed)
     codes = rng.integers(0, F, M)

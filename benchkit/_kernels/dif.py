@@ -22,12 +22,15 @@ no scatter ``g[f] +=``) and vectorizes, with the exponential of :mod:`benchkit._
 * :func:`matched_scores` -- blueprint-matched random anchor scores (App. C.6, Eq. 34): ``keys``
   float64 ``(R, I)`` uniform draws, ``cellv`` float64 ``(I,)`` cell codes, ``ptr`` int64 ``(C + 1,)``
   and ``items`` int64 ``(I,)`` listing each cell's items in index order, ``k_c`` int64 and ``w_c``
-  float64 ``(C,)`` (items drawn per cell and their weight ``n_c / k_c``), ``Y`` uint8 ``(I, M)``.
+  float64 ``(C,)`` (items drawn per cell and their weight ``n_c / k_c``), and the responses
+  bit-packed per cell by :func:`pack_cells` (``bits`` uint64 ``(words, M)``, ``woff`` int64
+  ``(C + 1,)``; from ``Y`` uint8 ``(I, M)``, ``ptr`` and ``items``, once per fold).
   Replicate ``r`` takes, in every cell, the ``k_c`` items with the smallest ``cellv + keys[r]``
   (ties by item index: exactly the items a stable argsort of ``cellv + keys[r]`` puts first in
-  their cell, as commit e599a3b drew them) and returns ``alt`` float64 ``(R, M)``,
-  ``sum_c w_c * (correct drawn items of c) / sum_c w_c k_c``. Counts are exact integers; replicates
-  run in parallel, each on one thread.
+  their cell, as commit e599a3b drew them; the k-th value by quickselect) and returns ``alt``
+  float64 ``(R, M)``, ``sum_c w_c * (correct drawn items of c) / sum_c w_c k_c``. The counts are
+  exact integers (``popcount`` of the packed responses and the drawn-item mask, 64 items a word),
+  added over cells in cell order; replicates run in parallel, each on one thread.
 
 Items run in parallel (``prange``); each item's computation is sequential, so the result does not
 depend on the thread count. Callers limit BLAS threads around it (threadpoolctl).
@@ -52,6 +55,7 @@ import numba
 import numpy as np
 
 from benchkit._kernels.vecmath import exp
+from benchkit._kernels.vecmath import popcount
 
 _FM = {"reassoc", "contract", "nsz"}
 
@@ -184,53 +188,107 @@ def residual_dif(Y, order, starts, offsets, L, thetaT, s, clip, lam, n_cycles, m
 
 
 @numba.njit(cache=True)
-def _take_smallest(v, k, take):
-    """take[t] = True for the k smallest v[t] (ties by position t), False otherwise."""
-    kth = np.partition(v, k - 1)[k - 1]
-    need = k
-    for t in range(v.size):
-        if v[t] < kth:
-            need -= 1
-    for t in range(v.size):
-        if v[t] < kth:
-            take[t] = True
-        elif v[t] == kth and need > 0:
-            take[t] = True
-            need -= 1
+def pack_cells(Y, ptr, items):
+    """Bit-pack the 0/1 rows cell by cell: ``bits[woff[c] + t // 64, m]`` holds, in bit ``t % 64``,
+    the response of model ``m`` to the ``t``-th item of cell ``c`` (``items[ptr[c] + t]``)."""
+    C = ptr.size - 1
+    M = Y.shape[1]
+    woff = np.zeros(C + 1, dtype=np.int64)
+    for c in range(C):
+        woff[c + 1] = woff[c] + (ptr[c + 1] - ptr[c] + 63) // 64
+    bits = np.zeros((woff[C], M), dtype=np.uint64)
+    for c in range(C):
+        for t in range(ptr[c + 1] - ptr[c]):
+            row = bits[woff[c] + t // 64]
+            b = np.uint64(1) << np.uint64(t % 64)
+            yi = Y[items[ptr[c] + t]]
+            for m in range(M):
+                if yi[m] != 0:
+                    row[m] |= b
+    return bits, woff
+
+
+@numba.njit(cache=True)
+def _kth_smallest(a, n, k):
+    """The ``k``-th smallest (0-based) of ``a[:n]`` by quickselect; reorders ``a[:n]``."""
+    lo = 0
+    hi = n - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        x, y, z = a[lo], a[mid], a[hi]
+        pivot = max(min(x, y), min(max(x, y), z))  # median of three
+        i = lo
+        j = hi
+        while i <= j:
+            while a[i] < pivot:
+                i += 1
+            while a[j] > pivot:
+                j -= 1
+            if i <= j:
+                a[i], a[j] = a[j], a[i]
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
         else:
-            take[t] = False
+            return a[k]
+    return a[k]
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def matched_scores(keys, cellv, ptr, items, k_c, w_c, Y):
+def matched_scores(keys, cellv, ptr, items, k_c, w_c, bits, woff):
     n = keys.shape[0]
     C = ptr.size - 1
-    M = Y.shape[1]
+    M = bits.shape[1]
+    nmax = 0
+    wmax = 0
+    for c in range(C):
+        nmax = max(nmax, ptr[c + 1] - ptr[c])
+        wmax = max(wmax, woff[c + 1] - woff[c])
     alt = np.empty((n, M), dtype=np.float64)
     den = 0.0
     for c in range(C):
         den += w_c[c] * k_c[c]
     for r in numba.prange(n):
-        cnt = np.zeros((C, M), dtype=np.int32)
+        v = np.empty(nmax)
+        work = np.empty(nmax)
+        sel = np.empty(wmax, dtype=np.uint64)
+        cnt = np.empty(M, dtype=np.int64)
+        acc = np.zeros(M)
         for c in range(C):
             k = k_c[c]
-            idx = items[ptr[c]:ptr[c + 1]]
-            if k == 0 or idx.size == 0:
+            size = ptr[c + 1] - ptr[c]
+            if k == 0 or size == 0:
                 continue
-            v = np.empty(idx.size)
-            take = np.empty(idx.size, dtype=np.bool_)
-            for t in range(idx.size):
-                v[t] = cellv[idx[t]] + keys[r, idx[t]]
-            _take_smallest(v, k, take)
-            row = cnt[c]
-            for t in range(idx.size):
-                if take[t]:
-                    yi = Y[idx[t]]
-                    for m in range(M):
-                        row[m] += yi[m]
+            for t in range(size):
+                i = items[ptr[c] + t]
+                v[t] = cellv[i] + keys[r, i]
+                work[t] = v[t]
+            kth = _kth_smallest(work, size, k - 1)
+            need = k
+            for t in range(size):
+                if v[t] < kth:
+                    need -= 1
+            nw = woff[c + 1] - woff[c]
+            for w in range(nw):
+                sel[w] = 0
+            for t in range(size):  # the k smallest, ties at the k-th value by position
+                if v[t] < kth or (v[t] == kth and need > 0):
+                    if v[t] == kth:
+                        need -= 1
+                    sel[t // 64] |= np.uint64(1) << np.uint64(t % 64)
+            for m in range(M):
+                cnt[m] = 0
+            for w in range(nw):
+                sw = sel[w]
+                row = bits[woff[c] + w]
+                for m in range(M):
+                    cnt[m] += popcount(row[m] & sw)
+            wc = w_c[c]
+            for m in range(M):
+                acc[m] += wc * cnt[m]
         for m in range(M):
-            acc = 0.0
-            for c in range(C):
-                acc += w_c[c] * cnt[c, m]
-            alt[r, m] = acc / den
+            alt[r, m] = acc[m] / den
     return alt

@@ -9,6 +9,8 @@ kernel is compiled with ``error_model="numpy"`` (no zero-division branch) and ``
 ``reassoc`` for its reductions.
 
 * :func:`bits` / :func:`from_bits` -- reinterpret float64 <-> int64 (LLVM ``bitcast``).
+* :func:`popcount` -- set bits of a uint64 as int64 (LLVM ``ctpop``: one ``popcnt`` instruction,
+  or ``vpopcntq`` lanes in a vectorized loop where the CPU has them).
 * :func:`exp` -- ``e**x`` for float64 ``x``: Cody-Waite reduction ``x = n ln 2 + r``,
   ``|r| <= ln(2)/2``, degree-13 Taylor polynomial of ``e**r`` (truncation error below 2e-17
   relative), scaled by ``2**n`` built from the exponent bits. Measured against ``numpy.exp`` over
@@ -18,7 +20,8 @@ kernel is compiled with ``error_model="numpy"`` (no zero-division branch) and ``
   results; NaN propagates. The function is compiled without ``reassoc`` (reassociation would fold
   the two-constant reduction into one and lose the low bits) and inlined by LLVM into callers.
 
-The twin of :func:`exp` is ``numpy.exp`` (``tests/naive.py``).
+The twins of :func:`exp` and :func:`popcount` are ``numpy.exp`` and ``int.bit_count``
+(``tests/naive.py``).
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from numba import njit
 from numba.core import types
 from numba.core.extending import intrinsic
 
-__all__ = ["bits", "from_bits", "exp"]
+__all__ = ["bits", "from_bits", "exp", "popcount"]
 
 _LOG2E = 1.4426950408889634
 _LN2_HI = 0.693145751953125  # ln 2 with its low mantissa bits zero: n * _LN2_HI is exact
@@ -54,6 +57,17 @@ def from_bits(typingctx, x):
 
     def codegen(context, builder, signature, args):
         return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """Number of set bits of a uint64, as int64 (LLVM ``ctpop``; vectorizes)."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
 
     return sig, codegen
 

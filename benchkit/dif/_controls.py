@@ -43,7 +43,8 @@ def _cell_design(ft: FoldTargets) -> tuple:
     """The fixed inputs of :func:`benchkit._kernels.dif.matched_scores` for one fold.
 
     Cells as float64 (the draw sorts ``cells + keys``), each cell's items in index order, k_c
-    (anchors of the cell) and the weight n_c / k_c of a drawn item, and the 0/1 block as uint8.
+    (anchors of the cell) and the weight n_c / k_c of a drawn item, and the 0/1 block bit-packed
+    cell by cell (:func:`benchkit._kernels.dif.pack_cells`).
     """
     cells = np.asarray(ft.cells, dtype=np.int64)
     uc, inv = np.unique(cells, return_inverse=True)
@@ -52,7 +53,10 @@ def _cell_design(ft: FoldTargets) -> tuple:
     n_c = np.bincount(inv, minlength=uc.size)
     k_c = np.bincount(inv, weights=ft.weights > 0, minlength=uc.size).astype(np.int64)
     w_c = n_c / np.maximum(k_c, 1)
-    return cells.astype(np.float64), ptr, items, k_c, w_c, np.ascontiguousarray(ft.Y, dtype=np.uint8)
+    from benchkit._kernels.dif import pack_cells
+
+    bits, woff = pack_cells(np.ascontiguousarray(ft.Y, dtype=np.uint8), ptr, items)
+    return cells.astype(np.float64), ptr, items, k_c, w_c, bits, woff
 
 
 def _controls_block(seed, start, stop, designs, pairs, thresholds):
