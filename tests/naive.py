@@ -357,6 +357,24 @@ def matched_scores(keys, cellv, ptr, items, k_c, w_c, bits, woff):
     return (W @ Y.astype(np.float64)) / W.sum(1, keepdims=True)
 
 
+def reversal_counts(alt, pi, pj, sign, full, use_full, band, n_bands, tol):
+    """Twin of ``benchkit._kernels.dif.reversal_counts``: the numpy expression of commit 785951b
+    (whole-array differences and boolean masks, an einsum against a one-hot band matrix)."""
+    d = alt[:, pi] - alt[:, pj]
+    ok = np.abs(d) > tol
+    if use_full:
+        df = full[:, pi] - full[:, pj]
+        sgn = np.sign(df)
+        ok &= np.abs(df) > tol
+    else:
+        sgn = sign
+    flip = ok & (sgn * d < 0)
+    onehot = (np.asarray(band)[:, None] == np.arange(n_bands)[None, :]).astype(np.float64)
+    flips = np.einsum("rp,pb->rb", flip.astype(np.float64), onehot)
+    elig = np.einsum("rp,pb->rb", ok.astype(np.float64), onehot)
+    return np.rint(flips).astype(np.int64), np.rint(elig).astype(np.int64)
+
+
 # ---- benchkit._kernels.counts -----------------------------------------------------------------
 
 
@@ -705,7 +723,7 @@ TWINS = {
         "envelope_counts": envelope_counts,
     },
     "benchkit._kernels.dif": {"residual_dif": residual_dif_items, "matched_scores": matched_scores,
-                              "pack_cells": pack_cells},
+                              "pack_cells": pack_cells, "reversal_counts": reversal_counts},
     "benchkit._kernels.vecmath": {"exp": np.exp, "popcount": int.bit_count},
     "benchkit._kernels.irt": {"scan_binary": scan_binary},
     "benchkit._kernels.irt_em": {

@@ -74,6 +74,56 @@ def test_hand_case_ties_excluded():
     assert (f[0], e[0]) == (1, 2)
 
 
+@pytest.mark.parametrize("use_full", [False, True])
+def test_reversal_counts_kernel_equals_twin(use_full):
+    from benchkit._kernels.dif import reversal_counts as kernel
+
+    g = np.random.default_rng(7)
+    n, M, P = 30, 40, 300
+    alt = np.round(g.random((n, M)), 2)  # rounded: exact ties inside and outside the tolerance
+    alt[0, :3] = np.nan
+    full = np.round(g.random((n, M)), 2)
+    pi, pj = g.integers(0, M, P), g.integers(0, M, P)
+    sign = np.where(g.random(P) < 0.5, -1.0, 1.0)
+    band = g.integers(0, 4, P)
+    f = full if use_full else np.empty((0, 0))
+    got = kernel(alt, pi, pj, sign, f, use_full, band, 4, 1e-12)
+    want = naive.reversal_counts(alt, pi, pj, sign, f, use_full, band, 4, 1e-12)
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    assert 0 < got[0].sum() < got[1].sum()
+
+
+@pytest.mark.parametrize("use_full", [False, True])
+def test_reversal_counts_equal_the_threshold_masks(use_full):
+    # Oracle: the cumulative definition (Eq. 38-39) with one mask per threshold, in the caller's
+    # threshold order (unsorted here, with a gap exactly on a threshold and one beyond them all)
+    from benchkit.dif._ranking import PairSet
+
+    g = np.random.default_rng(8)
+    n, M, P = 12, 30, 400
+    alt, full = np.round(g.random((n, M)), 2), np.round(g.random((n, M)), 2)
+    i, j = g.integers(0, M, P), g.integers(0, M, P)
+    gap = np.round(g.random(P) * 0.06, 3)
+    gap[:3] = [0.01, 0.02, 0.07]
+    ps = PairSet(i=i, j=j, gap=gap, sign=np.where(g.random(P) < 0.5, -1, 1).astype(np.int8))
+    thr = (0.02, 0.005, 0.05, 0.01)
+    f, e = reversal_counts(ps, alt, thr, full=full if use_full else None)
+    d = alt[:, i] - alt[:, j]
+    ok = np.abs(d) > 1e-12
+    sgn = ps.sign
+    if use_full:
+        df = full[:, i] - full[:, j]
+        ok &= np.abs(df) > 1e-12
+        sgn = np.sign(df)
+    for t, th in enumerate(thr):
+        w = gap <= th * (1 + 1e-12)
+        np.testing.assert_array_equal(e[:, t], (ok & w).sum(1))
+        np.testing.assert_array_equal(f[:, t], (ok & w & (sgn * d < 0)).sum(1))
+    f1, e1 = reversal_counts(ps, alt[0], thr)  # one score vector: no leading axis
+    assert f1.shape == e1.shape == (4,)
+
+
 def _design(seed, n_items=200, n_cells=9, M=30):
     rng = np.random.default_rng(seed)
     cells = rng.integers(0, n_cells, n_items) * 3 + 1  # codes with gaps, as easiness_cells makes

@@ -32,6 +32,15 @@ no scatter ``g[f] +=``) and vectorizes, with the exponential of :mod:`benchkit._
   exact integers (``popcount`` of the packed responses and the drawn-item mask, 64 items a word),
   added over cells in cell order; replicates run in parallel, each on one thread.
 
+* :func:`reversal_counts` -- strict near-tie reversals (Eq. 38-39): ``alt`` float64 ``(R, M)``
+  alternative scores, pairs ``pi``/``pj`` int64 ``(P,)`` with the frozen full-score ``sign``
+  float64 ``(P,)`` -- or, when ``use_full``, the sign of ``full`` float64 ``(R, M)`` per replicate
+  (pairs with ``|full_i - full_j| <= tol`` leave the denominator) --, ``band`` int64 ``(P,)`` in
+  ``[0, n_bands)`` (the gap band of each pair; the caller adds bands up into cumulative
+  thresholds) and ``tol``. Returns int64 ``(R, n_bands)`` flips (``|d| > tol`` and
+  ``sign * d < 0``, ``d = alt_i - alt_j``) and eligible counts (``|d| > tol``) per band;
+  replicates in parallel, exact integer counts.
+
 Items run in parallel (``prange``); each item's computation is sequential, so the result does not
 depend on the thread count. Callers limit BLAS threads around it (threadpoolctl).
 
@@ -292,3 +301,27 @@ def matched_scores(keys, cellv, ptr, items, k_c, w_c, bits, woff):
         for m in range(M):
             alt[r, m] = acc[m] / den
     return alt
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def reversal_counts(alt, pi, pj, sign, full, use_full, band, n_bands, tol):
+    n = alt.shape[0]
+    P = pi.size
+    flips = np.zeros((n, n_bands), dtype=np.int64)
+    elig = np.zeros((n, n_bands), dtype=np.int64)
+    for r in numba.prange(n):
+        fr = flips[r]
+        er = elig[r]
+        for p in range(P):
+            d = alt[r, pi[p]] - alt[r, pj[p]]
+            ok = abs(d) > tol
+            if use_full:
+                df = full[r, pi[p]] - full[r, pj[p]]
+                ok = ok and abs(df) > tol
+                s = 1.0 if df > 0 else -1.0
+            else:
+                s = sign[p]
+            b = band[p]
+            er[b] += ok  # branch-free: the flip test is a coin toss for the branch predictor
+            fr[b] += ok and s * d < 0
+    return flips, elig

@@ -216,21 +216,28 @@ def reversal_counts(pairs: PairSet, alt: np.ndarray, thresholds=THRESHOLDS,
     signs (composition bootstrap: recomposed full scores). Pairs tied under either rule leave the
     denominator. Returns ``(flips, eligible)`` of shape (..., len(thresholds)).
     """
+    from benchkit._kernels.dif import reversal_counts as kernel
+
     alt = np.asarray(alt, dtype=float)
-    d = alt[..., pairs.i] - alt[..., pairs.j]
-    ok = np.abs(d) > TIE_TOL
+    lead, M = alt.shape[:-1], alt.shape[-1]
+    a2 = np.ascontiguousarray(alt.reshape(-1, M))
     if full is None:
-        sgn = pairs.sign
+        f2 = np.empty((0, 0))
     else:
-        df = full[..., pairs.i] - full[..., pairs.j]
-        sgn = np.sign(df)
-        ok &= np.abs(df) > TIE_TOL
-    flip = ok & (sgn * d < 0)
+        f2 = np.ascontiguousarray(np.broadcast_to(np.asarray(full, dtype=float), alt.shape).reshape(-1, M))
     thr = np.asarray(thresholds, dtype=float)
-    within = pairs.gap[None, :] <= thr[:, None] * (1 + 1e-12)  # (T, P)
-    flips = np.einsum("...p,tp->...t", flip.astype(np.float64), within.astype(np.float64))
-    elig = np.einsum("...p,tp->...t", ok.astype(np.float64), within.astype(np.float64))
-    return np.rint(flips).astype(np.int64), np.rint(elig).astype(np.int64)
+    # a pair lies within threshold t when gap <= thr_t (1 + 1e-12): with the thresholds sorted,
+    # from the first one at or above its gap on; count each pair in that band, then add up bands
+    order = np.argsort(thr, kind="stable")
+    band = np.searchsorted(thr[order] * (1 + 1e-12), pairs.gap, side="left").astype(np.int64)
+    fb, eb = kernel(a2, np.asarray(pairs.i, dtype=np.int64), np.asarray(pairs.j, dtype=np.int64),
+                    np.asarray(pairs.sign, dtype=np.float64), f2, full is not None, band,
+                    thr.size + 1, TIE_TOL)
+    flips = np.empty((a2.shape[0], thr.size), dtype=np.int64)
+    elig = np.empty_like(flips)
+    flips[:, order] = np.cumsum(fb[:, :-1], axis=1)
+    elig[:, order] = np.cumsum(eb[:, :-1], axis=1)
+    return flips.reshape(lead + (thr.size,)), elig.reshape(lead + (thr.size,))
 
 
 def pooled_rates(flips: np.ndarray, eligible: np.ndarray) -> np.ndarray:
