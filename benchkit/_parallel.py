@@ -12,10 +12,11 @@ block order, so they are bit-identical for any ``n_jobs`` and any backend.
 scikit-learn.
 
 A fixed, small set of deterministic tasks that are steps of one call (the two owner halves of the
-family-DIF cross-fit, its anchor-fraction refits) is not resampling: :func:`thread_map` runs it on
-benchkit's internal kernel threads whatever ``n_jobs`` is, as the numba kernels use every core
-whatever ``n_jobs`` is. Each task computes exactly what it computes alone, so the results are the
-same as a serial loop.
+family-DIF cross-fit) is not resampling: :func:`thread_map` runs it on benchkit's internal kernel
+threads whatever ``n_jobs`` is, as the numba kernels use every core whatever ``n_jobs`` is. Each
+task computes exactly what it computes alone, so the results are the same as a serial loop. (The
+audit's anchor-fraction refits follow the same rule on their own worker:
+:mod:`benchkit.dif._sensitivity`.)
 """
 from __future__ import annotations
 

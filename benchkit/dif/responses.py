@@ -101,9 +101,9 @@ def audit_rankings(rs, *, owners: str = "uploader", source: str | None = None,
     rng : seed
         Everything else (SVDs, K selection splits, controls, bootstraps, permutations).
     n_jobs : int, optional
-        Workers for the two cross-fit halves, the four anchor-fraction refits (threads unless a
-        ``joblib.parallel_config`` backend is set) and the resampling stages; results do not
-        depend on it (nor on the joblib backend).
+        Workers of the resampling stages (threads unless a ``joblib.parallel_config`` backend is
+        set); results do not depend on it (nor on the joblib backend). The two cross-fit halves
+        and the anchor-fraction refits always run on benchkit's internal threads.
     progress : bool
         A progress bar per stage.
 
