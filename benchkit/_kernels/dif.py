@@ -198,8 +198,11 @@ def residual_dif(Y, order, starts, offsets, L, thetaT, s, clip, lam, n_cycles, m
 
 @numba.njit(cache=True)
 def pack_cells(Y, ptr, items):
-    """Bit-pack the 0/1 rows cell by cell: ``bits[woff[c] + t // 64, m]`` holds, in bit ``t % 64``,
-    the response of model ``m`` to the ``t``-th item of cell ``c`` (``items[ptr[c] + t]``)."""
+    """Bit-pack the 0/1 rows cell by cell.
+
+    ``bits[woff[c] + t // 64, m]`` holds, in bit ``t % 64``, the response of model ``m`` to the
+    ``t``-th item of cell ``c`` (``items[ptr[c] + t]``).
+    """
     C = ptr.size - 1
     M = Y.shape[1]
     woff = np.zeros(C + 1, dtype=np.int64)

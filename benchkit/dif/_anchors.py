@@ -324,11 +324,12 @@ def purify(Y, family, source, *, K: int, anchor_fraction: float = 0.5, rounds: i
 
 def _purify_rounds(Y, family, source, *, K, anchor_fraction, rounds, n_strata, ridge, n_iter,
                    refit, standardized, rng):
-    """:func:`purify`'s work one round at a time: a generator that pauses after every round but
-    the last and returns the :class:`FoldAnchors` (step 4's refit joins the last round).
+    """:func:`purify`'s work one round at a time.
 
-    The audit's anchor-fraction refits interleave their rounds on two threads
-    (:mod:`benchkit.dif._sensitivity`); each round is computed exactly as in :func:`purify`.
+    A generator that pauses after every round but the last and returns the :class:`FoldAnchors`
+    (step 4's refit joins the last round). The audit's anchor-fraction refits interleave their
+    rounds on two threads (:mod:`benchkit.dif._sensitivity`); each round is computed exactly as in
+    :func:`purify`.
     """
     from benchkit.dif._residual import fit_residual_spectral
     from benchkit.irt._spectral import fit_spectral

@@ -20,7 +20,6 @@ from benchkit._random import spawn
 from benchkit._results import result
 from benchkit._validation import BenchkitValueError
 from benchkit._validation import check_float
-from benchkit.dif._anchors import purify
 from benchkit.dif._controls import BootstrapResult
 from benchkit.dif._controls import MatchedRandomResult
 from benchkit.dif._controls import OwnerBootstrapResult

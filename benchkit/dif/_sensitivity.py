@@ -91,8 +91,11 @@ class AlphaRefits:
             self._cond.notify_all()
 
     def _take(self) -> _Refit | None:
-        """The free refit with the most rounds left (then the lowest index); None when all are
-        done or stopped. Waits while every unfinished refit is held by another thread."""
+        """The free refit with the most rounds left (then the lowest index).
+
+        None when all are done or stopped; waits while every unfinished refit is held by another
+        thread.
+        """
         with self._cond:
             while not self._stopped:
                 free = [r for r in self._refits if r.left > 0 and not r.busy]
