@@ -337,23 +337,30 @@ def unpack_cells(bits, woff, ptr, items, n_items):
     return Y
 
 
-def matched_scores(keys, cellv, ptr, items, k_c, w_c, bits, woff):
-    """Twin of ``benchkit._kernels.dif.matched_scores``: commit e599a3b's draw, a full stable
-    argsort of ``cells + keys`` per replicate, rank within cell < k_c, then ``W @ Y / W.sum``
-    (``Y`` unpacked from the cell words)."""
+def matched_draws(keys, cellv, ptr, items, k_c):
+    """Commit e599a3b's draw: a full stable argsort of ``cells + keys`` per replicate; an item is
+    drawn when its rank within its cell is below k_c. Returns the (replicates, items) mask."""
     n, n_items = keys.shape
-    Y = unpack_cells(bits, woff, ptr, items, n_items)
     k_of_item = np.empty(n_items, dtype=np.int64)
-    w_of_item = np.empty(n_items)
     for c in range(len(ptr) - 1):
         k_of_item[items[ptr[c]:ptr[c + 1]]] = k_c[c]
-        w_of_item[items[ptr[c]:ptr[c + 1]]] = w_c[c]
     order = np.argsort(cellv[None, :] + keys, axis=1, kind="stable")
     first = np.searchsorted(np.sort(cellv), cellv)  # first position of each item's cell
-    take = np.arange(n_items)[None, :] - first[order] < k_of_item[order]
-    W = np.zeros((n, n_items))
+    take = np.zeros((n, n_items), dtype=bool)
     rows = np.repeat(np.arange(n), n_items).reshape(n, n_items)
-    W[rows[take], order[take]] = w_of_item[order[take]]
+    ranked = np.arange(n_items)[None, :] - first[order] < k_of_item[order]
+    take[rows[ranked], order[ranked]] = True
+    return take
+
+
+def matched_scores(keys, cellv, ptr, items, k_c, w_c, bits, woff):
+    """Twin of ``benchkit._kernels.dif.matched_scores``: :func:`matched_draws`, then
+    ``W @ Y / W.sum`` (``Y`` unpacked from the cell words)."""
+    Y = unpack_cells(bits, woff, ptr, items, keys.shape[1])
+    w_of_item = np.empty(keys.shape[1])
+    for c in range(len(ptr) - 1):
+        w_of_item[items[ptr[c]:ptr[c + 1]]] = w_c[c]
+    W = np.where(matched_draws(keys, cellv, ptr, items, k_c), w_of_item[None, :], 0.0)
     return (W @ Y.astype(np.float64)) / W.sum(1, keepdims=True)
 
 

@@ -138,22 +138,18 @@ def _design(seed, n_items=200, n_cells=9, M=30):
 
 
 def _counted_scores(keys, cellv, ptr, items, k_c, w_c, Y):
-    """Oracle with the kernel's arithmetic: e599a3b's draw (a full stable argsort of cells + keys),
-    integer counts of the drawn correct items per cell, weighted and added in cell order."""
-    n, n_items = keys.shape
-    order = np.argsort(cellv[None, :] + keys, axis=1, kind="stable")
-    first = np.searchsorted(np.sort(cellv), cellv)
-    out = np.empty((n, Y.shape[1]))
+    """Oracle with the kernel's arithmetic: e599a3b's draw (``naive.matched_draws``), integer
+    counts of the drawn correct items per cell, weighted and added in cell order."""
+    take = naive.matched_draws(keys, cellv, ptr, items, k_c)
+    out = np.empty((keys.shape[0], Y.shape[1]))
     den = 0.0
     for c in range(ptr.size - 1):
         den += w_c[c] * k_c[c]
-    for r in range(n):
-        rank = np.empty(n_items, dtype=np.int64)
-        rank[order[r]] = np.arange(n_items) - first[order[r]]
+    for r in range(keys.shape[0]):
         acc = np.zeros(Y.shape[1])
         for c in range(ptr.size - 1):
             m = items[ptr[c]:ptr[c + 1]]
-            acc += w_c[c] * Y[m[rank[m] < k_c[c]]].astype(np.int64).sum(0)
+            acc += w_c[c] * Y[m[take[r, m]]].astype(np.int64).sum(0)
         out[r] = acc / den
     return out
 

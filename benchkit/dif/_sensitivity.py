@@ -12,6 +12,7 @@ and one numba thread, so the results equal a serial :func:`purify` whatever ran 
 """
 from __future__ import annotations
 
+import inspect
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -19,11 +20,14 @@ from typing import Any
 import numpy as np
 
 from benchkit.dif._anchors import _purify_rounds
+from benchkit.dif._anchors import purify
 from benchkit.irt._spectral import _one_blas_thread
 
 __all__ = ["AlphaRefits"]
 
-_N_STRATA, _N_ITER, _RIDGE, _ROUNDS = 4, 5, 1.0, 3  # purify's defaults, as run_audit's refits
+# The refits run purify with its own defaults for everything but the anchor fraction (as before)
+_SETTINGS = {k: p.default for k, p in inspect.signature(purify).parameters.items()
+             if k in ("rounds", "n_strata", "ridge", "n_iter")}
 
 
 class _Refit:
@@ -77,10 +81,9 @@ class AlphaRefits:
             for k, a in enumerate(self._fractions):
                 i = 2 * k + h
                 steps = _purify_rounds(Yh, fam_h, self._source, K=int(K), anchor_fraction=a,
-                                       rounds=_ROUNDS, n_strata=_N_STRATA, ridge=_RIDGE,
-                                       n_iter=_N_ITER, refit=False, standardized=standardized,
-                                       rng=self._seeds[i])
-                self._refits.append(_Refit(i, steps, _ROUNDS))
+                                       refit=False, standardized=standardized, rng=self._seeds[i],
+                                       **_SETTINGS)
+                self._refits.append(_Refit(i, steps, _SETTINGS["rounds"]))
             self._waiting -= 1
             if not self._threads and not self._stopped:
                 for w in range(self._n_workers):
